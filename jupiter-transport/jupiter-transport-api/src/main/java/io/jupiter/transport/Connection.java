@@ -1,0 +1,56 @@
+package io.jupiter.transport;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import java.net.InetSocketAddress;
+import java.util.concurrent.Executor;
+
+/**
+ * One TCP connection, seen at the level of whole frames. Thread-safe: any thread may write.
+ */
+public interface Connection {
+
+    /** The peer's address. */
+    InetSocketAddress remoteAddress();
+
+    /** This side's address. */
+    InetSocketAddress localAddress();
+
+    /** Whether the connection is open. */
+    boolean isActive();
+
+    /** Whether the outbound buffer is below its high water mark. */
+    boolean isWritable();
+
+    /** The allocator to build outbound frames with (pooled, direct where possible). */
+    ByteBufAllocator alloc();
+
+    /**
+     * Queues a complete frame (built with {@link Frames}) and arranges a flush; flushes are batched. Takes ownership
+     * of {@code frame}: it is released once written, or at once if the connection is closed.
+     *
+     * @param onFailure run (on the IO thread) if the frame could not be written, or {@code null}
+     */
+    void write(ByteBuf frame, WriteFailureListener onFailure);
+
+    /** Writes a frame, then closes the connection once it is written (used for rejections, as in 1.3.1). */
+    void writeAndClose(ByteBuf frame);
+
+    /** Closes the connection; pending writes are dropped. */
+    void close();
+
+    /** The IO thread of this connection, for work measured to be cheaper there. */
+    Executor ioExecutor();
+
+    /** Sets the single user attachment of this connection (for the layer above the transport). */
+    void attach(Object attachment);
+
+    /** The user attachment, or {@code null}. */
+    Object attachment();
+
+    /** Called when a frame could not be written. */
+    @FunctionalInterface
+    interface WriteFailureListener {
+        void writeFailed(Throwable cause);
+    }
+}

@@ -1,0 +1,228 @@
+package io.jupiter.transport;
+
+import io.jupiter.common.Requires;
+import io.jupiter.common.SystemProperties;
+
+/**
+ * Immutable transport settings. Build with {@link #builder()}; every default below can also be set with the named
+ * system property, and a builder setter wins over it.
+ *
+ * <table>
+ * <caption>Settings</caption>
+ * <tr><th>setting</th><th>default</th><th>system property</th></tr>
+ * <tr><td>maxBodySize</td><td>5 MiB (5,242,880 bytes; equal is allowed)</td><td>jupiter.io.decoder.max.body.size</td></tr>
+ * <tr><td>readerIdleMillis (acceptor closes an idle connection; 0 = never)</td><td>60,000</td><td>jupiter.io.reader.idle.time.seconds (seconds)</td></tr>
+ * <tr><td>writerIdleMillis (connector sends a heartbeat; 0 = never)</td><td>30,000</td><td>jupiter.io.writer.idle.time.seconds (seconds)</td></tr>
+ * <tr><td>ioThreads</td><td>number of processors</td><td>jupiter.io.threads</td></tr>
+ * <tr><td>nativeTransport (epoll when available, else NIO)</td><td>true</td><td>jupiter.io.native</td></tr>
+ * <tr><td>write buffer water marks (low/high)</td><td>512 KiB / 1 MiB</td><td>-</td></tr>
+ * <tr><td>connectTimeoutMillis</td><td>3,000</td><td>-</td></tr>
+ * <tr><td>reconnect backoff (initial/max)</td><td>10 ms / 10,000 ms, doubled each attempt, +-50 % jitter</td><td>-</td></tr>
+ * <tr><td>acceptedMessageCodes</td><td>request, response, heartbeat</td><td>-</td></tr>
+ * </table>
+ */
+public final class TransportConfig {
+
+    /** Default body cap, as in 1.3.1. */
+    public static final int DEFAULT_MAX_BODY_SIZE = 5 * 1024 * 1024;
+
+    private final int maxBodySize;
+    private final long readerIdleMillis;
+    private final long writerIdleMillis;
+    private final int ioThreads;
+    private final boolean nativeTransport;
+    private final int writeBufferLowWaterMark;
+    private final int writeBufferHighWaterMark;
+    private final int connectTimeoutMillis;
+    private final long reconnectInitialDelayMillis;
+    private final long reconnectMaxDelayMillis;
+    private final int acceptedMessageCodes;
+    private final String threadNamePrefix;
+
+    private TransportConfig(Builder b) {
+        this.maxBodySize = b.maxBodySize;
+        this.readerIdleMillis = b.readerIdleMillis;
+        this.writerIdleMillis = b.writerIdleMillis;
+        this.ioThreads = b.ioThreads;
+        this.nativeTransport = b.nativeTransport;
+        this.writeBufferLowWaterMark = b.writeBufferLowWaterMark;
+        this.writeBufferHighWaterMark = b.writeBufferHighWaterMark;
+        this.connectTimeoutMillis = b.connectTimeoutMillis;
+        this.reconnectInitialDelayMillis = b.reconnectInitialDelayMillis;
+        this.reconnectMaxDelayMillis = b.reconnectMaxDelayMillis;
+        this.acceptedMessageCodes = b.acceptedMessageCodes;
+        this.threadNamePrefix = b.threadNamePrefix;
+    }
+
+    /** A builder holding the defaults. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The defaults. */
+    public static TransportConfig defaults() {
+        return builder().build();
+    }
+
+    /** A builder starting from this configuration. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.maxBodySize = maxBodySize;
+        b.readerIdleMillis = readerIdleMillis;
+        b.writerIdleMillis = writerIdleMillis;
+        b.ioThreads = ioThreads;
+        b.nativeTransport = nativeTransport;
+        b.writeBufferLowWaterMark = writeBufferLowWaterMark;
+        b.writeBufferHighWaterMark = writeBufferHighWaterMark;
+        b.connectTimeoutMillis = connectTimeoutMillis;
+        b.reconnectInitialDelayMillis = reconnectInitialDelayMillis;
+        b.reconnectMaxDelayMillis = reconnectMaxDelayMillis;
+        b.acceptedMessageCodes = acceptedMessageCodes;
+        b.threadNamePrefix = threadNamePrefix;
+        return b;
+    }
+
+    /** Largest body accepted, in bytes; checked on the header, before the body is buffered. */
+    public int maxBodySize() {
+        return maxBodySize;
+    }
+
+    /** An accepted connection with no inbound bytes for this long is closed; 0 disables. */
+    public long readerIdleMillis() {
+        return readerIdleMillis;
+    }
+
+    /** A client connection with no outbound bytes for this long sends a heartbeat; 0 disables. */
+    public long writerIdleMillis() {
+        return writerIdleMillis;
+    }
+
+    /** Number of IO (event loop) threads. */
+    public int ioThreads() {
+        return ioThreads;
+    }
+
+    /** Whether to use native epoll when it is available. */
+    public boolean nativeTransport() {
+        return nativeTransport;
+    }
+
+    /** Outbound bytes below which a connection becomes writable again. */
+    public int writeBufferLowWaterMark() {
+        return writeBufferLowWaterMark;
+    }
+
+    /** Outbound bytes above which a connection is unwritable and stops reading. */
+    public int writeBufferHighWaterMark() {
+        return writeBufferHighWaterMark;
+    }
+
+    /** Connect timeout. */
+    public int connectTimeoutMillis() {
+        return connectTimeoutMillis;
+    }
+
+    /** First reconnect delay. */
+    public long reconnectInitialDelayMillis() {
+        return reconnectInitialDelayMillis;
+    }
+
+    /** Cap of the reconnect delay. */
+    public long reconnectMaxDelayMillis() {
+        return reconnectMaxDelayMillis;
+    }
+
+    /** Bit {@code 1 << code} set for each message code accepted; any other code closes the connection. */
+    public int acceptedMessageCodes() {
+        return acceptedMessageCodes;
+    }
+
+    /** Prefix of IO thread names. */
+    public String threadNamePrefix() {
+        return threadNamePrefix;
+    }
+
+    /** Builder with validated setters. */
+    public static final class Builder {
+        private int maxBodySize = SystemProperties.getInt("jupiter.io.decoder.max.body.size", DEFAULT_MAX_BODY_SIZE);
+        private long readerIdleMillis = SystemProperties.getLong("jupiter.io.reader.idle.time.seconds", 60) * 1000;
+        private long writerIdleMillis = SystemProperties.getLong("jupiter.io.writer.idle.time.seconds", 30) * 1000;
+        private int ioThreads = SystemProperties.getInt("jupiter.io.threads", Runtime.getRuntime().availableProcessors());
+        private boolean nativeTransport = SystemProperties.getBoolean("jupiter.io.native", true);
+        private int writeBufferLowWaterMark = 512 * 1024;
+        private int writeBufferHighWaterMark = 1024 * 1024;
+        private int connectTimeoutMillis = 3000;
+        private long reconnectInitialDelayMillis = 10;
+        private long reconnectMaxDelayMillis = 10_000;
+        private int acceptedMessageCodes = ProtocolHeader.RPC_MESSAGE_CODES;
+        private String threadNamePrefix = "jupiter-io";
+
+        private Builder() {
+        }
+
+        public Builder maxBodySize(int bytes) {
+            this.maxBodySize = Requires.positive(bytes, "maxBodySize");
+            return this;
+        }
+
+        public Builder readerIdleMillis(long millis) {
+            this.readerIdleMillis = Requires.notNegative(millis, "readerIdleMillis");
+            return this;
+        }
+
+        public Builder writerIdleMillis(long millis) {
+            this.writerIdleMillis = Requires.notNegative(millis, "writerIdleMillis");
+            return this;
+        }
+
+        public Builder ioThreads(int threads) {
+            this.ioThreads = Requires.positive(threads, "ioThreads");
+            return this;
+        }
+
+        public Builder nativeTransport(boolean enabled) {
+            this.nativeTransport = enabled;
+            return this;
+        }
+
+        public Builder writeBufferWaterMark(int low, int high) {
+            Requires.positive(low, "writeBufferLowWaterMark");
+            Requires.argument(high >= low, "writeBufferHighWaterMark: " + high + " (expected: >= low " + low + ")");
+            this.writeBufferLowWaterMark = low;
+            this.writeBufferHighWaterMark = high;
+            return this;
+        }
+
+        public Builder connectTimeoutMillis(int millis) {
+            this.connectTimeoutMillis = Requires.positive(millis, "connectTimeoutMillis");
+            return this;
+        }
+
+        public Builder reconnectBackoff(long initialDelayMillis, long maxDelayMillis) {
+            Requires.positive(initialDelayMillis, "reconnectInitialDelayMillis");
+            Requires.argument(maxDelayMillis >= initialDelayMillis,
+                    "reconnectMaxDelayMillis: " + maxDelayMillis + " (expected: >= initial " + initialDelayMillis + ")");
+            this.reconnectInitialDelayMillis = initialDelayMillis;
+            this.reconnectMaxDelayMillis = maxDelayMillis;
+            return this;
+        }
+
+        /** The message codes this endpoint accepts; see {@link ProtocolHeader#messageCodeMask(byte...)}. */
+        public Builder acceptedMessageCodes(int mask) {
+            Requires.argument(mask != 0, "acceptedMessageCodes: 0 (expected: at least one code)");
+            this.acceptedMessageCodes = mask;
+            return this;
+        }
+
+        public Builder threadNamePrefix(String prefix) {
+            this.threadNamePrefix = Requires.notBlank(prefix, "threadNamePrefix");
+            return this;
+        }
+
+        public TransportConfig build() {
+            Requires.positive(maxBodySize, "maxBodySize");
+            Requires.positive(ioThreads, "ioThreads");
+            return new TransportConfig(this);
+        }
+    }
+}
