@@ -1,0 +1,50 @@
+package io.jupiter.example;
+
+import io.jupiter.example.benchmark.BenchmarkClient;
+import io.jupiter.example.benchmark.BenchmarkServer;
+import io.jupiter.example.benchmark.RawEchoClient;
+import io.jupiter.example.benchmark.RawEchoServer;
+import io.jupiter.example.demo.Demo;
+import java.util.Arrays;
+
+/**
+ * Entry point of {@code jupiter-example.jar}: {@code java -jar jupiter-example.jar <command> [--flag value ...]}.
+ */
+public final class Main {
+
+    private static final String USAGE = String.join(System.lineSeparator(),
+            "usage: java -jar jupiter-example.jar <command> [flags]",
+            "  demo                 a provider and a consumer in one process, every kind of call",
+            "  benchmark-server     --port 18099 --host 0.0.0.0 --provider-threads N --io-threads N",
+            "  benchmark-client     --host 127.0.0.1 --port 18099 --mode sync|future --threads 32 --warmup 5",
+            "                       --seconds 30 --payload small|1k --serializer protostuff|hessian|kryo|java",
+            "                       --connections 1",
+            "  raw-echo-server      --port 18098 --host 0.0.0.0 --io-threads N  (same framing, no RPC: the ceiling)",
+            "  raw-echo-client      same flags as benchmark-client but --port defaults to 18098");
+
+    private Main() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args.length == 0 || args[0].equals("help") || args[0].equals("--help")) {
+            System.out.println(USAGE);
+            return;
+        }
+        int status;
+        try {
+            status = switch (args[0]) {
+                case "demo" -> Demo.run(args);
+                case "benchmark-server" -> BenchmarkServer.run(args);
+                case "benchmark-client" -> BenchmarkClient.run(args);
+                case "raw-echo-server" -> RawEchoServer.run(args);
+                case "raw-echo-client" -> RawEchoClient.run(args);
+                default -> throw new IllegalArgumentException("unknown command '" + args[0] + "'");
+            };
+        } catch (IllegalArgumentException e) {
+            System.err.println("error: " + e.getMessage() + " in " + Arrays.toString(args));
+            System.err.println(USAGE);
+            status = 2;
+        }
+        System.exit(status);
+    }
+}

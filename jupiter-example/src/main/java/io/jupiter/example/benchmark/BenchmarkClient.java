@@ -1,0 +1,64 @@
+package io.jupiter.example.benchmark;
+
+import io.jupiter.rpc.InvokeFutureContext;
+import io.jupiter.rpc.InvokeType;
+import io.jupiter.rpc.JupiterClient;
+import io.jupiter.serialization.SerializerType;
+import io.jupiter.example.Args;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+
+/** {@code benchmark-client}: calls {@link BenchmarkService#hello} from N threads and reports qps and latency. */
+public final class BenchmarkClient {
+
+    static final Set<String> FLAGS = Set.of("host", "port", "mode", "threads", "warmup", "seconds", "payload",
+            "serializer", "connections");
+
+    private BenchmarkClient() {
+    }
+
+    public static int run(String[] argv) throws InterruptedException {
+        Args args = new Args(argv, 1, FLAGS);
+        String host = args.get("host", "127.0.0.1");
+        int port = args.getInt("port", 18099, 1, 65535);
+        String mode = args.oneOf("mode", "sync", "sync", "future");
+        int threads = args.getInt("threads", 32, 1, 4096);
+        int warmup = args.getInt("warmup", 5, 0, 3600);
+        int seconds = args.getInt("seconds", 30, 1, 86_400);
+        String payloadName = args.oneOf("payload", "small", "small", "1k");
+        SerializerType serializer = SerializerType.parse(args.get("serializer", "protostuff"));
+        int connections = args.getInt("connections", 1, 1, 64);
+        String payload = Payloads.of(payloadName);
+
+        System.out.printf("benchmark-client: jupiter %s:%d mode=%s threads=%d payload=%s serializer=%s "
+                        + "connections=%d warmup=%ds seconds=%ds cores=%d%n", host, port, mode, threads, payloadName,
+                serializer.id(), connections, warmup, seconds, Runtime.getRuntime().availableProcessors());
+        try (JupiterClient client = JupiterClient.builder().appName("benchmark").build()) {
+            BenchmarkService sync = client.proxy(BenchmarkService.class).address(host, port).serializer(serializer)
+                    .connections(connections).build();
+            BenchmarkService async = client.proxy(BenchmarkService.class).address(host, port)
+                    .serializer(serializer).connections(connections).invokeType(InvokeType.ASYNC).build();
+            LoadTarget target = new LoadTarget() {
+                @Override
+                public void call() {
+                    String reply = sync.hello(payload);
+                    if (reply.length() != payload.length()) {
+                        throw new IllegalStateException("unexpected reply of " + reply.length() + " chars");
+                    }
+                }
+
+                @Override
+                public CompletableFuture<?> callAsync() {
+                    async.hello(payload);
+                    return InvokeFutureContext.future();
+                }
+
+                @Override
+                public void close() {
+                }
+            };
+            long failed = new LoadRunner(target, mode, threads).run(warmup, seconds);
+            return failed == 0 ? 0 : 1;
+        }
+    }
+}

@@ -1,0 +1,16 @@
+package io.jupiter.example.benchmark;
+
+/** The benchmark payloads: {@code small} is 1.3.1's {@code hello("jupiter")}, {@code 1k} a 1,024-character string. */
+final class Payloads {
+
+    private Payloads() {
+    }
+
+    static String of(String name) {
+        return switch (name) {
+            case "small" -> "jupiter";
+            case "1k" -> "j".repeat(1024);
+            default -> throw new IllegalArgumentException("--payload " + name + " (expected: small|1k)");
+        };
+    }
+}

@@ -1,0 +1,86 @@
+package io.jupiter.rpc;
+
+import io.jupiter.common.Requires;
+import io.jupiter.rpc.internal.consumer.ClientRuntime;
+import io.jupiter.transport.TransportConfig;
+
+/**
+ * The consumer side: makes client proxies of service interfaces and owns their connections and threads.
+ *
+ * <pre>{@code
+ * try (JupiterClient client = JupiterClient.builder().appName("shop").build()) {
+ *     HelloService hello = client.proxy(HelloService.class).address("127.0.0.1:18099").build();
+ *     String reply = hello.hello("jupiter");
+ * }
+ * }</pre>
+ *
+ * <p>One client per process is the norm: proxies of one client to the same address share its connections.
+ * {@link #close()} closes every connection, fails the calls still waiting and stops every thread the client started.
+ */
+public final class JupiterClient implements AutoCloseable {
+
+    private final String appName;
+    private final ClientRuntime runtime;
+
+    private JupiterClient(Builder builder) {
+        this.appName = builder.appName;
+        this.runtime = new ClientRuntime(builder.transportConfig, builder.consumerThreads);
+    }
+
+    /** A builder with the defaults. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Starts building a proxy of {@code serviceInterface}. */
+    public <T> ProxyBuilder<T> proxy(Class<T> serviceInterface) {
+        return new ProxyBuilder<>(this, serviceInterface);
+    }
+
+    /** The application name sent with every request. */
+    public String appName() {
+        return appName;
+    }
+
+    ClientRuntime runtime() {
+        return runtime;
+    }
+
+    @Override
+    public void close() {
+        runtime.close();
+    }
+
+    /** Builds a {@link JupiterClient}. */
+    public static final class Builder {
+        private String appName = "UNKNOWN";
+        private TransportConfig transportConfig = TransportConfig.builder().threadNamePrefix("jupiter-connector")
+                .readerIdleMillis(0).build();
+        private int consumerThreads = Runtime.getRuntime().availableProcessors();
+
+        private Builder() {
+        }
+
+        /** The application name sent in every request; default {@code "UNKNOWN"} (as in 1.3.1). */
+        public Builder appName(String appName) {
+            this.appName = Requires.notBlank(appName, "appName");
+            return this;
+        }
+
+        /** Transport settings (heartbeat interval, IO threads, body cap, ...); see {@link TransportConfig}. */
+        public Builder transportConfig(TransportConfig config) {
+            this.transportConfig = Requires.notNull(config, "transportConfig");
+            return this;
+        }
+
+        /** Threads that read asynchronous responses and run future callbacks; default: number of processors. */
+        public Builder consumerThreads(int threads) {
+            this.consumerThreads = Requires.positive(threads, "consumerThreads");
+            return this;
+        }
+
+        public JupiterClient build() {
+            return new JupiterClient(this);
+        }
+    }
+}

@@ -1,0 +1,142 @@
+package io.jupiter.rpc;
+
+import io.jupiter.common.Requires;
+import io.jupiter.common.SystemProperties;
+import io.jupiter.rpc.internal.consumer.ProxySettings;
+import io.jupiter.serialization.Serializer;
+import io.jupiter.serialization.SerializerType;
+import io.jupiter.serialization.Serializers;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Builds a client proxy of one service interface. Defaults: protostuff, 3 s timeout (system property
+ * {@code jupiter.rpc.invoke.timeout}), one connection per address, {@link InvokeType#SYNC}, version
+ * {@code 1.0.0}, group and name from the interface's {@link ServiceProvider}.
+ *
+ * @param <T> the service interface
+ */
+public final class ProxyBuilder<T> {
+
+    private final JupiterClient client;
+    private final Class<T> serviceInterface;
+    private final List<String> addresses = new ArrayList<>();
+    private final Map<String, Long> methodTimeouts = new HashMap<>();
+    private SerializerType serializer = SerializerType.PROTOSTUFF;
+    private long timeoutMillis = SystemProperties.getLong("jupiter.rpc.invoke.timeout", 3000);
+    private int connections = 1;
+    private InvokeType invokeType = InvokeType.SYNC;
+    private String version = ServiceKey.DEFAULT_VERSION;
+    private String group;
+    private String name;
+
+    ProxyBuilder(JupiterClient client, Class<T> serviceInterface) {
+        this.client = client;
+        this.serviceInterface = Requires.notNull(serviceInterface, "serviceInterface");
+        Requires.argument(serviceInterface.isInterface(), serviceInterface.getName() + " is not an interface");
+    }
+
+    /** Adds provider addresses to call directly: {@code host:port}, or several separated by commas. */
+    public ProxyBuilder<T> address(String hostPorts) {
+        Requires.notBlank(hostPorts, "address");
+        for (String part : hostPorts.split(",")) {
+            parse(part.trim());
+            addresses.add(part.trim());
+        }
+        return this;
+    }
+
+    /** Adds a provider address to call directly. */
+    public ProxyBuilder<T> address(String host, int port) {
+        return address(Requires.notBlank(host, "host") + ':' + Requires.inRange(port, 1, 65535, "port"));
+    }
+
+    /** The serializer of requests (responses come back in the same); default protostuff. */
+    public ProxyBuilder<T> serializer(SerializerType type) {
+        this.serializer = Requires.notNull(type, "serializer");
+        return this;
+    }
+
+    /** Timeout of every call of this proxy; default 3,000 ms. */
+    public ProxyBuilder<T> timeoutMillis(long millis) {
+        this.timeoutMillis = Requires.positive(millis, "timeoutMillis");
+        return this;
+    }
+
+    /** Timeout of the methods named {@code methodName} (all overloads), overriding {@link #timeoutMillis}. */
+    public ProxyBuilder<T> methodTimeoutMillis(String methodName, long millis) {
+        methodTimeouts.put(Requires.notBlank(methodName, "methodName"), Requires.positive(millis, "millis"));
+        return this;
+    }
+
+    /** Connections kept to each address; default 1. Calls are spread over them round-robin. */
+    public ProxyBuilder<T> connections(int count) {
+        this.connections = Requires.inRange(count, 1, 64, "connections");
+        return this;
+    }
+
+    /** How calls return; default {@link InvokeType#SYNC}. */
+    public ProxyBuilder<T> invokeType(InvokeType type) {
+        this.invokeType = Requires.notNull(type, "invokeType");
+        return this;
+    }
+
+    /** The service version to call; default {@code 1.0.0}. */
+    public ProxyBuilder<T> version(String version) {
+        this.version = Requires.notBlank(version, "version");
+        return this;
+    }
+
+    /** Overrides the group of the interface's {@link ServiceProvider}. */
+    public ProxyBuilder<T> group(String group) {
+        this.group = Requires.notBlank(group, "group");
+        return this;
+    }
+
+    /** Overrides the name of the interface's {@link ServiceProvider}. */
+    public ProxyBuilder<T> name(String name) {
+        this.name = Requires.notBlank(name, "name");
+        return this;
+    }
+
+    /**
+     * The proxy. Connections open in the background; the first calls wait for them within their timeout.
+     *
+     * @throws IllegalStateException if no address was given or the serializer is not on the class path
+     */
+    public T build() {
+        if (addresses.isEmpty()) {
+            throw new IllegalStateException("no provider address for " + serviceInterface.getName()
+                    + " (call address(\"host:port\"))");
+        }
+        ServiceKey fromInterface = ServiceKey.of(serviceInterface, version);
+        ServiceKey key = new ServiceKey(group != null ? group : fromInterface.group(),
+                name != null ? name : fromInterface.name(), version);
+        Serializer chosen = Serializers.get(serializer);
+        List<InetSocketAddress> resolved = new ArrayList<>();
+        for (String address : addresses) {
+            resolved.add(parse(address));
+        }
+        ProxySettings settings = new ProxySettings(serviceInterface, key, client.appName(), addresses, invokeType,
+                timeoutMillis, methodTimeouts);
+        return client.runtime().newProxy(settings, chosen, resolved, connections);
+    }
+
+    static InetSocketAddress parse(String hostPort) {
+        int colon = hostPort.lastIndexOf(':');
+        if (colon <= 0 || colon == hostPort.length() - 1) {
+            throw new IllegalArgumentException("address: '" + hostPort + "' (expected: host:port)");
+        }
+        int port;
+        try {
+            port = Integer.parseInt(hostPort.substring(colon + 1));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("address: '" + hostPort + "' (expected: host:port)", e);
+        }
+        Requires.inRange(port, 1, 65535, "port");
+        return new InetSocketAddress(hostPort.substring(0, colon), port);
+    }
+}

@@ -1,0 +1,51 @@
+package io.jupiter.rpc.internal.consumer;
+
+import io.jupiter.rpc.exception.ConnectionException;
+import io.jupiter.transport.Connection;
+import io.jupiter.transport.Frame;
+import io.jupiter.transport.FrameHandler;
+import io.jupiter.transport.ProtocolHeader;
+import io.jupiter.transport.Status;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The client's side of every connection: matches each response to its call by invoke id (on the IO thread, without
+ * reading the body) and fails the calls of a connection that closes at once, rather than at their timeouts.
+ */
+final class ConsumerFrameHandler implements FrameHandler {
+
+    private static final Logger log = LoggerFactory.getLogger(ConsumerFrameHandler.class);
+
+    private final InFlightCalls calls;
+
+    ConsumerFrameHandler(InFlightCalls calls) {
+        this.calls = calls;
+    }
+
+    @Override
+    public void frameReceived(Connection connection, Frame frame) {
+        if (frame.messageCode() != ProtocolHeader.RESPONSE) {
+            log.warn("dropping a frame with message code 0x{} from {}: a client accepts only responses",
+                    Integer.toHexString(frame.messageCode()), connection.remoteAddress());
+            frame.release();
+            return;
+        }
+        PendingCall call = calls.remove(frame.id());
+        if (call == null) {
+            log.debug("dropping the response {} from {}: its call already ended (timed out?)", frame.id(),
+                    connection.remoteAddress());
+            frame.release();
+            return;
+        }
+        call.responded(frame);
+    }
+
+    @Override
+    public void disconnected(Connection connection) {
+        for (PendingCall call : calls.removeAll(c -> c.connection == connection)) {
+            call.failed(new ConnectionException(Status.CLIENT_ERROR, "connection to " + connection.remoteAddress()
+                    + " closed before the response to " + call.method + " (invoke id " + call.id + ") arrived"));
+        }
+    }
+}

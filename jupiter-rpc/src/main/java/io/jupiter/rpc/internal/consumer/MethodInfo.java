@@ -1,0 +1,67 @@
+package io.jupiter.rpc.internal.consumer;
+
+import java.lang.reflect.Method;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Future;
+
+/** What a client proxy needs to know about one interface method, computed once when the proxy is built. */
+final class MethodInfo {
+
+    final Method method;
+    final String name;
+    final long timeoutMillis;
+    final boolean returnsFuture;
+    final Class<?>[] exceptionTypes;
+    final Object defaultValue;
+    /** The last request body size, to size the next frame buffer right. Racy updates are harmless. */
+    int lastBodySize = 128;
+
+    MethodInfo(Method method, long timeoutMillis) {
+        this.method = method;
+        this.name = method.getName();
+        this.timeoutMillis = timeoutMillis;
+        Class<?> returnType = method.getReturnType();
+        this.returnsFuture = returnType == CompletableFuture.class || returnType == CompletionStage.class
+                || returnType == Future.class;
+        if (!returnsFuture && CompletableFuture.class.isAssignableFrom(returnType)) {
+            throw new IllegalArgumentException(method + ": return type " + returnType.getName()
+                    + " is not supported (expected: CompletableFuture, CompletionStage or Future)");
+        }
+        this.exceptionTypes = method.getExceptionTypes();
+        this.defaultValue = defaultValue(returnType);
+    }
+
+    private static Object defaultValue(Class<?> type) {
+        if (!type.isPrimitive() || type == void.class) {
+            return null;
+        }
+        if (type == boolean.class) {
+            return Boolean.FALSE;
+        }
+        if (type == char.class) {
+            return '\0';
+        }
+        if (type == byte.class) {
+            return (byte) 0;
+        }
+        if (type == short.class) {
+            return (short) 0;
+        }
+        if (type == int.class) {
+            return 0;
+        }
+        if (type == long.class) {
+            return 0L;
+        }
+        if (type == float.class) {
+            return 0f;
+        }
+        return 0d;
+    }
+
+    @Override
+    public String toString() {
+        return method.getDeclaringClass().getSimpleName() + '.' + name;
+    }
+}

@@ -1,0 +1,152 @@
+package io.jupiter.rpc.internal.consumer;
+
+import io.jupiter.rpc.InvokeFuture;
+import io.jupiter.rpc.exception.ConnectionException;
+import io.jupiter.rpc.exception.RpcException;
+import io.jupiter.rpc.exception.TimeoutException;
+import io.jupiter.transport.Connection;
+import io.jupiter.transport.Frame;
+import io.jupiter.transport.Status;
+import io.netty.util.Timeout;
+import io.netty.util.TimerTask;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * One call waiting for its response. A synchronous call parks its own thread and reads the response there, so the
+ * IO thread only hands the frame over; an asynchronous call reads it on a consumer thread and completes its
+ * future. The call is its own timer task, write-failure listener and consumer task, so a call allocates nothing else.
+ */
+final class PendingCall implements Runnable, TimerTask, Connection.WriteFailureListener {
+
+    final long id;
+    final MethodInfo method;
+    final Connection connection;
+    private final InFlightCalls calls;
+    private final Thread waiter;
+    private final InvokeFuture<Object> future;
+    private final Executor executor;
+    private volatile Object outcome;
+    private volatile Timeout timeout;
+
+    private PendingCall(long id, MethodInfo method, Connection connection, InFlightCalls calls, Thread waiter,
+                        InvokeFuture<Object> future, Executor executor) {
+        this.id = id;
+        this.method = method;
+        this.connection = connection;
+        this.calls = calls;
+        this.waiter = waiter;
+        this.future = future;
+        this.executor = executor;
+    }
+
+    static PendingCall sync(long id, MethodInfo method, Connection connection, InFlightCalls calls) {
+        return new PendingCall(id, method, connection, calls, Thread.currentThread(), null, null);
+    }
+
+    static PendingCall async(long id, MethodInfo method, Connection connection, InFlightCalls calls,
+                             InvokeFuture<Object> future, Executor executor) {
+        return new PendingCall(id, method, connection, calls, null, future, executor);
+    }
+
+    void timeout(Timeout timeout) {
+        this.timeout = timeout;
+    }
+
+    /** The response arrived; this call was already removed from the in-flight table by the caller. */
+    void responded(Frame frame) {
+        finish(frame);
+    }
+
+    /** The call failed locally; this call was already removed from the in-flight table by the caller. */
+    void failed(RpcException cause) {
+        finish(cause);
+    }
+
+    private void finish(Object result) {
+        Timeout t = timeout;
+        if (t != null) {
+            t.cancel();
+        }
+        outcome = result;
+        if (waiter != null) {
+            LockSupport.unpark(waiter);
+            return;
+        }
+        try {
+            executor.execute(this);
+        } catch (RejectedExecutionException e) {
+            run();
+        }
+    }
+
+    /** Completes the future on a consumer thread. */
+    @Override
+    public void run() {
+        Object result = outcome;
+        if (result instanceof Frame) {
+            try {
+                future.complete(ResponseReader.read((Frame) result, method, connection));
+            } catch (Throwable error) {
+                future.completeExceptionally(error);
+            }
+        } else {
+            future.completeExceptionally((Throwable) result);
+        }
+    }
+
+    /** The timer fired. */
+    @Override
+    public void run(Timeout t) {
+        if (calls.remove(this)) {
+            failed(timeoutException());
+        }
+    }
+
+    @Override
+    public void writeFailed(Throwable cause) {
+        if (calls.remove(this)) {
+            failed(new ConnectionException(Status.CLIENT_ERROR, "cannot send " + method + " to "
+                    + connection.remoteAddress() + ": " + cause, cause));
+        }
+    }
+
+    /**
+     * Waits for the outcome of a synchronous call and returns the value, or throws what the call ended with.
+     */
+    Object await() throws Throwable {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(method.timeoutMillis);
+        Object result;
+        while ((result = outcome) == null) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                if (calls.remove(this)) {
+                    throw timeoutException();
+                }
+                // The response is being handed over right now: wait for it.
+                Thread.onSpinWait();
+                continue;
+            }
+            LockSupport.parkNanos(this, left);
+            if (Thread.interrupted() && calls.remove(this)) {
+                Thread.currentThread().interrupt();
+                throw new RpcException(Status.CLIENT_ERROR, method + " interrupted while waiting for "
+                        + connection.remoteAddress());
+            }
+        }
+        if (result instanceof Frame) {
+            return ResponseReader.read((Frame) result, method, connection);
+        }
+        RpcException error = (RpcException) result;
+        // Raised on an IO or timer thread; the caller's stack is the useful one.
+        error.fillInStackTrace();
+        throw error;
+    }
+
+    private TimeoutException timeoutException() {
+        return new TimeoutException(Status.SERVER_TIMEOUT, method + " got no response from "
+                + connection.remoteAddress() + " within " + method.timeoutMillis + " ms (invoke id " + id + ")");
+    }
+}

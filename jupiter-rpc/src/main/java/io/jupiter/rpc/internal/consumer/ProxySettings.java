@@ -1,0 +1,34 @@
+package io.jupiter.rpc.internal.consumer;
+
+import io.jupiter.rpc.InvokeType;
+import io.jupiter.rpc.ServiceKey;
+import java.util.List;
+import java.util.Map;
+
+/** The validated settings of one client proxy. */
+public final class ProxySettings {
+
+    final Class<?> serviceInterface;
+    final ServiceKey key;
+    final String appName;
+    final List<String> addresses;
+    final InvokeType invokeType;
+    final long timeoutMillis;
+    final Map<String, Long> methodTimeoutMillis;
+
+    public ProxySettings(Class<?> serviceInterface, ServiceKey key, String appName, List<String> addresses,
+                         InvokeType invokeType, long timeoutMillis, Map<String, Long> methodTimeoutMillis) {
+        this.serviceInterface = serviceInterface;
+        this.key = key;
+        this.appName = appName;
+        this.addresses = List.copyOf(addresses);
+        this.invokeType = invokeType;
+        this.timeoutMillis = timeoutMillis;
+        this.methodTimeoutMillis = Map.copyOf(methodTimeoutMillis);
+    }
+
+    long timeoutFor(String methodName) {
+        Long special = methodTimeoutMillis.get(methodName);
+        return special != null ? special : timeoutMillis;
+    }
+}

@@ -1,0 +1,102 @@
+package io.jupiter.rpc.internal.consumer;
+
+import io.jupiter.rpc.exception.BadRequestException;
+import io.jupiter.rpc.exception.FlowControlException;
+import io.jupiter.rpc.exception.RemoteServiceException;
+import io.jupiter.rpc.exception.RpcException;
+import io.jupiter.rpc.exception.SerializationFailedException;
+import io.jupiter.rpc.exception.ServerBusyException;
+import io.jupiter.rpc.exception.ServerErrorException;
+import io.jupiter.rpc.exception.ServiceNotFoundException;
+import io.jupiter.rpc.exception.TimeoutException;
+import io.jupiter.rpc.internal.Throwables;
+import io.jupiter.serialization.Serializer;
+import io.jupiter.serialization.Serializers;
+import io.jupiter.serialization.wire.ResultWrapper;
+import io.jupiter.transport.Connection;
+import io.jupiter.transport.Frame;
+import io.jupiter.transport.Status;
+
+/** Turns a response frame into the call's value, or into the exception the call ends with. Releases the frame. */
+final class ResponseReader {
+
+    private ResponseReader() {
+    }
+
+    static Object read(Frame frame, MethodInfo method, Connection connection) throws Throwable {
+        Object result = null;
+        RuntimeException decodeError = null;
+        Status status = Status.fromByte(frame.status());
+        try {
+            if (frame.body().isReadable()) {
+                Serializer serializer = Serializers.find(frame.serializerCode());
+                if (serializer == null) {
+                    decodeError = new IllegalStateException("no serializer with code " + frame.serializerCode());
+                } else {
+                    try {
+                        result = serializer.read(frame.body(), ResultWrapper.class).getResult();
+                    } catch (RuntimeException e) {
+                        decodeError = e;
+                    }
+                }
+            }
+        } finally {
+            frame.release();
+        }
+        if (status == Status.OK) {
+            if (decodeError != null) {
+                throw new SerializationFailedException(Status.DESERIALIZATION_FAIL, "cannot read the result of "
+                        + method + " from " + connection.remoteAddress() + ": " + decodeError.getMessage(), decodeError);
+            }
+            return result;
+        }
+        throw failure(status, result, decodeError, method, connection);
+    }
+
+    private static Throwable failure(Status status, Object result, RuntimeException decodeError, MethodInfo method,
+                                     Connection connection) {
+        Throwable remote = result instanceof Throwable ? (Throwable) result : null;
+        if (status == Status.SERVICE_EXPECTED_ERROR && remote != null
+                && (remote instanceof RuntimeException || remote instanceof Error
+                || Throwables.isDeclaredBy(remote, method.exceptionTypes))) {
+            return remote;
+        }
+        String detail = describe(remote, result, decodeError);
+        String where = method + " on " + connection.remoteAddress() + ": ";
+        switch (status) {
+            case SERVICE_EXPECTED_ERROR:
+            case SERVICE_UNEXPECTED_ERROR:
+                if (remote != null) {
+                    return new RemoteServiceException(status, remote.getClass().getName(), remote.getMessage(), remote);
+                }
+                return new RemoteServiceException(status, "unknown", detail, decodeError);
+            case SERVICE_NOT_FOUND:
+                return new ServiceNotFoundException(status, where + detail, remote);
+            case BAD_REQUEST:
+                return new BadRequestException(status, where + detail, remote);
+            case SERVER_BUSY:
+                return new ServerBusyException(status, where + detail, remote);
+            case APP_FLOW_CONTROL:
+            case PROVIDER_FLOW_CONTROL:
+                return new FlowControlException(status, where + detail, remote);
+            case SERVER_ERROR:
+                return new ServerErrorException(status, where + detail, remote);
+            case CLIENT_TIMEOUT:
+            case SERVER_TIMEOUT:
+                return new TimeoutException(status, where + detail, remote);
+            default:
+                return new RpcException(status, where + "status 0x" + Integer.toHexString(status.value() & 0xff)
+                        + ": " + detail, remote);
+        }
+    }
+
+    private static String describe(Throwable remote, Object result, RuntimeException decodeError) {
+        if (remote != null) {
+            return remote.getMessage() != null ? remote.getMessage() : remote.getClass().getName();
+        }
+        if (decodeError != null) {
+            return "(the error body could not be read: " + decodeError.getMessage() + ")";
+        }
+        return result == null ? "(no detail sent)" : String.valueOf(result);
+    }
+}

@@ -1,0 +1,2 @@
+/** Implementation of the RPC layer; not API. */
+package io.jupiter.rpc.internal;

@@ -1,0 +1,105 @@
+package io.jupiter.rpc.internal.provider;
+
+import io.jupiter.rpc.internal.Throwables;
+import io.jupiter.serialization.Serializer;
+import io.jupiter.serialization.wire.MessageWrapper;
+import io.jupiter.transport.Connection;
+import io.jupiter.transport.Frame;
+import io.jupiter.transport.Status;
+import java.util.concurrent.CompletionStage;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Serves one request on a provider thread: reads the body, finds the service and method, runs it and writes the
+ * response. Each failure is answered with the status that says where it happened.
+ */
+final class RequestTask implements Runnable {
+
+    private static final Logger log = LoggerFactory.getLogger(RequestTask.class);
+
+    private final ServerRuntime runtime;
+    private final Connection connection;
+    private final Frame frame;
+
+    RequestTask(ServerRuntime runtime, Connection connection, Frame frame) {
+        this.runtime = runtime;
+        this.connection = connection;
+        this.frame = frame;
+    }
+
+    @Override
+    public void run() {
+        long id = frame.id();
+        byte serializerCode = frame.serializerCode();
+        Serializer serializer = runtime.acceptedSerializer(serializerCode);
+        MessageWrapper message;
+        try {
+            if (serializer == null) {
+                rejectSerializer(id, serializerCode);
+                return;
+            }
+            message = serializer.read(frame.body(), MessageWrapper.class);
+        } catch (RuntimeException e) {
+            log.warn("closing {}: cannot read request {}: {}", connection.remoteAddress(), id, e.toString());
+            ResponseWriter.write(connection, serializer, serializerCode, id, Status.BAD_REQUEST,
+                    ResponseWriter.stackless(new IllegalArgumentException("the provider cannot read the request: "
+                            + e.getMessage())), true);
+            return;
+        } finally {
+            frame.release();
+        }
+        if (message.getMetadata() == null) {
+            ResponseWriter.write(connection, serializer, serializerCode, id, Status.BAD_REQUEST,
+                    ResponseWriter.stackless(new IllegalArgumentException("the request names no service")), true);
+            return;
+        }
+        ServiceEntry service = runtime.service(message.getMetadata().directory());
+        if (service == null) {
+            ResponseWriter.write(connection, serializer, serializerCode, id, Status.SERVICE_NOT_FOUND,
+                    ResponseWriter.stackless(new IllegalStateException("service not found: "
+                            + message.getMetadata().directory())), false);
+            return;
+        }
+        invoke(service, message, serializer, serializerCode, id);
+    }
+
+    private void invoke(ServiceEntry service, MessageWrapper message, Serializer serializer, byte serializerCode,
+                        long id) {
+        MethodEntry method = null;
+        Object result;
+        try {
+            method = service.resolve(message.getMethodName(), message.getArgs());
+            result = method.invoke(message.getArgs());
+        } catch (Throwable t) {
+            Throwable cause = Throwables.unwrap(t);
+            Status status = method != null && Throwables.isDeclaredBy(cause, method.exceptionTypes)
+                    ? Status.SERVICE_EXPECTED_ERROR : Status.SERVICE_UNEXPECTED_ERROR;
+            ResponseWriter.write(connection, serializer, serializerCode, id, status, cause, false);
+            return;
+        }
+        if (method.returnsStage && result != null) {
+            ((CompletionStage<?>) result).whenComplete((value, error) -> {
+                if (error == null) {
+                    ResponseWriter.write(connection, serializer, serializerCode, id, Status.OK, value, false);
+                } else {
+                    ResponseWriter.write(connection, serializer, serializerCode, id, Status.SERVER_ERROR,
+                            Throwables.unwrap(error), false);
+                }
+            });
+            return;
+        }
+        ResponseWriter.write(connection, serializer, serializerCode, id, Status.OK, result, false);
+    }
+
+    private void rejectSerializer(long id, byte serializerCode) {
+        Serializer known = io.jupiter.serialization.Serializers.find(serializerCode);
+        String why = known == null
+                ? "the provider has no serializer with code " + serializerCode
+                : "the provider does not accept the " + known.type().id() + " serializer"
+                        + " (enable it with JupiterServer.Builder.serializers)";
+        log.warn("closing {}: request {} refused: {}", connection.remoteAddress(), id, why);
+        ResponseWriter.write(connection, known, serializerCode, id, Status.BAD_REQUEST,
+                ResponseWriter.stackless(new IllegalArgumentException(why)), true);
+    }
+}

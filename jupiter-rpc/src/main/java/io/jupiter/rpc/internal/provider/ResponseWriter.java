@@ -1,0 +1,64 @@
+package io.jupiter.rpc.internal.provider;
+
+import io.jupiter.serialization.Serializer;
+import io.jupiter.serialization.wire.ResultWrapper;
+import io.jupiter.transport.Connection;
+import io.jupiter.transport.Frames;
+import io.jupiter.transport.ProtocolHeader;
+import io.jupiter.transport.Status;
+import io.netty.buffer.ByteBuf;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Writes response frames: a result or an error, in the serializer the request came in. */
+final class ResponseWriter {
+
+    private static final Logger log = LoggerFactory.getLogger(ResponseWriter.class);
+    private static final Connection.WriteFailureListener LOG_FAILURE =
+            cause -> log.debug("a response could not be written: {}", cause.toString());
+
+    private ResponseWriter() {
+    }
+
+    /**
+     * Writes {@code result} with {@code status}. If the result cannot be serialized, answers
+     * {@link Status#SERVER_ERROR} with a message saying so instead.
+     *
+     * @param serializer the request's serializer, or {@code null} when there is none (the body is then empty)
+     * @param close      whether to close the connection after the response is written
+     */
+    static void write(Connection connection, Serializer serializer, byte serializerCode, long id, Status status,
+                      Object result, boolean close) {
+        ByteBuf frame = Frames.newFrame(connection.alloc(), 64);
+        Status sent = status;
+        if (serializer != null) {
+            try {
+                serializer.write(frame, new ResultWrapper(result));
+            } catch (RuntimeException e) {
+                frame.writerIndex(ProtocolHeader.HEADER_SIZE);
+                sent = Status.SERVER_ERROR;
+                IllegalStateException error = new IllegalStateException("the provider cannot serialize the "
+                        + (status == Status.OK ? "result" : "error") + " with " + serializer.type().id() + ": "
+                        + e.getMessage());
+                error.setStackTrace(new StackTraceElement[0]);
+                try {
+                    serializer.write(frame, new ResultWrapper(error));
+                } catch (RuntimeException again) {
+                    frame.writerIndex(ProtocolHeader.HEADER_SIZE);
+                }
+            }
+        }
+        Frames.fillHeader(frame, ProtocolHeader.toSign(serializerCode, ProtocolHeader.RESPONSE), sent.value(), id);
+        if (close) {
+            connection.writeAndClose(frame);
+        } else {
+            connection.write(frame, LOG_FAILURE);
+        }
+    }
+
+    /** An exception with no stack trace, for infrastructure errors whose stack would only be noise on the wire. */
+    static <T extends Throwable> T stackless(T error) {
+        error.setStackTrace(new StackTraceElement[0]);
+        return error;
+    }
+}

@@ -1,0 +1,135 @@
+package io.jupiter.rpc.internal.provider;
+
+import io.jupiter.common.NamedThreadFactory;
+import io.jupiter.serialization.Serializer;
+import io.jupiter.serialization.SerializerType;
+import io.jupiter.serialization.Serializers;
+import io.jupiter.transport.Acceptor;
+import io.jupiter.transport.Connection;
+import io.jupiter.transport.Frame;
+import io.jupiter.transport.FrameHandler;
+import io.jupiter.transport.ProtocolHeader;
+import io.jupiter.transport.Status;
+import io.jupiter.transport.TransportConfig;
+import io.jupiter.transport.TransportFactory;
+import java.net.InetSocketAddress;
+import java.util.Collection;
+import java.util.Set;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Everything a server owns: the acceptor, the registered services and the provider executor. Also the transport's
+ * frame handler: on the IO thread it only hands each request to the executor; a refused hand-over is answered
+ * {@link Status#SERVER_BUSY} at once.
+ */
+public final class ServerRuntime implements FrameHandler, AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(ServerRuntime.class);
+
+    private final ConcurrentHashMap<String, ServiceEntry> services = new ConcurrentHashMap<>();
+    private final Serializer[] accepted = new Serializer[SerializerType.MAX_CODE + 1];
+    private final ThreadPoolExecutor pool;
+    private final Executor executor;
+    private final Acceptor acceptor;
+
+    /**
+     * @param providerThreads threads of the provider pool; 0 runs requests on the IO threads
+     * @param queueCapacity   requests that may wait for a provider thread before new ones are refused
+     */
+    public ServerRuntime(TransportConfig transportConfig, InetSocketAddress bindAddress, int providerThreads,
+                         int queueCapacity, Set<SerializerType> serializers) {
+        for (SerializerType type : serializers) {
+            accepted[type.code()] = Serializers.get(type);
+        }
+        if (providerThreads > 0) {
+            this.pool = new ThreadPoolExecutor(providerThreads, providerThreads, 60, TimeUnit.SECONDS,
+                    new ArrayBlockingQueue<>(queueCapacity), new NamedThreadFactory("jupiter-provider", true),
+                    new ThreadPoolExecutor.AbortPolicy());
+            this.executor = pool;
+        } else {
+            this.pool = null;
+            this.executor = Runnable::run;
+        }
+        this.acceptor = TransportFactory.load().newAcceptor(transportConfig, bindAddress, this);
+    }
+
+    public InetSocketAddress start() {
+        return acceptor.start();
+    }
+
+    public InetSocketAddress localAddress() {
+        return acceptor.localAddress();
+    }
+
+    /** Registers a service; fails if one with the same key exists. */
+    public void register(ServiceEntry entry) {
+        ServiceEntry previous = services.putIfAbsent(entry.key().directory(), entry);
+        if (previous != null) {
+            throw new IllegalStateException("service " + entry.key() + " is already registered");
+        }
+    }
+
+    public Collection<ServiceEntry> services() {
+        return services.values();
+    }
+
+    ServiceEntry service(String directory) {
+        return services.get(directory);
+    }
+
+    /** The serializer for a wire code if this server accepts it, else {@code null}. */
+    Serializer acceptedSerializer(byte code) {
+        return code >= 0 && code < accepted.length ? accepted[code] : null;
+    }
+
+    @Override
+    public void frameReceived(Connection connection, Frame frame) {
+        if (frame.messageCode() != ProtocolHeader.REQUEST) {
+            log.warn("dropping a frame with message code 0x{} from {}: a provider accepts only requests",
+                    Integer.toHexString(frame.messageCode()), connection.remoteAddress());
+            frame.release();
+            return;
+        }
+        try {
+            executor.execute(new RequestTask(this, connection, frame));
+        } catch (RejectedExecutionException e) {
+            long id = frame.id();
+            byte serializerCode = frame.serializerCode();
+            frame.release();
+            ResponseWriter.write(connection, Serializers.find(serializerCode), serializerCode, id, Status.SERVER_BUSY,
+                    ResponseWriter.stackless(new RejectedExecutionException("provider busy: " + busyDetail())),
+                    false);
+        }
+    }
+
+    private String busyDetail() {
+        if (pool == null || pool.isShutdown()) {
+            return "shutting down";
+        }
+        return pool.getActiveCount() + " of " + pool.getMaximumPoolSize() + " threads busy and "
+                + pool.getQueue().size() + " requests queued";
+    }
+
+    @Override
+    public void close() {
+        acceptor.close();
+        if (pool != null) {
+            pool.shutdown();
+            try {
+                if (!pool.awaitTermination(5, TimeUnit.SECONDS)) {
+                    pool.shutdownNow();
+                }
+            } catch (InterruptedException e) {
+                pool.shutdownNow();
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}

@@ -1,0 +1,158 @@
+package io.jupiter.rpc.internal.provider;
+
+import io.jupiter.rpc.ServiceKey;
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * A registered service: its key, implementation and methods. A request names only the method, so the method is
+ * chosen by name and, for overloads, by the runtime types of the arguments (as in 1.3.1); the choice for each
+ * name and argument shape is made once and cached.
+ */
+public final class ServiceEntry {
+
+    private final ServiceKey key;
+    private final Class<?> serviceInterface;
+    private final Map<String, MethodEntry[]> byName;
+    private final ConcurrentHashMap<OverloadKey, MethodEntry> overloadCache = new ConcurrentHashMap<>();
+
+    public ServiceEntry(ServiceKey key, Class<?> serviceInterface, Object implementation) {
+        this.key = key;
+        this.serviceInterface = serviceInterface;
+        Map<String, List<MethodEntry>> grouped = new HashMap<>();
+        for (Method method : serviceInterface.getMethods()) {
+            if (method.isDefault() || java.lang.reflect.Modifier.isStatic(method.getModifiers())) {
+                continue;
+            }
+            grouped.computeIfAbsent(method.getName(), n -> new ArrayList<>())
+                    .add(new MethodEntry(method, implementation));
+        }
+        Map<String, MethodEntry[]> frozen = new HashMap<>();
+        grouped.forEach((name, list) -> frozen.put(name, list.toArray(new MethodEntry[0])));
+        this.byName = frozen;
+    }
+
+    public ServiceKey key() {
+        return key;
+    }
+
+    public Class<?> serviceInterface() {
+        return serviceInterface;
+    }
+
+    /**
+     * The method to run for {@code name} and {@code args}.
+     *
+     * @throws NoSuchMethodException if no method fits (answered as a service error, as in 1.3.1)
+     */
+    MethodEntry resolve(String name, Object[] args) throws NoSuchMethodException {
+        MethodEntry[] candidates = byName.get(name);
+        if (candidates == null) {
+            throw new NoSuchMethodException(serviceInterface.getName() + "." + name);
+        }
+        if (candidates.length == 1) {
+            return candidates[0];
+        }
+        Class<?>[] argTypes = new Class<?>[args.length];
+        for (int i = 0; i < args.length; i++) {
+            argTypes[i] = args[i] == null ? null : args[i].getClass();
+        }
+        OverloadKey cacheKey = new OverloadKey(name, argTypes);
+        MethodEntry cached = overloadCache.get(cacheKey);
+        if (cached != null) {
+            return cached;
+        }
+        MethodEntry chosen = mostSpecific(candidates, argTypes);
+        if (chosen == null) {
+            throw new NoSuchMethodException(serviceInterface.getName() + "." + name + Arrays.toString(argTypes));
+        }
+        overloadCache.putIfAbsent(cacheKey, chosen);
+        return chosen;
+    }
+
+    private static MethodEntry mostSpecific(MethodEntry[] candidates, Class<?>[] argTypes) {
+        MethodEntry best = null;
+        for (MethodEntry candidate : candidates) {
+            if (!applicable(candidate.parameterTypes, argTypes)) {
+                continue;
+            }
+            if (best == null || moreSpecific(candidate.parameterTypes, best.parameterTypes)) {
+                best = candidate;
+            }
+        }
+        return best;
+    }
+
+    private static boolean applicable(Class<?>[] parameters, Class<?>[] argTypes) {
+        if (parameters.length != argTypes.length) {
+            return false;
+        }
+        for (int i = 0; i < parameters.length; i++) {
+            Class<?> arg = argTypes[i];
+            Class<?> parameter = parameters[i];
+            if (arg == null) {
+                if (parameter.isPrimitive()) {
+                    return false;
+                }
+            } else if (!box(parameter).isAssignableFrom(arg)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean moreSpecific(Class<?>[] a, Class<?>[] b) {
+        for (int i = 0; i < a.length; i++) {
+            if (!box(b[i]).isAssignableFrom(box(a[i]))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static Class<?> box(Class<?> type) {
+        if (!type.isPrimitive()) {
+            return type;
+        }
+        if (type == int.class) {
+            return Integer.class;
+        }
+        if (type == long.class) {
+            return Long.class;
+        }
+        if (type == boolean.class) {
+            return Boolean.class;
+        }
+        if (type == double.class) {
+            return Double.class;
+        }
+        if (type == float.class) {
+            return Float.class;
+        }
+        if (type == short.class) {
+            return Short.class;
+        }
+        if (type == byte.class) {
+            return Byte.class;
+        }
+        return Character.class;
+    }
+
+    private record OverloadKey(String name, Class<?>[] argTypes) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof OverloadKey other && name.equals(other.name)
+                    && Arrays.equals(argTypes, other.argTypes);
+        }
+
+        @Override
+        public int hashCode() {
+            return name.hashCode() * 31 + Arrays.hashCode(argTypes);
+        }
+    }
+}
