@@ -73,9 +73,13 @@ public final class JupiterClient implements AutoCloseable {
             return this;
         }
 
-        /** Threads that read asynchronous responses and run future callbacks; default: number of processors. */
+        /**
+         * Threads that read asynchronous responses and run future callbacks; default: number of processors. 0 does
+         * both on the IO threads: fewer thread hand-offs, but a slow callback then stalls every connection of
+         * that IO thread.
+         */
         public Builder consumerThreads(int threads) {
-            this.consumerThreads = Requires.positive(threads, "consumerThreads");
+            this.consumerThreads = Requires.notNegative(threads, "consumerThreads");
             return this;
         }
 

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -29,16 +30,26 @@ public final class ClientRuntime implements AutoCloseable {
     private final InFlightCalls calls = new InFlightCalls();
     private final Connector connector;
     private final HashedWheelTimer timer;
-    private final ExecutorService executor;
+    private final ExecutorService pool;
+    private final Executor executor;
     private final Map<InetSocketAddress, ConnectionGroup> groups = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
+    /**
+     * @param consumerThreads threads that read async responses and run callbacks; 0 does it on the IO threads
+     */
     public ClientRuntime(TransportConfig transportConfig, int consumerThreads) {
         this.connector = TransportFactory.load().newConnector(transportConfig, new ConsumerFrameHandler(calls));
         this.timer = new HashedWheelTimer(new NamedThreadFactory("jupiter-timeout", true), 10, TimeUnit.MILLISECONDS,
                 512);
-        this.executor = new ThreadPoolExecutor(consumerThreads, consumerThreads, 60, TimeUnit.SECONDS,
-                new LinkedBlockingQueue<>(), new NamedThreadFactory("jupiter-consumer", true));
+        if (consumerThreads > 0) {
+            this.pool = new ThreadPoolExecutor(consumerThreads, consumerThreads, 60, TimeUnit.SECONDS,
+                    new LinkedBlockingQueue<>(), new NamedThreadFactory("jupiter-consumer", true));
+            this.executor = pool;
+        } else {
+            this.pool = null;
+            this.executor = Runnable::run;
+        }
     }
 
     /** A proxy of {@code settings.serviceInterface} calling the given addresses. */
@@ -78,11 +89,13 @@ public final class ClientRuntime implements AutoCloseable {
                     + call.method + " arrived"));
         }
         timer.stop();
-        executor.shutdown();
-        try {
-            executor.awaitTermination(5, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        if (pool != null) {
+            pool.shutdown();
+            try {
+                pool.awaitTermination(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 }

@@ -1,0 +1,56 @@
+package io.jupiter.transport.netty.internal;
+
+import io.jupiter.common.Requires;
+import io.jupiter.transport.TransportConfig;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandler.Sharable;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelPipeline;
+import io.netty.handler.flush.FlushConsolidationHandler;
+import io.netty.handler.timeout.IdleStateHandler;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Builds the pipeline of each outbound connection:
+ *
+ * <pre>
+ *  socket
+ *    │  FlushConsolidationHandler(256, true)   outbound: the flushes of one read batch become one syscall
+ *    │  IdleStateHandler(0, writerIdle, 0)     (left out when writerIdleMillis is 0)
+ *    │  HeartbeatSender (shared)               writes a heartbeat when nothing was written for writerIdle
+ *    │  FrameDecoder (per channel)             16-byte header checks, heartbeats dropped
+ *    │  FrameDispatcher (shared)               FrameHandler callbacks, back-pressure
+ *    ▼  group slot (one per slot)              group membership, reconnect when the channel closes
+ * </pre>
+ */
+@Sharable
+public final class ClientChannelInitializer extends ChannelInitializer<Channel> {
+
+    private final TransportConfig config;
+    private final FrameDispatcher dispatcher;
+    private final ChannelHandler watchdog;
+
+    /**
+     * @param watchdog the last handler, told when the channel becomes active and inactive
+     */
+    public ClientChannelInitializer(TransportConfig config, FrameDispatcher dispatcher, ChannelHandler watchdog) {
+        this.config = Requires.notNull(config, "config");
+        this.dispatcher = Requires.notNull(dispatcher, "dispatcher");
+        this.watchdog = Requires.notNull(watchdog, "watchdog");
+    }
+
+    @Override
+    protected void initChannel(Channel channel) {
+        ChannelPipeline pipeline = channel.pipeline();
+        pipeline.addLast("flush", new FlushConsolidationHandler(ServerChannelInitializer.EXPLICIT_FLUSH_AFTER_FLUSHES,
+                true));
+        if (config.writerIdleMillis() > 0) {
+            pipeline.addLast("idle", new IdleStateHandler(0, config.writerIdleMillis(), 0, TimeUnit.MILLISECONDS));
+            pipeline.addLast("heartbeat", IdleHandlers.HEARTBEAT_SENDER);
+        }
+        pipeline.addLast("decoder", new FrameDecoder(config));
+        pipeline.addLast("dispatcher", dispatcher);
+        pipeline.addLast("watchdog", watchdog);
+    }
+}

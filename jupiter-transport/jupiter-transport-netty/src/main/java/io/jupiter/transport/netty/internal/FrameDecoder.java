@@ -1,0 +1,136 @@
+package io.jupiter.transport.netty.internal;
+
+import io.jupiter.common.Requires;
+import io.jupiter.transport.Frame;
+import io.jupiter.transport.ProtocolHeader;
+import io.jupiter.transport.TransportConfig;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.ByteToMessageDecoder;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Cuts the inbound byte stream into {@link Frame}s. One instance per channel (it holds the header being read), so
+ * it is not {@code @Sharable}.
+ *
+ * <p>Every frame starts with the 16-byte header of Jupiter 1.3.1 (big-endian):
+ *
+ * <pre>
+ * offset  size  field       checked here
+ * +-------+----+-----------+----------------------------------------------------+
+ * |     0 |  2 | magic     | must be 0xbabe                                     |
+ * |     2 |  1 | sign      | low nibble = message code, must be in the config's |
+ * |       |    |           | accepted set; high nibble = serializer code        |
+ * |     3 |  1 | status    | -                                                  |
+ * |     4 |  8 | id        | -                                                  |
+ * |    12 |  4 | body size | 0 &lt;= size &lt;= maxBodySize                           |
+ * +-------+----+-----------+----------------------------------------------------+
+ * |    16 |  n | body      | n = body size                                      |
+ * +-------+----+-----------+----------------------------------------------------+
+ * </pre>
+ *
+ * <p>All checks run as soon as the 16 header bytes are there, before any body byte is buffered, so a peer cannot
+ * make us hold more than {@code maxBodySize} bytes for one frame. On a violation the decoder logs one WARN line
+ * naming the peer and the reason, closes the channel and drops everything that arrives afterwards; it throws
+ * nothing, so no exception travels down the pipeline.
+ *
+ * <p>The body of an emitted frame is a retained slice of the cumulation buffer: nothing is copied, and the frame's
+ * consumer releases it. Heartbeats (message code {@code 0x0f}) are consumed here and never emitted; a body they
+ * declare (1.3.1 always sends none) is skipped.
+ */
+public final class FrameDecoder extends ByteToMessageDecoder {
+
+    private static final Logger logger = LoggerFactory.getLogger(FrameDecoder.class);
+
+    private final int acceptedMessageCodes;
+    private final int maxBodySize;
+
+    // The header of the frame whose body is awaited; valid while headerRead.
+    private boolean headerRead;
+    private byte sign;
+    private byte status;
+    private long id;
+    private int bodySize;
+
+    private boolean failed;
+
+    /** A decoder checking frames against {@code config}'s accepted message codes and body cap. */
+    public FrameDecoder(TransportConfig config) {
+        Requires.notNull(config, "config");
+        this.acceptedMessageCodes = config.acceptedMessageCodes();
+        this.maxBodySize = config.maxBodySize();
+    }
+
+    @Override
+    protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+        if (failed) {
+            in.skipBytes(in.readableBytes());
+            return;
+        }
+        if (!headerRead) {
+            if (in.readableBytes() < ProtocolHeader.HEADER_SIZE) {
+                return;
+            }
+            String violation = readHeader(in);
+            if (violation != null) {
+                fail(ctx, in, violation);
+                return;
+            }
+        }
+        if (ProtocolHeader.messageCode(sign) == ProtocolHeader.HEARTBEAT) {
+            // Skip whatever body a heartbeat declares as it arrives; never buffer it.
+            int skip = Math.min(bodySize, in.readableBytes());
+            in.skipBytes(skip);
+            bodySize -= skip;
+            if (bodySize == 0) {
+                headerRead = false;
+            }
+            return;
+        }
+        if (in.readableBytes() < bodySize) {
+            return;
+        }
+        ByteBuf body = in.readRetainedSlice(bodySize);
+        headerRead = false;
+        out.add(new Frame(ProtocolHeader.messageCode(sign), ProtocolHeader.serializerCode(sign), status, id, body,
+                System.nanoTime()));
+    }
+
+    /** Reads and checks the header at the reader index; returns the violation, or {@code null} if it is valid. */
+    private String readHeader(ByteBuf in) {
+        int start = in.readerIndex();
+        short magic = in.getShort(start);
+        if (magic != ProtocolHeader.MAGIC) {
+            return "bad magic 0x" + Integer.toHexString(magic & 0xffff) + " (expected: 0xbabe)";
+        }
+        byte sign = in.getByte(start + 2);
+        int messageCode = ProtocolHeader.messageCode(sign);
+        if ((acceptedMessageCodes & (1 << messageCode)) == 0) {
+            return "message code 0x" + Integer.toHexString(messageCode) + " is not accepted here (sign 0x"
+                    + Integer.toHexString(sign & 0xff) + ")";
+        }
+        int bodySize = in.getInt(start + 12);
+        if (bodySize < 0) {
+            return "negative body size " + bodySize;
+        }
+        if (bodySize > maxBodySize) {
+            return "body size " + bodySize + " exceeds the " + maxBodySize + "-byte cap";
+        }
+        this.sign = sign;
+        this.status = in.getByte(start + 3);
+        this.id = in.getLong(start + 4);
+        this.bodySize = bodySize;
+        this.headerRead = true;
+        in.skipBytes(ProtocolHeader.HEADER_SIZE);
+        return null;
+    }
+
+    private void fail(ChannelHandlerContext ctx, ByteBuf in, String violation) {
+        failed = true;
+        in.skipBytes(in.readableBytes());
+        logger.warn("closing {}: {}", ctx.channel().remoteAddress(), violation);
+        ctx.close();
+    }
+}

@@ -1,0 +1,263 @@
+package io.jupiter.transport.netty.internal;
+
+import io.jupiter.transport.Connection;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelPromise;
+import io.netty.channel.EventLoop;
+import io.netty.util.Attribute;
+import io.netty.util.AttributeKey;
+import io.netty.util.internal.PlatformDependent;
+import java.net.InetSocketAddress;
+import java.nio.channels.ClosedChannelException;
+import java.util.Queue;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@link Connection} of one Netty {@link Channel}; exactly one per channel, kept in a channel attribute
+ * ({@link #of(Channel)}).
+ *
+ * <p>Writes are cheap from any thread and their flushes are batched:
+ * <ul>
+ * <li>On the channel's event loop the frame is written at once and a flush requested; the
+ *     {@code FlushConsolidationHandler} at the head of the pipeline turns the flushes of one read batch (or of one
+ *     run of the loop) into a single system call.</li>
+ * <li>On any other thread the frame goes into a lock-free multi-producer queue, and a drain task is put on the
+ *     event loop only if none is pending yet. The task writes everything queued, then flushes once.</li>
+ * </ul>
+ * A frame that cannot be written is released by Netty and its listener is told on the IO thread.
+ */
+public final class NettyConnection implements Connection {
+
+    private static final Logger logger = LoggerFactory.getLogger(NettyConnection.class);
+
+    private static final AttributeKey<NettyConnection> KEY =
+            AttributeKey.valueOf(NettyConnection.class, "connection");
+    private static final AtomicIntegerFieldUpdater<NettyConnection> DRAIN_SCHEDULED =
+            AtomicIntegerFieldUpdater.newUpdater(NettyConnection.class, "drainScheduled");
+    /** Writes handled by one drain run before it yields the event loop to other work. */
+    private static final int MAX_WRITES_PER_DRAIN = 1024;
+
+    private final Channel channel;
+    private final EventLoop eventLoop;
+    /** Holds {@link ByteBuf}s (no listener) or {@link PendingWrite}s. */
+    private final Queue<Object> pending = PlatformDependent.newMpscQueue();
+    private final Runnable drainTask = this::drain;
+
+    private volatile int drainScheduled;
+    private volatile Object attachment;
+    /** Event loop only: whether {@code disconnected} was already reported. */
+    private boolean disconnected;
+
+    private NettyConnection(Channel channel) {
+        this.channel = channel;
+        this.eventLoop = channel.eventLoop();
+    }
+
+    /** The connection of {@code channel}, created on first use. */
+    public static NettyConnection of(Channel channel) {
+        Attribute<NettyConnection> attribute = channel.attr(KEY);
+        NettyConnection connection = attribute.get();
+        if (connection == null) {
+            NettyConnection created = new NettyConnection(channel);
+            connection = attribute.setIfAbsent(created);
+            if (connection == null) {
+                connection = created;
+            }
+        }
+        return connection;
+    }
+
+    /** The underlying channel. */
+    public Channel channel() {
+        return channel;
+    }
+
+    @Override
+    public InetSocketAddress remoteAddress() {
+        return (InetSocketAddress) channel.remoteAddress();
+    }
+
+    @Override
+    public InetSocketAddress localAddress() {
+        return (InetSocketAddress) channel.localAddress();
+    }
+
+    @Override
+    public boolean isActive() {
+        return channel.isActive();
+    }
+
+    @Override
+    public boolean isWritable() {
+        return channel.isWritable();
+    }
+
+    @Override
+    public ByteBufAllocator alloc() {
+        return channel.alloc();
+    }
+
+    @Override
+    public void write(ByteBuf frame, WriteFailureListener onFailure) {
+        if (!channel.isOpen()) {
+            frame.release();
+            notifyClosed(onFailure);
+            return;
+        }
+        if (eventLoop.inEventLoop()) {
+            channel.write(frame, promise(onFailure));
+            channel.flush();
+            return;
+        }
+        enqueue(onFailure == null ? frame : new PendingWrite(frame, onFailure, false));
+    }
+
+    @Override
+    public void writeAndClose(ByteBuf frame) {
+        if (!channel.isOpen()) {
+            frame.release();
+            return;
+        }
+        if (eventLoop.inEventLoop()) {
+            channel.writeAndFlush(frame).addListener(ChannelFutureListener.CLOSE);
+            return;
+        }
+        enqueue(new PendingWrite(frame, null, true));
+    }
+
+    @Override
+    public void close() {
+        channel.close();
+    }
+
+    @Override
+    public Executor ioExecutor() {
+        return eventLoop;
+    }
+
+    @Override
+    public void attach(Object attachment) {
+        this.attachment = attachment;
+    }
+
+    @Override
+    public Object attachment() {
+        return attachment;
+    }
+
+    /** Event loop only: returns {@code true} the first time it is called, so that disconnection is told once. */
+    boolean markDisconnected() {
+        if (disconnected) {
+            return false;
+        }
+        disconnected = true;
+        return true;
+    }
+
+    private void enqueue(Object write) {
+        pending.offer(write);
+        scheduleDrain();
+    }
+
+    private void scheduleDrain() {
+        if (DRAIN_SCHEDULED.compareAndSet(this, 0, 1)) {
+            try {
+                eventLoop.execute(drainTask);
+            } catch (RejectedExecutionException e) {
+                // The event loop is shutting down: nobody will write these, so release them here.
+                drainScheduled = 0;
+                discardPending();
+            }
+        }
+    }
+
+    private void drain() {
+        int written = 0;
+        Object write;
+        while (written < MAX_WRITES_PER_DRAIN && (write = pending.poll()) != null) {
+            if (write instanceof PendingWrite w) {
+                if (w.closeAfter) {
+                    channel.write(w.frame).addListener(ChannelFutureListener.CLOSE);
+                } else {
+                    channel.write(w.frame, promise(w.onFailure));
+                }
+            } else {
+                channel.write(write, channel.voidPromise());
+            }
+            written++;
+        }
+        channel.flush();
+        drainScheduled = 0;
+        // A producer may have queued after our last poll but seen the flag still set: run again for it.
+        if (!pending.isEmpty()) {
+            scheduleDrain();
+        }
+    }
+
+    private void discardPending() {
+        Object write;
+        while ((write = pending.poll()) != null) {
+            if (write instanceof PendingWrite w) {
+                w.frame.release();
+                if (w.onFailure != null) {
+                    notifyNow(w.onFailure, new ClosedChannelException());
+                }
+            } else {
+                ((ByteBuf) write).release();
+            }
+        }
+    }
+
+    private ChannelPromise promise(WriteFailureListener onFailure) {
+        if (onFailure == null) {
+            return channel.voidPromise();
+        }
+        ChannelPromise promise = channel.newPromise();
+        promise.addListener(future -> {
+            if (!future.isSuccess()) {
+                notifyNow(onFailure, future.cause());
+            }
+        });
+        return promise;
+    }
+
+    private void notifyClosed(WriteFailureListener onFailure) {
+        if (onFailure == null) {
+            return;
+        }
+        ClosedChannelException cause = new ClosedChannelException();
+        if (eventLoop.inEventLoop()) {
+            notifyNow(onFailure, cause);
+            return;
+        }
+        try {
+            eventLoop.execute(() -> notifyNow(onFailure, cause));
+        } catch (RejectedExecutionException e) {
+            notifyNow(onFailure, cause);
+        }
+    }
+
+    private void notifyNow(WriteFailureListener onFailure, Throwable cause) {
+        try {
+            onFailure.writeFailed(cause);
+        } catch (Throwable t) {
+            logger.warn("write failure listener of {} threw", this, t);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "NettyConnection" + channel;
+    }
+
+    /** A queued write that needs more than the frame: a failure listener, or a close once written. */
+    private record PendingWrite(ByteBuf frame, WriteFailureListener onFailure, boolean closeAfter) {
+    }
+}

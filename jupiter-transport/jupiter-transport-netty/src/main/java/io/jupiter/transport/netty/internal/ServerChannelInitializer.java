@@ -1,0 +1,59 @@
+package io.jupiter.transport.netty.internal;
+
+import io.jupiter.common.Requires;
+import io.jupiter.transport.TransportConfig;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandler.Sharable;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.handler.flush.FlushConsolidationHandler;
+import io.netty.handler.timeout.IdleStateHandler;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Builds the pipeline of each accepted connection:
+ *
+ * <pre>
+ *  socket
+ *    │  FlushConsolidationHandler(256, true)   outbound: the flushes of one read batch become one syscall
+ *    │  IdleStateHandler(readerIdle, 0, 0)     (left out when readerIdleMillis is 0)
+ *    │  ReaderIdleCloser (shared)              closes a connection that sent nothing for readerIdle
+ *    │  FrameDecoder (per channel)             16-byte header checks, heartbeats dropped
+ *    ▼  FrameDispatcher (shared)               FrameHandler callbacks, back-pressure
+ * </pre>
+ *
+ * <p>There is no encoder: a {@link io.jupiter.transport.Connection} writes complete frames built with
+ * {@link io.jupiter.transport.Frames}. Accepted channels are added to {@code children} so the acceptor can close
+ * them all.
+ */
+@Sharable
+public final class ServerChannelInitializer extends ChannelInitializer<Channel> {
+
+    /** Flushes after which {@link FlushConsolidationHandler} flushes even in the middle of a read batch. */
+    static final int EXPLICIT_FLUSH_AFTER_FLUSHES = 256;
+
+    private final TransportConfig config;
+    private final FrameDispatcher dispatcher;
+    private final ChannelGroup children;
+
+    /** An initializer for the acceptor configured by {@code config}. */
+    public ServerChannelInitializer(TransportConfig config, FrameDispatcher dispatcher, ChannelGroup children) {
+        this.config = Requires.notNull(config, "config");
+        this.dispatcher = Requires.notNull(dispatcher, "dispatcher");
+        this.children = Requires.notNull(children, "children");
+    }
+
+    @Override
+    protected void initChannel(Channel channel) {
+        children.add(channel);
+        ChannelPipeline pipeline = channel.pipeline();
+        pipeline.addLast("flush", new FlushConsolidationHandler(EXPLICIT_FLUSH_AFTER_FLUSHES, true));
+        if (config.readerIdleMillis() > 0) {
+            pipeline.addLast("idle", new IdleStateHandler(config.readerIdleMillis(), 0, 0, TimeUnit.MILLISECONDS));
+            pipeline.addLast("idle-close", IdleHandlers.READER_IDLE_CLOSER);
+        }
+        pipeline.addLast("decoder", new FrameDecoder(config));
+        pipeline.addLast("dispatcher", dispatcher);
+    }
+}

@@ -1,0 +1,84 @@
+package io.jupiter.transport.netty;
+
+import io.jupiter.transport.Connection;
+import io.jupiter.transport.Frame;
+import io.jupiter.transport.FrameHandler;
+import io.jupiter.transport.Frames;
+import io.jupiter.transport.ProtocolHeader;
+import io.jupiter.transport.Status;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A {@link FrameHandler} for both ends of a test: answers each request with a response of the same id and body, and
+ * records the responses it receives and the connections it sees.
+ */
+final class EchoPeer implements FrameHandler {
+
+    static final byte SERIALIZER = 1;
+
+    final BlockingQueue<Connection> connected = new LinkedBlockingQueue<>();
+    final AtomicInteger open = new AtomicInteger();
+    final AtomicInteger maxOpen = new AtomicInteger();
+    final AtomicInteger disconnects = new AtomicInteger();
+    final Map<Long, String> responses = new ConcurrentHashMap<>();
+    volatile CountDownLatch expectedResponses = new CountDownLatch(0);
+
+    @Override
+    public void connected(Connection connection) {
+        maxOpen.accumulateAndGet(open.incrementAndGet(), Math::max);
+        connected.add(connection);
+    }
+
+    @Override
+    public void disconnected(Connection connection) {
+        open.decrementAndGet();
+        disconnects.incrementAndGet();
+    }
+
+    @Override
+    public void frameReceived(Connection connection, Frame frame) {
+        try {
+            if (frame.messageCode() == ProtocolHeader.REQUEST) {
+                ByteBuf response = Frames.newFrame(connection.alloc(), frame.body().readableBytes());
+                response.writeBytes(frame.body());
+                Frames.fillHeader(response, ProtocolHeader.toSign(frame.serializerCode(), ProtocolHeader.RESPONSE),
+                        Status.OK.value(), frame.id());
+                connection.write(response, null);
+            } else if (frame.messageCode() == ProtocolHeader.RESPONSE) {
+                responses.put(frame.id(), frame.body().toString(StandardCharsets.UTF_8));
+                expectedResponses.countDown();
+            }
+        } finally {
+            frame.release();
+        }
+    }
+
+    /** Counts down on each response from now on. */
+    CountDownLatch expect(int responses) {
+        CountDownLatch latch = new CountDownLatch(responses);
+        expectedResponses = latch;
+        return latch;
+    }
+
+    static ByteBuf request(ByteBufAllocator alloc, long id, String body) {
+        return frame(alloc, ProtocolHeader.REQUEST, (byte) 0, id, body);
+    }
+
+    static ByteBuf response(ByteBufAllocator alloc, long id, String body) {
+        return frame(alloc, ProtocolHeader.RESPONSE, Status.OK.value(), id, body);
+    }
+
+    private static ByteBuf frame(ByteBufAllocator alloc, byte messageCode, byte status, long id, String body) {
+        ByteBuf frame = Frames.newFrame(alloc, body.length());
+        frame.writeCharSequence(body, StandardCharsets.UTF_8);
+        return Frames.fillHeader(frame, ProtocolHeader.toSign(SERIALIZER, messageCode), status, id);
+    }
+}

@@ -1,0 +1,312 @@
+package io.jupiter.transport.netty.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.jupiter.transport.Frame;
+import io.jupiter.transport.Frames;
+import io.jupiter.transport.ProtocolHeader;
+import io.jupiter.transport.TransportConfig;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import io.netty.buffer.UnpooledByteBufAllocator;
+import io.netty.channel.embedded.EmbeddedChannel;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** {@link FrameDecoder} on an {@link EmbeddedChannel}: splitting, coalescing, heartbeats and every rejection. */
+class FrameDecoderTest {
+
+    private static final TransportConfig RPC = TransportConfig.builder().maxBodySize(1024).build();
+    private static final byte REQUEST_SIGN = ProtocolHeader.toSign(1, ProtocolHeader.REQUEST);
+
+    private EmbeddedChannel channel = new EmbeddedChannel(new FrameDecoder(RPC));
+
+    @AfterEach
+    void finish() {
+        channel.finishAndReleaseAll();
+    }
+
+    @Test
+    void decodesOneFrame() {
+        channel.writeInbound(frame(REQUEST_SIGN, (byte) 0, 42L, "hello jupiter"));
+
+        Frame frame = channel.readInbound();
+        try {
+            assertThat(frame.messageCode()).isEqualTo(ProtocolHeader.REQUEST);
+            assertThat(frame.serializerCode()).isEqualTo((byte) 1);
+            assertThat(frame.status()).isZero();
+            assertThat(frame.id()).isEqualTo(42L);
+            assertThat(frame.body().toString(StandardCharsets.UTF_8)).isEqualTo("hello jupiter");
+            assertThat(frame.receivedNanos()).isLessThanOrEqualTo(System.nanoTime());
+            // Zero copy: the body is a view of the receive buffer, not a copy.
+            assertThat(frame.body().unwrap()).isNotNull();
+        } finally {
+            frame.release();
+        }
+        assertThat(inbound(channel)).isNull();
+    }
+
+    @Test
+    void frameFedOneByteAtATime() {
+        byte[] bytes = toBytes(
+                frame(ProtocolHeader.toSign(2, ProtocolHeader.RESPONSE), (byte) 0x20, -5L, "byte by byte"));
+        for (int i = 0; i < bytes.length - 1; i++) {
+            channel.writeInbound(Unpooled.wrappedBuffer(bytes, i, 1));
+            assertThat(inbound(channel)).as("after %d bytes", i + 1).isNull();
+        }
+        channel.writeInbound(Unpooled.wrappedBuffer(bytes, bytes.length - 1, 1));
+
+        Frame frame = channel.readInbound();
+        try {
+            assertThat(frame.messageCode()).isEqualTo(ProtocolHeader.RESPONSE);
+            assertThat(frame.serializerCode()).isEqualTo((byte) 2);
+            assertThat(frame.status()).isEqualTo((byte) 0x20);
+            assertThat(frame.id()).isEqualTo(-5L);
+            assertThat(frame.body().toString(StandardCharsets.UTF_8)).isEqualTo("byte by byte");
+        } finally {
+            frame.release();
+        }
+    }
+
+    @Test
+    void frameSplitAtEveryPoint() {
+        byte[] bytes = toBytes(frame(REQUEST_SIGN, (byte) 0, Long.MAX_VALUE, "split me anywhere"));
+        for (int split = 1; split < bytes.length; split++) {
+            EmbeddedChannel split2 = new EmbeddedChannel(new FrameDecoder(RPC));
+            split2.writeInbound(Unpooled.wrappedBuffer(bytes, 0, split));
+            assertThat(inbound(split2)).as("first %d bytes", split).isNull();
+            split2.writeInbound(Unpooled.wrappedBuffer(bytes, split, bytes.length - split));
+
+            Frame frame = split2.readInbound();
+            try {
+                assertThat(frame.id()).isEqualTo(Long.MAX_VALUE);
+                assertThat(frame.body().toString(StandardCharsets.UTF_8)).isEqualTo("split me anywhere");
+            } finally {
+                frame.release();
+            }
+            assertThat(split2.finishAndReleaseAll()).isFalse();
+        }
+    }
+
+    @Test
+    void manyFramesCoalescedInOneBuffer() {
+        ByteBuf all = Unpooled.buffer();
+        for (int i = 0; i < 100; i++) {
+            ByteBuf one = i % 10 == 0
+                    ? Frames.heartbeat(UnpooledByteBufAllocator.DEFAULT)
+                    : frame(REQUEST_SIGN, (byte) 0, i, body(i));
+            all.writeBytes(one);
+            one.release();
+        }
+        channel.writeInbound(all);
+
+        for (int i = 0; i < 100; i++) {
+            if (i % 10 == 0) {
+                continue;
+            }
+            Frame frame = channel.readInbound();
+            try {
+                assertThat(frame.id()).isEqualTo(i);
+                assertThat(frame.body().toString(StandardCharsets.UTF_8)).isEqualTo(body(i));
+            } finally {
+                frame.release();
+            }
+        }
+        assertThat(inbound(channel)).isNull();
+        assertThat(channel.isOpen()).isTrue();
+    }
+
+    @Test
+    void emptyBody() {
+        channel.writeInbound(frame(REQUEST_SIGN, (byte) 0, 7L, ""));
+
+        Frame frame = channel.readInbound();
+        try {
+            assertThat(frame.id()).isEqualTo(7L);
+            assertThat(frame.body().readableBytes()).isZero();
+        } finally {
+            frame.release();
+        }
+    }
+
+    @Test
+    void bodyExactlyAtTheCapIsAccepted() {
+        channel.writeInbound(frame(REQUEST_SIGN, (byte) 0, 1L, "c".repeat(1024)));
+
+        Frame frame = channel.readInbound();
+        assertThat(frame.body().readableBytes()).isEqualTo(1024);
+        frame.release();
+    }
+
+    @Test
+    void heartbeatIsConsumedSilently() {
+        ByteBuf in = Unpooled.buffer();
+        ByteBuf heartbeat = Frames.heartbeat(UnpooledByteBufAllocator.DEFAULT);
+        in.writeBytes(heartbeat);
+        heartbeat.release();
+        ByteBuf request = frame(REQUEST_SIGN, (byte) 0, 9L, "after");
+        in.writeBytes(request);
+        request.release();
+        channel.writeInbound(in);
+
+        Frame frame = channel.readInbound();
+        assertThat(frame.id()).isEqualTo(9L);
+        frame.release();
+        assertThat(inbound(channel)).isNull();
+        assertThat(channel.isOpen()).isTrue();
+    }
+
+    @Test
+    void heartbeatBodyIsSkippedAsItArrives() {
+        ByteBuf heartbeat = Unpooled.buffer();
+        heartbeat.writeShort(ProtocolHeader.MAGIC).writeByte(ProtocolHeader.HEARTBEAT).writeByte(0).writeLong(0)
+                .writeInt(3);
+        channel.writeInbound(heartbeat);
+        channel.writeInbound(Unpooled.wrappedBuffer(new byte[] {1, 2}));
+        ByteBuf rest = Unpooled.buffer().writeByte(3);
+        ByteBuf request = frame(REQUEST_SIGN, (byte) 0, 10L, "next");
+        rest.writeBytes(request);
+        request.release();
+        channel.writeInbound(rest);
+
+        Frame frame = channel.readInbound();
+        assertThat(frame.id()).isEqualTo(10L);
+        frame.release();
+        assertThat(channel.isOpen()).isTrue();
+    }
+
+    @Test
+    void badMagicClosesTheChannel() {
+        ByteBuf bad = frame(REQUEST_SIGN, (byte) 0, 1L, "body");
+        bad.setShort(0, 0xcafe);
+
+        assertRejected(bad, "bad magic 0xcafe");
+    }
+
+    @Test
+    void unacceptedMessageCodeClosesTheChannel() {
+        // ACK (0x07) is a registry message; an RPC port does not accept it.
+        assertRejected(frame(ProtocolHeader.ACK, (byte) 0, 1L, ""), "message code 0x7 is not accepted");
+    }
+
+    @Test
+    void negativeBodySizeClosesTheChannel() {
+        ByteBuf header = header(REQUEST_SIGN, 1L, -1);
+
+        assertRejected(header, "negative body size -1");
+    }
+
+    @Test
+    void oversizedBodyIsRejectedOnTheHeaderAlone() {
+        // The cap is checked on the header: no body byte is awaited before closing.
+        assertRejected(header(REQUEST_SIGN, 1L, 1025), "body size 1025 exceeds the 1024-byte cap");
+    }
+
+    @Test
+    void oversizedHeartbeatIsRejectedToo() {
+        assertRejected(header(ProtocolHeader.HEARTBEAT, 0L, 1025), "body size 1025 exceeds the 1024-byte cap");
+    }
+
+    @Test
+    void rejectionAfterGoodFramesKeepsThemAndDropsEverythingAfter() {
+        ByteBuf in = Unpooled.buffer();
+        ByteBuf good = frame(REQUEST_SIGN, (byte) 0, 1L, "good");
+        in.writeBytes(good);
+        good.release();
+        in.writeBytes(new byte[16]);
+        ByteBuf after = frame(REQUEST_SIGN, (byte) 0, 2L, "after the bad one");
+        in.writeBytes(after);
+        after.release();
+
+        channel.writeInbound(in);
+
+        Frame frame = channel.readInbound();
+        assertThat(frame.id()).isEqualTo(1L);
+        frame.release();
+        assertThat(inbound(channel)).isNull();
+        assertThat(channel.isOpen()).isFalse();
+    }
+
+    @Test
+    void registryConfigAcceptsRegistryCodes() {
+        TransportConfig registry = TransportConfig.builder()
+                .acceptedMessageCodes(ProtocolHeader.messageCodeMask((byte) 3, (byte) 4, (byte) 5, (byte) 6, (byte) 7,
+                        ProtocolHeader.HEARTBEAT))
+                .build();
+        channel.finishAndReleaseAll();
+        channel = new EmbeddedChannel(new FrameDecoder(registry));
+        channel.writeInbound(frame(ProtocolHeader.ACK, (byte) 0, 3L, ""));
+
+        Frame ack = channel.readInbound();
+        assertThat(ack.messageCode()).isEqualTo(ProtocolHeader.ACK);
+        assertThat(ack.id()).isEqualTo(3L);
+        ack.release();
+
+        // ... and refuses RPC requests.
+        channel.writeInbound(frame(REQUEST_SIGN, (byte) 0, 1L, ""));
+        assertThat(inbound(channel)).isNull();
+        assertThat(channel.isOpen()).isFalse();
+    }
+
+    /** Bodies of varied sizes, every third one empty. */
+    private static String body(int i) {
+        return i % 3 == 0 ? "" : "#" + i + "x".repeat(i);
+    }
+
+    private void assertRejected(ByteBuf bad, String reason) {
+        // A valid frame right behind the bad bytes: it must be dropped with them.
+        ByteBuf in = Unpooled.buffer().writeBytes(bad);
+        bad.release();
+        ByteBuf valid = frame(REQUEST_SIGN, (byte) 0, 2L, "ignored");
+        in.writeBytes(valid);
+        valid.release();
+
+        List<String> warnings;
+        try (LogCapture log = new LogCapture()) {
+            channel.writeInbound(in);
+            warnings = log.lines("WARN");
+        }
+        assertThat(inbound(channel)).isNull();
+        assertThat(channel.isOpen()).isFalse();
+        assertThat(warnings).singleElement().asString().contains("closing embedded: " + reason);
+    }
+
+    @Test
+    void rejectionWithOnlyTheHeaderBuffered() {
+        // The header alone, body never sent: the channel closes at once; later bytes are dropped.
+        List<String> warnings;
+        try (LogCapture log = new LogCapture()) {
+            channel.writeInbound(header(REQUEST_SIGN, 1L, 5_000_000));
+            warnings = log.lines("WARN");
+        }
+        assertThat(channel.isOpen()).isFalse();
+        assertThat(inbound(channel)).isNull();
+        assertThat(warnings).singleElement().asString()
+                .contains("closing embedded: body size 5000000 exceeds the 1024-byte cap");
+    }
+
+    static ByteBuf frame(byte sign, byte status, long id, String body) {
+        ByteBuf frame = Frames.newFrame(UnpooledByteBufAllocator.DEFAULT, body.length());
+        frame.writeCharSequence(body, StandardCharsets.UTF_8);
+        return Frames.fillHeader(frame, sign, status, id);
+    }
+
+    private static ByteBuf header(byte sign, long id, int bodySize) {
+        return Unpooled.buffer(16).writeShort(ProtocolHeader.MAGIC).writeByte(sign).writeByte(0).writeLong(id)
+                .writeInt(bodySize);
+    }
+
+    private static byte[] toBytes(ByteBuf buf) {
+        byte[] bytes = ByteBufUtil.getBytes(buf);
+        buf.release();
+        return bytes;
+    }
+
+    /** The next inbound message, typed as {@code Object} so that AssertJ does not assume a type. */
+    private static Object inbound(EmbeddedChannel channel) {
+        return channel.readInbound();
+    }
+}
