@@ -45,7 +45,7 @@ public final class RawEchoServer {
     }
 
     /** Answers every request with its own body. */
-    static final class EchoHandler implements FrameHandler {
+    public static final class EchoHandler implements FrameHandler {
         @Override
         public void frameReceived(Connection connection, Frame frame) {
             try {

@@ -87,7 +87,7 @@ public final class Demo {
 
     private void check(String what, Object actual, Object expected) {
         boolean ok = expected.equals(actual);
-        System.out.printf("  %-58s -> %s%s%n", what, actual, ok ? "" : "   (EXPECTED " + expected + ")");
+        System.out.printf("  %-58s -> %s%s%n", what, actual, ok ? "" : "   <-- MISMATCH, wanted " + expected);
         if (!ok) {
             failures++;
         }

@@ -7,6 +7,7 @@ import io.jupiter.rpc.exception.ConnectionException;
 import io.jupiter.rpc.exception.RpcException;
 import io.jupiter.rpc.exception.SerializationFailedException;
 import io.jupiter.rpc.internal.InvokeIds;
+import io.jupiter.rpc.internal.PortableValues;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.wire.MessageWrapper;
 import io.jupiter.serialization.wire.ServiceMetadata;
@@ -69,6 +70,7 @@ final class ServiceInvoker implements InvocationHandler {
             return invokeObjectMethod(proxy, method, args);
         }
         Object[] arguments = args == null ? NO_ARGS : args;
+        PortableValues.replaceInternalCollections(arguments);
         if (settings.invokeType == InvokeType.ASYNC) {
             InvokeFutureContext.set(invokeAsync(info, arguments));
             return info.defaultValue;

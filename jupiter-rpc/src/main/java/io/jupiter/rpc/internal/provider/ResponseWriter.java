@@ -1,5 +1,6 @@
 package io.jupiter.rpc.internal.provider;
 
+import io.jupiter.rpc.internal.PortableValues;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.wire.ResultWrapper;
 import io.jupiter.transport.Connection;
@@ -33,7 +34,7 @@ final class ResponseWriter {
         Status sent = status;
         if (serializer != null) {
             try {
-                serializer.write(frame, new ResultWrapper(result));
+                serializer.write(frame, new ResultWrapper(PortableValues.portable(result)));
             } catch (RuntimeException e) {
                 frame.writerIndex(ProtocolHeader.HEADER_SIZE);
                 sent = Status.SERVER_ERROR;

@@ -1,0 +1,120 @@
+package io.jupiter.serialization.hessian;
+
+import com.caucho.hessian.io.Hessian2Input;
+import com.caucho.hessian.io.Hessian2Output;
+import com.caucho.hessian.io.SerializerFactory;
+import io.jupiter.serialization.SerializationException;
+import io.jupiter.serialization.Serializer;
+import io.jupiter.serialization.SerializerType;
+import io.netty.buffer.ByteBuf;
+import io.netty.util.concurrent.FastThreadLocal;
+
+/**
+ * Hessian 2 (code 2), compatible with Jupiter 1.3.1.
+ *
+ * <p>As in 1.3.1 the body is one {@code Hessian2Output.writeObject} without call/reply envelope. Hessian puts class
+ * names on the wire, so our {@code MessageWrapper}, {@code ServiceMetadata} and {@code ResultWrapper} are written as
+ * {@code org.jupiter.rpc.model.metadata.*} with 1.3.1's field order, and read back from those names or our own.
+ * Re-encoding a decoded 1.3.1 body therefore gives the same bytes. Classes must be {@code Serializable}; a class name
+ * that cannot be loaded fails the read.
+ *
+ * <p>Each thread keeps one {@code Hessian2Output} and one {@code Hessian2Input} (with their internal buffers),
+ * re-initialised per call; they write to and read from the {@code ByteBuf} directly.
+ *
+ * <p>Hessian 4.0.38 (1.3.1's) and 4.0.66 (ours) differ; this serializer keeps 4.0.38's wire where it matters:
+ * {@code Byte} and {@code Short} are written as ints and {@code Float} as a double (all three arrive as
+ * {@code Integer}/{@code Double}, as in 1.3.1). {@code BigDecimal} is written in 4.0.66's string form, which keeps
+ * the value (4.0.38 wrote its fields and lost any value whose unscaled part fits in a long: 12345.6789 arrived as
+ * 0.0000); both forms are read. A 1.3.1 peer cannot read our {@code BigDecimal} correctly either way.
+ */
+public final class HessianSerializer implements Serializer {
+
+    private final SerializerFactory factory;
+    private final FastThreadLocal<State> state = new FastThreadLocal<>() {
+        @Override
+        protected State initialValue() {
+            return new State(factory);
+        }
+    };
+
+    public HessianSerializer() {
+        this.factory = new LegacyNameSerializerFactory(HessianSerializer.class.getClassLoader());
+    }
+
+    @Override
+    public SerializerType type() {
+        return SerializerType.HESSIAN;
+    }
+
+    @Override
+    public void write(ByteBuf out, Object value) {
+        State s = state.get();
+        Hessian2Output output = s.output;
+        int start = out.writerIndex();
+        s.sink.buf = out;
+        try {
+            output.init(s.sink);
+            output.writeObject(value);
+            output.flush();
+        } catch (Exception | StackOverflowError e) {
+            out.writerIndex(start);
+            throw new SerializationException("hessian: cannot write " + typeName(value) + ": " + e, e);
+        } finally {
+            s.sink.buf = null;
+        }
+    }
+
+    @Override
+    public <T> T read(ByteBuf in, Class<T> type) {
+        State s = state.get();
+        Hessian2Input input = s.input;
+        int readable = in.readableBytes();
+        s.source.buf = in;
+        Object value;
+        try {
+            input.init(s.source);
+            value = input.readObject(type);
+        } catch (Exception | StackOverflowError e) {
+            s.input = State.newInput(factory); // its buffer and chunk state may be inconsistent now
+            throw new SerializationException("hessian: cannot read " + type.getName() + " from " + readable
+                    + " bytes: " + e, e);
+        } finally {
+            s.source.buf = null;
+        }
+        try {
+            input.resetBuffer();
+        } catch (IllegalStateException trailingBytes) {
+            // Bytes after the object are ignored, as 1.3.1 did; resetBuffer() has dropped them.
+        }
+        in.skipBytes(in.readableBytes());
+        if (value != null && !type.isInstance(value)) {
+            throw new SerializationException("hessian: cannot read " + type.getName() + ": found "
+                    + value.getClass().getName());
+        }
+        return type.cast(value);
+    }
+
+    private static String typeName(Object value) {
+        return value == null ? "null" : value.getClass().getName();
+    }
+
+    /** One thread's reusable streams. */
+    private static final class State {
+        final ByteBufStreams.Sink sink = new ByteBufStreams.Sink();
+        final ByteBufStreams.Source source = new ByteBufStreams.Source();
+        final Hessian2Output output;
+        Hessian2Input input;
+
+        State(SerializerFactory factory) {
+            output = new Hessian2Output(null);
+            output.setSerializerFactory(factory);
+            input = newInput(factory);
+        }
+
+        static Hessian2Input newInput(SerializerFactory factory) {
+            Hessian2Input input = new Hessian2Input(null);
+            input.setSerializerFactory(factory);
+            return input;
+        }
+    }
+}

@@ -1,0 +1,106 @@
+package io.jupiter.serialization.hessian;
+
+import com.caucho.hessian.io.CollectionSerializer;
+import com.caucho.hessian.io.Deserializer;
+import com.caucho.hessian.io.HessianProtocolException;
+import com.caucho.hessian.io.MapSerializer;
+import com.caucho.hessian.io.Serializer;
+import com.caucho.hessian.io.SerializerFactory;
+import io.jupiter.serialization.wire.LegacyClassNames;
+import io.jupiter.serialization.wire.MessageWrapper;
+import io.jupiter.serialization.wire.ResultWrapper;
+import io.jupiter.serialization.wire.ServiceMetadata;
+import java.math.BigDecimal;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * A Hessian {@link SerializerFactory} that writes our body classes under Jupiter 1.3.1's names and maps those names
+ * (and our own) back to our classes when reading. {@code Byte}, {@code Short} and {@code Float} are written as Hessian
+ * 4.0.38 (Jupiter 1.3.1) wrote them, and {@code BigDecimal} is read in both 4.0.38's and 4.0.66's forms; see
+ * {@link CompatSerializers}.
+ *
+ * <p>A class name on the wire that cannot be loaded is an error here, where stock Hessian would log a warning and
+ * decode the object as a {@code HashMap}. {@link #getDeserializer(String)} is the one place class names from the
+ * wire are resolved, so an allow-list can be added there.
+ */
+final class LegacyNameSerializerFactory extends SerializerFactory {
+
+    private static final String BIG_DECIMAL = "java.math.BigDecimal";
+
+    private final Map<String, Class<?>> localClasses = new HashMap<>();
+
+    LegacyNameSerializerFactory(ClassLoader loader) {
+        super(loader);
+        localClasses.putAll(LegacyClassNames.TO_LOCAL);
+        for (Class<?> type : LegacyClassNames.TO_LOCAL.values()) {
+            localClasses.put(type.getName(), type);
+        }
+    }
+
+    @Override
+    @SuppressWarnings("rawtypes")
+    public Serializer getSerializer(Class cl) throws HessianProtocolException {
+        if (cl == MessageWrapper.class) {
+            return LegacyClassSerializer.MESSAGE_WRAPPER;
+        }
+        if (cl == ResultWrapper.class) {
+            return LegacyClassSerializer.RESULT_WRAPPER;
+        }
+        if (cl == ServiceMetadata.class) {
+            return LegacyClassSerializer.SERVICE_METADATA;
+        }
+        if (cl == Byte.class || cl == Short.class) {
+            return CompatSerializers.SMALL_INT;
+        }
+        if (cl == Float.class) {
+            return CompatSerializers.FLOAT;
+        }
+        if (isJdkInternal(cl)) {
+            // List.of, Collections.unmodifiableMap, Arrays.asList, ...: sent as a plain list or map, without the
+            // class name, so the reader builds an ArrayList or HashMap instead of reflecting on JDK internals.
+            return Map.class.isAssignableFrom(cl) ? UNTYPED_MAP : UNTYPED_COLLECTION;
+        }
+        return super.getSerializer(cl);
+    }
+
+    private static boolean isJdkInternal(Class<?> cl) {
+        if (!Collection.class.isAssignableFrom(cl) && !Map.class.isAssignableFrom(cl)) {
+            return false;
+        }
+        String name = cl.getName();
+        return name.startsWith("java.util.ImmutableCollections$") || name.startsWith("java.util.Collections$")
+                || name.equals("java.util.Arrays$ArrayList");
+    }
+
+    private static final CollectionSerializer UNTYPED_COLLECTION = new CollectionSerializer();
+    private static final MapSerializer UNTYPED_MAP = new MapSerializer();
+
+    static {
+        UNTYPED_COLLECTION.setSendJavaType(false);
+        UNTYPED_MAP.setSendJavaType(false);
+    }
+
+    @Override
+    @SuppressWarnings("rawtypes")
+    public Deserializer getDeserializer(Class cl) throws HessianProtocolException {
+        return cl == BigDecimal.class ? CompatSerializers.BIG_DECIMAL : super.getDeserializer(cl);
+    }
+
+    @Override
+    public Deserializer getDeserializer(String type) throws HessianProtocolException {
+        Class<?> local = localClasses.get(type);
+        if (local != null) {
+            return getDeserializer(local);
+        }
+        if (BIG_DECIMAL.equals(type)) {
+            return CompatSerializers.BIG_DECIMAL;
+        }
+        Deserializer deserializer = super.getDeserializer(type);
+        if (deserializer == null && type != null && !type.isEmpty()) {
+            throw new HessianProtocolException("class '" + type + "' is unknown");
+        }
+        return deserializer;
+    }
+}

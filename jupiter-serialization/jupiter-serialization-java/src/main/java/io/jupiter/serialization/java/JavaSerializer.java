@@ -1,0 +1,88 @@
+package io.jupiter.serialization.java;
+
+import io.jupiter.serialization.SerializationException;
+import io.jupiter.serialization.Serializer;
+import io.jupiter.serialization.SerializerType;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufInputStream;
+import io.netty.buffer.ByteBufOutputStream;
+import java.io.ObjectInputFilter;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.util.Objects;
+
+/**
+ * JDK serialization (code 4), byte-compatible with Jupiter 1.3.1.
+ *
+ * <p>Like 1.3.1, every body is a complete serialization stream of its own ({@code ac ed 00 05} first). Our
+ * {@code MessageWrapper}, {@code ServiceMetadata} and {@code ResultWrapper} carry 1.3.1's serialVersionUIDs and
+ * field names; their class descriptors are written under the names {@code org.jupiter.rpc.model.metadata.*} (also
+ * inside field type signatures) and those names are read back as our classes, so re-encoding a decoded 1.3.1 body
+ * gives the same bytes.
+ *
+ * <p>Reading deserializes classes named by the peer, so every stream gets an {@link ObjectInputFilter}: the one
+ * given to the constructor, or {@link #DEFAULT_FILTER}. The JDK needs a fresh object stream per message (its
+ * handle table must start empty), so each call allocates one; bytes still go straight to and from the
+ * {@code ByteBuf}.
+ */
+public final class JavaSerializer implements Serializer {
+
+    /**
+     * The filter of the no-arg constructor: the JVM-wide filter ({@code jdk.serialFilter}) if one is configured,
+     * otherwise undecided, which rejects nothing. A later change makes this an allow-list.
+     */
+    public static final ObjectInputFilter DEFAULT_FILTER = info -> {
+        ObjectInputFilter global = ObjectInputFilter.Config.getSerialFilter();
+        return global == null ? ObjectInputFilter.Status.UNDECIDED : global.checkInput(info);
+    };
+
+    private final ObjectInputFilter filter;
+    private final ClassLoader loader = JavaSerializer.class.getClassLoader();
+
+    /** With {@link #DEFAULT_FILTER}. */
+    public JavaSerializer() {
+        this(DEFAULT_FILTER);
+    }
+
+    /** With {@code filter} applied to every class, array and reference read. */
+    public JavaSerializer(ObjectInputFilter filter) {
+        this.filter = Objects.requireNonNull(filter, "filter");
+    }
+
+    @Override
+    public SerializerType type() {
+        return SerializerType.JAVA;
+    }
+
+    @Override
+    public void write(ByteBuf out, Object value) {
+        int start = out.writerIndex();
+        try (ObjectOutputStream output = new LegacyObjectOutputStream(new ByteBufOutputStream(out))) {
+            output.writeObject(value);
+            output.flush();
+        } catch (Exception | StackOverflowError e) {
+            out.writerIndex(start);
+            throw new SerializationException("java: cannot write "
+                    + (value == null ? "null" : value.getClass().getName()) + ": " + e, e);
+        }
+    }
+
+    @Override
+    public <T> T read(ByteBuf in, Class<T> type) {
+        int readable = in.readableBytes();
+        Object value;
+        try (ObjectInputStream input = new LegacyObjectInputStream(new ByteBufInputStream(in), filter, loader)) {
+            value = input.readObject();
+        } catch (Exception | StackOverflowError e) {
+            throw new SerializationException("java: cannot read " + type.getName() + " from " + readable
+                    + " bytes: " + e, e);
+        } finally {
+            in.skipBytes(in.readableBytes());
+        }
+        if (value != null && !type.isInstance(value)) {
+            throw new SerializationException("java: cannot read " + type.getName() + ": found "
+                    + value.getClass().getName());
+        }
+        return type.cast(value);
+    }
+}

@@ -1,0 +1,167 @@
+package io.jupiter.serialization.kryo;
+
+import com.esotericsoftware.kryo.Kryo;
+import com.esotericsoftware.kryo.io.ByteBufferInput;
+import com.esotericsoftware.kryo.io.Output;
+import com.esotericsoftware.kryo.serializers.JavaSerializer;
+import com.esotericsoftware.kryo.util.DefaultInstantiatorStrategy;
+import com.esotericsoftware.kryo.util.MapReferenceResolver;
+import io.jupiter.serialization.SerializationException;
+import io.jupiter.serialization.Serializer;
+import io.jupiter.serialization.SerializerType;
+import io.jupiter.serialization.wire.MessageWrapper;
+import io.jupiter.serialization.wire.ResultWrapper;
+import io.jupiter.serialization.wire.ServiceMetadata;
+import io.netty.buffer.ByteBuf;
+import io.netty.util.concurrent.FastThreadLocal;
+import java.io.OutputStream;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Date;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.LinkedList;
+import java.util.List;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import org.objenesis.strategy.StdInstantiatorStrategy;
+
+/**
+ * Kryo 5 (code 3).
+ *
+ * <p><b>Not byte-compatible with Jupiter 1.3.1</b>, which used Kryo 2.23 (with fixed-width ints and its own class
+ * naming); a 1.3.1 peer cannot read these bodies and 1.3.1's kryo bodies cannot be read here. Use protostuff,
+ * hessian or java to talk to 1.3.1.
+ *
+ * <p>Each thread has its own {@link Kryo}, configured as 1.3.1 configured Kryo 2: references off (no cyclic
+ * graphs), objects created by their no-arg constructor if they have one and by Objenesis otherwise, throwables
+ * written with Java serialization. Our body classes and common JDK types are registered with fixed ids ({@link
+ * #REGISTERED}; append only, never reorder). Other classes are still accepted and travel by name (registration is
+ * not required yet); every name read from the wire is resolved by {@link ResolvingClassResolver#resolveClass}.
+ * Output goes through the thread's 4 KiB Kryo buffer into the {@code ByteBuf}; input is read from a
+ * {@code ByteBuffer} view of the {@code ByteBuf}.
+ */
+public final class KryoSerializer implements Serializer {
+
+    /** The first id of {@link #REGISTERED}; lower ids are Kryo's own (primitives and {@code String}). */
+    static final int FIRST_ID = 20;
+
+    /** Classes registered with ids {@code FIRST_ID}, {@code FIRST_ID + 1}, ... in this order. */
+    static final List<Class<?>> REGISTERED = List.of(
+            MessageWrapper.class, ServiceMetadata.class, ResultWrapper.class,
+            Object[].class, String[].class, byte[].class, int[].class, long[].class, short[].class, char[].class,
+            boolean[].class, float[].class, double[].class,
+            ArrayList.class, LinkedList.class, HashMap.class, LinkedHashMap.class, TreeMap.class,
+            HashSet.class, LinkedHashSet.class, TreeSet.class, ConcurrentHashMap.class,
+            BigDecimal.class, BigInteger.class, Date.class,
+            Collections.emptyList().getClass(), Collections.emptySet().getClass(),
+            Collections.emptyMap().getClass(), Collections.singletonList(null).getClass(),
+            Collections.singleton(null).getClass(), Collections.singletonMap(null, null).getClass());
+
+    private static final int BUFFER_SIZE = 4096;
+    private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
+
+    private final FastThreadLocal<State> state = new FastThreadLocal<>() {
+        @Override
+        protected State initialValue() {
+            return new State();
+        }
+    };
+
+    @Override
+    public SerializerType type() {
+        return SerializerType.KRYO;
+    }
+
+    @Override
+    public void write(ByteBuf out, Object value) {
+        if (value == null) {
+            throw new SerializationException("kryo: cannot write null (expected: an object)");
+        }
+        State s = state.get();
+        int start = out.writerIndex();
+        s.sink.buf = out;
+        try {
+            s.output.setOutputStream(s.sink);
+            s.kryo.writeObject(s.output, value);
+            s.output.flush();
+        } catch (Exception | StackOverflowError e) {
+            out.writerIndex(start);
+            s.kryo.reset();
+            throw new SerializationException("kryo: cannot write " + value.getClass().getName() + ": " + e, e);
+        } finally {
+            s.output.setOutputStream(null);
+            s.sink.buf = null;
+        }
+    }
+
+    @Override
+    public <T> T read(ByteBuf in, Class<T> type) {
+        State s = state.get();
+        int readable = in.readableBytes();
+        ByteBuffer nio;
+        if (in.nioBufferCount() == 1) {
+            nio = in.nioBuffer(in.readerIndex(), readable);
+        } else {
+            byte[] copy = new byte[readable];
+            in.getBytes(in.readerIndex(), copy);
+            nio = ByteBuffer.wrap(copy);
+        }
+        try {
+            s.input.setBuffer(nio);
+            T value = s.kryo.readObject(s.input, type);
+            in.skipBytes(readable);
+            return value;
+        } catch (Exception | StackOverflowError e) {
+            s.kryo.reset();
+            throw new SerializationException("kryo: cannot read " + type.getName() + " from " + readable
+                    + " bytes: " + e, e);
+        } finally {
+            s.input.setBuffer(EMPTY);
+        }
+    }
+
+    /** A new {@link Kryo} configured as described in the class comment. */
+    static Kryo newKryo() {
+        Kryo kryo = new Kryo(new ResolvingClassResolver(), new MapReferenceResolver());
+        kryo.setReferences(false);
+        kryo.setRegistrationRequired(false);
+        kryo.setInstantiatorStrategy(new DefaultInstantiatorStrategy(new StdInstantiatorStrategy()));
+        kryo.addDefaultSerializer(Throwable.class, JavaSerializer.class);
+        kryo.setClassLoader(KryoSerializer.class.getClassLoader());
+        int id = FIRST_ID;
+        for (Class<?> type : REGISTERED) {
+            kryo.register(type, id++);
+        }
+        return kryo;
+    }
+
+    /** One thread's Kryo and streams. */
+    private static final class State {
+        final Kryo kryo = newKryo();
+        final Sink sink = new Sink();
+        final Output output = new Output(BUFFER_SIZE, -1);
+        final ByteBufferInput input = new ByteBufferInput(EMPTY);
+    }
+
+    /** Appends to the buffer of the current call. */
+    private static final class Sink extends OutputStream {
+        ByteBuf buf;
+
+        @Override
+        public void write(int b) {
+            buf.writeByte(b);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) {
+            buf.writeBytes(b, off, len);
+        }
+    }
+}

@@ -1,0 +1,106 @@
+package io.jupiter.serialization.protostuff;
+
+import io.jupiter.serialization.SerializationException;
+import io.jupiter.serialization.Serializer;
+import io.jupiter.serialization.SerializerType;
+import io.netty.buffer.ByteBuf;
+import io.protostuff.ByteBufferInput;
+import io.protostuff.Schema;
+import io.protostuff.runtime.RuntimeSchema;
+import java.nio.ByteBuffer;
+
+/**
+ * Protostuff (code 1, the default), producing and reading exactly Jupiter 1.3.1's bytes.
+ *
+ * <p>The value is written with the runtime schema of its class in protostuff's own format: protobuf wire types,
+ * nested messages as groups, and no length prefix for the root, which ends with the body. Reading merges all
+ * readable bytes into a new instance and checks that the last tag was 0. A {@code ResultWrapper} with a null result
+ * is therefore an empty body. Bytes go straight to and from the buffer; no intermediate array is used.
+ *
+ * <p>As 1.3.1 did, the class sets two protostuff system properties before protostuff's {@code RuntimeEnv} loads,
+ * unless they are already set:
+ * <ul>
+ *   <li>{@code protostuff.runtime.always_use_sun_reflection_factory} from
+ *       {@code jupiter.serializer.protostuff.always_use_sun_reflection_factory} (default {@code true}: objects are
+ *       created without running constructors);</li>
+ *   <li>{@code protostuff.runtime.allow_null_array_element} from
+ *       {@code jupiter.serializer.protostuff.allow_null_array_element} (default {@code false}).</li>
+ * </ul>
+ * With the default, <b>null array elements are compacted</b>, exactly as in 1.3.1: the array keeps its length but
+ * the non-null elements move to the front, so {@code args = {"a", null, "c"}} arrives as {@code {"a", "c", null}}.
+ * Setting the property to {@code true} keeps nulls in place but changes the wire format; both peers must agree.
+ * If protostuff was loaded before this class, the properties have no effect.
+ *
+ * <p>Values in {@code Object}-typed slots (arguments, results) carry their class name, so user POJOs, enums and
+ * exceptions must exist under the same name on both sides.
+ */
+public final class ProtostuffSerializer implements Serializer {
+
+    static {
+        copyProperty("jupiter.serializer.protostuff.always_use_sun_reflection_factory",
+                "protostuff.runtime.always_use_sun_reflection_factory", "true");
+        copyProperty("jupiter.serializer.protostuff.allow_null_array_element",
+                "protostuff.runtime.allow_null_array_element", "false");
+    }
+
+    private static void copyProperty(String jupiterKey, String protostuffKey, String defaultValue) {
+        if (System.getProperty(protostuffKey) == null) {
+            System.setProperty(protostuffKey, System.getProperty(jupiterKey, defaultValue));
+        }
+    }
+
+    @Override
+    public SerializerType type() {
+        return SerializerType.PROTOSTUFF;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public void write(ByteBuf out, Object value) {
+        if (value == null) {
+            throw new SerializationException("protostuff: cannot write null (expected: an object)");
+        }
+        Schema<Object> schema = (Schema<Object>) schemaOf(value.getClass());
+        int start = out.writerIndex();
+        try {
+            schema.writeTo(new ByteBufOutput(out), value);
+        } catch (Exception | StackOverflowError e) {
+            out.writerIndex(start);
+            throw new SerializationException("protostuff: cannot write " + value.getClass().getName() + ": " + e, e);
+        }
+    }
+
+    @Override
+    public <T> T read(ByteBuf in, Class<T> type) {
+        Schema<T> schema = schemaOf(type);
+        int readable = in.readableBytes();
+        ByteBuffer nio = in.nioBufferCount() == 1
+                ? in.nioBuffer(in.readerIndex(), readable)
+                : ByteBuffer.wrap(readAll(in, readable));
+        try {
+            ByteBufferInput input = new ByteBufferInput(nio, true);
+            T message = schema.newMessage();
+            schema.mergeFrom(input, message);
+            input.checkLastTagWas(0);
+            in.skipBytes(readable);
+            return message;
+        } catch (Exception | StackOverflowError e) {
+            throw new SerializationException("protostuff: cannot read " + type.getName() + " from " + readable
+                    + " bytes: " + e, e);
+        }
+    }
+
+    private static <T> Schema<T> schemaOf(Class<T> type) {
+        try {
+            return RuntimeSchema.getSchema(type);
+        } catch (RuntimeException e) {
+            throw new SerializationException("protostuff: no schema for " + type.getName() + ": " + e, e);
+        }
+    }
+
+    private static byte[] readAll(ByteBuf in, int readable) {
+        byte[] bytes = new byte[readable];
+        in.getBytes(in.readerIndex(), bytes);
+        return bytes;
+    }
+}
