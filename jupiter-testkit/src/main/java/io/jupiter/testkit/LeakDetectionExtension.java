@@ -1,7 +1,7 @@
 package io.jupiter.testkit;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.UnpooledByteBufAllocator;
+import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.util.ResourceLeakDetector;
 import io.netty.util.ResourceLeakDetectorFactory;
 import java.util.ArrayList;
@@ -39,8 +39,9 @@ public final class LeakDetectionExtension implements AfterAllCallback {
         for (int round = 0; round < 3; round++) {
             System.gc();
             for (int i = 0; i < 64; i++) {
-                // Each tracked allocation makes the detector poll its reference queue.
-                ByteBuf probe = UnpooledByteBufAllocator.DEFAULT.heapBuffer(1);
+                // Each tracked allocation makes the detector poll its reference queue (unpooled heap buffers
+                // are not tracked, pooled ones are).
+                ByteBuf probe = PooledByteBufAllocator.DEFAULT.directBuffer(1);
                 probe.release();
             }
         }
