@@ -71,6 +71,12 @@ public final class FrameDecoder extends ByteToMessageDecoder {
         }
         if (!headerRead) {
             if (in.readableBytes() < ProtocolHeader.HEADER_SIZE) {
+                // Judge magic and sign as soon as they are here: a peer sending a few bad bytes is closed at
+                // once instead of holding the connection until the idle timeout.
+                String violation = checkPrefix(in);
+                if (violation != null) {
+                    fail(ctx, in, violation);
+                }
                 return;
             }
             String violation = readHeader(in);
@@ -99,6 +105,28 @@ public final class FrameDecoder extends ByteToMessageDecoder {
     }
 
     /** Reads and checks the header at the reader index; returns the violation, or {@code null} if it is valid. */
+    /** Checks the magic and sign bytes of a header not yet complete; {@code null} if they are fine so far. */
+    private String checkPrefix(ByteBuf in) {
+        int start = in.readerIndex();
+        int readable = in.readableBytes();
+        if (readable >= 1 && in.getByte(start) != (byte) (ProtocolHeader.MAGIC >> 8)) {
+            return "bad magic 0x" + Integer.toHexString(in.getByte(start) & 0xff) + ".. (expected: 0xbabe)";
+        }
+        if (readable >= 2 && in.getShort(start) != ProtocolHeader.MAGIC) {
+            return "bad magic 0x" + Integer.toHexString(in.getShort(start) & 0xffff) + " (expected: 0xbabe)";
+        }
+        return readable >= 3 ? checkSign(in.getByte(start + 2)) : null;
+    }
+
+    private String checkSign(byte sign) {
+        int messageCode = ProtocolHeader.messageCode(sign);
+        if ((acceptedMessageCodes & (1 << messageCode)) == 0) {
+            return "message code 0x" + Integer.toHexString(messageCode) + " is not accepted here (sign 0x"
+                    + Integer.toHexString(sign & 0xff) + ")";
+        }
+        return null;
+    }
+
     private String readHeader(ByteBuf in) {
         int start = in.readerIndex();
         short magic = in.getShort(start);
@@ -106,10 +134,9 @@ public final class FrameDecoder extends ByteToMessageDecoder {
             return "bad magic 0x" + Integer.toHexString(magic & 0xffff) + " (expected: 0xbabe)";
         }
         byte sign = in.getByte(start + 2);
-        int messageCode = ProtocolHeader.messageCode(sign);
-        if ((acceptedMessageCodes & (1 << messageCode)) == 0) {
-            return "message code 0x" + Integer.toHexString(messageCode) + " is not accepted here (sign 0x"
-                    + Integer.toHexString(sign & 0xff) + ")";
+        String badSign = checkSign(sign);
+        if (badSign != null) {
+            return badSign;
         }
         int bodySize = in.getInt(start + 12);
         if (bodySize < 0) {

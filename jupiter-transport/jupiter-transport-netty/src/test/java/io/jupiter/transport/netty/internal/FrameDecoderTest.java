@@ -288,6 +288,35 @@ class FrameDecoderTest {
                 .contains("closing embedded: body size 5000000 exceeds the 1024-byte cap");
     }
 
+    @Test
+    void aFewBadBytesAreRejectedBeforeAWholeHeaderArrives() {
+        // One wrong first byte is enough: the peer is not left holding the connection until the idle timeout.
+        try (LogCapture log = new LogCapture()) {
+            channel.writeInbound(Unpooled.buffer(1).writeByte(0x00));
+            assertThat(log.lines("WARN")).singleElement().asString()
+                    .contains("closing embedded: bad magic 0x0.. (expected: 0xbabe)");
+        }
+        assertThat(channel.isOpen()).isFalse();
+        assertThat(inbound(channel)).isNull();
+    }
+
+    @Test
+    void anUnacceptedSignIsRejectedOnTheThirdByte() {
+        try (LogCapture log = new LogCapture()) {
+            channel.writeInbound(Unpooled.buffer(3).writeShort(ProtocolHeader.MAGIC).writeByte(ProtocolHeader.ACK));
+            assertThat(log.lines("WARN")).singleElement().asString()
+                    .contains("closing embedded: message code 0x7 is not accepted");
+        }
+        assertThat(channel.isOpen()).isFalse();
+    }
+
+    @Test
+    void aGoodPrefixWaitsForTheRestOfTheHeader() {
+        channel.writeInbound(Unpooled.buffer(3).writeShort(ProtocolHeader.MAGIC).writeByte(REQUEST_SIGN));
+        assertThat(channel.isOpen()).isTrue();
+        assertThat(inbound(channel)).isNull();
+    }
+
     static ByteBuf frame(byte sign, byte status, long id, String body) {
         ByteBuf frame = Frames.newFrame(UnpooledByteBufAllocator.DEFAULT, body.length());
         frame.writeCharSequence(body, StandardCharsets.UTF_8);
