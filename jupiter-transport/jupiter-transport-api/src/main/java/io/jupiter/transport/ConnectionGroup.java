@@ -19,6 +19,12 @@ public interface ConnectionGroup extends AutoCloseable {
     /** Whether at least one connection is active. */
     boolean isAvailable();
 
+    /**
+     * Whether a connection of this group has ever been active. Until then the group is still making its first
+     * connections, and a caller may wait for them; after that, no active connection means the peer is down.
+     */
+    boolean everAvailable();
+
     /** Waits until at least one connection is active; returns whether one is. */
     boolean awaitAvailable(long timeout, TimeUnit unit) throws InterruptedException;
 

@@ -127,12 +127,16 @@ final class ServiceInvoker implements InvocationHandler {
                 return connection;
             }
         }
-        // Nothing is connected yet (or right now): wait for a connection, within the call's timeout.
+        // Wait only for groups still making their first connection; a group that was connected and is down now
+        // fails the call at once (its connections come back in the background).
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(info.timeoutMillis);
         for (ConnectionGroup group : all) {
             long left = deadline - System.nanoTime();
+            if (group.everAvailable() || left <= 0) {
+                continue;
+            }
             try {
-                if (left > 0 && group.awaitAvailable(left, TimeUnit.NANOSECONDS)) {
+                if (group.awaitAvailable(left, TimeUnit.NANOSECONDS)) {
                     Connection connection = group.next();
                     if (connection != null) {
                         return connection;
@@ -143,8 +147,8 @@ final class ServiceInvoker implements InvocationHandler {
                 break;
             }
         }
-        throw new ConnectionException(Status.CLIENT_ERROR, "no connection to " + settings.addresses
-                + " for " + info + " within " + info.timeoutMillis + " ms");
+        throw new ConnectionException(Status.CLIENT_ERROR, "no active connection to " + settings.addresses
+                + " for " + info + " (reconnecting in the background)");
     }
 
     private MethodInfo find(Method method) {

@@ -50,6 +50,7 @@ public final class NettyConnectionGroup implements ConnectionGroup {
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition available = lock.newCondition();
     private volatile NettyConnection[] active = NONE;
+    private volatile boolean everAvailable;
     private final AtomicInteger cursor = new AtomicInteger();
     private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -114,6 +115,11 @@ public final class NettyConnectionGroup implements ConnectionGroup {
     }
 
     @Override
+    public boolean everAvailable() {
+        return everAvailable;
+    }
+
+    @Override
     public boolean awaitAvailable(long timeout, TimeUnit unit) throws InterruptedException {
         if (isAvailable()) {
             return true;
@@ -161,6 +167,7 @@ public final class NettyConnectionGroup implements ConnectionGroup {
     }
 
     private void added(NettyConnection connection) {
+        everAvailable = true;
         lock.lock();
         try {
             NettyConnection[] grown = Arrays.copyOf(active, active.length + 1);
