@@ -77,6 +77,11 @@ public final class JupiterServer implements AutoCloseable {
         return runtime.localAddress();
     }
 
+    /** The number of client connections open now. */
+    public int connectionCount() {
+        return runtime.connectionCount();
+    }
+
     /** Closes every connection, stops accepting and stops the provider threads. */
     @Override
     public void close() {

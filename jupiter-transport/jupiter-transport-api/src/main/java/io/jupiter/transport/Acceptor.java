@@ -16,6 +16,9 @@ public interface Acceptor extends AutoCloseable {
     /** The bound address, or {@code null} before {@link #start()}. */
     InetSocketAddress localAddress();
 
+    /** The number of accepted connections open now. */
+    int connectionCount();
+
     /** Stops accepting, closes every connection and releases the IO threads; waits until they are gone. */
     @Override
     void close();

@@ -68,6 +68,10 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
         return acceptor.localAddress();
     }
 
+    public int connectionCount() {
+        return acceptor.connectionCount();
+    }
+
     /** Registers a service; fails if one with the same key exists. */
     public void register(ServiceEntry entry) {
         ServiceEntry previous = services.putIfAbsent(entry.key().directory(), entry);

@@ -115,6 +115,12 @@ public final class NettyAcceptor implements Acceptor {
     }
 
     @Override
+    public int connectionCount() {
+        ChannelGroup accepted = children;
+        return accepted == null ? 0 : accepted.size();
+    }
+
+    @Override
     public InetSocketAddress localAddress() {
         return localAddress;
     }

@@ -1,0 +1,81 @@
+package io.jupiter.rpc;
+
+import io.jupiter.serialization.SerializerType;
+import io.jupiter.serialization.Serializers;
+import io.jupiter.serialization.wire.MessageWrapper;
+import io.jupiter.serialization.wire.ServiceMetadata;
+import io.jupiter.transport.Connection;
+import io.jupiter.transport.ConnectionGroup;
+import io.jupiter.transport.Connector;
+import io.jupiter.transport.Frame;
+import io.jupiter.transport.FrameHandler;
+import io.jupiter.transport.Frames;
+import io.jupiter.transport.ProtocolHeader;
+import io.jupiter.transport.TransportConfig;
+import io.jupiter.transport.TransportFactory;
+import io.netty.buffer.ByteBuf;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A JVM holding many client connections to one provider, driven over stdin by {@link ManyConnectionsTest}: it
+ * connects ({@code connected N}), then on {@code call} sends one request on every connection and reports when all
+ * are answered ({@code answered N in T ms}); {@code quit} or end of input closes everything.
+ */
+public final class ConnectionFlood {
+
+    private ConnectionFlood() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        InetSocketAddress address = new InetSocketAddress(args[0], Integer.parseInt(args[1]));
+        int count = Integer.parseInt(args[2]);
+        long heartbeatMillis = Long.parseLong(args[3]);
+        CountDownLatch[] answered = {new CountDownLatch(0)};
+        FrameHandler handler = (connection, frame) -> {
+            frame.release();
+            answered[0].countDown();
+        };
+        TransportConfig config = TransportConfig.builder().threadNamePrefix("flood").ioThreads(2)
+                .readerIdleMillis(0).writerIdleMillis(heartbeatMillis).reconnectBackoff(50, 2_000).build();
+        try (Connector connector = TransportFactory.load().newConnector(config, handler)) {
+            ConnectionGroup group = connector.connect(address, count);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+            while (group.activeConnections().size() < count && System.nanoTime() < deadline) {
+                TimeUnit.MILLISECONDS.sleep(50);
+            }
+            System.out.println("connected " + group.activeConnections().size());
+            BufferedReader stdin = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+            String command;
+            while ((command = stdin.readLine()) != null && !command.equals("quit")) {
+                if (command.equals("call")) {
+                    List<Connection> connections = group.activeConnections();
+                    answered[0] = new CountDownLatch(connections.size());
+                    long start = System.nanoTime();
+                    long id = 1;
+                    for (Connection connection : connections) {
+                        connection.write(request(connection, id++), null);
+                    }
+                    boolean all = answered[0].await(60, TimeUnit.SECONDS);
+                    System.out.println((all ? "answered " : "unanswered ") + (connections.size()
+                            - answered[0].getCount()) + " in "
+                            + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) + " ms");
+                }
+            }
+        }
+    }
+
+    private static ByteBuf request(Connection connection, long id) {
+        MessageWrapper message = new MessageWrapper("flood", new ServiceMetadata("test", "echo", "1.0.0"), "ping",
+                new Object[0], null);
+        ByteBuf frame = Frames.newFrame(connection.alloc(), 64);
+        Serializers.get(SerializerType.PROTOSTUFF).write(frame, message);
+        return Frames.fillHeader(frame, ProtocolHeader.toSign(SerializerType.PROTOSTUFF.code(),
+                ProtocolHeader.REQUEST), (byte) 0, id);
+    }
+}

@@ -1,0 +1,119 @@
+package io.jupiter.rpc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.sun.management.UnixOperatingSystemMXBean;
+import io.jupiter.transport.TransportConfig;
+import io.netty.buffer.PooledByteBufAllocator;
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Test;
+
+/**
+ * One provider holds 10,000 long connections from another JVM on loopback. Heartbeats keep them open through
+ * several reader-idle periods, every connection still gets a quick answer, and the memory each costs is measured.
+ */
+class ManyConnectionsTest {
+
+    private static final int CONNECTIONS = 10_000;
+    private static final long READER_IDLE_MILLIS = 3_000;
+
+    @Test
+    void tenThousandConnectionsStayOpenAndAnswered() throws Exception {
+        long maxFds = ((UnixOperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getMaxFileDescriptorCount();
+        assumeTrue(maxFds >= CONNECTIONS + 1_000, "skipped: the open-files limit is " + maxFds + ", below the "
+                + (CONNECTIONS + 1_000) + " this test needs (raise it with ulimit -n)");
+
+        TransportConfig transport = TransportConfig.builder().threadNamePrefix("jupiter-acceptor").ioThreads(2)
+                .writerIdleMillis(0).readerIdleMillis(READER_IDLE_MILLIS).build();
+        try (JupiterServer server = JupiterServer.builder().host("127.0.0.1").port(0).transportConfig(transport)
+                .build()) {
+            server.register(new EchoServiceImpl());
+            int port = server.start().getPort();
+            long heapBefore = usedHeapAfterGc();
+            long directBefore = PooledByteBufAllocator.DEFAULT.metric().usedDirectMemory();
+
+            String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
+            Process flood = new ProcessBuilder(java, "-Xmx512m", "-cp", System.getProperty("java.class.path"),
+                    ConnectionFlood.class.getName(), "127.0.0.1", String.valueOf(port), String.valueOf(CONNECTIONS),
+                    "1000").redirectErrorStream(true).start();
+            try {
+                BufferedReader out = new BufferedReader(new InputStreamReader(flood.getInputStream(),
+                        StandardCharsets.UTF_8));
+                Writer in = new OutputStreamWriter(flood.getOutputStream(), StandardCharsets.UTF_8);
+                assertThat(readLine(out, "connected ", 150)).isEqualTo("connected " + CONNECTIONS);
+                await(() -> server.connectionCount() == CONNECTIONS, 30_000);
+
+                long heapPerConnection = (usedHeapAfterGc() - heapBefore) / CONNECTIONS;
+                long directPerConnection = (PooledByteBufAllocator.DEFAULT.metric().usedDirectMemory()
+                        - directBefore) / CONNECTIONS;
+                System.out.printf("ManyConnectionsTest: %d connections, heap %d B/connection, pooled direct "
+                        + "%d B/connection (provider side)%n", CONNECTIONS, heapPerConnection, directPerConnection);
+                assertThat(heapPerConnection).isLessThan(16 * 1024);
+
+                // Two reader-idle periods with no calls: only the client's heartbeats keep the connections open.
+                TimeUnit.MILLISECONDS.sleep(2 * READER_IDLE_MILLIS);
+                assertThat(server.connectionCount()).isEqualTo(CONNECTIONS);
+
+                in.write("call\n");
+                in.flush();
+                String answered = readLine(out, "answered ", 90);
+                assertThat(answered).startsWith("answered " + CONNECTIONS + " in ");
+                System.out.println("ManyConnectionsTest: one call on every connection: " + answered);
+
+                in.write("quit\n");
+                in.flush();
+                assertThat(flood.waitFor(60, TimeUnit.SECONDS)).isTrue();
+                await(() -> server.connectionCount() == 0, 30_000);
+            } finally {
+                flood.destroyForcibly();
+                flood.waitFor(30, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    private static long usedHeapAfterGc() {
+        MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+        System.gc();
+        System.gc();
+        return memory.getHeapMemoryUsage().getUsed();
+    }
+
+    private static String readLine(BufferedReader out, String prefix, long timeoutSeconds) throws Exception {
+        CompletableFuture<String> line = CompletableFuture.supplyAsync(() -> {
+            try {
+                String l;
+                while ((l = out.readLine()) != null) {
+                    if (l.startsWith(prefix) || l.startsWith("un" + prefix)) {
+                        return l;
+                    }
+                }
+                return "(flood JVM ended)";
+            } catch (java.io.IOException e) {
+                return "(flood output failed: " + e + ")";
+            }
+        });
+        return line.get(timeoutSeconds, TimeUnit.SECONDS);
+    }
+
+    private static void await(BooleanSupplier condition, long timeoutMillis) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("condition not met within " + timeoutMillis + " ms");
+            }
+            TimeUnit.MILLISECONDS.sleep(20);
+        }
+    }
+}
