@@ -24,6 +24,8 @@ public interface EchoService {
 
     byte[] bytes(byte[] data);
 
+    byte[] fill(int size);
+
     List<String> list(List<String> values);
 
     Map<String, Integer> map(Map<String, Integer> values);

@@ -49,6 +49,13 @@ public class EchoServiceImpl implements EchoService {
     }
 
     @Override
+    public byte[] fill(int size) {
+        byte[] data = new byte[size];
+        java.util.Arrays.fill(data, (byte) 'x');
+        return data;
+    }
+
+    @Override
     public List<String> list(List<String> values) {
         List<String> copy = new ArrayList<>(values);
         copy.add("!");

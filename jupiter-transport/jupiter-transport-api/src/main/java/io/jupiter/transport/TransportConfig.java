@@ -16,6 +16,8 @@ import io.jupiter.common.SystemProperties;
  * <tr><td>ioThreads</td><td>number of processors</td><td>jupiter.io.threads</td></tr>
  * <tr><td>nativeTransport (epoll when available, else NIO)</td><td>true</td><td>jupiter.io.native</td></tr>
  * <tr><td>write buffer water marks (low/high)</td><td>512 KiB / 1 MiB</td><td>-</td></tr>
+ * <tr><td>maxPendingWriteBytes (outbound bytes of one connection above which it is closed: its peer is not
+ * reading)</td><td>16 MiB</td><td>-</td></tr>
  * <tr><td>connectTimeoutMillis</td><td>3,000</td><td>-</td></tr>
  * <tr><td>reconnect backoff (initial/max)</td><td>10 ms / 10,000 ms, doubled each attempt, +-50 % jitter</td><td>-</td></tr>
  * <tr><td>acceptedMessageCodes</td><td>request, response, heartbeat</td><td>-</td></tr>
@@ -33,6 +35,7 @@ public final class TransportConfig {
     private final boolean nativeTransport;
     private final int writeBufferLowWaterMark;
     private final int writeBufferHighWaterMark;
+    private final long maxPendingWriteBytes;
     private final int connectTimeoutMillis;
     private final long reconnectInitialDelayMillis;
     private final long reconnectMaxDelayMillis;
@@ -47,6 +50,7 @@ public final class TransportConfig {
         this.nativeTransport = b.nativeTransport;
         this.writeBufferLowWaterMark = b.writeBufferLowWaterMark;
         this.writeBufferHighWaterMark = b.writeBufferHighWaterMark;
+        this.maxPendingWriteBytes = b.maxPendingWriteBytes;
         this.connectTimeoutMillis = b.connectTimeoutMillis;
         this.reconnectInitialDelayMillis = b.reconnectInitialDelayMillis;
         this.reconnectMaxDelayMillis = b.reconnectMaxDelayMillis;
@@ -74,6 +78,7 @@ public final class TransportConfig {
         b.nativeTransport = nativeTransport;
         b.writeBufferLowWaterMark = writeBufferLowWaterMark;
         b.writeBufferHighWaterMark = writeBufferHighWaterMark;
+        b.maxPendingWriteBytes = maxPendingWriteBytes;
         b.connectTimeoutMillis = connectTimeoutMillis;
         b.reconnectInitialDelayMillis = reconnectInitialDelayMillis;
         b.reconnectMaxDelayMillis = reconnectMaxDelayMillis;
@@ -117,6 +122,15 @@ public final class TransportConfig {
         return writeBufferHighWaterMark;
     }
 
+    /**
+     * Outbound bytes of one connection above which it is closed. The high water mark stops reading new requests
+     * from a peer that does not read its responses; this limit stops the responses already owed to it from
+     * filling the memory.
+     */
+    public long maxPendingWriteBytes() {
+        return maxPendingWriteBytes;
+    }
+
     /** Connect timeout. */
     public int connectTimeoutMillis() {
         return connectTimeoutMillis;
@@ -151,6 +165,7 @@ public final class TransportConfig {
         private boolean nativeTransport = SystemProperties.getBoolean("jupiter.io.native", true);
         private int writeBufferLowWaterMark = 512 * 1024;
         private int writeBufferHighWaterMark = 1024 * 1024;
+        private long maxPendingWriteBytes = 16L * 1024 * 1024;
         private int connectTimeoutMillis = 3000;
         private long reconnectInitialDelayMillis = 10;
         private long reconnectMaxDelayMillis = 10_000;
@@ -193,6 +208,11 @@ public final class TransportConfig {
             return this;
         }
 
+        public Builder maxPendingWriteBytes(long bytes) {
+            this.maxPendingWriteBytes = Requires.positive(bytes, "maxPendingWriteBytes");
+            return this;
+        }
+
         public Builder connectTimeoutMillis(int millis) {
             this.connectTimeoutMillis = Requires.positive(millis, "connectTimeoutMillis");
             return this;
@@ -222,6 +242,9 @@ public final class TransportConfig {
         public TransportConfig build() {
             Requires.positive(maxBodySize, "maxBodySize");
             Requires.positive(ioThreads, "ioThreads");
+            long needed = (long) maxBodySize + ProtocolHeader.HEADER_SIZE + writeBufferHighWaterMark;
+            Requires.argument(maxPendingWriteBytes >= needed, "maxPendingWriteBytes: " + maxPendingWriteBytes
+                    + " (expected: >= maxBodySize + header + high water mark = " + needed + ")");
             return new TransportConfig(this);
         }
     }

@@ -4,18 +4,21 @@ import io.jupiter.transport.Connection;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelPromise;
 import io.netty.channel.EventLoop;
 import io.netty.util.Attribute;
 import io.netty.util.AttributeKey;
 import io.netty.util.internal.PlatformDependent;
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.channels.ClosedChannelException;
 import java.util.Queue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
+import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,6 +42,8 @@ public final class NettyConnection implements Connection {
 
     private static final AttributeKey<NettyConnection> KEY =
             AttributeKey.valueOf(NettyConnection.class, "connection");
+    private static final AttributeKey<Long> PENDING_LIMIT =
+            AttributeKey.valueOf(NettyConnection.class, "pendingWriteLimit");
     private static final AtomicIntegerFieldUpdater<NettyConnection> DRAIN_SCHEDULED =
             AtomicIntegerFieldUpdater.newUpdater(NettyConnection.class, "drainScheduled");
     /** Writes handled by one drain run before it yields the event loop to other work. */
@@ -55,9 +60,27 @@ public final class NettyConnection implements Connection {
     /** Event loop only: whether {@code disconnected} was already reported. */
     private boolean disconnected;
 
+    private static final AtomicLongFieldUpdater<NettyConnection> QUEUED_BYTES =
+            AtomicLongFieldUpdater.newUpdater(NettyConnection.class, "queuedBytes");
+    private static final AtomicIntegerFieldUpdater<NettyConnection> OVERLOADED =
+            AtomicIntegerFieldUpdater.newUpdater(NettyConnection.class, "overloaded");
+
+    private final long maxPendingWriteBytes;
+    /** Bytes of frames queued by other threads and not yet handed to the channel. */
+    private volatile long queuedBytes;
+    /** 1 once the connection was closed for not reading. */
+    private volatile int overloaded;
+
     private NettyConnection(Channel channel) {
         this.channel = channel;
         this.eventLoop = channel.eventLoop();
+        Long limit = channel.attr(PENDING_LIMIT).get();
+        this.maxPendingWriteBytes = limit == null ? Long.MAX_VALUE : limit;
+    }
+
+    /** Sets the outbound bytes above which the connection is closed; call before the connection is first used. */
+    public static void limitPendingWrites(Channel channel, long maxPendingWriteBytes) {
+        channel.attr(PENDING_LIMIT).set(maxPendingWriteBytes);
     }
 
     /** The connection of {@code channel}, created on first use. */
@@ -112,8 +135,17 @@ public final class NettyConnection implements Connection {
             return;
         }
         if (eventLoop.inEventLoop()) {
+            if (refuseIfOverloaded(frame, onFailure)) {
+                return;
+            }
             channel.write(frame, promise(onFailure));
             channel.flush();
+            return;
+        }
+        int size = frame.readableBytes();
+        if (QUEUED_BYTES.addAndGet(this, size) + outboundBytes() > maxPendingWriteBytes) {
+            QUEUED_BYTES.addAndGet(this, -size);
+            refuse(frame, onFailure);
             return;
         }
         enqueue(onFailure == null ? frame : new PendingWrite(frame, onFailure, false));
@@ -180,24 +212,73 @@ public final class NettyConnection implements Connection {
 
     private void drain() {
         int written = 0;
+        long dequeuedBytes = 0;
         Object write;
         while (written < MAX_WRITES_PER_DRAIN && (write = pending.poll()) != null) {
             if (write instanceof PendingWrite w) {
                 if (w.closeAfter) {
                     channel.write(w.frame).addListener(ChannelFutureListener.CLOSE);
                 } else {
-                    channel.write(w.frame, promise(w.onFailure));
+                    dequeuedBytes += w.frame.readableBytes();
+                    if (!refuseIfOverloaded(w.frame, w.onFailure)) {
+                        channel.write(w.frame, promise(w.onFailure));
+                    }
                 }
             } else {
-                channel.write(write, channel.voidPromise());
+                ByteBuf frame = (ByteBuf) write;
+                dequeuedBytes += frame.readableBytes();
+                if (!refuseIfOverloaded(frame, null)) {
+                    channel.write(frame, channel.voidPromise());
+                }
             }
             written++;
         }
+        QUEUED_BYTES.addAndGet(this, -dequeuedBytes);
         channel.flush();
         drainScheduled = 0;
         // A producer may have queued after our last poll but seen the flag still set: run again for it.
         if (!pending.isEmpty()) {
             scheduleDrain();
+        }
+    }
+
+    /**
+     * A peer that does not read makes the outbound buffer grow while responses keep coming (the
+     * water marks stop reading new requests, not answering those already taken). Past the limit the connection is
+     * closed and the frame dropped, so one stuck peer cannot exhaust the process's memory.
+     */
+    private boolean refuseIfOverloaded(ByteBuf frame, WriteFailureListener onFailure) {
+        if (outboundBytes() + frame.readableBytes() <= maxPendingWriteBytes) {
+            return false;
+        }
+        refuse(frame, onFailure);
+        return true;
+    }
+
+    /** Bytes in the channel's outbound buffer (readable from any thread: a volatile counter). */
+    private long outboundBytes() {
+        ChannelOutboundBuffer outbound = channel.unsafe().outboundBuffer();
+        return outbound == null ? 0 : outbound.totalPendingWriteBytes();
+    }
+
+    private void refuse(ByteBuf frame, WriteFailureListener onFailure) {
+        if (OVERLOADED.compareAndSet(this, 0, 1)) {
+            logger.warn("closing {}: the peer is not reading ({} bytes waiting to be sent, limit {})",
+                    channel.remoteAddress(), outboundBytes() + queuedBytes, maxPendingWriteBytes);
+            channel.close();
+        }
+        frame.release();
+        if (onFailure != null) {
+            IOException cause = new IOException("connection closed: the peer is not reading");
+            if (eventLoop.inEventLoop()) {
+                notifyNow(onFailure, cause);
+            } else {
+                try {
+                    eventLoop.execute(() -> notifyNow(onFailure, cause));
+                } catch (RejectedExecutionException e) {
+                    notifyNow(onFailure, cause);
+                }
+            }
         }
     }
 
