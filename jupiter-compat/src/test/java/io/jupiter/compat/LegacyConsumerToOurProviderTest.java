@@ -168,6 +168,15 @@ class LegacyConsumerToOurProviderTest {
         assertThat(outcomes.get("busySlept")).isIn("VALUE 1", "VALUE 2");
     }
 
+    @Test
+    void kryoFailsAtOnceNotByTimeout() throws Exception {
+        // Our provider cannot read 1.3.1's Kryo 2.23 body: 0x40 in a Kryo 5 body 1.3.1 cannot read, then close.
+        long start = System.nanoTime();
+        String outcome = run("one", "KRYO", server, 1).get("one");
+        assertThat(outcome).startsWith("THROWN " + LEGACY).doesNotContain("Timeout");
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(10_000);
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"protostuff", "hessian", "java"})
     void genericInvoke(String serializer) throws Exception {
