@@ -9,10 +9,13 @@ import io.jupiter.rpc.exception.ServerBusyException;
 import io.jupiter.rpc.exception.ServerErrorException;
 import io.jupiter.rpc.exception.ServiceNotFoundException;
 import io.jupiter.rpc.exception.TimeoutException;
+import io.jupiter.rpc.internal.LegacyExceptions;
 import io.jupiter.rpc.internal.Throwables;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.Serializers;
+import io.jupiter.serialization.wire.LegacyClassNames;
 import io.jupiter.serialization.wire.ResultWrapper;
+import io.jupiter.serialization.wire.legacy.JupiterRemoteException;
 import io.jupiter.transport.Connection;
 import io.jupiter.transport.Frame;
 import io.jupiter.transport.Status;
@@ -56,13 +59,22 @@ final class ResponseReader {
     private static Throwable failure(Status status, Object result, RuntimeException decodeError, MethodInfo method,
                                      Connection connection) {
         Throwable remote = result instanceof Throwable ? (Throwable) result : null;
+        String where = method + " on " + connection.remoteAddress() + ": ";
+        if (remote instanceof JupiterRemoteException) {
+            // 1.3.1's own exception classes (from a 1.3.1 provider, or ours answering 0x40/0x44/0x51).
+            RpcException mapped = LegacyExceptions.toRpcException(status, remote, where);
+            if (mapped != null) {
+                return mapped;
+            }
+            result = LegacyClassNames.legacyName(remote.getClass().getName()) + ": " + remote.getMessage();
+            remote = null;
+        }
         if (status == Status.SERVICE_EXPECTED_ERROR && remote != null
                 && (remote instanceof RuntimeException || remote instanceof Error
                 || Throwables.isDeclaredBy(remote, method.exceptionTypes))) {
             return remote;
         }
         String detail = describe(remote, result, decodeError);
-        String where = method + " on " + connection.remoteAddress() + ": ";
         switch (status) {
             case SERVICE_EXPECTED_ERROR:
             case SERVICE_UNEXPECTED_ERROR:

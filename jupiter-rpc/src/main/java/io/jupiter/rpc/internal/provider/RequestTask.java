@@ -1,5 +1,6 @@
 package io.jupiter.rpc.internal.provider;
 
+import io.jupiter.rpc.internal.LegacyExceptions;
 import io.jupiter.rpc.internal.Throwables;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.wire.MessageWrapper;
@@ -12,7 +13,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Serves one request on a provider thread: reads the body, finds the service and method, runs it and writes the
- * response. Each failure is answered with the status that says where it happened.
+ * response. Each failure is answered with the status that says where it happened; infrastructure failures carry
+ * Jupiter 1.3.1's exception classes ({@link LegacyExceptions}), so a 1.3.1 consumer reports them as its own.
  */
 final class RequestTask implements Runnable {
 
@@ -43,22 +45,22 @@ final class RequestTask implements Runnable {
         } catch (RuntimeException e) {
             log.warn("closing {}: cannot read request {}: {}", connection.remoteAddress(), id, e.toString());
             ResponseWriter.write(connection, serializer, serializerCode, id, Status.BAD_REQUEST,
-                    ResponseWriter.stackless(new IllegalArgumentException("the provider cannot read the request: "
-                            + e.getMessage())), true);
+                    LegacyExceptions.body(Status.BAD_REQUEST, "the provider cannot read the request: "
+                            + e.getMessage()), true);
             return;
         } finally {
             frame.release();
         }
         if (message.getMetadata() == null) {
             ResponseWriter.write(connection, serializer, serializerCode, id, Status.BAD_REQUEST,
-                    ResponseWriter.stackless(new IllegalArgumentException("the request names no service")), true);
+                    LegacyExceptions.body(Status.BAD_REQUEST, "the request names no service"), true);
             return;
         }
         ServiceEntry service = runtime.service(message.getMetadata().directory());
         if (service == null) {
             ResponseWriter.write(connection, serializer, serializerCode, id, Status.SERVICE_NOT_FOUND,
-                    ResponseWriter.stackless(new IllegalStateException("service not found: "
-                            + message.getMetadata().directory())), false);
+                    LegacyExceptions.body(Status.SERVICE_NOT_FOUND, "service not found: "
+                            + message.getMetadata().directory()), false);
             return;
         }
         invoke(service, message, serializer, serializerCode, id);
@@ -100,6 +102,6 @@ final class RequestTask implements Runnable {
                         + " (enable it with JupiterServer.Builder.serializers)";
         log.warn("closing {}: request {} refused: {}", connection.remoteAddress(), id, why);
         ResponseWriter.write(connection, known, serializerCode, id, Status.BAD_REQUEST,
-                ResponseWriter.stackless(new IllegalArgumentException(why)), true);
+                LegacyExceptions.body(Status.BAD_REQUEST, why), true);
     }
 }

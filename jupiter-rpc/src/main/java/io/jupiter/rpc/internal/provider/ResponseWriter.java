@@ -56,10 +56,4 @@ final class ResponseWriter {
             connection.write(frame, LOG_FAILURE);
         }
     }
-
-    /** An exception with no stack trace, for infrastructure errors whose stack would only be noise on the wire. */
-    static <T extends Throwable> T stackless(T error) {
-        error.setStackTrace(new StackTraceElement[0]);
-        return error;
-    }
 }

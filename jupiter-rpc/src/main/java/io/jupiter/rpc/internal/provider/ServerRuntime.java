@@ -1,6 +1,7 @@
 package io.jupiter.rpc.internal.provider;
 
 import io.jupiter.common.NamedThreadFactory;
+import io.jupiter.rpc.internal.LegacyExceptions;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.SerializerType;
 import io.jupiter.serialization.Serializers;
@@ -108,7 +109,7 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
             byte serializerCode = frame.serializerCode();
             frame.release();
             ResponseWriter.write(connection, Serializers.find(serializerCode), serializerCode, id, Status.SERVER_BUSY,
-                    ResponseWriter.stackless(new RejectedExecutionException("provider busy: " + busyDetail())),
+                    LegacyExceptions.body(Status.SERVER_BUSY, "provider busy: " + busyDetail()),
                     false);
         }
     }

@@ -44,6 +44,17 @@ final class LegacyClassSerializer extends AbstractSerializer {
             new boolean[] {false},
             List.of(o -> ((ResultWrapper) o).getResult()));
 
+    /**
+     * One of our wire forms of 1.3.1's exceptions, under its 1.3.1 name. Only the message and the (empty) stack
+     * travel, as fields of {@code Throwable}; a 1.3.1 peer fills the rest in from its own constructor.
+     */
+    static LegacyClassSerializer exception(String legacyName) {
+        return new LegacyClassSerializer(legacyName,
+                new String[] {"detailMessage", "stackTrace"},
+                new boolean[] {true, false},
+                List.of(o -> ((Throwable) o).getMessage(), o -> ((Throwable) o).getStackTrace()));
+    }
+
     private final String className;
     private final String[] fieldNames;
     private final boolean[] strings;

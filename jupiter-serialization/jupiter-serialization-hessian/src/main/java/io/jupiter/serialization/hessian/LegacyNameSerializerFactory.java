@@ -16,7 +16,8 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * A Hessian {@link SerializerFactory} that writes our body classes under Jupiter 1.3.1's names and maps those names
+ * A Hessian {@link SerializerFactory} that writes our body classes and our wire forms of 1.3.1's exceptions
+ * ({@code io.jupiter.serialization.wire.legacy}) under Jupiter 1.3.1's names and maps those names
  * (and our own) back to our classes when reading. {@code Byte}, {@code Short} and {@code Float} are written as Hessian
  * 4.0.38 (Jupiter 1.3.1) wrote them, and {@code BigDecimal} is read in both 4.0.38's and 4.0.66's forms; see
  * {@link CompatSerializers}.
@@ -30,12 +31,16 @@ final class LegacyNameSerializerFactory extends SerializerFactory {
     private static final String BIG_DECIMAL = "java.math.BigDecimal";
 
     private final Map<String, Class<?>> localClasses = new HashMap<>();
+    private final Map<Class<?>, LegacyClassSerializer> legacyExceptions = new HashMap<>();
 
     LegacyNameSerializerFactory(ClassLoader loader) {
         super(loader);
         localClasses.putAll(LegacyClassNames.TO_LOCAL);
         for (Class<?> type : LegacyClassNames.TO_LOCAL.values()) {
             localClasses.put(type.getName(), type);
+        }
+        for (Class<?> type : LegacyClassNames.EXCEPTIONS) {
+            legacyExceptions.put(type, LegacyClassSerializer.exception(LegacyClassNames.legacyName(type.getName())));
         }
     }
 
@@ -50,6 +55,10 @@ final class LegacyNameSerializerFactory extends SerializerFactory {
         }
         if (cl == ServiceMetadata.class) {
             return LegacyClassSerializer.SERVICE_METADATA;
+        }
+        LegacyClassSerializer exception = legacyExceptions.get(cl);
+        if (exception != null) {
+            return exception;
         }
         if (cl == Byte.class || cl == Short.class) {
             return CompatSerializers.SMALL_INT;

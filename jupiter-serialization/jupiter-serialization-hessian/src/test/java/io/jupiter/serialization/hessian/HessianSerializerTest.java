@@ -1,40 +1,34 @@
 package io.jupiter.serialization.hessian;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatCode;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.catchThrowable;
-import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
-import io.jupiter.serialization.SerializationException;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.SerializerType;
-import io.jupiter.serialization.Serializers;
-import io.jupiter.serialization.wire.MessageWrapper;
 import io.jupiter.serialization.wire.ResultWrapper;
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.PooledByteBufAllocator;
-import java.time.Duration;
-import java.util.HashMap;
+import io.jupiter.serialization.wire.legacy.JupiterServerBusyException;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.params.provider.ValueSource;
-import vectors.Samples;
-import vectors.model.VectorCheckedException;
+import vectors.SerializerSuite;
+import vectors.VectorBodies;
 
-class HessianSerializerTest {
+class HessianSerializerTest extends SerializerSuite {
 
-    private final Serializer serializer = new HessianSerializer();
+    @Override
+    protected Serializer serializer() {
+        return new HessianSerializer();
+    }
 
-    static List<Object> argumentKinds() {
-        return Samples.argumentKinds();
+    @Override
+    protected SerializerType type() {
+        return SerializerType.HESSIAN;
     }
 
     /** As with 1.3.1's Hessian, byte, short, char and float arrive as Integer, Integer, String and Double. */
-    static Object asHessianDecodes(Object value) {
+    @Override
+    protected Object asDecoded(Object value) {
         if (value instanceof Byte || value instanceof Short) {
             return ((Number) value).intValue();
         }
@@ -47,162 +41,57 @@ class HessianSerializerTest {
         return value;
     }
 
-    @Test
-    void foundByServiceLoader() {
-        assertThat(serializer.type()).isEqualTo(SerializerType.HESSIAN);
-        assertThat(Serializers.get(SerializerType.HESSIAN)).isInstanceOf(HessianSerializer.class);
+    @Override
+    protected Object[] nullArgsAsReceived() {
+        return new Object[] {"a", null, "c"};
     }
 
-    @ParameterizedTest
-    @ValueSource(booleans = {true, false})
-    void requestWithEveryArgumentKind(boolean direct) {
-        Object[] args = Samples.argumentKinds().toArray();
-        MessageWrapper sent = Samples.request(args, null);
-
-        MessageWrapper received = Samples.roundTrip(serializer, sent, MessageWrapper.class, direct);
-
-        assertThat(received.getAppName()).isEqualTo("app");
-        assertThat(received.getMetadata()).isEqualTo(sent.getMetadata());
-        assertThat(received.getMethodName()).isEqualTo("call");
-        assertThat(received.getArgs()).hasSameSizeAs(args);
-        for (int i = 0; i < args.length; i++) {
-            assertThat(received.getArgs()[i]).as("arg %d", i).isEqualTo(asHessianDecodes(args[i]));
-        }
-        assertThat(received.getAttachments()).isNull();
-    }
-
-    @ParameterizedTest
-    @MethodSource("argumentKinds")
-    void resultOfEveryKind(Object value) {
-        for (boolean direct : new boolean[] {true, false}) {
-            ResultWrapper received = Samples.roundTrip(serializer, new ResultWrapper(value), ResultWrapper.class, direct);
-            assertThat(received.getResult()).isEqualTo(asHessianDecodes(value));
-        }
-    }
-
-    @ParameterizedTest
-    @ValueSource(booleans = {true, false})
-    void oneMebibyteString(boolean direct) {
-        MessageWrapper received = Samples.roundTrip(serializer,
-                Samples.request(new Object[] {Samples.BIG_STRING}, null), MessageWrapper.class, direct);
-        assertThat(received.getArgs()).containsExactly(Samples.BIG_STRING);
-
-        ResultWrapper result = Samples.roundTrip(serializer, new ResultWrapper(Samples.BIG_STRING),
-                ResultWrapper.class, direct);
-        assertThat(result.getResult()).isEqualTo(Samples.BIG_STRING);
-    }
-
-    @Test
-    void emptyArgsNullsAndAttachments() {
-        Map<String, String> attachments = new HashMap<>();
-        attachments.put("traceId", "4bf92f3577b34da6a3ce929d0e0e4736");
-        attachments.put("spanId", "00f067aa0ba902b7");
-
-        MessageWrapper received = Samples.roundTrip(serializer, Samples.request(new Object[0], attachments),
-                MessageWrapper.class, true);
-        assertThat(received.getArgs()).isEmpty();
-        assertThat(received.getAttachments()).isEqualTo(attachments);
-
-        MessageWrapper withNulls = Samples.roundTrip(serializer,
-                Samples.request(new Object[] {"a", null, "c"}, null), MessageWrapper.class, false);
-        assertThat(withNulls.getArgs()).containsExactly("a", null, "c");
-    }
-
-    @Test
-    void nullResult() {
-        ResultWrapper received = Samples.roundTrip(serializer, new ResultWrapper(null), ResultWrapper.class, true);
-        assertThat(received.getResult()).isNull();
-    }
-
-    @Test
-    void exceptionsKeepTypeAndMessage() {
-        for (Throwable t : List.of(new IllegalStateException("boom"), new VectorCheckedException("checked"))) {
-            ResultWrapper received = Samples.roundTrip(serializer, new ResultWrapper(t), ResultWrapper.class, true);
-            assertThat(received.getResult()).isInstanceOf(t.getClass());
-            assertThat(((Throwable) received.getResult()).getMessage()).isEqualTo(t.getMessage());
-        }
-    }
-
-    @Test
-    void writesLegacyClassNames() {
-        byte[] bytes = vectors.VectorBodies.encode(serializer, new ResultWrapper("jupiter"));
-        // 1.3.1: 43 30 2c "org.jupiter.rpc.model.metadata.ResultWrapper" 91 06 "result" 60 07 "jupiter"
-        assertThat(new String(bytes, java.nio.charset.StandardCharsets.ISO_8859_1))
-                .isEqualTo("C0,org.jupiter.rpc.model.metadata.ResultWrapper\u0091\u0006result`\u0007jupiter");
-    }
-
-    @Test
-    void malformedBodiesFailWithSerializationException() {
-        List<byte[]> bad = List.of(
+    @Override
+    protected List<byte[]> malformedBodies() {
+        return List.of(
                 new byte[] {'C', 0x30},                          // class definition cut short
                 new byte[] {0x43, 0x05, 'n', 'o', '.', 'n', 'o', (byte) 0x90, 0x60}, // unknown class "no.no"
                 new byte[] {0x60},                               // instance of an undefined class
                 new byte[] {0x52, 0x00, 0x07});                  // string chunk claiming more than is there
-        for (byte[] bytes : bad) {
-            assertThatThrownBy(() -> read(bytes, MessageWrapper.class))
-                    .isInstanceOf(SerializationException.class)
-                    .hasMessageContaining(MessageWrapper.class.getName());
-        }
+    }
+
+    @Override
+    protected Object unwritableValue() {
+        return new NotSerializable();
+    }
+
+    @Override
+    protected StackTraces stackTraces() {
+        return StackTraces.EQUAL;
     }
 
     @Test
-    void aValueOfAnotherTypeIsRejected() {
-        byte[] bytes = vectors.VectorBodies.encode(serializer, "just a string");
-        assertThatThrownBy(() -> read(bytes, MessageWrapper.class))
-                .isInstanceOf(SerializationException.class)
-                .hasMessageContaining("java.lang.String");
+    void writesLegacyClassNames() {
+        byte[] bytes = VectorBodies.encode(serializer(), new ResultWrapper("jupiter"));
+        // 1.3.1: 43 30 2c "org.jupiter.rpc.model.metadata.ResultWrapper" 91 06 "result" 60 07 "jupiter"
+        assertThat(new String(bytes, StandardCharsets.ISO_8859_1))
+                .isEqualTo("C0,org.jupiter.rpc.model.metadata.ResultWrapper\u0091\u0006result`\u0007jupiter");
     }
 
     @Test
-    void randomGarbageNeverEscapesAsAnotherException() {
-        assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
-            for (int seed = 0; seed < 2000; seed++) {
-                byte[] bytes = Samples.garbage(seed, 1 + seed % 97);
-                for (Class<?> type : List.of(MessageWrapper.class, ResultWrapper.class)) {
-                    Throwable thrown = catchThrowable(() -> read(bytes, type));
-                    if (thrown != null) {
-                        assertThat(thrown).as("seed %d", seed).isInstanceOf(SerializationException.class);
-                    }
-                }
-            }
-        });
-        // The thread's streams still work after all those failures.
-        assertThat(Samples.roundTrip(serializer, new ResultWrapper("ok"), ResultWrapper.class, true).getResult())
-                .isEqualTo("ok");
-    }
-
-    @Test
-    void unserializableValueFailsWithSerializationException() {
-        ByteBuf buf = PooledByteBufAllocator.DEFAULT.heapBuffer();
-        try {
-            buf.writeByte(1);
-            assertThatCode(() -> serializer.write(buf, new ResultWrapper(new NotSerializable())))
-                    .isInstanceOf(SerializationException.class)
-                    .hasMessageContaining(ResultWrapper.class.getName());
-            assertThat(buf.writerIndex()).as("a failed write leaves nothing behind").isEqualTo(1);
-        } finally {
-            buf.release();
-        }
+    void legacyExceptionsTravelUnder131Names() {
+        byte[] bytes = VectorBodies.encode(serializer(),
+                new ResultWrapper(new JupiterServerBusyException("provider busy")));
+        assertThat(new String(bytes, StandardCharsets.ISO_8859_1))
+                .contains("org.jupiter.rpc.exception.JupiterServerBusyException").doesNotContain("io.jupiter");
+        Object read = read(bytes, ResultWrapper.class).getResult();
+        assertThat(read).isExactlyInstanceOf(JupiterServerBusyException.class);
+        assertThat(((Throwable) read).getMessage()).isEqualTo("provider busy");
     }
 
     @Test
     void bigDecimalAsWrittenBy131IsReadAsZeroWithItsScale() {
         // C "java.math.BigDecimal" [scale, intVal]; O 0x94 (scale 4) N (intVal null)
-        byte[] bytes = java.util.HexFormat.of().parseHex(
+        byte[] bytes = HexFormat.of().parseHex(
                 "43146a6176612e6d6174682e426967446563696d616c92057363616c6506696e7456616c60944e");
-        assertThat(read(bytes, Object.class)).isEqualTo(new java.math.BigDecimal("0.0000"));
+        assertThat(read(bytes, Object.class)).isEqualTo(new BigDecimal("0.0000"));
     }
 
     private static final class NotSerializable {
-    }
-
-    private <T> T read(byte[] bytes, Class<T> type) {
-        ByteBuf buf = PooledByteBufAllocator.DEFAULT.heapBuffer(bytes.length);
-        try {
-            buf.writeBytes(bytes);
-            return serializer.read(buf, type);
-        } finally {
-            buf.release();
-        }
     }
 }

@@ -1,188 +1,79 @@
 package io.jupiter.serialization.kryo;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.catchThrowable;
-import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.jupiter.serialization.SerializationException;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.SerializerType;
-import io.jupiter.serialization.Serializers;
-import io.jupiter.serialization.wire.MessageWrapper;
 import io.jupiter.serialization.wire.ResultWrapper;
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.PooledByteBufAllocator;
-import java.time.Duration;
-import java.util.HashMap;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.params.provider.ValueSource;
 import vectors.Samples;
-import vectors.model.VectorCheckedException;
+import vectors.SerializerSuite;
+import vectors.VectorBodies;
+import vectors.model.User;
 
-class KryoSerializerTest {
+class KryoSerializerTest extends SerializerSuite {
 
-    private final Serializer serializer = new KryoSerializer();
-
-    static List<Object> argumentKinds() {
-        return Samples.argumentKinds();
+    @Override
+    protected Serializer serializer() {
+        return new KryoSerializer();
     }
 
-    @Test
-    void foundByServiceLoader() {
-        assertThat(serializer.type()).isEqualTo(SerializerType.KRYO);
-        assertThat(Serializers.get(SerializerType.KRYO)).isInstanceOf(KryoSerializer.class);
+    @Override
+    protected SerializerType type() {
+        return SerializerType.KRYO;
     }
 
-    @ParameterizedTest
-    @ValueSource(booleans = {true, false})
-    void requestWithEveryArgumentKind(boolean direct) {
-        Object[] args = Samples.argumentKinds().toArray();
-        MessageWrapper sent = Samples.request(args, null);
-
-        MessageWrapper received = Samples.roundTrip(serializer, sent, MessageWrapper.class, direct);
-
-        assertThat(received.getAppName()).isEqualTo("app");
-        assertThat(received.getMetadata()).isEqualTo(sent.getMetadata());
-        assertThat(received.getMethodName()).isEqualTo("call");
-        assertThat(received.getArgs()).hasSameSizeAs(args);
-        for (int i = 0; i < args.length; i++) {
-            assertThat(received.getArgs()[i]).as("arg %d", i).isEqualTo(args[i]);
-        }
-        assertThat(received.getAttachments()).isNull();
+    @Override
+    protected Object[] nullArgsAsReceived() {
+        return new Object[] {"a", null, "c"};
     }
 
-    @ParameterizedTest
-    @MethodSource("argumentKinds")
-    void resultOfEveryKind(Object value) {
-        for (boolean direct : new boolean[] {true, false}) {
-            ResultWrapper received = Samples.roundTrip(serializer, new ResultWrapper(value), ResultWrapper.class, direct);
-            assertThat(received.getResult()).isEqualTo(value);
-        }
+    @Override
+    protected List<byte[]> malformedBodies() {
+        return List.of(
+                new byte[] {},                                          // nothing
+                new byte[] {0x0a, 'a'});                                // appName cut short
     }
 
-    @ParameterizedTest
-    @ValueSource(booleans = {true, false})
-    void oneMebibyteString(boolean direct) {
-        MessageWrapper received = Samples.roundTrip(serializer,
-                Samples.request(new Object[] {Samples.BIG_STRING}, null), MessageWrapper.class, direct);
-        assertThat(received.getArgs()).containsExactly(Samples.BIG_STRING);
-
-        ResultWrapper result = Samples.roundTrip(serializer, new ResultWrapper(Samples.BIG_STRING),
-                ResultWrapper.class, direct);
-        assertThat(result.getResult()).isEqualTo(Samples.BIG_STRING);
+    @Override
+    protected Object unwritableValue() {
+        List<Object> cyclic = new ArrayList<>();
+        cyclic.add(cyclic); // references are off, so a cycle cannot be written
+        return cyclic;
     }
 
-    @Test
-    void emptyArgsNullsAndAttachments() {
-        Map<String, String> attachments = new HashMap<>();
-        attachments.put("traceId", "4bf92f3577b34da6a3ce929d0e0e4736");
-        attachments.put("spanId", "00f067aa0ba902b7");
-
-        MessageWrapper received = Samples.roundTrip(serializer, Samples.request(new Object[0], attachments),
-                MessageWrapper.class, true);
-        assertThat(received.getArgs()).isEmpty();
-        assertThat(received.getAttachments()).isEqualTo(attachments);
-
-        MessageWrapper withNulls = Samples.roundTrip(serializer,
-                Samples.request(new Object[] {"a", null, "c"}, null), MessageWrapper.class, false);
-        assertThat(withNulls.getArgs()).containsExactly("a", null, "c");
+    @Override
+    protected StackTraces stackTraces() {
+        return StackTraces.EQUAL;
     }
 
-    @Test
-    void nullResult() {
-        ResultWrapper received = Samples.roundTrip(serializer, new ResultWrapper(null), ResultWrapper.class, true);
-        assertThat(received.getResult()).isNull();
-    }
-
-    @Test
-    void exceptionsKeepTypeAndMessage() {
-        for (Throwable t : List.of(new IllegalStateException("boom"), new VectorCheckedException("checked"))) {
-            ResultWrapper received = Samples.roundTrip(serializer, new ResultWrapper(t), ResultWrapper.class, true);
-            assertThat(received.getResult()).isInstanceOf(t.getClass());
-            assertThat(((Throwable) received.getResult()).getMessage()).isEqualTo(t.getMessage());
-            assertThat(((Throwable) received.getResult()).getStackTrace()).isEqualTo(t.getStackTrace());
-        }
+    @Override
+    protected String whyAnotherRootTypeIsNotDetected() {
+        return "the root is written with writeObject, without a class id, as in 1.3.1";
     }
 
     @Test
     void registeredClassesTravelAsIdsOthersByName() {
-        String text = new String(vectors.VectorBodies.encode(serializer,
-                Samples.request(new Object[] {new java.util.ArrayList<>(List.of("x")), new vectors.model.User()},
-                        null)), java.nio.charset.StandardCharsets.ISO_8859_1);
+        String text = new String(VectorBodies.encode(serializer(),
+                Samples.request(new Object[] {new ArrayList<>(List.of("x")), new User()}, null)),
+                StandardCharsets.ISO_8859_1);
         assertThat(text).doesNotContain("ServiceMetadata").doesNotContain("ArrayList").contains("vectors.model.Use");
     }
 
     @Test
-    void malformedBodiesFailWithSerializationException() {
-        List<byte[]> bad = List.of(
-                new byte[] {},                                          // nothing
-                new byte[] {0x0a, 'a'});                                // appName cut short
-        for (byte[] bytes : bad) {
-            assertThatThrownBy(() -> read(bytes, MessageWrapper.class))
-                    .isInstanceOf(SerializationException.class)
-                    .hasMessageContaining(MessageWrapper.class.getName());
-        }
-    }
-
-    @Test
     void anUnknownClassNameFailsWithSerializationException() {
-        byte[] bytes = vectors.VectorBodies.encode(serializer, new ResultWrapper(new vectors.model.User()));
-        String text = new String(bytes, java.nio.charset.StandardCharsets.ISO_8859_1);
+        byte[] bytes = VectorBodies.encode(serializer(), new ResultWrapper(new User()));
+        String text = new String(bytes, StandardCharsets.ISO_8859_1);
         int at = text.indexOf("vectors.model.Use");
         assertThat(at).isNotNegative();
         bytes[at + 16] = 'x'; // vectors.model.Usxr
         assertThatThrownBy(() -> read(bytes, ResultWrapper.class))
                 .isInstanceOf(SerializationException.class)
                 .hasMessageContaining("vectors.model.Usxr");
-    }
-
-    @Test
-    void randomGarbageNeverEscapesAsAnotherException() {
-        assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
-            for (int seed = 0; seed < 2000; seed++) {
-                byte[] bytes = Samples.garbage(seed, 1 + seed % 97);
-                for (Class<?> type : List.of(MessageWrapper.class, ResultWrapper.class)) {
-                    Throwable thrown = catchThrowable(() -> read(bytes, type));
-                    if (thrown != null) {
-                        assertThat(thrown).as("seed %d", seed).isInstanceOf(SerializationException.class);
-                    }
-                }
-            }
-        });
-        // The thread's streams still work after all those failures.
-        assertThat(Samples.roundTrip(serializer, new ResultWrapper("ok"), ResultWrapper.class, true).getResult())
-                .isEqualTo("ok");
-    }
-
-    @Test
-    void unserializableValueFailsWithSerializationException() {
-        ByteBuf buf = PooledByteBufAllocator.DEFAULT.heapBuffer();
-        try {
-            buf.writeByte(1);
-            List<Object> cyclic = new java.util.ArrayList<>();
-            cyclic.add(cyclic); // references are off, so a cycle cannot be written
-            assertThatCode(() -> serializer.write(buf, new ResultWrapper(cyclic)))
-                    .isInstanceOf(SerializationException.class)
-                    .hasMessageContaining(ResultWrapper.class.getName());
-            assertThat(buf.writerIndex()).as("a failed write leaves nothing behind").isEqualTo(1);
-        } finally {
-            buf.release();
-        }
-    }
-
-    private <T> T read(byte[] bytes, Class<T> type) {
-        ByteBuf buf = PooledByteBufAllocator.DEFAULT.heapBuffer(bytes.length);
-        try {
-            buf.writeBytes(bytes);
-            return serializer.read(buf, type);
-        } finally {
-            buf.release();
-        }
     }
 }

@@ -1,5 +1,6 @@
 package io.jupiter.serialization.protostuff;
 
+import io.jupiter.serialization.wire.LegacyClassNames;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.protostuff.ByteString;
@@ -115,6 +116,14 @@ final class ByteBufOutput implements Output {
     @Override
     public void writeString(int fieldNumber, CharSequence value, boolean repeated) {
         writeTag(fieldNumber, WIRETYPE_LENGTH_DELIMITED);
+        if (fieldNumber == LegacyNameInput.ID_POJO || fieldNumber == LegacyNameInput.ID_THROWABLE) {
+            // The class name of a dynamic value: our wire forms of 1.3.1's exceptions go out under 1.3.1's names.
+            String legacy = LegacyClassNames.legacyName(value.toString());
+            if (legacy != null && legacy.startsWith(LegacyClassNames.EXCEPTION_PACKAGE)) {
+                writeUtf8(legacy);
+                return;
+            }
+        }
         writeUtf8(value);
     }
 

@@ -32,7 +32,10 @@ import java.nio.ByteBuffer;
  * If protostuff was loaded before this class, the properties have no effect.
  *
  * <p>Values in {@code Object}-typed slots (arguments, results) carry their class name, so user POJOs, enums and
- * exceptions must exist under the same name on both sides.
+ * exceptions must exist under the same name on both sides. The one exception: 1.3.1's own exception classes
+ * ({@code org.jupiter.rpc.exception.*}, sent with 0x40/0x44/0x51) are read as our classes of the same simple name in
+ * {@code io.jupiter.serialization.wire.legacy}, and those are written under the 1.3.1 names
+ * ({@link LegacyNameInput}, {@link ByteBufOutput}).
  */
 public final class ProtostuffSerializer implements Serializer {
 
@@ -78,7 +81,7 @@ public final class ProtostuffSerializer implements Serializer {
                 ? in.nioBuffer(in.readerIndex(), readable)
                 : ByteBuffer.wrap(readAll(in, readable));
         try {
-            ByteBufferInput input = new ByteBufferInput(nio, true);
+            LegacyNameInput input = new LegacyNameInput(new ByteBufferInput(nio, true));
             T message = schema.newMessage();
             schema.mergeFrom(input, message);
             input.checkLastTagWas(0);

@@ -1,0 +1,160 @@
+package io.jupiter.compat;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import compat.model.CompatException;
+import compat.model.Values;
+import io.jupiter.rpc.JupiterClient;
+import io.jupiter.rpc.exception.BadRequestException;
+import io.jupiter.rpc.exception.RemoteServiceException;
+import io.jupiter.rpc.exception.RpcException;
+import io.jupiter.rpc.exception.ServiceNotFoundException;
+import io.jupiter.serialization.SerializerType;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** Our consumer calls a real Jupiter 1.3.1 provider, started in its own JVM once for the class. */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class OurConsumerToLegacyProviderTest {
+
+    private LegacyJvm provider;
+    private int port;
+    private JupiterClient client;
+
+    @BeforeAll
+    void startLegacyProvider() throws Exception {
+        port = LegacyJvm.freePort();
+        provider = LegacyJvm.start("LegacyProvider", String.valueOf(port));
+        provider.awaitLine("ready", 60);
+        client = JupiterClient.builder().appName("compat-ours").build();
+        // warm-up: the first calls into a fresh 1.3.1 JVM can take seconds
+        assertThat(service(SerializerType.PROTOSTUFF).str("warm-up")).isEqualTo("warm-up");
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        if (client != null) {
+            client.close();
+        }
+        if (provider != null) {
+            provider.close();
+        }
+    }
+
+    private CompatService service(SerializerType serializer) {
+        return client.proxy(CompatService.class).address("127.0.0.1", port).serializer(serializer)
+                .timeoutMillis(20_000).connections(2).build();
+    }
+
+    static List<Arguments> valueCases() {
+        List<Arguments> cases = new ArrayList<>();
+        for (SerializerType serializer : List.of(SerializerType.PROTOSTUFF, SerializerType.HESSIAN,
+                SerializerType.JAVA)) {
+            for (Map.Entry<String, Object> c : Values.cases().entrySet()) {
+                if (Values.supported(serializer.id(), c.getKey())) {
+                    cases.add(Arguments.of(serializer, c.getKey()));
+                }
+            }
+        }
+        return cases;
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("valueCases")
+    void valueComesBackEqual(SerializerType serializer, String method) throws Throwable {
+        Object sent = Values.cases().get(method);
+        Method m = List.of(CompatService.class.getMethods()).stream()
+                .filter(x -> x.getName().equals(method)).findFirst().orElseThrow();
+        Object got;
+        try {
+            got = m.invoke(service(serializer), sent);
+        } catch (InvocationTargetException e) {
+            throw e.getCause();
+        }
+        assertThat(Values.same(got, sent)).as("sent %s, got %s", Values.show(sent), Values.show(got)).isTrue();
+    }
+
+    @ParameterizedTest
+    @EnumSource(names = {"PROTOSTUFF", "HESSIAN", "JAVA"})
+    void noArgsEmptyAndNullArguments(SerializerType serializer) {
+        CompatService service = service(serializer);
+        assertThat(service.noArgs()).isEqualTo("no-args");
+        assertThat(service.str("")).isEmpty();
+        assertThat(service.str(null)).isNull();
+    }
+
+    @Test
+    void protostuffCompactsNullArgumentsAs131Does() {
+        // 1.3.1's default: null array elements are dropped and the array keeps its length.
+        assertThat(service(SerializerType.PROTOSTUFF).three("a", null, "c")).isEqualTo("a|c|null");
+        assertThat(service(SerializerType.HESSIAN).three("a", null, "c")).isEqualTo("a|null|c");
+        assertThat(service(SerializerType.JAVA).three("a", null, "c")).isEqualTo("a|null|c");
+    }
+
+    @ParameterizedTest
+    @EnumSource(names = {"PROTOSTUFF", "HESSIAN", "JAVA"})
+    void declaredExceptionIsRethrown(SerializerType serializer) {
+        assertThatThrownBy(() -> service(serializer).declared("declared-message"))
+                .isExactlyInstanceOf(CompatException.class).hasMessage("declared-message");
+    }
+
+    @ParameterizedTest
+    @EnumSource(names = {"PROTOSTUFF", "HESSIAN", "JAVA"})
+    void undeclaredExceptionKeepsClassAndMessage(SerializerType serializer) {
+        assertThatThrownBy(() -> service(serializer).unexpected("unexpected-message"))
+                .isInstanceOfSatisfying(RemoteServiceException.class, e -> {
+                    assertThat(e.status().value()).isEqualTo((byte) 0x53);
+                    assertThat(e.remoteClassName()).isEqualTo("java.lang.IllegalStateException");
+                    assertThat(e.remoteMessage()).isEqualTo("unexpected-message");
+                });
+    }
+
+    @ParameterizedTest
+    @EnumSource(names = {"PROTOSTUFF", "HESSIAN", "JAVA"})
+    void serviceNotFoundBodyIsMapped(SerializerType serializer) {
+        CompatService missing = client.proxy(CompatService.class).address("127.0.0.1", port).serializer(serializer)
+                .version("9.9.9").timeoutMillis(20_000).build();
+        assertThatThrownBy(() -> missing.str("x"))
+                .isExactlyInstanceOf(ServiceNotFoundException.class)
+                .hasMessageContaining("org.jupiter.rpc.exception.JupiterServiceNotFoundException")
+                .hasMessageContaining("version='9.9.9'");
+    }
+
+    @ParameterizedTest
+    @EnumSource(names = {"PROTOSTUFF", "HESSIAN", "JAVA"})
+    void completableFutureMethods(SerializerType serializer) throws Exception {
+        CompatService service = service(serializer);
+        assertThat(service.later("from-the-future").get(20, TimeUnit.SECONDS)).isEqualTo("from-the-future");
+        assertThatThrownBy(() -> service.laterFails("future-failed").get(20, TimeUnit.SECONDS))
+                .hasCauseInstanceOf(RpcException.class)
+                .cause().satisfies(e -> assertThat(((RpcException) e).status().value()).isEqualTo((byte) 0x50));
+    }
+
+    @Test
+    void kryoFailsAtOnceWithAClearError() {
+        // 1.3.1's Kryo 2.23 cannot read our Kryo 5 body: it answers 0x40 (in a Kryo 2 body we cannot read) and
+        // closes the connection. The call must fail with that, not wait for its timeout.
+        CompatService kryo = client.proxy(CompatService.class).address("127.0.0.1", port)
+                .serializer(SerializerType.KRYO).timeoutMillis(20_000).build();
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> kryo.str("x"))
+                .isInstanceOf(BadRequestException.class)
+                .hasMessageContaining("kryo");
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(10_000);
+    }
+}

@@ -1,0 +1,235 @@
+package vectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+
+import io.jupiter.serialization.SerializationException;
+import io.jupiter.serialization.Serializer;
+import io.jupiter.serialization.SerializerType;
+import io.jupiter.serialization.Serializers;
+import io.jupiter.serialization.wire.MessageWrapper;
+import io.jupiter.serialization.wire.ResultWrapper;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.PooledByteBufAllocator;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
+import vectors.model.VectorCheckedException;
+
+/**
+ * The cases every serializer must pass. A module's test extends this, supplies its serializer and what differs by
+ * design (how values arrive, where nulls go, which bodies are malformed), and adds its own cases. A case that does
+ * not apply is switched off by overriding its hook with a reason, never silently.
+ */
+public abstract class SerializerSuite {
+
+    /** The serializer under test; a new instance, not the one the {@code ServiceLoader} found. */
+    protected abstract Serializer serializer();
+
+    /** The type it must report, and under which the {@code ServiceLoader} must find the same implementation. */
+    protected abstract SerializerType type();
+
+    /** How {@code sent} arrives after a round trip. Identity unless the format changes types (hessian). */
+    protected Object asDecoded(Object sent) {
+        return sent;
+    }
+
+    /** How {@code args = {"a", null, "c"}} arrives. */
+    protected abstract Object[] nullArgsAsReceived();
+
+    /** Bodies that are not a {@code MessageWrapper} in this format, each for a different reason. */
+    protected abstract List<byte[]> malformedBodies();
+
+    /** A value this serializer cannot write. */
+    protected abstract Object unwritableValue();
+
+    /** How a thrown exception's stack trace travels. */
+    protected enum StackTraces {
+        /** Element for element. */
+        EQUAL,
+        /** Some stack travels (protostuff on JDK 17 writes the JDK 9+ element fields). */
+        NOT_EMPTY
+    }
+
+    protected abstract StackTraces stackTraces();
+
+    /**
+     * Null if a body holding another root type must be rejected by name; otherwise the reason the format cannot
+     * tell (its root carries no class name).
+     */
+    protected String whyAnotherRootTypeIsNotDetected() {
+        return null;
+    }
+
+    private Serializer serializer;
+
+    private Serializer s() {
+        if (serializer == null) {
+            serializer = serializer();
+        }
+        return serializer;
+    }
+
+    static List<Object> argumentKinds() {
+        return Samples.argumentKinds();
+    }
+
+    @Test
+    void foundByServiceLoader() {
+        assertThat(s().type()).isEqualTo(type());
+        assertThat(Serializers.get(type())).isInstanceOf(s().getClass());
+    }
+
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void requestWithEveryArgumentKind(boolean direct) {
+        Object[] args = Samples.argumentKinds().toArray();
+        MessageWrapper sent = Samples.request(args, null);
+
+        MessageWrapper received = Samples.roundTrip(s(), sent, MessageWrapper.class, direct);
+
+        assertThat(received.getAppName()).isEqualTo("app");
+        assertThat(received.getMetadata()).isEqualTo(sent.getMetadata());
+        assertThat(received.getMethodName()).isEqualTo("call");
+        assertThat(received.getArgs()).hasSameSizeAs(args);
+        for (int i = 0; i < args.length; i++) {
+            assertThat(received.getArgs()[i]).as("arg %d", i).isEqualTo(asDecoded(args[i]));
+        }
+        assertThat(received.getAttachments()).isNull();
+    }
+
+    @ParameterizedTest
+    @MethodSource("argumentKinds")
+    void resultOfEveryKind(Object value) {
+        for (boolean direct : new boolean[] {true, false}) {
+            ResultWrapper received = Samples.roundTrip(s(), new ResultWrapper(value), ResultWrapper.class, direct);
+            assertThat(received.getResult()).isEqualTo(asDecoded(value));
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void oneMebibyteString(boolean direct) {
+        MessageWrapper received = Samples.roundTrip(s(),
+                Samples.request(new Object[] {Samples.BIG_STRING}, null), MessageWrapper.class, direct);
+        assertThat(received.getArgs()).containsExactly(Samples.BIG_STRING);
+
+        ResultWrapper result = Samples.roundTrip(s(), new ResultWrapper(Samples.BIG_STRING),
+                ResultWrapper.class, direct);
+        assertThat(result.getResult()).isEqualTo(Samples.BIG_STRING);
+    }
+
+    @Test
+    void emptyArgsNullsAndAttachments() {
+        Map<String, String> attachments = new HashMap<>();
+        attachments.put("traceId", "4bf92f3577b34da6a3ce929d0e0e4736");
+        attachments.put("spanId", "00f067aa0ba902b7");
+
+        MessageWrapper received = Samples.roundTrip(s(), Samples.request(new Object[0], attachments),
+                MessageWrapper.class, true);
+        assertThat(received.getArgs()).isEmpty();
+        assertThat(received.getAttachments()).isEqualTo(attachments);
+
+        MessageWrapper withNulls = Samples.roundTrip(s(),
+                Samples.request(new Object[] {"a", null, "c"}, null), MessageWrapper.class, false);
+        assertThat(withNulls.getArgs()).containsExactly(nullArgsAsReceived());
+    }
+
+    @Test
+    void nullResult() {
+        ResultWrapper received = Samples.roundTrip(s(), new ResultWrapper(null), ResultWrapper.class, true);
+        assertThat(received.getResult()).isNull();
+    }
+
+    @Test
+    void exceptionsKeepTypeAndMessage() {
+        for (Throwable t : List.of(new IllegalStateException("boom"), new VectorCheckedException("checked"))) {
+            t.getStackTrace(); // the JDK fills the field lazily; only a filled stack trace travels
+            ResultWrapper received = Samples.roundTrip(s(), new ResultWrapper(t), ResultWrapper.class, true);
+            assertThat(received.getResult()).isInstanceOf(t.getClass());
+            Throwable got = (Throwable) received.getResult();
+            assertThat(got.getMessage()).isEqualTo(t.getMessage());
+            switch (stackTraces()) {
+                case EQUAL:
+                    assertThat(got.getStackTrace()).isEqualTo(t.getStackTrace());
+                    break;
+                default:
+                    assertThat(got.getStackTrace()).isNotEmpty();
+                    break;
+            }
+        }
+    }
+
+    @Test
+    void malformedBodiesFailWithSerializationException() {
+        for (byte[] bytes : malformedBodies()) {
+            assertThatThrownBy(() -> read(bytes, MessageWrapper.class))
+                    .isInstanceOf(SerializationException.class)
+                    .hasMessageContaining(MessageWrapper.class.getName());
+        }
+    }
+
+    @Test
+    void aValueOfAnotherTypeIsRejected() {
+        String why = whyAnotherRootTypeIsNotDetected();
+        if (why != null) {
+            assertThat(why).as("the reason for opting out").isNotBlank();
+            return;
+        }
+        byte[] bytes = VectorBodies.encode(s(), "just a string");
+        assertThatThrownBy(() -> read(bytes, MessageWrapper.class))
+                .isInstanceOf(SerializationException.class)
+                .hasMessageContaining("java.lang.String");
+    }
+
+    @Test
+    void randomGarbageNeverEscapesAsAnotherException() {
+        assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
+            for (int seed = 0; seed < 2000; seed++) {
+                byte[] bytes = Samples.garbage(seed, 1 + seed % 97);
+                for (Class<?> type : List.of(MessageWrapper.class, ResultWrapper.class)) {
+                    Throwable thrown = catchThrowable(() -> read(bytes, type));
+                    if (thrown != null) {
+                        assertThat(thrown).as("seed %d", seed).isInstanceOf(SerializationException.class);
+                    }
+                }
+            }
+        });
+        // The thread's streams still work after all those failures.
+        assertThat(Samples.roundTrip(s(), new ResultWrapper("ok"), ResultWrapper.class, true).getResult())
+                .isEqualTo("ok");
+    }
+
+    @Test
+    void unwritableValueFailsWithSerializationException() {
+        ByteBuf buf = PooledByteBufAllocator.DEFAULT.heapBuffer();
+        try {
+            buf.writeByte(1);
+            assertThatCode(() -> s().write(buf, new ResultWrapper(unwritableValue())))
+                    .isInstanceOf(SerializationException.class)
+                    .hasMessageContaining(ResultWrapper.class.getName());
+            assertThat(buf.writerIndex()).as("a failed write leaves nothing behind").isEqualTo(1);
+        } finally {
+            buf.release();
+        }
+    }
+
+    /** Reads {@code bytes} as {@code type} from a pooled heap buffer. */
+    protected <T> T read(byte[] bytes, Class<T> type) {
+        ByteBuf buf = PooledByteBufAllocator.DEFAULT.heapBuffer(bytes.length);
+        try {
+            buf.writeBytes(bytes);
+            return s().read(buf, type);
+        } finally {
+            buf.release();
+        }
+    }
+}
