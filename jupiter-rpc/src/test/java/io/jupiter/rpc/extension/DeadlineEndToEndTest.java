@@ -83,6 +83,9 @@ class DeadlineEndToEndTest {
     void aRequestWhoseDeadlinePassedInTheQueueIsDroppedNotRun() throws Exception {
         InvokeFuture<String> held = holdTheOnlyProviderThread();
         assertThatThrownBy(() -> work(propagating, 200).work("late")).isInstanceOf(TimeoutException.class);
+        // The provider counts the 200 ms from when it received "late", a moment before the consumer gave up; once
+        // another 200 ms passed its deadline has surely passed too. Here the passing of time is what is tested.
+        Thread.sleep(200);
         gate.open();
         assertThat(held.get(10, TimeUnit.SECONDS)).isEqualTo("passed held");
         // Served after "late" had its turn on the one provider thread (FIFO).
@@ -94,6 +97,7 @@ class DeadlineEndToEndTest {
     void withoutADeadlineTheProviderStillRunsWhatTheConsumerGaveUpOn() throws Exception {
         InvokeFuture<String> held = holdTheOnlyProviderThread();
         assertThatThrownBy(() -> work(plain, 200).work("late")).isInstanceOf(TimeoutException.class);
+        Thread.sleep(200);
         gate.open();
         assertThat(held.get(10, TimeUnit.SECONDS)).isEqualTo("passed held");
         assertThat(work(plain, 10_000).work("next")).isEqualTo("done next");
