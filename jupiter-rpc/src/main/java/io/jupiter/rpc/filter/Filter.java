@@ -21,4 +21,12 @@ public interface Filter extends Interceptor {
     default int priority() {
         return 0;
     }
+
+    /**
+     * Whether to run at all, asked once when a proxy is built or a service registered; a filter that has nothing to
+     * do (e.g. tracing with no tracing SDK installed) answers {@code false} and then costs nothing. Default true.
+     */
+    default boolean isEnabled() {
+        return true;
+    }
 }

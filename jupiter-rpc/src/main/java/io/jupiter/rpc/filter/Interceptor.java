@@ -29,4 +29,21 @@ public interface Interceptor {
      */
     default void afterInvoke(Invocation invocation, Object result, Throwable error) {
     }
+
+    /**
+     * Provider side only: called on the thread that runs the service method, right before it runs (after every
+     * {@code beforeInvoke}); the returned scope is closed on that same thread right after the method returned (for a
+     * method returning a {@code CompletionStage}: once it returned the stage). Lets an interceptor make something
+     * current for the method's own code, such as a tracing span. Default: nothing ({@code null}).
+     */
+    default MethodScope enterMethod(Invocation invocation) {
+        return null;
+    }
+
+    /** What {@link #enterMethod} set up, undone on the same thread. */
+    @FunctionalInterface
+    interface MethodScope extends AutoCloseable {
+        @Override
+        void close();
+    }
 }

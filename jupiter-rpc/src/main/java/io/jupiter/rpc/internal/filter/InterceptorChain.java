@@ -33,7 +33,7 @@ public final class InterceptorChain {
         List<Interceptor> all = new ArrayList<>(FilterLoader.filters());
         all.addAll(global);
         all.addAll(local);
-        all.removeIf(i -> i instanceof Filter && !((Filter) i).side().includes(side));
+        all.removeIf(i -> i instanceof Filter && (!((Filter) i).side().includes(side) || !((Filter) i).isEnabled()));
         if (all.isEmpty()) {
             return null;
         }
@@ -75,6 +75,44 @@ public final class InterceptorChain {
                 all[i].afterInvoke(invocation, result, error);
             } catch (RuntimeException | Error e) {
                 log.warn("{}.afterInvoke failed on {}", all[i].getClass().getName(), invocation, e);
+            }
+        }
+    }
+
+    /** Runs every {@code enterMethod}; returns the scopes to close, or {@code null} when none was opened. */
+    public Interceptor.MethodScope[] enterMethod(DefaultInvocation invocation) {
+        Interceptor[] all = interceptors;
+        Interceptor.MethodScope[] scopes = null;
+        for (int i = 0; i < all.length; i++) {
+            Interceptor.MethodScope scope;
+            try {
+                scope = all[i].enterMethod(invocation);
+            } catch (RuntimeException | Error e) {
+                log.warn("{}.enterMethod failed on {}", all[i].getClass().getName(), invocation, e);
+                continue;
+            }
+            if (scope != null) {
+                if (scopes == null) {
+                    scopes = new Interceptor.MethodScope[all.length];
+                }
+                scopes[i] = scope;
+            }
+        }
+        return scopes;
+    }
+
+    /** Closes what {@link #enterMethod} opened, last to first. */
+    public static void exitMethod(Interceptor.MethodScope[] scopes) {
+        if (scopes == null) {
+            return;
+        }
+        for (int i = scopes.length - 1; i >= 0; i--) {
+            if (scopes[i] != null) {
+                try {
+                    scopes[i].close();
+                } catch (RuntimeException | Error e) {
+                    log.warn("closing a method scope failed", e);
+                }
             }
         }
     }

@@ -1,6 +1,7 @@
 package io.jupiter.rpc.internal.provider;
 
 import io.jupiter.rpc.exception.RpcException;
+import io.jupiter.rpc.filter.Interceptor;
 import io.jupiter.rpc.internal.filter.ContextHolder;
 import io.jupiter.rpc.internal.filter.DefaultInvocation;
 import io.jupiter.rpc.internal.filter.InterceptorChain;
@@ -23,6 +24,7 @@ final class ProviderCall {
 
     private final InterceptorChain chain;
     private final DefaultInvocation invocation;
+    private Interceptor.MethodScope[] scopes;
 
     private ProviderCall(InterceptorChain chain, DefaultInvocation invocation) {
         this.chain = chain;
@@ -74,12 +76,22 @@ final class ProviderCall {
         }
     }
 
-    /** Makes this request the one the thread serves (for {@code RpcContext}); returns what to restore. */
+    /**
+     * Makes this request the one the thread serves (for {@code RpcContext}) and runs the interceptors'
+     * {@code enterMethod}; returns what to restore.
+     */
     DefaultInvocation enter() {
-        return ContextHolder.enter(invocation);
+        DefaultInvocation previous = ContextHolder.enter(invocation);
+        if (chain != null) {
+            scopes = chain.enterMethod(invocation);
+        }
+        return previous;
     }
 
+    /** Undoes {@link #enter()}, on the same thread. */
     void exit(DefaultInvocation previous) {
+        InterceptorChain.exitMethod(scopes);
+        scopes = null;
         ContextHolder.exit(previous);
     }
 
