@@ -4,7 +4,9 @@ import io.jupiter.rpc.ServiceProvider;
 import io.jupiter.rpc.context.RpcContext;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
 
 /** Reports what the provider sees of its call context; {@code relay} calls a downstream service. */
 @ServiceProvider(group = "test", name = "context")
@@ -23,8 +25,12 @@ public interface ContextService {
 
     String fail(String message);
 
+    /** Sleeps, then calls downstream; what became of that call is left in {@link Impl#relayed}. */
+    String relayAfter(long millis) throws InterruptedException;
+
     final class Impl implements ContextService {
         volatile ContextService downstream;
+        final BlockingQueue<Object> relayed = new LinkedBlockingQueue<>();
 
         @Override
         public Map<String, String> attachments() {
@@ -44,6 +50,19 @@ public interface ContextService {
         @Override
         public CompletableFuture<Map<String, String>> attachmentsLater() {
             return CompletableFuture.completedFuture(new TreeMap<>(RpcContext.attachments()));
+        }
+
+        @Override
+        public String relayAfter(long millis) throws InterruptedException {
+            Thread.sleep(millis);
+            try {
+                Object value = downstream.attachments();
+                relayed.add(value);
+                return "relayed";
+            } catch (RuntimeException e) {
+                relayed.add(e);
+                throw e;
+            }
         }
 
         @Override

@@ -12,6 +12,7 @@ import io.jupiter.rpc.JupiterServer;
 import io.jupiter.rpc.ServiceKey;
 import io.jupiter.rpc.ServiceProvider;
 import io.jupiter.rpc.exception.TimeoutException;
+import io.jupiter.transport.Status;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -117,6 +118,19 @@ class DeadlineEndToEndTest {
         Map<String, String> downstream = viaPropagating.relay();
         assertThat(Long.parseLong(downstream.get("jupiter.timeout"))).isBetween(0L, 5_000L);
         assertThat(viaPlain.relay()).doesNotContainKey("jupiter.timeout");
+    }
+
+    @Test
+    void aProviderDoesNotSendDownstreamCallsOnceItsOwnDeadlinePassed() throws Exception {
+        ContextService caller = propagating.proxy(ContextService.class).address(contextAddress)
+                .timeoutMillis(300).build();
+        // The method outlives its caller's 300 ms (the sleep is what is tested), then calls downstream.
+        assertThatThrownBy(() -> caller.relayAfter(500)).isInstanceOf(TimeoutException.class);
+        Object relayed = context.relayed.poll(10, TimeUnit.SECONDS);
+        assertThat(relayed).isInstanceOfSatisfying(TimeoutException.class, e -> {
+            assertThat(e.status()).isEqualTo(Status.CLIENT_TIMEOUT);
+            assertThat(e).hasMessageContaining("deadline of the request being served has passed");
+        });
     }
 
     private InvokeFuture<String> holdTheOnlyProviderThread() throws InterruptedException {
