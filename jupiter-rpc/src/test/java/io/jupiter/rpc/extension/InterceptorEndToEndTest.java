@@ -164,7 +164,7 @@ class InterceptorEndToEndTest {
                 .build();
         assertThatThrownBy(service::attachments).isInstanceOf(SecurityException.class)
                 .hasMessage("denied attachments");
-        assertThat(events).containsExactly("first:before", "first:after:SERVICE_EXPECTED_ERROR");
+        assertThat(events).containsExactly("first:before", "first:after:CLIENT_ERROR");
         assertThat(providerEvents).isEmpty();
     }
 

@@ -1,9 +1,11 @@
 package io.jupiter.rpc.internal.filter;
 
+import io.jupiter.rpc.exception.RpcException;
 import io.jupiter.rpc.filter.Filter;
 import io.jupiter.rpc.filter.Interceptor;
 import io.jupiter.rpc.filter.Invocation;
 import io.jupiter.rpc.filter.Side;
+import io.jupiter.transport.Status;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -57,10 +59,21 @@ public final class InterceptorChain {
                 all[i].beforeInvoke(invocation);
             }
         } catch (RuntimeException | Error e) {
-            invocation.status(DefaultInvocation.statusOf(e));
+            invocation.status(refusalStatus(invocation, e));
             after(invocation, i - 1, null, e);
             throw e;
         }
+    }
+
+    /**
+     * The status of a call an interceptor refused: the exception's own for an {@code RpcException}; else a local
+     * error on the consumer, and on the provider the service error the consumer will be sent.
+     */
+    public static Status refusalStatus(Invocation invocation, Throwable error) {
+        if (error instanceof RpcException) {
+            return ((RpcException) error).status();
+        }
+        return invocation.side() == Side.CONSUMER ? Status.CLIENT_ERROR : Status.SERVICE_UNEXPECTED_ERROR;
     }
 
     /** Runs every {@code afterInvoke}, last to first; what they throw is logged. */

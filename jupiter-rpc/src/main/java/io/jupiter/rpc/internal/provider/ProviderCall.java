@@ -61,16 +61,10 @@ final class ProviderCall {
             chain.before(invocation);
             return true;
         } catch (RuntimeException | Error e) {
-            Status status;
-            Object body;
-            if (e instanceof RpcException) {
-                // A refusal by status (e.g. flow control): the status says what; the message says why.
-                status = ((RpcException) e).status();
-                body = ResponseWriter.stackless(new IllegalStateException(e.getMessage()));
-            } else {
-                status = Status.SERVICE_UNEXPECTED_ERROR;
-                body = e;
-            }
+            Status status = InterceptorChain.refusalStatus(invocation, e);
+            // A refusal by status (e.g. flow control): the status says what, the message why; no RPC class is sent.
+            Object body = e instanceof RpcException
+                    ? ResponseWriter.stackless(new IllegalStateException(e.getMessage())) : e;
             ResponseWriter.write(connection, serializer, serializerCode, id, status, body, false);
             return false;
         }
