@@ -1,8 +1,12 @@
 package io.jupiter.rpc;
 
 import io.jupiter.common.Requires;
+import io.jupiter.rpc.filter.Interceptor;
+import io.jupiter.rpc.generic.GenericInvoker;
 import io.jupiter.rpc.internal.consumer.ClientRuntime;
 import io.jupiter.transport.TransportConfig;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The consumer side: makes client proxies of service interfaces and owns their connections and threads.
@@ -21,9 +25,13 @@ public final class JupiterClient implements AutoCloseable {
 
     private final String appName;
     private final ClientRuntime runtime;
+    private final List<Interceptor> interceptors;
+    private final boolean propagateDeadline;
 
     private JupiterClient(Builder builder) {
         this.appName = builder.appName;
+        this.interceptors = List.copyOf(builder.interceptors);
+        this.propagateDeadline = builder.propagateDeadline;
         this.runtime = new ClientRuntime(builder.transportConfig, builder.consumerThreads);
     }
 
@@ -37,9 +45,26 @@ public final class JupiterClient implements AutoCloseable {
         return new ProxyBuilder<>(this, serviceInterface);
     }
 
+    /**
+     * Starts building a {@link GenericInvoker} of the service {@code key}: calls by method name, without the
+     * service interface. The builder's settings (address, serializer, timeouts, interceptors) apply as to any proxy.
+     */
+    public ProxyBuilder<GenericInvoker> generic(ServiceKey key) {
+        Requires.notNull(key, "key");
+        return proxy(GenericInvoker.class).group(key.group()).name(key.name()).version(key.version());
+    }
+
     /** The application name sent with every request. */
     public String appName() {
         return appName;
+    }
+
+    List<Interceptor> interceptors() {
+        return interceptors;
+    }
+
+    boolean propagateDeadline() {
+        return propagateDeadline;
     }
 
     ClientRuntime runtime() {
@@ -57,6 +82,8 @@ public final class JupiterClient implements AutoCloseable {
         private TransportConfig transportConfig = TransportConfig.builder().threadNamePrefix("jupiter-connector")
                 .readerIdleMillis(0).build();
         private int consumerThreads = Runtime.getRuntime().availableProcessors();
+        private final List<Interceptor> interceptors = new ArrayList<>();
+        private boolean propagateDeadline;
 
         private Builder() {
         }
@@ -80,6 +107,26 @@ public final class JupiterClient implements AutoCloseable {
          */
         public Builder consumerThreads(int threads) {
             this.consumerThreads = Requires.notNegative(threads, "consumerThreads");
+            return this;
+        }
+
+        /**
+         * Adds an interceptor (or a {@link io.jupiter.rpc.filter.Filter}) around every call of every proxy of this
+         * client.
+         */
+        public Builder interceptor(Interceptor interceptor) {
+            interceptors.add(Requires.notNull(interceptor, "interceptor"));
+            return this;
+        }
+
+        /**
+         * Whether every call sends its timeout as a deadline attachment ({@code jupiter.timeout}), so that the
+         * provider drops the request instead of running it once the caller gave up; default off (an attachment on
+         * every request costs a little). Calls made while serving a request that came with a deadline always carry
+         * the remaining part on.
+         */
+        public Builder propagateDeadline(boolean propagate) {
+            this.propagateDeadline = propagate;
             return this;
         }
 

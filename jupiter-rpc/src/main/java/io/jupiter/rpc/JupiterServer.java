@@ -1,12 +1,16 @@
 package io.jupiter.rpc;
 
 import io.jupiter.common.Requires;
+import io.jupiter.rpc.filter.Interceptor;
+import io.jupiter.rpc.flow.FlowLimiter;
 import io.jupiter.rpc.internal.provider.ServerRuntime;
 import io.jupiter.rpc.internal.provider.ServiceEntry;
 import io.jupiter.serialization.SerializerType;
 import io.jupiter.transport.TransportConfig;
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -30,6 +34,7 @@ public final class JupiterServer implements AutoCloseable {
     private JupiterServer(Builder builder) {
         this.runtime = new ServerRuntime(builder.transportConfig, new InetSocketAddress(builder.host, builder.port),
                 builder.providerThreads, builder.queueCapacity, builder.serializers);
+        runtime.extensions(builder.interceptors, builder.appFlowLimiter);
     }
 
     /** A builder with the defaults. */
@@ -61,6 +66,21 @@ public final class JupiterServer implements AutoCloseable {
                 implementation.getClass().getName() + " does not implement " + serviceInterface.getName());
         runtime.register(new ServiceEntry(key, serviceInterface, implementation));
         return key;
+    }
+
+    /**
+     * Adds interceptors (or {@link io.jupiter.rpc.filter.Filter}s) to the registered service {@code key} only; they run
+     * after the global ones of the same priority.
+     *
+     * @throws IllegalStateException if no service is registered under {@code key}
+     */
+    public JupiterServer intercept(ServiceKey key, Interceptor... interceptors) {
+        Requires.notNull(key, "key");
+        for (Interceptor interceptor : interceptors) {
+            Requires.notNull(interceptor, "interceptor");
+        }
+        runtime.intercept(key.directory(), List.of(interceptors));
+        return this;
     }
 
     /**
@@ -117,6 +137,8 @@ public final class JupiterServer implements AutoCloseable {
         private int queueCapacity = 8192;
         private Set<SerializerType> serializers = EnumSet.of(SerializerType.PROTOSTUFF, SerializerType.HESSIAN,
                 SerializerType.KRYO);
+        private final List<Interceptor> interceptors = new ArrayList<>();
+        private FlowLimiter appFlowLimiter;
 
         private Builder() {
         }
@@ -161,6 +183,25 @@ public final class JupiterServer implements AutoCloseable {
         public Builder serializers(SerializerType... types) {
             Requires.argument(types.length > 0, "serializers: none (expected: at least one)");
             this.serializers = EnumSet.of(types[0], types);
+            return this;
+        }
+
+        /**
+         * Adds an interceptor (or a {@link io.jupiter.rpc.filter.Filter}, such as a
+         * {@link io.jupiter.rpc.flow.FlowControlFilter}) around every request of every service.
+         */
+        public Builder interceptor(Interceptor interceptor) {
+            interceptors.add(Requires.notNull(interceptor, "interceptor"));
+            return this;
+        }
+
+        /**
+         * The application-wide flow limiter, asked on the IO thread for every request before its body is read; a
+         * refused request is answered {@code APP_FLOW_CONTROL} at once. Released when the request's task ended (a
+         * method returning a {@code CompletionStage} counts until it returned the stage). Default: none.
+         */
+        public Builder appFlowLimiter(FlowLimiter limiter) {
+            this.appFlowLimiter = Requires.notNull(limiter, "appFlowLimiter");
             return this;
         }
 

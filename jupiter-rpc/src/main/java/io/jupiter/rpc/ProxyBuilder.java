@@ -2,6 +2,7 @@ package io.jupiter.rpc;
 
 import io.jupiter.common.Requires;
 import io.jupiter.common.SystemProperties;
+import io.jupiter.rpc.filter.Interceptor;
 import io.jupiter.rpc.internal.consumer.ProxySettings;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.SerializerType;
@@ -25,6 +26,7 @@ public final class ProxyBuilder<T> {
     private final Class<T> serviceInterface;
     private final List<String> addresses = new ArrayList<>();
     private final Map<String, Long> methodTimeouts = new HashMap<>();
+    private final List<Interceptor> interceptors = new ArrayList<>();
     private SerializerType serializer = SerializerType.PROTOSTUFF;
     private long timeoutMillis = SystemProperties.getLong("jupiter.rpc.invoke.timeout", 3000);
     private int connections = 1;
@@ -103,6 +105,15 @@ public final class ProxyBuilder<T> {
     }
 
     /**
+     * Adds an interceptor (or a {@link io.jupiter.rpc.filter.Filter}) around every call of this proxy; it runs after
+     * the client's global ones of the same priority.
+     */
+    public ProxyBuilder<T> interceptor(Interceptor interceptor) {
+        interceptors.add(Requires.notNull(interceptor, "interceptor"));
+        return this;
+    }
+
+    /**
      * The proxy. Connections open in the background; the first calls wait for them within their timeout.
      *
      * @throws IllegalStateException if no address was given or the serializer is not on the class path
@@ -122,6 +133,9 @@ public final class ProxyBuilder<T> {
         }
         ProxySettings settings = new ProxySettings(serviceInterface, key, client.appName(), addresses, invokeType,
                 timeoutMillis, methodTimeouts);
+        List<Interceptor> all = new ArrayList<>(client.interceptors());
+        all.addAll(interceptors);
+        settings.extensions(all, client.propagateDeadline());
         return client.runtime().newProxy(settings, chosen, resolved, connections);
     }
 

@@ -18,8 +18,17 @@ final class MethodInfo {
     int lastBodySize = 128;
 
     MethodInfo(Method method, long timeoutMillis) {
+        this(method, method.getName(), timeoutMillis, method.getExceptionTypes());
+    }
+
+    /** A method called by name through a generic invoker's {@code carrier} method; no exception is declared. */
+    MethodInfo(Method carrier, String name, long timeoutMillis) {
+        this(carrier, name, timeoutMillis, new Class<?>[0]);
+    }
+
+    private MethodInfo(Method method, String name, long timeoutMillis, Class<?>[] exceptionTypes) {
         this.method = method;
-        this.name = method.getName();
+        this.name = name;
         this.timeoutMillis = timeoutMillis;
         Class<?> returnType = method.getReturnType();
         this.returnsFuture = returnType == CompletableFuture.class || returnType == CompletionStage.class
@@ -28,7 +37,7 @@ final class MethodInfo {
             throw new IllegalArgumentException(method + ": return type " + returnType.getName()
                     + " is not supported (expected: CompletableFuture, CompletionStage or Future)");
         }
-        this.exceptionTypes = method.getExceptionTypes();
+        this.exceptionTypes = exceptionTypes;
         this.defaultValue = defaultValue(returnType);
     }
 

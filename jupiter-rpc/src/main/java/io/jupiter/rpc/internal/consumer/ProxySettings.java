@@ -2,6 +2,7 @@ package io.jupiter.rpc.internal.consumer;
 
 import io.jupiter.rpc.InvokeType;
 import io.jupiter.rpc.ServiceKey;
+import io.jupiter.rpc.filter.Interceptor;
 import java.util.List;
 import java.util.Map;
 
@@ -15,6 +16,8 @@ public final class ProxySettings {
     final InvokeType invokeType;
     final long timeoutMillis;
     final Map<String, Long> methodTimeoutMillis;
+    List<Interceptor> interceptors = List.of();
+    boolean propagateDeadline;
 
     public ProxySettings(Class<?> serviceInterface, ServiceKey key, String appName, List<String> addresses,
                          InvokeType invokeType, long timeoutMillis, Map<String, Long> methodTimeoutMillis) {
@@ -25,6 +28,13 @@ public final class ProxySettings {
         this.invokeType = invokeType;
         this.timeoutMillis = timeoutMillis;
         this.methodTimeoutMillis = Map.copyOf(methodTimeoutMillis);
+    }
+
+    /** Sets the interceptors (global first, then this proxy's) and whether every call sends its deadline. */
+    public ProxySettings extensions(List<Interceptor> interceptors, boolean propagateDeadline) {
+        this.interceptors = List.copyOf(interceptors);
+        this.propagateDeadline = propagateDeadline;
+        return this;
     }
 
     long timeoutFor(String methodName) {

@@ -6,8 +6,12 @@ import io.jupiter.rpc.InvokeType;
 import io.jupiter.rpc.exception.ConnectionException;
 import io.jupiter.rpc.exception.RpcException;
 import io.jupiter.rpc.exception.SerializationFailedException;
+import io.jupiter.rpc.filter.Side;
+import io.jupiter.rpc.generic.GenericInvoker;
 import io.jupiter.rpc.internal.InvokeIds;
 import io.jupiter.rpc.internal.PortableValues;
+import io.jupiter.rpc.internal.filter.ContextHolder;
+import io.jupiter.rpc.internal.filter.InterceptorChain;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.wire.MessageWrapper;
 import io.jupiter.serialization.wire.ServiceMetadata;
@@ -21,6 +25,9 @@ import io.netty.util.Timer;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Method;
 import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -33,16 +40,24 @@ final class ServiceInvoker implements InvocationHandler {
 
     private static final Object[] NO_ARGS = new Object[0];
 
-    private final ProxySettings settings;
+    final ProxySettings settings;
     private final ServiceMetadata metadata;
     private final Serializer serializer;
     private final byte requestSign;
     private final ConnectionGroup[] groups;
     private final Method[] methods;
     private final MethodInfo[] infos;
-    private final InFlightCalls calls;
-    private final Timer timer;
-    private final Executor executor;
+    final InFlightCalls calls;
+    final Timer timer;
+    final Executor executor;
+    /** The interceptors and filters of this proxy; {@code null} when there are none. */
+    final InterceptorChain chain;
+    /**
+     * Only for a {@link GenericInvoker}, whose method name and arguments come as arguments: the infos made per name,
+     * for {@code $invoke} and {@code $invokeAsync}.
+     */
+    private final ConcurrentHashMap<String, MethodInfo> genericMethods;
+    private final ConcurrentHashMap<String, MethodInfo> genericAsyncMethods;
     private final AtomicInteger nextGroup = new AtomicInteger();
 
     ServiceInvoker(ProxySettings settings, Serializer serializer, ConnectionGroup[] groups, InFlightCalls calls,
@@ -61,6 +76,10 @@ final class ServiceInvoker implements InvocationHandler {
         for (int i = 0; i < declared.length; i++) {
             infos[i] = new MethodInfo(declared[i], settings.timeoutFor(declared[i].getName()));
         }
+        this.chain = InterceptorChain.of(Side.CONSUMER, settings.interceptors, List.of());
+        boolean generic = settings.serviceInterface == GenericInvoker.class;
+        this.genericMethods = generic ? new ConcurrentHashMap<>() : null;
+        this.genericAsyncMethods = generic ? new ConcurrentHashMap<>() : null;
     }
 
     @Override
@@ -70,7 +89,15 @@ final class ServiceInvoker implements InvocationHandler {
             return invokeObjectMethod(proxy, method, args);
         }
         Object[] arguments = args == null ? NO_ARGS : args;
+        if (genericMethods != null) {
+            info = genericMethod(info, (String) arguments[0]);
+            arguments = arguments[1] == null ? NO_ARGS : (Object[]) arguments[1];
+        }
         PortableValues.replaceInternalCollections(arguments);
+        ContextHolder context = ContextHolder.active();
+        if (chain != null || context != null || settings.propagateDeadline) {
+            return ChainedInvoke.invoke(this, info, arguments, context);
+        }
         if (settings.invokeType == InvokeType.ASYNC) {
             InvokeFutureContext.set(invokeAsync(info, arguments));
             return info.defaultValue;
@@ -81,7 +108,7 @@ final class ServiceInvoker implements InvocationHandler {
         Connection connection = select(info);
         long id = InvokeIds.next();
         PendingCall call = PendingCall.sync(id, info, connection, calls);
-        send(call, arguments);
+        send(call, arguments, null);
         return call.await();
     }
 
@@ -91,7 +118,7 @@ final class ServiceInvoker implements InvocationHandler {
         try {
             Connection connection = select(info);
             PendingCall call = PendingCall.async(id, info, connection, calls, future, executor);
-            send(call, arguments);
+            send(call, arguments, null);
             // Armed after sending: a response that wins the race leaves a timer that finds nothing to do.
             call.timeout(timer.newTimeout(call, info.timeoutMillis, TimeUnit.MILLISECONDS));
         } catch (RpcException e) {
@@ -100,10 +127,11 @@ final class ServiceInvoker implements InvocationHandler {
         return future;
     }
 
-    private void send(PendingCall call, Object[] arguments) {
+    /** Serializes and writes the request; returns the size of its body. */
+    int send(PendingCall call, Object[] arguments, Map<String, String> attachments) {
         MethodInfo info = call.method;
         Connection connection = call.connection;
-        MessageWrapper message = new MessageWrapper(settings.appName, metadata, info.name, arguments, null);
+        MessageWrapper message = new MessageWrapper(settings.appName, metadata, info.name, arguments, attachments);
         ByteBuf frame = Frames.newFrame(connection.alloc(), info.lastBodySize);
         try {
             serializer.write(frame, message);
@@ -112,13 +140,15 @@ final class ServiceInvoker implements InvocationHandler {
             throw new SerializationFailedException(Status.CLIENT_ERROR, "cannot write the request of " + info
                     + " with " + serializer.type().id() + ": " + e.getMessage(), e);
         }
-        info.lastBodySize = frame.readableBytes() - ProtocolHeader.HEADER_SIZE;
+        int bodySize = frame.readableBytes() - ProtocolHeader.HEADER_SIZE;
+        info.lastBodySize = bodySize;
         Frames.fillHeader(frame, requestSign, (byte) 0, call.id);
         calls.add(call);
         connection.write(frame, call);
+        return bodySize;
     }
 
-    private Connection select(MethodInfo info) {
+    Connection select(MethodInfo info) {
         ConnectionGroup[] all = groups;
         int start = all.length == 1 ? 0 : (nextGroup.getAndIncrement() & Integer.MAX_VALUE) % all.length;
         for (int i = 0; i < all.length; i++) {
@@ -149,6 +179,18 @@ final class ServiceInvoker implements InvocationHandler {
         }
         throw new ConnectionException(Status.CLIENT_ERROR, "no active connection to " + settings.addresses
                 + " for " + info + " (reconnecting in the background)");
+    }
+
+    private MethodInfo genericMethod(MethodInfo carrier, String name) {
+        if (name == null || name.isEmpty()) {
+            throw new IllegalArgumentException(carrier.name + ": no method name");
+        }
+        ConcurrentHashMap<String, MethodInfo> known = carrier.returnsFuture ? genericAsyncMethods : genericMethods;
+        MethodInfo info = known.get(name);
+        if (info == null) {
+            info = known.computeIfAbsent(name, n -> new MethodInfo(carrier.method, n, settings.timeoutFor(n)));
+        }
+        return info;
     }
 
     private MethodInfo find(Method method) {

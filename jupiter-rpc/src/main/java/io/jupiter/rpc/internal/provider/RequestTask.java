@@ -2,6 +2,7 @@ package io.jupiter.rpc.internal.provider;
 
 import io.jupiter.rpc.internal.LegacyExceptions;
 import io.jupiter.rpc.internal.Throwables;
+import io.jupiter.rpc.internal.filter.DefaultInvocation;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.wire.MessageWrapper;
 import io.jupiter.transport.Connection;
@@ -23,6 +24,7 @@ final class RequestTask implements Runnable {
     private final ServerRuntime runtime;
     private final Connection connection;
     private final Frame frame;
+    private int requestBytes;
 
     RequestTask(ServerRuntime runtime, Connection connection, Frame frame) {
         this.runtime = runtime;
@@ -32,6 +34,14 @@ final class RequestTask implements Runnable {
 
     @Override
     public void run() {
+        try {
+            serve();
+        } finally {
+            runtime.releaseAppFlow();
+        }
+    }
+
+    private void serve() {
         long id = frame.id();
         byte serializerCode = frame.serializerCode();
         Serializer serializer = runtime.acceptedSerializer(serializerCode);
@@ -41,6 +51,7 @@ final class RequestTask implements Runnable {
                 rejectSerializer(id, serializerCode);
                 return;
             }
+            requestBytes = frame.body().readableBytes();
             message = serializer.read(frame.body(), MessageWrapper.class);
         } catch (RuntimeException e) {
             log.warn("closing {}: cannot read request {}: {}", connection.remoteAddress(), id, e.toString());
@@ -68,30 +79,46 @@ final class RequestTask implements Runnable {
 
     private void invoke(ServiceEntry service, MessageWrapper message, Serializer serializer, byte serializerCode,
                         long id) {
+        ProviderCall call = ProviderCall.startIfNeeded(service, message, connection, frame.receivedNanos(),
+                requestBytes);
+        if (call != null && !call.admit(connection, serializer, serializerCode, id)) {
+            return;
+        }
+        DefaultInvocation outer = call == null ? null : call.enter();
         MethodEntry method = null;
         Object result;
         try {
             method = service.resolve(message.getMethodName(), message.getArgs());
             result = method.invoke(message.getArgs());
         } catch (Throwable t) {
+            if (call != null) {
+                call.exit(outer);
+            }
             Throwable cause = Throwables.unwrap(t);
             Status status = method != null && Throwables.isDeclaredBy(cause, method.exceptionTypes)
                     ? Status.SERVICE_EXPECTED_ERROR : Status.SERVICE_UNEXPECTED_ERROR;
             ResponseWriter.write(connection, serializer, serializerCode, id, status, cause, false);
+            ProviderCall.end(call, status, null, cause);
             return;
+        }
+        if (call != null) {
+            call.exit(outer);
         }
         if (method.returnsStage && result != null) {
             ((CompletionStage<?>) result).whenComplete((value, error) -> {
                 if (error == null) {
                     ResponseWriter.write(connection, serializer, serializerCode, id, Status.OK, value, false);
+                    ProviderCall.end(call, Status.OK, value, null);
                 } else {
                     ResponseWriter.write(connection, serializer, serializerCode, id, Status.SERVER_ERROR,
                             Throwables.unwrap(error), false);
+                    ProviderCall.end(call, Status.SERVER_ERROR, null, Throwables.unwrap(error));
                 }
             });
             return;
         }
         ResponseWriter.write(connection, serializer, serializerCode, id, Status.OK, result, false);
+        ProviderCall.end(call, Status.OK, result, null);
     }
 
     private void rejectSerializer(long id, byte serializerCode) {

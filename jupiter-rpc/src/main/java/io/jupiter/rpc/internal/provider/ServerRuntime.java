@@ -1,7 +1,11 @@
 package io.jupiter.rpc.internal.provider;
 
 import io.jupiter.common.NamedThreadFactory;
+import io.jupiter.rpc.filter.Interceptor;
+import io.jupiter.rpc.filter.Side;
+import io.jupiter.rpc.flow.FlowLimiter;
 import io.jupiter.rpc.internal.LegacyExceptions;
+import io.jupiter.rpc.internal.filter.InterceptorChain;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.SerializerType;
 import io.jupiter.serialization.Serializers;
@@ -14,7 +18,9 @@ import io.jupiter.transport.Status;
 import io.jupiter.transport.TransportConfig;
 import io.jupiter.transport.TransportFactory;
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
@@ -39,6 +45,8 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
     private final ThreadPoolExecutor pool;
     private final Executor executor;
     private final Acceptor acceptor;
+    private List<Interceptor> interceptors = List.of();
+    private FlowLimiter appFlowLimiter;
 
     /**
      * @param providerThreads threads of the provider pool; 0 runs requests on the IO threads
@@ -61,6 +69,29 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
         this.acceptor = TransportFactory.load().newAcceptor(transportConfig, bindAddress, this);
     }
 
+    /**
+     * Sets the interceptors of every service and the application-wide flow limiter ({@code null}: none). Call
+     * before registering services.
+     */
+    public void extensions(List<Interceptor> interceptors, FlowLimiter appFlowLimiter) {
+        this.interceptors = List.copyOf(interceptors);
+        this.appFlowLimiter = appFlowLimiter;
+    }
+
+    /** Adds interceptors to a registered service. */
+    public void intercept(String directory, List<Interceptor> added) {
+        ServiceEntry entry = services.get(directory);
+        if (entry == null) {
+            throw new IllegalStateException("no service " + directory + " is registered");
+        }
+        synchronized (entry) {
+            List<Interceptor> all = new ArrayList<>(entry.interceptors());
+            all.addAll(added);
+            entry.interceptors(all);
+            entry.chain(InterceptorChain.of(Side.PROVIDER, interceptors, all));
+        }
+    }
+
     public InetSocketAddress start() {
         return acceptor.start();
     }
@@ -75,6 +106,7 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
 
     /** Registers a service; fails if one with the same key exists. */
     public void register(ServiceEntry entry) {
+        entry.chain(InterceptorChain.of(Side.PROVIDER, interceptors, entry.interceptors()));
         ServiceEntry previous = services.putIfAbsent(entry.key().directory(), entry);
         if (previous != null) {
             throw new IllegalStateException("service " + entry.key() + " is already registered");
@@ -102,9 +134,16 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
             frame.release();
             return;
         }
+        FlowLimiter appFlow = appFlowLimiter;
+        if (appFlow != null && !appFlow.tryAcquire()) {
+            // Refused before the body is read: the cheapest answer there is.
+            rejectAppFlow(connection, frame, appFlow);
+            return;
+        }
         try {
             executor.execute(new RequestTask(this, connection, frame));
         } catch (RejectedExecutionException e) {
+            releaseAppFlow();
             long id = frame.id();
             byte serializerCode = frame.serializerCode();
             frame.release();
@@ -112,6 +151,23 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
                     LegacyExceptions.body(Status.SERVER_BUSY, "provider busy: " + busyDetail()),
                     false);
         }
+    }
+
+    /** A request admitted by the application-wide flow limiter ended (its task ran or was refused). */
+    void releaseAppFlow() {
+        FlowLimiter appFlow = appFlowLimiter;
+        if (appFlow != null) {
+            appFlow.release();
+        }
+    }
+
+    private static void rejectAppFlow(Connection connection, Frame frame, FlowLimiter limiter) {
+        long id = frame.id();
+        byte serializerCode = frame.serializerCode();
+        frame.release();
+        ResponseWriter.write(connection, Serializers.find(serializerCode), serializerCode, id,
+                Status.APP_FLOW_CONTROL, LegacyExceptions.body(Status.APP_FLOW_CONTROL,
+                        "application flow control refused the request: " + limiter), false);
     }
 
     private String busyDetail() {

@@ -1,6 +1,8 @@
 package io.jupiter.rpc.internal.provider;
 
 import io.jupiter.rpc.ServiceKey;
+import io.jupiter.rpc.filter.Interceptor;
+import io.jupiter.rpc.internal.filter.InterceptorChain;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -20,6 +22,9 @@ public final class ServiceEntry {
     private final Class<?> serviceInterface;
     private final Map<String, MethodEntry[]> byName;
     private final ConcurrentHashMap<OverloadKey, MethodEntry> overloadCache = new ConcurrentHashMap<>();
+    /** This service's own interceptors, and the chain it runs (filters, global, own); {@code null}: none. */
+    private volatile List<Interceptor> interceptors = List.of();
+    private volatile InterceptorChain chain;
 
     public ServiceEntry(ServiceKey key, Class<?> serviceInterface, Object implementation) {
         this.key = key;
@@ -43,6 +48,22 @@ public final class ServiceEntry {
 
     public Class<?> serviceInterface() {
         return serviceInterface;
+    }
+
+    List<Interceptor> interceptors() {
+        return interceptors;
+    }
+
+    void interceptors(List<Interceptor> interceptors) {
+        this.interceptors = List.copyOf(interceptors);
+    }
+
+    InterceptorChain chain() {
+        return chain;
+    }
+
+    void chain(InterceptorChain chain) {
+        this.chain = chain;
     }
 
     /**
