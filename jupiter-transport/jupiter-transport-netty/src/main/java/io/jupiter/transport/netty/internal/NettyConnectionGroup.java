@@ -167,12 +167,14 @@ public final class NettyConnectionGroup implements ConnectionGroup {
     }
 
     private void added(NettyConnection connection) {
-        everAvailable = true;
         lock.lock();
         try {
             NettyConnection[] grown = Arrays.copyOf(active, active.length + 1);
             grown[grown.length - 1] = connection;
             active = grown;
+            // Only after the connection is visible to next(): whoever sees the flag and finds no connection
+            // knows the peer is really down, not still being added.
+            everAvailable = true;
             available.signalAll();
         } finally {
             lock.unlock();
