@@ -2,7 +2,9 @@ package io.jupiter.rpc;
 
 import io.jupiter.common.Requires;
 import io.jupiter.rpc.internal.consumer.ClientRuntime;
+import io.jupiter.rpc.metrics.RpcMetrics;
 import io.jupiter.transport.TransportConfig;
+import java.util.List;
 
 /**
  * The consumer side: makes client proxies of service interfaces and owns their connections and threads.
@@ -24,7 +26,8 @@ public final class JupiterClient implements AutoCloseable {
 
     private JupiterClient(Builder builder) {
         this.appName = builder.appName;
-        this.runtime = new ClientRuntime(builder.transportConfig, builder.consumerThreads);
+        this.runtime = new ClientRuntime(builder.transportConfig, builder.consumerThreads,
+                RpcMetrics.create(RpcMetrics.Side.CONSUMER, builder.metrics));
     }
 
     /** A builder with the defaults. */
@@ -42,6 +45,16 @@ public final class JupiterClient implements AutoCloseable {
         return appName;
     }
 
+    /** The consumer-side metrics of every proxy of this client. */
+    public RpcMetrics metrics() {
+        return runtime.metrics();
+    }
+
+    /** The services consumed so far (one entry per proxy built), with their addresses and open connections. */
+    public List<ConsumedService> consumedServices() {
+        return runtime.consumed();
+    }
+
     ClientRuntime runtime() {
         return runtime;
     }
@@ -57,6 +70,7 @@ public final class JupiterClient implements AutoCloseable {
         private TransportConfig transportConfig = TransportConfig.builder().threadNamePrefix("jupiter-connector")
                 .readerIdleMillis(0).build();
         private int consumerThreads = Runtime.getRuntime().availableProcessors();
+        private boolean metrics = RpcMetrics.enabledByDefault();
 
         private Builder() {
         }
@@ -80,6 +94,12 @@ public final class JupiterClient implements AutoCloseable {
          */
         public Builder consumerThreads(int threads) {
             this.consumerThreads = Requires.notNegative(threads, "consumerThreads");
+            return this;
+        }
+
+        /** Whether to record metrics ({@link JupiterClient#metrics()}); default on ({@code -Djupiter.metrics.enabled}). */
+        public Builder metrics(boolean enabled) {
+            this.metrics = enabled;
             return this;
         }
 

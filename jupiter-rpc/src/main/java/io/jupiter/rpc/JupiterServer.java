@@ -3,10 +3,12 @@ package io.jupiter.rpc;
 import io.jupiter.common.Requires;
 import io.jupiter.rpc.internal.provider.ServerRuntime;
 import io.jupiter.rpc.internal.provider.ServiceEntry;
+import io.jupiter.rpc.metrics.RpcMetrics;
 import io.jupiter.serialization.SerializerType;
 import io.jupiter.transport.TransportConfig;
 import java.net.InetSocketAddress;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -29,7 +31,8 @@ public final class JupiterServer implements AutoCloseable {
 
     private JupiterServer(Builder builder) {
         this.runtime = new ServerRuntime(builder.transportConfig, new InetSocketAddress(builder.host, builder.port),
-                builder.providerThreads, builder.queueCapacity, builder.serializers);
+                builder.providerThreads, builder.queueCapacity, builder.serializers,
+                RpcMetrics.create(RpcMetrics.Side.PROVIDER, builder.metrics));
     }
 
     /** A builder with the defaults. */
@@ -77,6 +80,17 @@ public final class JupiterServer implements AutoCloseable {
         return runtime.localAddress();
     }
 
+    /** The keys of the registered services. */
+    public List<ServiceKey> providedServices() {
+        return runtime.services().stream().map(ServiceEntry::key).sorted(
+                java.util.Comparator.comparing(ServiceKey::toString)).toList();
+    }
+
+    /** The provider-side metrics of this server. */
+    public RpcMetrics metrics() {
+        return runtime.metrics();
+    }
+
     /** Closes every connection, stops accepting and stops the provider threads. */
     @Override
     public void close() {
@@ -112,6 +126,7 @@ public final class JupiterServer implements AutoCloseable {
         private int queueCapacity = 8192;
         private Set<SerializerType> serializers = EnumSet.of(SerializerType.PROTOSTUFF, SerializerType.HESSIAN,
                 SerializerType.KRYO);
+        private boolean metrics = RpcMetrics.enabledByDefault();
 
         private Builder() {
         }
@@ -156,6 +171,12 @@ public final class JupiterServer implements AutoCloseable {
         public Builder serializers(SerializerType... types) {
             Requires.argument(types.length > 0, "serializers: none (expected: at least one)");
             this.serializers = EnumSet.of(types[0], types);
+            return this;
+        }
+
+        /** Whether to record metrics ({@link JupiterServer#metrics()}); default on ({@code -Djupiter.metrics.enabled}). */
+        public Builder metrics(boolean enabled) {
+            this.metrics = enabled;
             return this;
         }
 

@@ -8,6 +8,7 @@ import io.jupiter.rpc.exception.RpcException;
 import io.jupiter.rpc.exception.SerializationFailedException;
 import io.jupiter.rpc.internal.InvokeIds;
 import io.jupiter.rpc.internal.PortableValues;
+import io.jupiter.rpc.metrics.RpcMetrics;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.wire.MessageWrapper;
 import io.jupiter.serialization.wire.ServiceMetadata;
@@ -43,10 +44,12 @@ final class ServiceInvoker implements InvocationHandler {
     private final InFlightCalls calls;
     private final Timer timer;
     private final Executor executor;
+    private final RpcMetrics metrics;
     private final AtomicInteger nextGroup = new AtomicInteger();
 
     ServiceInvoker(ProxySettings settings, Serializer serializer, ConnectionGroup[] groups, InFlightCalls calls,
-                   Timer timer, Executor executor) {
+                   Timer timer, Executor executor, RpcMetrics metrics) {
+        this.metrics = metrics;
         this.settings = settings;
         this.metadata = new ServiceMetadata(settings.key.group(), settings.key.name(), settings.key.version());
         this.serializer = serializer;
@@ -81,13 +84,19 @@ final class ServiceInvoker implements InvocationHandler {
         Connection connection = select(info);
         long id = InvokeIds.next();
         PendingCall call = PendingCall.sync(id, info, connection, calls);
-        send(call, arguments);
-        return call.await();
+        long started = metrics.startNanos();
+        try {
+            send(call, arguments);
+            return call.await();
+        } finally {
+            metrics.methodDone(info, settings.key, info.name, started);
+        }
     }
 
     private InvokeFuture<Object> invokeAsync(MethodInfo info, Object[] arguments) {
         long id = InvokeIds.next();
-        InvokeFuture<Object> future = new InvokeFuture<>(id);
+        InvokeFuture<Object> future = metrics.methodDoneWhenComplete(new InvokeFuture<>(id), info, settings.key,
+                info.name, metrics.startNanos());
         try {
             Connection connection = select(info);
             PendingCall call = PendingCall.async(id, info, connection, calls, future, executor);
@@ -113,6 +122,7 @@ final class ServiceInvoker implements InvocationHandler {
                     + " with " + serializer.type().id() + ": " + e.getMessage(), e);
         }
         info.lastBodySize = frame.readableBytes() - ProtocolHeader.HEADER_SIZE;
+        metrics.request(info.lastBodySize);
         Frames.fillHeader(frame, requestSign, (byte) 0, call.id);
         calls.add(call);
         connection.write(frame, call);

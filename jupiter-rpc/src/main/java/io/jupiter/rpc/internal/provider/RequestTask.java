@@ -44,21 +44,22 @@ final class RequestTask implements Runnable {
             log.warn("closing {}: cannot read request {}: {}", connection.remoteAddress(), id, e.toString());
             ResponseWriter.write(connection, serializer, serializerCode, id, Status.BAD_REQUEST,
                     ResponseWriter.stackless(new IllegalArgumentException("the provider cannot read the request: "
-                            + e.getMessage())), true);
+                            + e.getMessage())), true, runtime.metrics(), frame.receivedNanos());
             return;
         } finally {
             frame.release();
         }
         if (message.getMetadata() == null) {
             ResponseWriter.write(connection, serializer, serializerCode, id, Status.BAD_REQUEST,
-                    ResponseWriter.stackless(new IllegalArgumentException("the request names no service")), true);
+                    ResponseWriter.stackless(new IllegalArgumentException("the request names no service")), true,
+                            runtime.metrics(), frame.receivedNanos());
             return;
         }
         ServiceEntry service = runtime.service(message.getMetadata().directory());
         if (service == null) {
             ResponseWriter.write(connection, serializer, serializerCode, id, Status.SERVICE_NOT_FOUND,
                     ResponseWriter.stackless(new IllegalStateException("service not found: "
-                            + message.getMetadata().directory())), false);
+                            + message.getMetadata().directory())), false, runtime.metrics(), frame.receivedNanos());
             return;
         }
         invoke(service, message, serializer, serializerCode, id);
@@ -68,28 +69,36 @@ final class RequestTask implements Runnable {
                         long id) {
         MethodEntry method = null;
         Object result;
+        long started = runtime.metrics().startNanos();
         try {
             method = service.resolve(message.getMethodName(), message.getArgs());
             result = method.invoke(message.getArgs());
+            runtime.metrics().methodDone(method, service.key(), method.method.getName(), started);
         } catch (Throwable t) {
+            if (method != null) {
+                runtime.metrics().methodDone(method, service.key(), method.method.getName(), started);
+            }
             Throwable cause = Throwables.unwrap(t);
             Status status = method != null && Throwables.isDeclaredBy(cause, method.exceptionTypes)
                     ? Status.SERVICE_EXPECTED_ERROR : Status.SERVICE_UNEXPECTED_ERROR;
-            ResponseWriter.write(connection, serializer, serializerCode, id, status, cause, false);
+            ResponseWriter.write(connection, serializer, serializerCode, id, status, cause, false,
+                    runtime.metrics(), frame.receivedNanos());
             return;
         }
         if (method.returnsStage && result != null) {
             ((CompletionStage<?>) result).whenComplete((value, error) -> {
                 if (error == null) {
-                    ResponseWriter.write(connection, serializer, serializerCode, id, Status.OK, value, false);
+                    ResponseWriter.write(connection, serializer, serializerCode, id, Status.OK, value, false,
+                            runtime.metrics(), frame.receivedNanos());
                 } else {
                     ResponseWriter.write(connection, serializer, serializerCode, id, Status.SERVER_ERROR,
-                            Throwables.unwrap(error), false);
+                            Throwables.unwrap(error), false, runtime.metrics(), frame.receivedNanos());
                 }
             });
             return;
         }
-        ResponseWriter.write(connection, serializer, serializerCode, id, Status.OK, result, false);
+        ResponseWriter.write(connection, serializer, serializerCode, id, Status.OK, result, false,
+                runtime.metrics(), frame.receivedNanos());
     }
 
     private void rejectSerializer(long id, byte serializerCode) {
@@ -100,6 +109,7 @@ final class RequestTask implements Runnable {
                         + " (enable it with JupiterServer.Builder.serializers)";
         log.warn("closing {}: request {} refused: {}", connection.remoteAddress(), id, why);
         ResponseWriter.write(connection, known, serializerCode, id, Status.BAD_REQUEST,
-                ResponseWriter.stackless(new IllegalArgumentException(why)), true);
+                ResponseWriter.stackless(new IllegalArgumentException(why)), true,
+                        runtime.metrics(), frame.receivedNanos());
     }
 }

@@ -1,6 +1,7 @@
 package io.jupiter.rpc.internal.provider;
 
 import io.jupiter.common.NamedThreadFactory;
+import io.jupiter.rpc.metrics.RpcMetrics;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.SerializerType;
 import io.jupiter.serialization.Serializers;
@@ -38,13 +39,15 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
     private final ThreadPoolExecutor pool;
     private final Executor executor;
     private final Acceptor acceptor;
+    private final RpcMetrics metrics;
 
     /**
      * @param providerThreads threads of the provider pool; 0 runs requests on the IO threads
      * @param queueCapacity   requests that may wait for a provider thread before new ones are refused
      */
     public ServerRuntime(TransportConfig transportConfig, InetSocketAddress bindAddress, int providerThreads,
-                         int queueCapacity, Set<SerializerType> serializers) {
+                         int queueCapacity, Set<SerializerType> serializers, RpcMetrics metrics) {
+        this.metrics = metrics;
         for (SerializerType type : serializers) {
             accepted[type.code()] = Serializers.get(type);
         }
@@ -80,6 +83,10 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
         return services.values();
     }
 
+    public RpcMetrics metrics() {
+        return metrics;
+    }
+
     ServiceEntry service(String directory) {
         return services.get(directory);
     }
@@ -97,6 +104,7 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
             frame.release();
             return;
         }
+        metrics.request(frame.body().readableBytes());
         try {
             executor.execute(new RequestTask(this, connection, frame));
         } catch (RejectedExecutionException e) {
@@ -105,7 +113,7 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
             frame.release();
             ResponseWriter.write(connection, Serializers.find(serializerCode), serializerCode, id, Status.SERVER_BUSY,
                     ResponseWriter.stackless(new RejectedExecutionException("provider busy: " + busyDetail())),
-                    false);
+                    false, metrics, frame.receivedNanos());
         }
     }
 
