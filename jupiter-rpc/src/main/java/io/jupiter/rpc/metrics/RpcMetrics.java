@@ -1,7 +1,6 @@
 package io.jupiter.rpc.metrics;
 
 import com.codahale.metrics.Histogram;
-import com.codahale.metrics.LockFreeExponentiallyDecayingReservoir;
 import com.codahale.metrics.Meter;
 import com.codahale.metrics.Reservoir;
 import com.codahale.metrics.MetricRegistry;
@@ -20,7 +19,7 @@ import java.util.concurrent.TimeUnit;
  * {@value MetricNames#RESPONSE_SIZE}, meter {@value MetricNames#REJECTION}, a timer per called method and, on the
  * provider, timer {@value MetricNames#PROCESSING}.
  *
- * <p>Recording is lock-free (lock-free reservoirs, {@code LongAdder} counts) and allocates nothing on the
+ * <p>Recording is wait-free (HdrHistogram reservoirs, {@code LongAdder} counts) and allocates nothing on the
  * provider; when disabled every recording method returns at once. The recording methods are for the RPC runtime;
  * readers (the monitor) use {@link #registry()}.
  */
@@ -70,7 +69,7 @@ public final class RpcMetrics {
     }
 
     private static Reservoir reservoir() {
-        return LockFreeExponentiallyDecayingReservoir.builder().build();
+        return new HdrReservoir();
     }
 
     public Side side() {
