@@ -36,6 +36,7 @@ public final class TextReport {
         }
         for (RpcMetrics metrics : sides) {
             banner(out, now + ' ' + metrics.side().id() + ' ', '=', newline);
+            out.append(newline);
             if (!metrics.enabled()) {
                 out.append("(metrics disabled)").append(newline).append(newline);
                 continue;
