@@ -14,11 +14,14 @@ public final class Main {
 
     private static final String USAGE = String.join(System.lineSeparator(),
             "usage: java -jar jupiter-example.jar <command> [flags]",
-            "  demo                 a provider and a consumer in one process, every kind of call",
-            "  benchmark-server     --port 18099 --host 0.0.0.0 --provider-threads N --io-threads N",
+            "  demo                 a provider and a consumer in one process, every kind of call, then the metrics",
+            "                       [--monitor-port P [--monitor-host 127.0.0.1] [--monitor-http-port Q]]",
+            "  benchmark-server     --port 18099 --host 0.0.0.0 --provider-threads N --io-threads N --metrics on|off",
+            "                       [--monitor-port P [--monitor-host 127.0.0.1] [--monitor-http-port Q]]",
+            "                       (the monitor's password comes from JUPITER_MONITOR_PASSWORD)",
             "  benchmark-client     --host 127.0.0.1 --port 18099 --mode sync|future --threads 32 --warmup 5",
             "                       --seconds 30 --payload small|1k --serializer protostuff|hessian|kryo|java",
-            "                       --connections 1",
+            "                       --connections 1 --metrics on|off",
             "  raw-echo-server      --port 18098 --host 0.0.0.0 --io-threads N  (same framing, no RPC: the ceiling)",
             "  raw-echo-client      same flags as benchmark-client but --port defaults to 18098");
 

@@ -4,6 +4,7 @@ import io.jupiter.common.Requires;
 import io.jupiter.rpc.filter.Interceptor;
 import io.jupiter.rpc.generic.GenericInvoker;
 import io.jupiter.rpc.internal.consumer.ClientRuntime;
+import io.jupiter.rpc.metrics.RpcMetrics;
 import io.jupiter.transport.TransportConfig;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,7 +33,8 @@ public final class JupiterClient implements AutoCloseable {
         this.appName = builder.appName;
         this.interceptors = List.copyOf(builder.interceptors);
         this.propagateDeadline = builder.propagateDeadline;
-        this.runtime = new ClientRuntime(builder.transportConfig, builder.consumerThreads);
+        this.runtime = new ClientRuntime(builder.transportConfig, builder.consumerThreads,
+                RpcMetrics.create(RpcMetrics.Side.CONSUMER, builder.metrics));
     }
 
     /** A builder with the defaults. */
@@ -67,6 +69,16 @@ public final class JupiterClient implements AutoCloseable {
         return propagateDeadline;
     }
 
+    /** The consumer-side metrics of every proxy of this client. */
+    public RpcMetrics metrics() {
+        return runtime.metrics();
+    }
+
+    /** The services consumed so far (one entry per proxy built), with their addresses and open connections. */
+    public List<ConsumedService> consumedServices() {
+        return runtime.consumed();
+    }
+
     ClientRuntime runtime() {
         return runtime;
     }
@@ -84,6 +96,7 @@ public final class JupiterClient implements AutoCloseable {
         private int consumerThreads = Runtime.getRuntime().availableProcessors();
         private final List<Interceptor> interceptors = new ArrayList<>();
         private boolean propagateDeadline;
+        private boolean metrics = RpcMetrics.enabledByDefault();
 
         private Builder() {
         }
@@ -127,6 +140,12 @@ public final class JupiterClient implements AutoCloseable {
          */
         public Builder propagateDeadline(boolean propagate) {
             this.propagateDeadline = propagate;
+            return this;
+        }
+
+        /** Whether to record metrics ({@link JupiterClient#metrics()}); default on ({@code -Djupiter.metrics.enabled}). */
+        public Builder metrics(boolean enabled) {
+            this.metrics = enabled;
             return this;
         }
 

@@ -5,6 +5,7 @@ import io.jupiter.rpc.filter.Interceptor;
 import io.jupiter.rpc.flow.FlowLimiter;
 import io.jupiter.rpc.internal.provider.ServerRuntime;
 import io.jupiter.rpc.internal.provider.ServiceEntry;
+import io.jupiter.rpc.metrics.RpcMetrics;
 import io.jupiter.serialization.SerializerType;
 import io.jupiter.transport.TransportConfig;
 import java.net.InetSocketAddress;
@@ -33,7 +34,8 @@ public final class JupiterServer implements AutoCloseable {
 
     private JupiterServer(Builder builder) {
         this.runtime = new ServerRuntime(builder.transportConfig, new InetSocketAddress(builder.host, builder.port),
-                builder.providerThreads, builder.queueCapacity, builder.serializers);
+                builder.providerThreads, builder.queueCapacity, builder.serializers,
+                RpcMetrics.create(RpcMetrics.Side.PROVIDER, builder.metrics));
         runtime.extensions(builder.interceptors, builder.appFlowLimiter);
     }
 
@@ -102,6 +104,17 @@ public final class JupiterServer implements AutoCloseable {
         return runtime.connectionCount();
     }
 
+    /** The keys of the registered services. */
+    public List<ServiceKey> providedServices() {
+        return runtime.services().stream().map(ServiceEntry::key).sorted(
+                java.util.Comparator.comparing(ServiceKey::toString)).toList();
+    }
+
+    /** The provider-side metrics of this server. */
+    public RpcMetrics metrics() {
+        return runtime.metrics();
+    }
+
     /** Closes every connection, stops accepting and stops the provider threads. */
     @Override
     public void close() {
@@ -139,6 +152,7 @@ public final class JupiterServer implements AutoCloseable {
                 SerializerType.KRYO);
         private final List<Interceptor> interceptors = new ArrayList<>();
         private FlowLimiter appFlowLimiter;
+        private boolean metrics = RpcMetrics.enabledByDefault();
 
         private Builder() {
         }
@@ -202,6 +216,12 @@ public final class JupiterServer implements AutoCloseable {
          */
         public Builder appFlowLimiter(FlowLimiter limiter) {
             this.appFlowLimiter = Requires.notNull(limiter, "appFlowLimiter");
+            return this;
+        }
+
+        /** Whether to record metrics ({@link JupiterServer#metrics()}); default on ({@code -Djupiter.metrics.enabled}). */
+        public Builder metrics(boolean enabled) {
+            this.metrics = enabled;
             return this;
         }
 

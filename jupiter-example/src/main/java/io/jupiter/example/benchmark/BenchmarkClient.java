@@ -18,7 +18,10 @@ public final class BenchmarkClient {
     }
 
     public static int run(String[] argv) throws InterruptedException {
-        Args args = new Args(argv, 1, FLAGS);
+        Set<String> flags = new java.util.HashSet<>(FLAGS);
+        flags.add("metrics");
+        Args args = new Args(argv, 1, flags);
+        boolean metrics = io.jupiter.example.MonitorOption.metricsEnabled(args);
         String host = args.get("host", "127.0.0.1");
         int port = args.getInt("port", 18099, 1, 65535);
         String mode = args.oneOf("mode", "sync", "sync", "future");
@@ -31,9 +34,10 @@ public final class BenchmarkClient {
         String payload = Payloads.of(payloadName);
 
         System.out.printf("benchmark-client: jupiter %s:%d mode=%s threads=%d payload=%s serializer=%s "
-                        + "connections=%d warmup=%ds seconds=%ds cores=%d%n", host, port, mode, threads, payloadName,
-                serializer.id(), connections, warmup, seconds, Runtime.getRuntime().availableProcessors());
-        try (JupiterClient client = JupiterClient.builder().appName("benchmark").build()) {
+                        + "connections=%d warmup=%ds seconds=%ds cores=%d metrics=%s%n", host, port, mode, threads,
+                payloadName, serializer.id(), connections, warmup, seconds, Runtime.getRuntime().availableProcessors(),
+                metrics ? "on" : "off");
+        try (JupiterClient client = JupiterClient.builder().appName("benchmark").metrics(metrics).build()) {
             BenchmarkService sync = client.proxy(BenchmarkService.class).address(host, port).serializer(serializer)
                     .connections(connections).build();
             BenchmarkService async = client.proxy(BenchmarkService.class).address(host, port)

@@ -5,6 +5,9 @@ import io.jupiter.serialization.SerializerType;
 import io.jupiter.transport.TransportConfig;
 import java.net.InetSocketAddress;
 import io.jupiter.example.Args;
+import io.jupiter.example.MonitorOption;
+import io.jupiter.monitor.MonitorServer;
+import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 
@@ -15,22 +18,29 @@ public final class BenchmarkServer {
     }
 
     public static int run(String[] argv) throws InterruptedException {
-        Args args = new Args(argv, 1, Set.of("port", "host", "provider-threads", "io-threads"));
+        Set<String> flags = new HashSet<>(Set.of("port", "host", "provider-threads", "io-threads", "metrics"));
+        flags.addAll(MonitorOption.FLAGS);
+        Args args = new Args(argv, 1, flags);
         int port = args.getInt("port", 18099, 0, 65535);
         String host = args.get("host", "0.0.0.0");
         int cores = Runtime.getRuntime().availableProcessors();
         JupiterServer.Builder builder = JupiterServer.builder().host(host).port(port)
                 .providerThreads(args.getInt("provider-threads", Math.max(4, cores * 2), 0, 4096))
                 .serializers(SerializerType.values())
+                .metrics(MonitorOption.metricsEnabled(args))
                 .transportConfig(TransportConfig.builder().threadNamePrefix("jupiter-acceptor").writerIdleMillis(0)
                         .ioThreads(args.getInt("io-threads", cores, 1, 256)).build());
         JupiterServer server = builder.build();
         server.register(new BenchmarkServiceImpl());
         InetSocketAddress bound = server.start();
         System.out.println("benchmark-server listening on " + bound + " (service test/service/1.0.0, "
-                + cores + " cores)");
+                + cores + " cores, metrics " + (server.metrics().enabled() ? "on" : "off") + ")");
+        MonitorServer monitor = MonitorOption.start(args, server, null);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            if (monitor != null) {
+                monitor.close();
+            }
             server.close();
             stopped.countDown();
         }, "benchmark-server-shutdown"));

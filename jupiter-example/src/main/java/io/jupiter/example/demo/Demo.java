@@ -1,6 +1,10 @@
 package io.jupiter.example.demo;
 
+import io.jupiter.example.Args;
+import io.jupiter.example.MonitorOption;
 import io.jupiter.example.demo.GreeterService.GreetingRefusedException;
+import io.jupiter.monitor.MonitorServer;
+import io.jupiter.monitor.TextReport;
 import io.jupiter.rpc.InvokeFuture;
 import io.jupiter.rpc.InvokeFutureContext;
 import io.jupiter.rpc.InvokeType;
@@ -10,7 +14,9 @@ import io.jupiter.rpc.exception.RemoteServiceException;
 import io.jupiter.rpc.exception.TimeoutException;
 import io.jupiter.serialization.SerializerType;
 import java.net.InetSocketAddress;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -26,10 +32,11 @@ public final class Demo {
     }
 
     public static int run(String[] argv) throws Exception {
-        return new Demo().runAll();
+        return new Demo().runAll(new Args(argv, 1, MonitorOption.FLAGS));
     }
 
-    private int runAll() throws Exception {
+    private int runAll(Args args) throws Exception {
+        MonitorServer monitor = null;
         try (JupiterServer server = JupiterServer.builder().host("127.0.0.1").port(0)
                 .serializers(SerializerType.values()).build();
              JupiterClient client = JupiterClient.builder().appName("demo").build()) {
@@ -37,6 +44,7 @@ public final class Demo {
             InetSocketAddress bound = server.start();
             String address = "127.0.0.1:" + bound.getPort();
             System.out.println("provider: demo/greeter/1.0.0 listening on " + address);
+            monitor = MonitorOption.start(args, server, client);
             for (SerializerType serializer : SerializerType.values()) {
                 System.out.println("-- serializer " + serializer.id());
                 GreeterService sync = client.proxy(GreeterService.class).address(address).serializer(serializer)
@@ -44,6 +52,18 @@ public final class Demo {
                 GreeterService async = client.proxy(GreeterService.class).address(address).serializer(serializer)
                         .invokeType(InvokeType.ASYNC).build();
                 calls(sync, async);
+            }
+            System.out.println();
+            System.out.print(TextReport.render(List.of(server.metrics(), client.metrics()), System.lineSeparator()));
+            if (monitor != null) {
+                System.out.println("monitor: the console stays up until this process is stopped (Ctrl-C)");
+                CountDownLatch stopped = new CountDownLatch(1);
+                Runtime.getRuntime().addShutdownHook(new Thread(stopped::countDown, "demo-shutdown"));
+                stopped.await();
+            }
+        } finally {
+            if (monitor != null) {
+                monitor.close();
             }
         }
         System.out.println(failures == 0 ? "demo: every call behaved as expected" : "demo: " + failures + " FAILED");

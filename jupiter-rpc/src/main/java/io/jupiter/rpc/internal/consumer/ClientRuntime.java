@@ -1,7 +1,9 @@
 package io.jupiter.rpc.internal.consumer;
 
 import io.jupiter.common.NamedThreadFactory;
+import io.jupiter.rpc.ConsumedService;
 import io.jupiter.rpc.exception.ConnectionException;
+import io.jupiter.rpc.metrics.RpcMetrics;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.transport.ConnectionGroup;
 import io.jupiter.transport.Connector;
@@ -15,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -33,13 +36,17 @@ public final class ClientRuntime implements AutoCloseable {
     private final ExecutorService pool;
     private final Executor executor;
     private final Map<InetSocketAddress, ConnectionGroup> groups = new ConcurrentHashMap<>();
+    private final RpcMetrics metrics;
+    private final List<Consumed> consumed = new CopyOnWriteArrayList<>();
     private volatile boolean closed;
 
     /**
      * @param consumerThreads threads that read async responses and run callbacks; 0 does it on the IO threads
      */
-    public ClientRuntime(TransportConfig transportConfig, int consumerThreads) {
-        this.connector = TransportFactory.load().newConnector(transportConfig, new ConsumerFrameHandler(calls));
+    public ClientRuntime(TransportConfig transportConfig, int consumerThreads, RpcMetrics metrics) {
+        this.metrics = metrics;
+        this.connector = TransportFactory.load().newConnector(transportConfig,
+                new ConsumerFrameHandler(calls, metrics));
         this.timer = new HashedWheelTimer(new NamedThreadFactory("jupiter-timeout", true), 10, TimeUnit.MILLISECONDS,
                 512);
         if (consumerThreads > 0) {
@@ -62,11 +69,33 @@ public final class ClientRuntime implements AutoCloseable {
         for (InetSocketAddress address : addresses) {
             targets.add(groups.computeIfAbsent(address, a -> connector.connect(a, connectionsPerAddress)));
         }
-        ServiceInvoker invoker = new ServiceInvoker(settings, serializer, targets.toArray(new ConnectionGroup[0]),
-                calls, timer, executor);
+        ConnectionGroup[] targetGroups = targets.toArray(new ConnectionGroup[0]);
+        ServiceInvoker invoker = new ServiceInvoker(settings, serializer, targetGroups, calls, timer, executor,
+                metrics);
+        consumed.add(new Consumed(settings, targetGroups));
         Object proxy = Proxy.newProxyInstance(settings.serviceInterface.getClassLoader(),
                 new Class<?>[] {settings.serviceInterface}, invoker);
         return cast(proxy);
+    }
+
+    public RpcMetrics metrics() {
+        return metrics;
+    }
+
+    /** A snapshot of the proxies built so far: service, addresses and their open connections. */
+    public List<ConsumedService> consumed() {
+        List<ConsumedService> views = new ArrayList<>();
+        for (Consumed c : consumed) {
+            List<ConsumedService.Target> targets = new ArrayList<>();
+            for (ConnectionGroup group : c.groups) {
+                targets.add(new ConsumedService.Target(group.address(), group.activeConnections().size()));
+            }
+            views.add(new ConsumedService(c.settings.key, c.settings.serviceInterface.getName(), targets));
+        }
+        return views;
+    }
+
+    private record Consumed(ProxySettings settings, ConnectionGroup[] groups) {
     }
 
     @SuppressWarnings("unchecked")

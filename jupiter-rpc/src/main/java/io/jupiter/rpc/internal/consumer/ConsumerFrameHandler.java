@@ -1,6 +1,7 @@
 package io.jupiter.rpc.internal.consumer;
 
 import io.jupiter.rpc.exception.ConnectionException;
+import io.jupiter.rpc.metrics.RpcMetrics;
 import io.jupiter.transport.Connection;
 import io.jupiter.transport.Frame;
 import io.jupiter.transport.FrameHandler;
@@ -18,9 +19,11 @@ final class ConsumerFrameHandler implements FrameHandler {
     private static final Logger log = LoggerFactory.getLogger(ConsumerFrameHandler.class);
 
     private final InFlightCalls calls;
+    private final RpcMetrics metrics;
 
-    ConsumerFrameHandler(InFlightCalls calls) {
+    ConsumerFrameHandler(InFlightCalls calls, RpcMetrics metrics) {
         this.calls = calls;
+        this.metrics = metrics;
     }
 
     @Override
@@ -31,6 +34,7 @@ final class ConsumerFrameHandler implements FrameHandler {
             frame.release();
             return;
         }
+        metrics.response(frame.status(), frame.body().readableBytes(), 0L);
         PendingCall call = calls.remove(frame.id());
         if (call == null) {
             log.debug("dropping the response {} from {}: its call already ended (timed out?)", frame.id(),

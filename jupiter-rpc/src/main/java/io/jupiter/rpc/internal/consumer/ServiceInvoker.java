@@ -12,6 +12,7 @@ import io.jupiter.rpc.internal.InvokeIds;
 import io.jupiter.rpc.internal.PortableValues;
 import io.jupiter.rpc.internal.filter.ContextHolder;
 import io.jupiter.rpc.internal.filter.InterceptorChain;
+import io.jupiter.rpc.metrics.RpcMetrics;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.wire.MessageWrapper;
 import io.jupiter.serialization.wire.ServiceMetadata;
@@ -50,6 +51,7 @@ final class ServiceInvoker implements InvocationHandler {
     final InFlightCalls calls;
     final Timer timer;
     final Executor executor;
+    final RpcMetrics metrics;
     /** The interceptors and filters of this proxy; {@code null} when there are none. */
     final InterceptorChain chain;
     /**
@@ -61,7 +63,8 @@ final class ServiceInvoker implements InvocationHandler {
     private final AtomicInteger nextGroup = new AtomicInteger();
 
     ServiceInvoker(ProxySettings settings, Serializer serializer, ConnectionGroup[] groups, InFlightCalls calls,
-                   Timer timer, Executor executor) {
+                   Timer timer, Executor executor, RpcMetrics metrics) {
+        this.metrics = metrics;
         this.settings = settings;
         this.metadata = new ServiceMetadata(settings.key.group(), settings.key.name(), settings.key.version());
         this.serializer = serializer;
@@ -108,13 +111,19 @@ final class ServiceInvoker implements InvocationHandler {
         Connection connection = select(info);
         long id = InvokeIds.next();
         PendingCall call = PendingCall.sync(id, info, connection, calls);
-        send(call, arguments, null);
-        return call.await();
+        long started = metrics.startNanos();
+        try {
+            send(call, arguments, null);
+            return call.await();
+        } finally {
+            metrics.methodDone(info, settings.key, info.name, started);
+        }
     }
 
     private InvokeFuture<Object> invokeAsync(MethodInfo info, Object[] arguments) {
         long id = InvokeIds.next();
-        InvokeFuture<Object> future = new InvokeFuture<>(id);
+        InvokeFuture<Object> future = metrics.methodDoneWhenComplete(new InvokeFuture<>(id), info, settings.key,
+                info.name, metrics.startNanos());
         try {
             Connection connection = select(info);
             PendingCall call = PendingCall.async(id, info, connection, calls, future, executor);
@@ -142,6 +151,7 @@ final class ServiceInvoker implements InvocationHandler {
         }
         int bodySize = frame.readableBytes() - ProtocolHeader.HEADER_SIZE;
         info.lastBodySize = bodySize;
+        metrics.request(bodySize);
         Frames.fillHeader(frame, requestSign, (byte) 0, call.id);
         calls.add(call);
         connection.write(frame, call);

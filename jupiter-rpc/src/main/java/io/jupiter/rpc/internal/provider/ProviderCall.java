@@ -6,6 +6,7 @@ import io.jupiter.rpc.internal.LegacyExceptions;
 import io.jupiter.rpc.internal.filter.ContextHolder;
 import io.jupiter.rpc.internal.filter.DefaultInvocation;
 import io.jupiter.rpc.internal.filter.InterceptorChain;
+import io.jupiter.rpc.metrics.RpcMetrics;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.wire.MessageWrapper;
 import io.jupiter.transport.Connection;
@@ -49,7 +50,8 @@ final class ProviderCall {
      * Whether the request may run. It may not if its deadline passed (it is dropped unanswered: the consumer has
      * given up and would discard the response) or if an interceptor refused it (answered with the refusal).
      */
-    boolean admit(Connection connection, Serializer serializer, byte serializerCode, long id) {
+    boolean admit(Connection connection, Serializer serializer, byte serializerCode, long id, RpcMetrics metrics,
+                  long receivedNanos) {
         if (invocation.deadlinePassed()) {
             log.debug("dropping request {} from {} ({}): its deadline passed {} ms ago, before it could run", id,
                     connection.remoteAddress(), invocation, -invocation.remainingMillis());
@@ -66,7 +68,8 @@ final class ProviderCall {
             // A refusal by status (e.g. flow control): the status says what, the message why, in the exception
             // class 1.3.1 uses for that status (no io.jupiter class goes on the wire).
             Object body = e instanceof RpcException ? LegacyExceptions.body(status, e.getMessage()) : e;
-            ResponseWriter.write(connection, serializer, serializerCode, id, status, body, false);
+            ResponseWriter.write(connection, serializer, serializerCode, id, status, body, false, metrics,
+                    receivedNanos);
             return false;
         }
     }

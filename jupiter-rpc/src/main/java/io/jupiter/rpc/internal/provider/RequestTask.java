@@ -57,21 +57,22 @@ final class RequestTask implements Runnable {
             log.warn("closing {}: cannot read request {}: {}", connection.remoteAddress(), id, e.toString());
             ResponseWriter.write(connection, serializer, serializerCode, id, Status.BAD_REQUEST,
                     LegacyExceptions.body(Status.BAD_REQUEST, "the provider cannot read the request: "
-                            + e.getMessage()), true);
+                            + e.getMessage()), true, runtime.metrics(), frame.receivedNanos());
             return;
         } finally {
             frame.release();
         }
         if (message.getMetadata() == null) {
             ResponseWriter.write(connection, serializer, serializerCode, id, Status.BAD_REQUEST,
-                    LegacyExceptions.body(Status.BAD_REQUEST, "the request names no service"), true);
+                    LegacyExceptions.body(Status.BAD_REQUEST, "the request names no service"), true,
+                    runtime.metrics(), frame.receivedNanos());
             return;
         }
         ServiceEntry service = runtime.service(message.getMetadata().directory());
         if (service == null) {
             ResponseWriter.write(connection, serializer, serializerCode, id, Status.SERVICE_NOT_FOUND,
                     LegacyExceptions.body(Status.SERVICE_NOT_FOUND, "service not found: "
-                            + message.getMetadata().directory()), false);
+                            + message.getMetadata().directory()), false, runtime.metrics(), frame.receivedNanos());
             return;
         }
         invoke(service, message, serializer, serializerCode, id);
@@ -81,23 +82,30 @@ final class RequestTask implements Runnable {
                         long id) {
         ProviderCall call = ProviderCall.startIfNeeded(service, message, connection, frame.receivedNanos(),
                 requestBytes);
-        if (call != null && !call.admit(connection, serializer, serializerCode, id)) {
+        if (call != null && !call.admit(connection, serializer, serializerCode, id, runtime.metrics(),
+                frame.receivedNanos())) {
             return;
         }
         DefaultInvocation outer = call == null ? null : call.enter();
         MethodEntry method = null;
         Object result;
+        long started = runtime.metrics().startNanos();
         try {
             method = service.resolve(message.getMethodName(), message.getArgs());
             result = method.invoke(message.getArgs());
+            runtime.metrics().methodDone(method, service.key(), method.method.getName(), started);
         } catch (Throwable t) {
             if (call != null) {
                 call.exit(outer);
             }
+            if (method != null) {
+                runtime.metrics().methodDone(method, service.key(), method.method.getName(), started);
+            }
             Throwable cause = Throwables.unwrap(t);
             Status status = method != null && Throwables.isDeclaredBy(cause, method.exceptionTypes)
                     ? Status.SERVICE_EXPECTED_ERROR : Status.SERVICE_UNEXPECTED_ERROR;
-            ResponseWriter.write(connection, serializer, serializerCode, id, status, cause, false);
+            ResponseWriter.write(connection, serializer, serializerCode, id, status, cause, false,
+                    runtime.metrics(), frame.receivedNanos());
             ProviderCall.end(call, status, null, cause);
             return;
         }
@@ -107,17 +115,19 @@ final class RequestTask implements Runnable {
         if (method.returnsStage && result != null) {
             ((CompletionStage<?>) result).whenComplete((value, error) -> {
                 if (error == null) {
-                    ResponseWriter.write(connection, serializer, serializerCode, id, Status.OK, value, false);
+                    ResponseWriter.write(connection, serializer, serializerCode, id, Status.OK, value, false,
+                            runtime.metrics(), frame.receivedNanos());
                     ProviderCall.end(call, Status.OK, value, null);
                 } else {
                     ResponseWriter.write(connection, serializer, serializerCode, id, Status.SERVER_ERROR,
-                            Throwables.unwrap(error), false);
+                            Throwables.unwrap(error), false, runtime.metrics(), frame.receivedNanos());
                     ProviderCall.end(call, Status.SERVER_ERROR, null, Throwables.unwrap(error));
                 }
             });
             return;
         }
-        ResponseWriter.write(connection, serializer, serializerCode, id, Status.OK, result, false);
+        ResponseWriter.write(connection, serializer, serializerCode, id, Status.OK, result, false,
+                runtime.metrics(), frame.receivedNanos());
         ProviderCall.end(call, Status.OK, result, null);
     }
 
@@ -129,6 +139,6 @@ final class RequestTask implements Runnable {
                         + " (enable it with JupiterServer.Builder.serializers)";
         log.warn("closing {}: request {} refused: {}", connection.remoteAddress(), id, why);
         ResponseWriter.write(connection, known, serializerCode, id, Status.BAD_REQUEST,
-                LegacyExceptions.body(Status.BAD_REQUEST, why), true);
+                LegacyExceptions.body(Status.BAD_REQUEST, why), true, runtime.metrics(), frame.receivedNanos());
     }
 }

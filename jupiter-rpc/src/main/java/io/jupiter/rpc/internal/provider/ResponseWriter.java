@@ -1,6 +1,7 @@
 package io.jupiter.rpc.internal.provider;
 
 import io.jupiter.rpc.internal.PortableValues;
+import io.jupiter.rpc.metrics.RpcMetrics;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.wire.ResultWrapper;
 import io.jupiter.transport.Connection;
@@ -27,9 +28,10 @@ final class ResponseWriter {
      *
      * @param serializer the request's serializer, or {@code null} when there is none (the body is then empty)
      * @param close      whether to close the connection after the response is written
+     * @param metrics    records the response (size, rejection, processing time since {@code receivedNanos})
      */
     static void write(Connection connection, Serializer serializer, byte serializerCode, long id, Status status,
-                      Object result, boolean close) {
+                      Object result, boolean close, RpcMetrics metrics, long receivedNanos) {
         ByteBuf frame = Frames.newFrame(connection.alloc(), 64);
         Status sent = status;
         if (serializer != null) {
@@ -50,6 +52,7 @@ final class ResponseWriter {
             }
         }
         Frames.fillHeader(frame, ProtocolHeader.toSign(serializerCode, ProtocolHeader.RESPONSE), sent.value(), id);
+        metrics.response(sent.value(), frame.readableBytes() - ProtocolHeader.HEADER_SIZE, receivedNanos);
         if (close) {
             connection.writeAndClose(frame);
         } else {

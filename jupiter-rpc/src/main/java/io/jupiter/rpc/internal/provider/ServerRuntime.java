@@ -6,6 +6,7 @@ import io.jupiter.rpc.filter.Side;
 import io.jupiter.rpc.flow.FlowLimiter;
 import io.jupiter.rpc.internal.LegacyExceptions;
 import io.jupiter.rpc.internal.filter.InterceptorChain;
+import io.jupiter.rpc.metrics.RpcMetrics;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.SerializerType;
 import io.jupiter.serialization.Serializers;
@@ -45,6 +46,7 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
     private final ThreadPoolExecutor pool;
     private final Executor executor;
     private final Acceptor acceptor;
+    private final RpcMetrics metrics;
     private List<Interceptor> interceptors = List.of();
     private FlowLimiter appFlowLimiter;
 
@@ -53,7 +55,8 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
      * @param queueCapacity   requests that may wait for a provider thread before new ones are refused
      */
     public ServerRuntime(TransportConfig transportConfig, InetSocketAddress bindAddress, int providerThreads,
-                         int queueCapacity, Set<SerializerType> serializers) {
+                         int queueCapacity, Set<SerializerType> serializers, RpcMetrics metrics) {
+        this.metrics = metrics;
         for (SerializerType type : serializers) {
             accepted[type.code()] = Serializers.get(type);
         }
@@ -117,6 +120,10 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
         return services.values();
     }
 
+    public RpcMetrics metrics() {
+        return metrics;
+    }
+
     ServiceEntry service(String directory) {
         return services.get(directory);
     }
@@ -134,6 +141,7 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
             frame.release();
             return;
         }
+        metrics.request(frame.body().readableBytes());
         FlowLimiter appFlow = appFlowLimiter;
         if (appFlow != null && !appFlow.tryAcquire()) {
             // Refused before the body is read: the cheapest answer there is.
@@ -149,7 +157,7 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
             frame.release();
             ResponseWriter.write(connection, Serializers.find(serializerCode), serializerCode, id, Status.SERVER_BUSY,
                     LegacyExceptions.body(Status.SERVER_BUSY, "provider busy: " + busyDetail()),
-                    false);
+                    false, metrics, frame.receivedNanos());
         }
     }
 
@@ -161,13 +169,14 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
         }
     }
 
-    private static void rejectAppFlow(Connection connection, Frame frame, FlowLimiter limiter) {
+    private void rejectAppFlow(Connection connection, Frame frame, FlowLimiter limiter) {
         long id = frame.id();
         byte serializerCode = frame.serializerCode();
         frame.release();
         ResponseWriter.write(connection, Serializers.find(serializerCode), serializerCode, id,
                 Status.APP_FLOW_CONTROL, LegacyExceptions.body(Status.APP_FLOW_CONTROL,
-                        "application flow control refused the request: " + limiter), false);
+                        "application flow control refused the request: " + limiter), false, metrics,
+                frame.receivedNanos());
     }
 
     private String busyDetail() {

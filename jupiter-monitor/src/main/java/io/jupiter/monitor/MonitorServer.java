@@ -1,0 +1,260 @@
+package io.jupiter.monitor;
+
+import io.jupiter.common.NamedThreadFactory;
+import io.jupiter.common.Requires;
+import io.jupiter.monitor.internal.Attached;
+import io.jupiter.monitor.internal.AuthThrottle;
+import io.jupiter.monitor.internal.Commands;
+import io.jupiter.monitor.internal.ConsoleSession;
+import io.jupiter.monitor.internal.MetricsHttpServer;
+import io.jupiter.monitor.internal.PasswordHash;
+import io.jupiter.rpc.JupiterClient;
+import io.jupiter.rpc.JupiterServer;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.LineBasedFrameDecoder;
+import io.netty.handler.codec.string.StringDecoder;
+import io.netty.handler.codec.string.StringEncoder;
+import io.netty.handler.timeout.IdleStateHandler;
+import io.netty.util.concurrent.GlobalEventExecutor;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A line-based console for operators ({@code telnet 127.0.0.1 19999} or {@code nc}), and optionally an HTTP
+ * endpoint with the same metrics in Prometheus text format and JSON.
+ *
+ * <pre>{@code
+ * MonitorServer monitor = MonitorServer.builder()
+ *         .password(System.getenv(MonitorServer.PASSWORD_ENV).toCharArray())
+ *         .server(jupiterServer)
+ *         .client(jupiterClient)
+ *         .build();
+ * monitor.start();                       // 127.0.0.1:19999
+ * }</pre>
+ *
+ * <p>Secure by default: it binds to 127.0.0.1, cannot be built without a password (kept only as a salted hash),
+ * answers nothing but {@code help}, {@code auth} and {@code quit} before a successful {@code auth}, closes a
+ * session after 3 failed {@code auth} and then answers every {@code auth} from that address only after a delay
+ * that doubles with each such session. Lines are capped in length; sessions are capped in number and close when
+ * idle.
+ */
+public final class MonitorServer implements AutoCloseable {
+
+    /** The environment variable the examples read the password from. */
+    public static final String PASSWORD_ENV = "JUPITER_MONITOR_PASSWORD";
+    /** The original's console port. */
+    public static final int DEFAULT_PORT = 19999;
+
+    private final Builder config;
+    private final Attached attached;
+    private final PasswordHash password;
+    private final AuthThrottle throttle;
+    private final EventLoopGroup group;
+    private final ChannelGroup sessions;
+    private volatile Channel serverChannel;
+    private volatile MetricsHttpServer http;
+
+    private MonitorServer(Builder builder, PasswordHash password) {
+        this.config = builder;
+        this.password = password;
+        this.attached = new Attached(builder.servers, builder.clients, builder.registry);
+        this.throttle = new AuthThrottle(builder.authDelayMillis, builder.maxAuthDelayMillis, 10 * 60_000L);
+        this.group = new NioEventLoopGroup(1, new NamedThreadFactory("jupiter-monitor", true));
+        this.sessions = new DefaultChannelGroup("jupiter-monitor-sessions", GlobalEventExecutor.INSTANCE);
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Binds the console (and the HTTP endpoint when configured); returns the console's bound address.
+     *
+     * @throws UncheckedIOException if a port cannot be bound
+     */
+    public InetSocketAddress start() {
+        Commands commands = new Commands(attached);
+        ServerBootstrap bootstrap = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        if (sessions.size() >= config.maxSessions) {
+                            ch.writeAndFlush(ch.alloc().buffer().writeBytes(("too many monitor sessions (at most "
+                                    + config.maxSessions + "), try later" + Commands.NEWLINE)
+                                    .getBytes(StandardCharsets.UTF_8))).addListener(ChannelFutureListener.CLOSE);
+                            return;
+                        }
+                        sessions.add(ch);
+                        ch.pipeline()
+                                .addLast(new IdleStateHandler(0, 0, config.idleSeconds, TimeUnit.SECONDS))
+                                .addLast(new LineBasedFrameDecoder(config.maxLineLength, true, true))
+                                .addLast(new StringDecoder(StandardCharsets.UTF_8))
+                                .addLast(new StringEncoder(StandardCharsets.UTF_8))
+                                .addLast(new ConsoleSession(commands, password, throttle, config.maxLineLength));
+                    }
+                });
+        try {
+            serverChannel = bootstrap.bind(config.host, config.port).syncUninterruptibly().channel();
+            if (config.httpPort >= 0) {
+                http = new MetricsHttpServer(new InetSocketAddress(config.host, config.httpPort), attached, password);
+                http.start();
+            }
+        } catch (Exception e) {
+            close();
+            throw new UncheckedIOException(new IOException("monitor cannot bind " + config.host + ":" + config.port
+                    + (config.httpPort >= 0 ? " / http " + config.httpPort : "") + ": " + e.getMessage(), e));
+        }
+        return (InetSocketAddress) serverChannel.localAddress();
+    }
+
+    /** The console's bound address, or {@code null} before {@link #start()}. */
+    public InetSocketAddress address() {
+        Channel channel = serverChannel;
+        return channel == null ? null : (InetSocketAddress) channel.localAddress();
+    }
+
+    /** The HTTP endpoint's bound address, or {@code null} if it is off or not started. */
+    public InetSocketAddress httpAddress() {
+        MetricsHttpServer h = http;
+        return h == null ? null : h.address();
+    }
+
+    /** Closes every session, stops listening and stops the monitor's threads. */
+    @Override
+    public void close() {
+        Channel channel = serverChannel;
+        if (channel != null) {
+            channel.close().syncUninterruptibly();
+        }
+        sessions.close().syncUninterruptibly();
+        MetricsHttpServer h = http;
+        if (h != null) {
+            h.close();
+        }
+        group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+
+    /** Builds a {@link MonitorServer}; {@link #password} is required. */
+    public static final class Builder {
+        private char[] password;
+        private String host = "127.0.0.1";
+        private int port = DEFAULT_PORT;
+        private int httpPort = -1;
+        private int maxLineLength = 1024;
+        private int maxSessions = 32;
+        private int idleSeconds = 600;
+        private long authDelayMillis = 1_000;
+        private long maxAuthDelayMillis = 30_000;
+        private final List<JupiterServer> servers = new ArrayList<>();
+        private final List<JupiterClient> clients = new ArrayList<>();
+        private RegistryView registry;
+
+        private Builder() {
+        }
+
+        /**
+         * The password for {@code auth} (and HTTP basic authentication); at least 8 characters. Only a salted hash
+         * is kept: the caller may wipe the array after {@link #build()}.
+         */
+        public Builder password(char[] password) {
+            Requires.notNull(password, "password");
+            Requires.argument(password.length >= 8, "password: " + password.length
+                    + " characters (expected: at least 8)");
+            this.password = password.clone();
+            return this;
+        }
+
+        /** The address to bind; default {@code 127.0.0.1}: only local operators. */
+        public Builder host(String host) {
+            this.host = Requires.notBlank(host, "host");
+            return this;
+        }
+
+        /** The console port; default {@value MonitorServer#DEFAULT_PORT}; 0 picks a free one. */
+        public Builder port(int port) {
+            this.port = Requires.inRange(port, 0, 65535, "port");
+            return this;
+        }
+
+        /** The HTTP metrics port ({@code /metrics}, {@code /metrics.json}), on the same host; default off (-1). */
+        public Builder httpPort(int port) {
+            this.httpPort = Requires.inRange(port, -1, 65535, "httpPort");
+            return this;
+        }
+
+        /** Longest accepted line in bytes; a longer one closes the session. Default 1024. */
+        public Builder maxLineLength(int bytes) {
+            this.maxLineLength = Requires.inRange(bytes, 16, 1 << 20, "maxLineLength");
+            return this;
+        }
+
+        /** Sessions open at once; more are told so and closed. Default 32. */
+        public Builder maxSessions(int sessions) {
+            this.maxSessions = Requires.positive(sessions, "maxSessions");
+            return this;
+        }
+
+        /** A session with no traffic for this long is closed. Default 600 s. */
+        public Builder idleSeconds(int seconds) {
+            this.idleSeconds = Requires.positive(seconds, "idleSeconds");
+            return this;
+        }
+
+        /**
+         * The delay before answering {@code auth} from an address whose session was closed for failed attempts;
+         * doubles with each such session up to {@code maxMillis}. Default 1 s, up to 30 s.
+         */
+        public Builder authDelay(long millis, long maxMillis) {
+            this.authDelayMillis = Requires.positive(millis, "authDelay");
+            Requires.argument(maxMillis >= millis, "authDelay max: " + maxMillis + " (expected: >= " + millis + ")");
+            this.maxAuthDelayMillis = maxMillis;
+            return this;
+        }
+
+        /** Reports on this server (provider metrics, services provided). */
+        public Builder server(JupiterServer server) {
+            servers.add(Requires.notNull(server, "server"));
+            return this;
+        }
+
+        /** Reports on this client (consumer metrics, services consumed). */
+        public Builder client(JupiterClient client) {
+            clients.add(Requires.notNull(client, "client"));
+            return this;
+        }
+
+        /** Answers the {@code registry} commands from this view. */
+        public Builder registry(RegistryView registry) {
+            this.registry = Requires.notNull(registry, "registry");
+            return this;
+        }
+
+        /**
+         * @throws IllegalStateException if no password is configured: the monitor never runs without one
+         */
+        public MonitorServer build() {
+            if (password == null) {
+                throw new IllegalStateException("no monitor password configured: set one with password(...), e.g. "
+                        + "from the environment variable " + PASSWORD_ENV);
+            }
+            PasswordHash hash = PasswordHash.of(password);
+            java.util.Arrays.fill(password, '\0');
+            password = null;
+            return new MonitorServer(this, hash);
+        }
+    }
+}

@@ -1,0 +1,172 @@
+package io.jupiter.monitor.internal;
+
+import static io.jupiter.monitor.internal.Commands.NEWLINE;
+
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.codec.TooLongFrameException;
+import io.netty.handler.timeout.IdleStateEvent;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One console session (one per connection, on its IO thread): reads a line, answers it, prints the prompt.
+ * Protected commands refuse until {@code auth} succeeds; after {@value #MAX_FAILURES} failed {@code auth} the
+ * session closes and its address gets a strike in the {@link AuthThrottle}.
+ */
+public final class ConsoleSession extends SimpleChannelInboundHandler<String> {
+
+    private static final Logger log = LoggerFactory.getLogger(ConsoleSession.class);
+
+    static final int MAX_FAILURES = 3;
+    static final String PROMPT = ">: ";
+    static final String WELCOME = NEWLINE + "Welcome to jupiter monitor! Please auth with password." + NEWLINE;
+
+    private final Commands commands;
+    private final PasswordHash password;
+    private final AuthThrottle throttle;
+    private final int maxLineLength;
+    private boolean authenticated;
+    private int failures;
+
+    public ConsoleSession(Commands commands, PasswordHash password, AuthThrottle throttle, int maxLineLength) {
+        this.commands = commands;
+        this.password = password;
+        this.throttle = throttle;
+        this.maxLineLength = maxLineLength;
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
+        ctx.writeAndFlush(WELCOME + commands.help() + PROMPT);
+        ctx.fireChannelActive();
+    }
+
+    @Override
+    protected void channelRead0(ChannelHandlerContext ctx, String line) {
+        String[] words = line.trim().split("\\s+");
+        String command = words[0].toLowerCase(Locale.ROOT);
+        switch (command) {
+            case "":
+                answer(ctx, "");
+                return;
+            case "help":
+                answer(ctx, commands.help());
+                return;
+            case "quit":
+            case "exit":
+                ctx.writeAndFlush("Bye bye!" + NEWLINE).addListener(ChannelFutureListener.CLOSE);
+                return;
+            case "auth":
+                auth(ctx, words);
+                return;
+            default:
+                break;
+        }
+        if (!isKnown(command)) {
+            answer(ctx, "unknown command '" + printable(words[0]) + "' (type help)" + NEWLINE);
+            return;
+        }
+        if (!authenticated) {
+            answer(ctx, "permission denied: auth <password> first" + NEWLINE);
+            return;
+        }
+        String output;
+        try {
+            output = switch (command) {
+                case "ls" -> commands.ls();
+                case "metrics" -> commands.metrics(words);
+                case "stack" -> commands.stack();
+                case "memory_usage" -> commands.memoryUsage();
+                default -> commands.registry(words);
+            };
+        } catch (RuntimeException e) {
+            log.warn("monitor: command '{}' failed", command, e);
+            output = "error: " + command + " failed: " + e + NEWLINE;
+        }
+        answer(ctx, output);
+    }
+
+    private static boolean isKnown(String command) {
+        return switch (command) {
+            case "ls", "metrics", "stack", "memory_usage", "registry" -> true;
+            default -> false;
+        };
+    }
+
+    private void auth(ChannelHandlerContext ctx, String[] words) {
+        if (authenticated) {
+            answer(ctx, "OK (already authenticated)" + NEWLINE);
+            return;
+        }
+        if (words.length != 2) {
+            answer(ctx, "usage: auth <password>" + NEWLINE);
+            return;
+        }
+        char[] candidate = words[1].toCharArray();
+        InetAddress peer = ((InetSocketAddress) ctx.channel().remoteAddress()).getAddress();
+        long delay = throttle.delayMillis(peer);
+        // One attempt at a time: read nothing more until this one is answered.
+        ctx.channel().config().setAutoRead(false);
+        ctx.executor().schedule(() -> {
+            boolean ok = password.matches(candidate);
+            Arrays.fill(candidate, '\0');
+            ctx.channel().config().setAutoRead(true);
+            if (ok) {
+                authenticated = true;
+                answer(ctx, "OK" + NEWLINE);
+                return;
+            }
+            failures++;
+            if (failures >= MAX_FAILURES) {
+                throttle.strike(peer);
+                log.warn("monitor: closing {} after {} failed auth attempts", ctx.channel().remoteAddress(), failures);
+                ctx.writeAndFlush("permission denied: " + failures + " failed attempts, closing" + NEWLINE)
+                        .addListener(ChannelFutureListener.CLOSE);
+                return;
+            }
+            answer(ctx, "permission denied (" + (MAX_FAILURES - failures) + " attempt"
+                    + (MAX_FAILURES - failures == 1 ? "" : "s") + " left)" + NEWLINE);
+        }, delay, TimeUnit.MILLISECONDS);
+    }
+
+    private static void answer(ChannelHandlerContext ctx, String text) {
+        ctx.writeAndFlush(text + PROMPT);
+    }
+
+    /** The first 40 characters of {@code word}, with anything not printable ASCII shown as '?'. */
+    private static String printable(String word) {
+        StringBuilder out = new StringBuilder(Math.min(word.length(), 40));
+        for (int i = 0; i < word.length() && i < 40; i++) {
+            char c = word.charAt(i);
+            out.append(c >= 0x20 && c < 0x7f ? c : '?');
+        }
+        return word.length() > 40 ? out + "..." : out.toString();
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+        if (event instanceof IdleStateEvent) {
+            ctx.writeAndFlush(NEWLINE + "idle too long, closing" + NEWLINE).addListener(ChannelFutureListener.CLOSE);
+        } else {
+            ctx.fireUserEventTriggered(event);
+        }
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (cause instanceof TooLongFrameException) {
+            ctx.writeAndFlush(NEWLINE + "line too long (at most " + maxLineLength + " bytes), closing" + NEWLINE)
+                    .addListener(ChannelFutureListener.CLOSE);
+            return;
+        }
+        log.debug("monitor: closing {}: {}", ctx.channel().remoteAddress(), cause.toString());
+        ctx.close();
+    }
+}

@@ -1,0 +1,2 @@
+/** The console's implementation: sessions, commands, password check, throttling, the HTTP endpoint. Not API. */
+package io.jupiter.monitor.internal;

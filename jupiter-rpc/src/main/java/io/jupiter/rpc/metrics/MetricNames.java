@@ -1,0 +1,57 @@
+package io.jupiter.rpc.metrics;
+
+import io.jupiter.rpc.ServiceKey;
+
+/**
+ * The names and descriptions of the RPC metrics, as in the report of the original Jupiter. Each side (provider,
+ * consumer) has its own registry holding the same names.
+ */
+public final class MetricNames {
+
+    /** Histogram of request body sizes in bytes, without the 16-byte header. */
+    public static final String REQUEST_SIZE = "request.size";
+    /** Histogram of response body sizes in bytes, without the 16-byte header. */
+    public static final String RESPONSE_SIZE = "response.size";
+    /** Meter of refused requests: bad request, service not found, server busy, flow control. */
+    public static final String REJECTION = "rejection";
+    /** Timer from a request decoded to its response handed to the connection (provider only). */
+    public static final String PROCESSING = "processing";
+
+    private MetricNames() {
+    }
+
+    /**
+     * The name of a method's timer: {@code group-version-name#method}, e.g. {@code Jupiter-1.0.0-Service#hello}
+     * (the original's layout).
+     */
+    public static String method(ServiceKey key, String method) {
+        return key.group() + '-' + key.version() + '-' + key.name() + '#' + method;
+    }
+
+    /** Whether {@code name} is a method timer's name. */
+    public static boolean isMethod(String name) {
+        return name.indexOf('#') > 0;
+    }
+
+    /** The description printed in brackets after a metric's name in the report. */
+    public static String describe(RpcMetrics.Side side, String name) {
+        switch (name) {
+            case REQUEST_SIZE:
+                return (side == RpcMetrics.Side.PROVIDER ? "received" : "sent")
+                        + " request body size in bytes (without the 16-byte Jupiter header)";
+            case RESPONSE_SIZE:
+                return (side == RpcMetrics.Side.PROVIDER ? "sent" : "received")
+                        + " response body size in bytes (without the 16-byte Jupiter header)";
+            case REJECTION:
+                return side == RpcMetrics.Side.PROVIDER
+                        ? "requests refused (bad request, service not found, busy, flow control)"
+                        : "calls the provider refused (bad request, service not found, busy, flow control)";
+            case PROCESSING:
+                return "request processing time (from the request decoded to its response handed to the connection)";
+            default:
+                return side == RpcMetrics.Side.PROVIDER
+                        ? "provider method execution time"
+                        : "consumer call time (request sent to response read)";
+        }
+    }
+}

@@ -1,0 +1,157 @@
+package io.jupiter.rpc.metrics;
+
+import com.codahale.metrics.Histogram;
+import com.codahale.metrics.Meter;
+import com.codahale.metrics.Reservoir;
+import com.codahale.metrics.MetricRegistry;
+import com.codahale.metrics.Timer;
+import io.jupiter.common.Requires;
+import io.jupiter.common.SystemProperties;
+import io.jupiter.rpc.ServiceKey;
+import io.jupiter.transport.Status;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The metrics of one {@code JupiterServer} (provider side) or {@code JupiterClient} (consumer side), in a
+ * Dropwizard {@link MetricRegistry} of its own: histograms {@value MetricNames#REQUEST_SIZE} and
+ * {@value MetricNames#RESPONSE_SIZE}, meter {@value MetricNames#REJECTION}, a timer per called method and, on the
+ * provider, timer {@value MetricNames#PROCESSING}.
+ *
+ * <p>Recording is wait-free (HdrHistogram reservoirs, {@code LongAdder} counts) and allocates nothing on the
+ * provider; when disabled every recording method returns at once. The recording methods are for the RPC runtime;
+ * readers (the monitor) use {@link #registry()}.
+ */
+public final class RpcMetrics {
+
+    /** Which end of a call the metrics describe. */
+    public enum Side {
+        PROVIDER, CONSUMER;
+
+        /** {@code provider} or {@code consumer}. */
+        public String id() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+
+    /** {@code -Djupiter.metrics.enabled}: the default of the builders' {@code metrics(boolean)}. */
+    public static final String ENABLED_PROPERTY = "jupiter.metrics.enabled";
+
+    private final Side side;
+    private final boolean enabled;
+    private final MetricRegistry registry = new MetricRegistry();
+    private final Histogram requestSize;
+    private final Histogram responseSize;
+    private final Meter rejection;
+    private final Timer processing;
+    /** Method timers by the runtime's own method object (identity), so the hot path builds no name. */
+    private final ConcurrentHashMap<Object, Timer> methodTimers = new ConcurrentHashMap<>();
+
+    private RpcMetrics(Side side, boolean enabled) {
+        this.side = Requires.notNull(side, "side");
+        this.enabled = enabled;
+        this.requestSize = registry.register(MetricNames.REQUEST_SIZE, new Histogram(reservoir()));
+        this.responseSize = registry.register(MetricNames.RESPONSE_SIZE, new Histogram(reservoir()));
+        this.rejection = registry.meter(MetricNames.REJECTION);
+        this.processing = side == Side.PROVIDER ? registry.register(MetricNames.PROCESSING, new Timer(reservoir()))
+                : null;
+    }
+
+    /** Metrics for {@code side}; when {@code enabled} is false nothing is recorded. */
+    public static RpcMetrics create(Side side, boolean enabled) {
+        return new RpcMetrics(side, enabled);
+    }
+
+    /** The default of {@code metrics(boolean)} on the builders: {@code -Djupiter.metrics.enabled}, else on. */
+    public static boolean enabledByDefault() {
+        return SystemProperties.getBoolean(ENABLED_PROPERTY, true);
+    }
+
+    private static Reservoir reservoir() {
+        return new HdrReservoir();
+    }
+
+    public Side side() {
+        return side;
+    }
+
+    /** Whether anything is recorded. */
+    public boolean enabled() {
+        return enabled;
+    }
+
+    /** The registry (read it; do not add to it). */
+    public MetricRegistry registry() {
+        return registry;
+    }
+
+    // ---- recording (called by the RPC runtime) ----
+
+    /** A start time for {@link #methodDone}, or 0 when disabled (saves the clock read). */
+    public long startNanos() {
+        return enabled ? System.nanoTime() : 0L;
+    }
+
+    /** A request body of {@code bodyBytes} was received (provider) or sent (consumer). */
+    public void request(int bodyBytes) {
+        if (enabled) {
+            requestSize.update(bodyBytes);
+        }
+    }
+
+    /**
+     * A response with {@code status} and {@code bodyBytes} was handed to the connection (provider) or received
+     * (consumer). On the provider, {@code receivedNanos} (when the request was decoded) times
+     * {@value MetricNames#PROCESSING}; 0 skips it.
+     */
+    public void response(byte status, int bodyBytes, long receivedNanos) {
+        if (!enabled) {
+            return;
+        }
+        responseSize.update(bodyBytes);
+        if (isRejection(status)) {
+            rejection.mark();
+        }
+        if (processing != null && receivedNanos != 0L) {
+            processing.update(System.nanoTime() - receivedNanos, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    /**
+     * The method identified by {@code token} (any object unique to the method, e.g. the runtime's method entry)
+     * finished; {@code startNanos} from {@link #startNanos()}.
+     */
+    public void methodDone(Object token, ServiceKey key, String method, long startNanos) {
+        if (enabled && startNanos != 0L) {
+            methodTimer(token, key, method).update(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    /** Times an asynchronous call until {@code stage} completes (consumer). Returns {@code stage}. */
+    public <S extends CompletionStage<?>> S methodDoneWhenComplete(S stage, Object token, ServiceKey key,
+                                                                     String method, long startNanos) {
+        if (enabled && startNanos != 0L) {
+            Timer timer = methodTimer(token, key, method);
+            stage.whenComplete((value, error) -> timer.update(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS));
+        }
+        return stage;
+    }
+
+    private Timer methodTimer(Object token, ServiceKey key, String method) {
+        Timer timer = methodTimers.get(token);
+        if (timer == null) {
+            String name = MetricNames.method(key, method);
+            Timer registered = registry.timer(name, () -> new Timer(reservoir()));
+            timer = methodTimers.computeIfAbsent(token, t -> registered);
+        }
+        return timer;
+    }
+
+    /** Whether a response status means the request was refused. */
+    public static boolean isRejection(byte status) {
+        return status == Status.BAD_REQUEST.value() || status == Status.SERVICE_NOT_FOUND.value()
+                || status == Status.SERVER_BUSY.value() || status == Status.APP_FLOW_CONTROL.value()
+                || status == Status.PROVIDER_FLOW_CONTROL.value();
+    }
+}
