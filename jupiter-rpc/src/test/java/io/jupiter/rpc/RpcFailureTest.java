@@ -6,9 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.jupiter.rpc.exception.BadRequestException;
 import io.jupiter.rpc.exception.ConnectionException;
 import io.jupiter.rpc.exception.RemoteServiceException;
+import io.jupiter.rpc.exception.PayloadTooLargeException;
 import io.jupiter.rpc.exception.RpcException;
 import io.jupiter.rpc.exception.SerializationFailedException;
 import io.jupiter.rpc.exception.ServerBusyException;
+import io.jupiter.rpc.exception.ServerErrorException;
 import io.jupiter.rpc.exception.ServiceNotFoundException;
 import io.jupiter.rpc.exception.TimeoutException;
 import io.jupiter.serialization.SerializerType;
@@ -142,6 +144,29 @@ class RpcFailureTest {
         echo.sleep(3_000);
         InvokeFuture<String> future = InvokeFutureContext.future(String.class);
         assertThat(causeOf(future)).isInstanceOf(TimeoutException.class);
+    }
+
+    @Test
+    void requestAboveTheBodyCapIsRefusedBeforeSending() {
+        EchoService echo = client.proxy(EchoService.class).address(address).timeoutMillis(30_000).build();
+        String huge = "x".repeat(TransportConfig.DEFAULT_MAX_BODY_SIZE + 1);
+        assertThatThrownBy(() -> echo.hello(huge))
+                .isInstanceOfSatisfying(PayloadTooLargeException.class, e -> {
+                    assertThat(e.status()).isEqualTo(Status.CLIENT_ERROR);
+                    assertThat(e.getMessage()).contains("above the 5242880-byte body cap");
+                });
+        assertThat(echo.ping()).as("the connection is still fine").isEqualTo("pong");
+    }
+
+    @Test
+    void responseAboveTheBodyCapIsAServerErrorNotATimeout() {
+        EchoService echo = client.proxy(EchoService.class).address(address).timeoutMillis(30_000).build();
+        assertThatThrownBy(() -> echo.fill(TransportConfig.DEFAULT_MAX_BODY_SIZE + 1))
+                .isInstanceOfSatisfying(ServerErrorException.class, e -> {
+                    assertThat(e.status()).isEqualTo(Status.SERVER_ERROR);
+                    assertThat(e.getMessage()).contains("the result is").contains("-byte body cap");
+                });
+        assertThat(echo.ping()).as("the connection is still fine").isEqualTo("pong");
     }
 
     @Test

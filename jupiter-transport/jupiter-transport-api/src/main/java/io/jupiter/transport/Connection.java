@@ -22,6 +22,13 @@ public interface Connection {
     /** Whether the outbound buffer is below its high water mark. */
     boolean isWritable();
 
+    /**
+     * The largest frame body this connection accepts ({@link TransportConfig#maxBodySize()}). Peers are expected to
+     * use the same cap, so the layers above refuse to send a larger body rather than have the peer close the
+     * connection on it.
+     */
+    int maxBodySize();
+
     /** The allocator to build outbound frames with (pooled, direct where possible). */
     ByteBufAllocator alloc();
 

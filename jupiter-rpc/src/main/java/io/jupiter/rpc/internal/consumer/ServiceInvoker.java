@@ -4,6 +4,7 @@ import io.jupiter.rpc.InvokeFuture;
 import io.jupiter.rpc.InvokeFutureContext;
 import io.jupiter.rpc.InvokeType;
 import io.jupiter.rpc.exception.ConnectionException;
+import io.jupiter.rpc.exception.PayloadTooLargeException;
 import io.jupiter.rpc.exception.RpcException;
 import io.jupiter.rpc.exception.SerializationFailedException;
 import io.jupiter.rpc.filter.Side;
@@ -150,6 +151,11 @@ final class ServiceInvoker implements InvocationHandler {
                     + " with " + serializer.type().id() + ": " + e.getMessage(), e);
         }
         int bodySize = frame.readableBytes() - ProtocolHeader.HEADER_SIZE;
+        if (bodySize > connection.maxBodySize()) {
+            frame.release();
+            throw new PayloadTooLargeException(Status.CLIENT_ERROR, "the request of " + info + " is " + bodySize
+                    + " bytes, above the " + connection.maxBodySize() + "-byte body cap: not sent");
+        }
         info.lastBodySize = bodySize;
         metrics.request(bodySize);
         Frames.fillHeader(frame, requestSign, (byte) 0, call.id);

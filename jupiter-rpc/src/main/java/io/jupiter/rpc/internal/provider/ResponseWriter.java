@@ -35,14 +35,23 @@ final class ResponseWriter {
         ByteBuf frame = Frames.newFrame(connection.alloc(), 64);
         Status sent = status;
         if (serializer != null) {
+            String what = status == Status.OK ? "result" : "error";
+            String failure = null;
             try {
                 serializer.write(frame, new ResultWrapper(PortableValues.portable(result)));
+                int bodySize = frame.readableBytes() - ProtocolHeader.HEADER_SIZE;
+                if (bodySize > connection.maxBodySize()) {
+                    failure = "the " + what + " is " + bodySize + " bytes, above the " + connection.maxBodySize()
+                            + "-byte body cap";
+                }
             } catch (RuntimeException e) {
+                failure = "the provider cannot serialize the " + what + " with " + serializer.type().id() + ": "
+                        + e.getMessage();
+            }
+            if (failure != null) {
                 frame.writerIndex(ProtocolHeader.HEADER_SIZE);
                 sent = Status.SERVER_ERROR;
-                IllegalStateException error = new IllegalStateException("the provider cannot serialize the "
-                        + (status == Status.OK ? "result" : "error") + " with " + serializer.type().id() + ": "
-                        + e.getMessage());
+                IllegalStateException error = new IllegalStateException(failure);
                 error.setStackTrace(new StackTraceElement[0]);
                 try {
                     serializer.write(frame, new ResultWrapper(error));

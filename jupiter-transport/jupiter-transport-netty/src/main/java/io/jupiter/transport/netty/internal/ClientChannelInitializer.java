@@ -42,7 +42,7 @@ public final class ClientChannelInitializer extends ChannelInitializer<Channel> 
 
     @Override
     protected void initChannel(Channel channel) {
-        NettyConnection.limitPendingWrites(channel, config.maxPendingWriteBytes());
+        NettyConnection.configure(channel, config);
         ChannelPipeline pipeline = channel.pipeline();
         pipeline.addLast("flush", new FlushConsolidationHandler(ServerChannelInitializer.EXPLICIT_FLUSH_AFTER_FLUSHES,
                 true));

@@ -1,6 +1,7 @@
 package io.jupiter.transport.netty.internal;
 
 import io.jupiter.transport.Connection;
+import io.jupiter.transport.TransportConfig;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
@@ -42,8 +43,8 @@ public final class NettyConnection implements Connection {
 
     private static final AttributeKey<NettyConnection> KEY =
             AttributeKey.valueOf(NettyConnection.class, "connection");
-    private static final AttributeKey<Long> PENDING_LIMIT =
-            AttributeKey.valueOf(NettyConnection.class, "pendingWriteLimit");
+    private static final AttributeKey<TransportConfig> CONFIG =
+            AttributeKey.valueOf(NettyConnection.class, "config");
     private static final AtomicIntegerFieldUpdater<NettyConnection> DRAIN_SCHEDULED =
             AtomicIntegerFieldUpdater.newUpdater(NettyConnection.class, "drainScheduled");
     /** Writes handled by one drain run before it yields the event loop to other work. */
@@ -66,6 +67,7 @@ public final class NettyConnection implements Connection {
             AtomicIntegerFieldUpdater.newUpdater(NettyConnection.class, "overloaded");
 
     private final long maxPendingWriteBytes;
+    private final int maxBodySize;
     /** Bytes of frames queued by other threads and not yet handed to the channel. */
     private volatile long queuedBytes;
     /** 1 once the connection was closed for not reading. */
@@ -74,13 +76,14 @@ public final class NettyConnection implements Connection {
     private NettyConnection(Channel channel) {
         this.channel = channel;
         this.eventLoop = channel.eventLoop();
-        Long limit = channel.attr(PENDING_LIMIT).get();
-        this.maxPendingWriteBytes = limit == null ? Long.MAX_VALUE : limit;
+        TransportConfig config = channel.attr(CONFIG).get();
+        this.maxPendingWriteBytes = config == null ? Long.MAX_VALUE : config.maxPendingWriteBytes();
+        this.maxBodySize = config == null ? TransportConfig.DEFAULT_MAX_BODY_SIZE : config.maxBodySize();
     }
 
-    /** Sets the outbound bytes above which the connection is closed; call before the connection is first used. */
-    public static void limitPendingWrites(Channel channel, long maxPendingWriteBytes) {
-        channel.attr(PENDING_LIMIT).set(maxPendingWriteBytes);
+    /** Gives the connection of {@code channel} its limits; call before the connection is first used. */
+    public static void configure(Channel channel, TransportConfig config) {
+        channel.attr(CONFIG).set(config);
     }
 
     /** The connection of {@code channel}, created on first use. */
@@ -120,6 +123,11 @@ public final class NettyConnection implements Connection {
     @Override
     public boolean isWritable() {
         return channel.isWritable();
+    }
+
+    @Override
+    public int maxBodySize() {
+        return maxBodySize;
     }
 
     @Override

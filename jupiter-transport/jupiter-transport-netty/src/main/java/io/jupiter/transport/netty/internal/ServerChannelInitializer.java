@@ -47,7 +47,7 @@ public final class ServerChannelInitializer extends ChannelInitializer<Channel> 
     @Override
     protected void initChannel(Channel channel) {
         children.add(channel);
-        NettyConnection.limitPendingWrites(channel, config.maxPendingWriteBytes());
+        NettyConnection.configure(channel, config);
         ChannelPipeline pipeline = channel.pipeline();
         pipeline.addLast("flush", new FlushConsolidationHandler(EXPLICIT_FLUSH_AFTER_FLUSHES, true));
         if (config.readerIdleMillis() > 0) {
