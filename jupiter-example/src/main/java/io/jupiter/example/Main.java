@@ -18,10 +18,11 @@ public final class Main {
             "                       [--monitor-port P [--monitor-host 127.0.0.1] [--monitor-http-port Q]]",
             "  benchmark-server     --port 18099 --host 0.0.0.0 --provider-threads N --io-threads N --metrics on|off",
             "                       [--monitor-port P [--monitor-host 127.0.0.1] [--monitor-http-port Q]]",
+            "                       [--stats-interval S]  (soak: heap, direct memory and GC every S seconds)",
             "                       (the monitor's password comes from JUPITER_MONITOR_PASSWORD)",
             "  benchmark-client     --host 127.0.0.1 --port 18099 --mode sync|future --threads 32 --warmup 5",
             "                       --seconds 30 --payload small|1k --serializer protostuff|hessian|kryo|java",
-            "                       --connections 1 --metrics on|off",
+            "                       --connections 1 --metrics on|off [--interval S]  (soak: a line every S seconds)",
             "  raw-echo-server      --port 18098 --host 0.0.0.0 --io-threads N  (same framing, no RPC: the ceiling)",
             "  raw-echo-client      same flags as benchmark-client but --port defaults to 18098");
 

@@ -12,7 +12,7 @@ import java.util.concurrent.CompletableFuture;
 public final class BenchmarkClient {
 
     static final Set<String> FLAGS = Set.of("host", "port", "mode", "threads", "warmup", "seconds", "payload",
-            "serializer", "connections");
+            "serializer", "connections", "interval");
 
     private BenchmarkClient() {
     }
@@ -28,6 +28,7 @@ public final class BenchmarkClient {
         int threads = args.getInt("threads", 32, 1, 4096);
         int warmup = args.getInt("warmup", 5, 0, 3600);
         int seconds = args.getInt("seconds", 30, 1, 86_400);
+        int interval = args.getInt("interval", 0, 0, 86_400);
         String payloadName = args.oneOf("payload", "small", "small", "1k");
         SerializerType serializer = SerializerType.parse(args.get("serializer", "protostuff"));
         int connections = args.getInt("connections", 1, 1, 64);
@@ -61,7 +62,7 @@ public final class BenchmarkClient {
                 public void close() {
                 }
             };
-            long failed = new LoadRunner(target, mode, threads).run(warmup, seconds);
+            long failed = new LoadRunner(target, mode, threads, interval).run(warmup, seconds);
             return failed == 0 ? 0 : 1;
         }
     }

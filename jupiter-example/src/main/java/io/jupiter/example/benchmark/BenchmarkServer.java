@@ -10,6 +10,7 @@ import io.jupiter.monitor.MonitorServer;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /** {@code benchmark-server}: serves {@link BenchmarkService} until the process is stopped. */
 public final class BenchmarkServer {
@@ -18,7 +19,7 @@ public final class BenchmarkServer {
     }
 
     public static int run(String[] argv) throws InterruptedException {
-        Set<String> flags = new HashSet<>(Set.of("port", "host", "provider-threads", "io-threads", "metrics"));
+        Set<String> flags = new HashSet<>(Set.of("port", "host", "provider-threads", "io-threads", "metrics", "stats-interval"));
         flags.addAll(MonitorOption.FLAGS);
         Args args = new Args(argv, 1, flags);
         int port = args.getInt("port", 18099, 0, 65535);
@@ -44,6 +45,14 @@ public final class BenchmarkServer {
             server.close();
             stopped.countDown();
         }, "benchmark-server-shutdown"));
+        int statsInterval = args.getInt("stats-interval", 0, 0, 86_400);
+        if (statsInterval > 0) {
+            // Soak runs: this JVM's heap, direct memory and GC every interval, until the process is stopped.
+            JvmStats jvm = new JvmStats();
+            while (!stopped.await(statsInterval, TimeUnit.SECONDS)) {
+                System.out.println("[server] " + jvm.line() + " connections=" + server.connectionCount());
+            }
+        }
         stopped.await();
         return 0;
     }

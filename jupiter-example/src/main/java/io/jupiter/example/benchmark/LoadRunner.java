@@ -29,10 +29,17 @@ final class LoadRunner {
     private volatile boolean measuring;
     private volatile boolean stopped;
 
-    LoadRunner(LoadTarget target, String mode, int threads) {
+    private final int intervalSeconds;
+
+    /**
+     * @param intervalSeconds if above 0, print a soak line every so many seconds of the measured period: throughput
+     *                        and p99 of that interval, and heap, direct memory and GC of this JVM
+     */
+    LoadRunner(LoadTarget target, String mode, int threads, int intervalSeconds) {
         this.target = target;
         this.future = mode.equals("future");
         this.threads = threads;
+        this.intervalSeconds = intervalSeconds;
     }
 
     /** Runs the load and prints the report; returns the number of failed calls. */
@@ -48,11 +55,11 @@ final class LoadRunner {
         latencies.reset();
         measuring = true;
         long start = System.nanoTime();
-        TimeUnit.SECONDS.sleep(seconds);
+        Histogram histogram = measure(start, seconds);
         measuring = false;
         long count = completed.sum();
         double elapsed = (System.nanoTime() - start) / 1e9;
-        Histogram histogram = latencies.getIntervalHistogram();
+        histogram.add(latencies.getIntervalHistogram());
         stopped = true;
         for (Thread worker : workers) {
             worker.join(TimeUnit.SECONDS.toMillis(30));
@@ -67,6 +74,33 @@ final class LoadRunner {
             System.out.println("Failed calls: " + failed + ", first: " + firstFailure.get());
         }
         return failed;
+    }
+
+    /** Sleeps through the measured period, printing a soak line per interval; returns the latencies so far. */
+    private Histogram measure(long start, int seconds) throws InterruptedException {
+        Histogram total = new Histogram(3);
+        if (intervalSeconds <= 0) {
+            TimeUnit.SECONDS.sleep(seconds);
+            return total;
+        }
+        JvmStats jvm = new JvmStats();
+        long end = start + TimeUnit.SECONDS.toNanos(seconds);
+        long lastCount = completed.sum();
+        long lastTick = start;
+        while (System.nanoTime() < end) {
+            long next = Math.min(end, lastTick + TimeUnit.SECONDS.toNanos(intervalSeconds));
+            TimeUnit.NANOSECONDS.sleep(Math.max(0, next - System.nanoTime()));
+            long now = System.nanoTime();
+            long count = completed.sum();
+            Histogram interval = latencies.getIntervalHistogram();
+            total.add(interval);
+            System.out.printf("[soak] t=%ds qps=%d p99=%dus failed=%d %s%n",
+                    TimeUnit.NANOSECONDS.toSeconds(now - start), Math.round((count - lastCount) / ((now - lastTick) / 1e9)),
+                    interval.getValueAtPercentile(99) / 1000, failures.get(), jvm.line());
+            lastCount = count;
+            lastTick = now;
+        }
+        return total;
     }
 
     private void syncLoop() {

@@ -41,6 +41,7 @@ public final class RawEchoClient {
         int threads = args.getInt("threads", 32, 1, 4096);
         int warmup = args.getInt("warmup", 5, 0, 3600);
         int seconds = args.getInt("seconds", 30, 1, 86_400);
+        int interval = args.getInt("interval", 0, 0, 86_400);
         String payloadName = args.oneOf("payload", "small", "small", "1k");
         SerializerType serializerType = SerializerType.parse(args.get("serializer", "protostuff"));
         int connections = args.getInt("connections", 1, 1, 64);
@@ -59,7 +60,7 @@ public final class RawEchoClient {
                 body.length, connections, warmup, seconds, Runtime.getRuntime().availableProcessors());
         try (RawTarget target = new RawTarget(new InetSocketAddress(host, port), connections, body,
                 ProtocolHeader.toSign(serializerType.code(), ProtocolHeader.REQUEST))) {
-            long failed = new LoadRunner(target, mode, threads).run(warmup, seconds);
+            long failed = new LoadRunner(target, mode, threads, interval).run(warmup, seconds);
             return failed == 0 ? 0 : 1;
         }
     }
