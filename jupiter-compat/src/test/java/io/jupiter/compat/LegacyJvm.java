@@ -122,6 +122,14 @@ final class LegacyJvm implements AutoCloseable {
         }
     }
 
+    /** Waits for the program to end by itself and returns its exit status; fails after {@code seconds}. */
+    int awaitExit(long seconds) throws InterruptedException {
+        if (!process.waitFor(seconds, TimeUnit.SECONDS)) {
+            throw new AssertionError("1.3.1 " + name + " did not end within " + seconds + " s; stderr: " + tail());
+        }
+        return process.exitValue();
+    }
+
     @Override
     public void close() throws InterruptedException {
         try {
