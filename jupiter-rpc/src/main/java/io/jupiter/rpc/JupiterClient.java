@@ -21,10 +21,15 @@ public final class JupiterClient implements AutoCloseable {
 
     private final String appName;
     private final ClientRuntime runtime;
+    private final String registry;
 
     private JupiterClient(Builder builder) {
         this.appName = builder.appName;
         this.runtime = new ClientRuntime(builder.transportConfig, builder.consumerThreads);
+        this.registry = builder.registry;
+        if (builder.warmUpMillis >= 0) {
+            runtime.warmUpMillis(builder.warmUpMillis);
+        }
     }
 
     /** A builder with the defaults. */
@@ -42,6 +47,11 @@ public final class JupiterClient implements AutoCloseable {
         return appName;
     }
 
+    /** The registry proxies use when they name no address and no registry, or {@code null}. */
+    public String registry() {
+        return registry;
+    }
+
     ClientRuntime runtime() {
         return runtime;
     }
@@ -57,6 +67,8 @@ public final class JupiterClient implements AutoCloseable {
         private TransportConfig transportConfig = TransportConfig.builder().threadNamePrefix("jupiter-connector")
                 .readerIdleMillis(0).build();
         private int consumerThreads = Runtime.getRuntime().availableProcessors();
+        private String registry;
+        private long warmUpMillis = -1;
 
         private Builder() {
         }
@@ -80,6 +92,24 @@ public final class JupiterClient implements AutoCloseable {
          */
         public Builder consumerThreads(int threads) {
             this.consumerThreads = Requires.notNegative(threads, "consumerThreads");
+            return this;
+        }
+
+        /**
+         * The registry to find providers in, e.g. {@code default://127.0.0.1:20001} or
+         * {@code zookeeper://127.0.0.1:2181}; used by every proxy that names no address of its own.
+         */
+        public Builder registry(String url) {
+            this.registry = Requires.notBlank(url, "registry");
+            return this;
+        }
+
+        /**
+         * How long a provider that just appeared gets a reduced share of the calls (from 1 % growing linearly to its
+         * full weight); default 60,000 ms ({@code -Djupiter.rpc.load-balancer.warm-up}); 0 disables.
+         */
+        public Builder warmUpMillis(long millis) {
+            this.warmUpMillis = Requires.notNegative(millis, "warmUpMillis");
             return this;
         }
 

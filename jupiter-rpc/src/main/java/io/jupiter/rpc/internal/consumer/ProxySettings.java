@@ -2,8 +2,11 @@ package io.jupiter.rpc.internal.consumer;
 
 import io.jupiter.rpc.InvokeType;
 import io.jupiter.rpc.ServiceKey;
+import io.jupiter.rpc.balance.LoadBalancerType;
+import io.jupiter.rpc.cluster.ClusterStrategy;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /** The validated settings of one client proxy. */
 public final class ProxySettings {
@@ -15,6 +18,10 @@ public final class ProxySettings {
     final InvokeType invokeType;
     final long timeoutMillis;
     final Map<String, Long> methodTimeoutMillis;
+    final LoadBalancerType loadBalancer;
+    final ClusterStrategy cluster;
+    final Map<String, ClusterStrategy> methodClusters;
+    final Set<String> idempotentMethods;
 
     public ProxySettings(Class<?> serviceInterface, ServiceKey key, String appName, List<String> addresses,
                          InvokeType invokeType, long timeoutMillis, Map<String, Long> methodTimeoutMillis) {
@@ -25,6 +32,38 @@ public final class ProxySettings {
         this.invokeType = invokeType;
         this.timeoutMillis = timeoutMillis;
         this.methodTimeoutMillis = Map.copyOf(methodTimeoutMillis);
+        this.loadBalancer = null;
+        this.cluster = ClusterStrategy.failFast();
+        this.methodClusters = Map.of();
+        this.idempotentMethods = Set.of();
+    }
+
+    /**
+     * @param loadBalancer   {@code null} for the default (round robin for direct addresses, random with a registry)
+     * @param cluster        the proxy's cluster strategy
+     * @param methodClusters strategies of single methods, by name
+     * @param idempotentMethods methods that may run twice (fail-over retries them after a timeout too)
+     */
+    public ProxySettings(Class<?> serviceInterface, ServiceKey key, String appName, List<String> addresses,
+                         InvokeType invokeType, long timeoutMillis, Map<String, Long> methodTimeoutMillis,
+                         LoadBalancerType loadBalancer, ClusterStrategy cluster,
+                         Map<String, ClusterStrategy> methodClusters, Set<String> idempotentMethods) {
+        this.serviceInterface = serviceInterface;
+        this.key = key;
+        this.appName = appName;
+        this.addresses = List.copyOf(addresses);
+        this.invokeType = invokeType;
+        this.timeoutMillis = timeoutMillis;
+        this.methodTimeoutMillis = Map.copyOf(methodTimeoutMillis);
+        this.loadBalancer = loadBalancer;
+        this.cluster = cluster;
+        this.methodClusters = Map.copyOf(methodClusters);
+        this.idempotentMethods = Set.copyOf(idempotentMethods);
+    }
+
+    ClusterStrategy clusterFor(String methodName) {
+        ClusterStrategy special = methodClusters.get(methodName);
+        return special != null ? special : cluster;
     }
 
     long timeoutFor(String methodName) {

@@ -3,16 +3,16 @@ package io.jupiter.rpc.internal.consumer;
 import io.jupiter.rpc.InvokeFuture;
 import io.jupiter.rpc.InvokeFutureContext;
 import io.jupiter.rpc.InvokeType;
-import io.jupiter.rpc.exception.ConnectionException;
+import io.jupiter.rpc.exception.RequestNotSentException;
 import io.jupiter.rpc.exception.RpcException;
 import io.jupiter.rpc.exception.SerializationFailedException;
 import io.jupiter.rpc.internal.InvokeIds;
 import io.jupiter.rpc.internal.PortableValues;
+import io.jupiter.rpc.internal.balance.Endpoint;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.wire.MessageWrapper;
 import io.jupiter.serialization.wire.ServiceMetadata;
 import io.jupiter.transport.Connection;
-import io.jupiter.transport.ConnectionGroup;
 import io.jupiter.transport.Frames;
 import io.jupiter.transport.ProtocolHeader;
 import io.jupiter.transport.Status;
@@ -23,7 +23,6 @@ import java.lang.reflect.Method;
 import java.util.Arrays;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The invocation handler behind a client proxy: serializes the call on the caller's thread, sends it on the next
@@ -37,21 +36,22 @@ final class ServiceInvoker implements InvocationHandler {
     private final ServiceMetadata metadata;
     private final Serializer serializer;
     private final byte requestSign;
-    private final ConnectionGroup[] groups;
+    private final ConnectionSelector selector;
+    private final ClusterInvoker cluster;
     private final Method[] methods;
     private final MethodInfo[] infos;
     private final InFlightCalls calls;
     private final Timer timer;
     private final Executor executor;
-    private final AtomicInteger nextGroup = new AtomicInteger();
 
-    ServiceInvoker(ProxySettings settings, Serializer serializer, ConnectionGroup[] groups, InFlightCalls calls,
+    ServiceInvoker(ProxySettings settings, Serializer serializer, ConnectionSelector selector, InFlightCalls calls,
                    Timer timer, Executor executor) {
         this.settings = settings;
         this.metadata = new ServiceMetadata(settings.key.group(), settings.key.name(), settings.key.version());
         this.serializer = serializer;
         this.requestSign = ProtocolHeader.toSign(serializer.type().code(), ProtocolHeader.REQUEST);
-        this.groups = groups;
+        this.selector = selector;
+        this.cluster = new ClusterInvoker(this);
         this.calls = calls;
         this.timer = timer;
         this.executor = executor;
@@ -60,6 +60,8 @@ final class ServiceInvoker implements InvocationHandler {
         this.infos = new MethodInfo[declared.length];
         for (int i = 0; i < declared.length; i++) {
             infos[i] = new MethodInfo(declared[i], settings.timeoutFor(declared[i].getName()));
+            infos[i].cluster = settings.clusterFor(declared[i].getName());
+            infos[i].idempotent = settings.idempotentMethods.contains(declared[i].getName());
         }
     }
 
@@ -72,25 +74,55 @@ final class ServiceInvoker implements InvocationHandler {
         Object[] arguments = args == null ? NO_ARGS : args;
         PortableValues.replaceInternalCollections(arguments);
         if (settings.invokeType == InvokeType.ASYNC) {
-            InvokeFutureContext.set(invokeAsync(info, arguments));
+            InvokeFutureContext.set(cluster.invokeAsync(info, arguments));
             return info.defaultValue;
         }
         if (info.returnsFuture) {
-            return invokeAsync(info, arguments);
+            return cluster.invokeAsync(info, arguments);
         }
-        Connection connection = select(info);
-        long id = InvokeIds.next();
-        PendingCall call = PendingCall.sync(id, info, connection, calls);
-        send(call, arguments);
-        return call.await();
+        return cluster.invokeSync(info, arguments);
     }
 
-    private InvokeFuture<Object> invokeAsync(MethodInfo info, Object[] arguments) {
+    /**
+     * One synchronous attempt on a provider other than {@code excluded} if possible; the provider used is stored in
+     * {@code used[0]} when {@code used} is given.
+     */
+    Object syncOnce(MethodInfo info, Object[] arguments, Endpoint excluded, Endpoint[] used) throws Throwable {
+        Endpoint endpoint = selector.select(info, excluded);
+        if (used != null) {
+            used[0] = endpoint;
+        }
+        Connection connection = connectionOf(endpoint, info);
+        long id = InvokeIds.next();
+        PendingCall call = PendingCall.sync(id, info, connection, calls);
+        if (!selector.countsActive()) {
+            send(call, arguments);
+            return call.await();
+        }
+        endpoint.active().incrementAndGet();
+        try {
+            send(call, arguments);
+            return call.await();
+        } finally {
+            endpoint.active().decrementAndGet();
+        }
+    }
+
+    /** One asynchronous attempt; see {@link #syncOnce}. */
+    InvokeFuture<Object> asyncOnce(MethodInfo info, Object[] arguments, Endpoint excluded, Endpoint[] used) {
         long id = InvokeIds.next();
         InvokeFuture<Object> future = new InvokeFuture<>(id);
         try {
-            Connection connection = select(info);
+            Endpoint endpoint = selector.select(info, excluded);
+            if (used != null) {
+                used[0] = endpoint;
+            }
+            Connection connection = connectionOf(endpoint, info);
             PendingCall call = PendingCall.async(id, info, connection, calls, future, executor);
+            if (selector.countsActive()) {
+                endpoint.active().incrementAndGet();
+                future.whenComplete((value, error) -> endpoint.active().decrementAndGet());
+            }
             send(call, arguments);
             // Armed after sending: a response that wins the race leaves a timer that finds nothing to do.
             call.timeout(timer.newTimeout(call, info.timeoutMillis, TimeUnit.MILLISECONDS));
@@ -118,33 +150,13 @@ final class ServiceInvoker implements InvocationHandler {
         connection.write(frame, call);
     }
 
-    private Connection select(MethodInfo info) {
-        ConnectionGroup[] all = groups;
-        int start = all.length == 1 ? 0 : (nextGroup.getAndIncrement() & Integer.MAX_VALUE) % all.length;
-        for (int i = 0; i < all.length; i++) {
-            Connection connection = all[(start + i) % all.length].next();
-            if (connection != null) {
-                return connection;
-            }
+    private Connection connectionOf(Endpoint endpoint, MethodInfo info) {
+        Connection connection = ConnectionSelector.connectionOf(endpoint);
+        if (connection == null) {
+            throw new RequestNotSentException("no connection to " + endpoint.address() + " for " + info
+                    + " (it closed just now)", null);
         }
-        // Nothing is connected yet (or right now): wait for a connection, within the call's timeout.
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(info.timeoutMillis);
-        for (ConnectionGroup group : all) {
-            long left = deadline - System.nanoTime();
-            try {
-                if (left > 0 && group.awaitAvailable(left, TimeUnit.NANOSECONDS)) {
-                    Connection connection = group.next();
-                    if (connection != null) {
-                        return connection;
-                    }
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
-        }
-        throw new ConnectionException(Status.CLIENT_ERROR, "no connection to " + settings.addresses
-                + " for " + info + " within " + info.timeoutMillis + " ms");
+        return connection;
     }
 
     private MethodInfo find(Method method) {
@@ -171,7 +183,7 @@ final class ServiceInvoker implements InvocationHandler {
             case "hashCode":
                 return System.identityHashCode(proxy);
             case "toString":
-                return "JupiterProxy{" + settings.key + " -> " + settings.addresses + '}';
+                return "JupiterProxy{" + settings.key + " -> " + selector.directory() + '}';
             default:
                 throw new UnsupportedOperationException(method + " (args " + Arrays.toString(args) + ")");
         }
