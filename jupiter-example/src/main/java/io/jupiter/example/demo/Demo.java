@@ -4,6 +4,7 @@ import io.jupiter.example.demo.GreeterService.GreetingRefusedException;
 import io.jupiter.rpc.InvokeFuture;
 import io.jupiter.rpc.InvokeFutureContext;
 import io.jupiter.rpc.InvokeType;
+import io.jupiter.registry.embedded.RegistryServer;
 import io.jupiter.rpc.JupiterClient;
 import io.jupiter.rpc.JupiterServer;
 import io.jupiter.rpc.exception.RemoteServiceException;
@@ -30,20 +31,25 @@ public final class Demo {
     }
 
     private int runAll() throws Exception {
-        try (JupiterServer server = JupiterServer.builder().host("127.0.0.1").port(0)
-                .serializers(SerializerType.values()).build();
-             JupiterClient client = JupiterClient.builder().appName("demo").build()) {
-            server.register(new GreeterServiceImpl());
-            InetSocketAddress bound = server.start();
-            String address = "127.0.0.1:" + bound.getPort();
-            System.out.println("provider: demo/greeter/1.0.0 listening on " + address);
-            for (SerializerType serializer : SerializerType.values()) {
-                System.out.println("-- serializer " + serializer.id());
-                GreeterService sync = client.proxy(GreeterService.class).address(address).serializer(serializer)
-                        .methodTimeoutMillis("slow", 200).build();
-                GreeterService async = client.proxy(GreeterService.class).address(address).serializer(serializer)
-                        .invokeType(InvokeType.ASYNC).build();
-                calls(sync, async);
+        // The embedded registry, in this process: the provider publishes to it, the consumer finds the provider there.
+        try (RegistryServer registry = RegistryServer.builder().host("127.0.0.1").port(0).build()) {
+            String registryUrl = "default://127.0.0.1:" + registry.start().getPort();
+            System.out.println("registry: listening on " + registryUrl);
+            try (JupiterServer server = JupiterServer.builder().host("127.0.0.1").port(0).registry(registryUrl)
+                    .serializers(SerializerType.values()).build();
+                 JupiterClient client = JupiterClient.builder().appName("demo").registry(registryUrl).build()) {
+                server.register(new GreeterServiceImpl());
+                InetSocketAddress bound = server.start();
+                System.out.println("provider: demo/greeter/1.0.0 listening on " + bound + ", published to "
+                        + registryUrl);
+                for (SerializerType serializer : SerializerType.values()) {
+                    System.out.println("-- serializer " + serializer.id());
+                    GreeterService sync = client.proxy(GreeterService.class).serializer(serializer)
+                            .methodTimeoutMillis("slow", 200).build();
+                    GreeterService async = client.proxy(GreeterService.class).serializer(serializer)
+                            .invokeType(InvokeType.ASYNC).build();
+                    calls(sync, async);
+                }
             }
         }
         System.out.println(failures == 0 ? "demo: every call behaved as expected" : "demo: " + failures + " FAILED");

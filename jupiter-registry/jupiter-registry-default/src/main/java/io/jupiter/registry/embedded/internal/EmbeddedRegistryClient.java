@@ -25,9 +25,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -52,6 +52,9 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
     private final long resendNanos;
 
     // Worker-confined state.
+    // The transport calls connected() before the group lists the connection: track the open ones here, on the
+    // worker, so a registration or subscription is sent exactly by whichever of the two tasks runs second.
+    private final Set<Connection> active = new LinkedHashSet<>();
     private final Set<RegisterMeta> registered = new LinkedHashSet<>();
     private final Map<ServiceMeta, List<NotifyListener>> listeners = new LinkedHashMap<>();
     private final Map<InetSocketAddress, ServerView> views = new HashMap<>();
@@ -65,8 +68,11 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
     public EmbeddedRegistryClient(List<InetSocketAddress> servers, TransportConfig transportConfig,
                                   long resendMillis) {
         this.resendNanos = TimeUnit.MILLISECONDS.toNanos(resendMillis);
-        this.worker = Executors.newSingleThreadScheduledExecutor(new NamedThreadFactory("jupiter-registry-client",
-                true));
+        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1,
+                new NamedThreadFactory("jupiter-registry-client", true));
+        executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+        executor.setContinueExistingPeriodicTasksAfterShutdownPolicy(false);
+        this.worker = executor;
         TransportConfig config = transportConfig.toBuilder().acceptedMessageCodes(RegistryFrames.MESSAGE_CODES)
                 .build();
         this.connector = TransportFactory.load().newConnector(config, this);
@@ -160,6 +166,7 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
     public void connected(Connection connection) {
         run(() -> {
             log.info("connected to registry {}", connection.remoteAddress());
+            active.add(connection);
             ServerView view = views.computeIfAbsent(connection.remoteAddress(), a -> new ServerView());
             // A restarted server counts versions from zero again: accept its first full lists whatever they say.
             view.versions.clear();
@@ -178,6 +185,7 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
             if (!closed) {
                 log.warn("lost registry {}; keeping the last known provider lists", connection.remoteAddress());
             }
+            active.remove(connection);
             unacked.forget(connection);
         });
     }
@@ -327,11 +335,7 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
     }
 
     private List<Connection> activeConnections() {
-        List<Connection> all = new ArrayList<>();
-        for (ConnectionGroup group : groups) {
-            all.addAll(group.activeConnections());
-        }
-        return all;
+        return new ArrayList<>(active);
     }
 
     private void run(Runnable task) {
@@ -348,16 +352,18 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
             return;
         }
         closed = true;
-        for (ConnectionGroup group : groups) {
-            group.close();
-        }
-        connector.close();
-        worker.shutdownNow();
+        // Let queued work (a last unregister) go out first; retries and resends are dropped.
+        worker.shutdown();
         try {
             worker.awaitTermination(5, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        worker.shutdownNow();
+        for (ConnectionGroup group : groups) {
+            group.close();
+        }
+        connector.close();
     }
 
     /** What one registry server has told this client. */
