@@ -65,8 +65,8 @@ public final class RegistryServer implements AutoCloseable {
     /** Closes every connection (subscribers keep their last lists) and stops the server's threads. */
     @Override
     public void close() {
-        acceptor.close();
         handler.close();
+        acceptor.close();
     }
 
     /** Builds a {@link RegistryServer}. */

@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -57,12 +58,12 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
 
     @Override
     public void connected(Connection connection) {
-        worker.execute(() -> peers.computeIfAbsent(connection, c -> new Peer()));
+        run(() -> peers.computeIfAbsent(connection, c -> new Peer()));
     }
 
     @Override
     public void disconnected(Connection connection) {
-        worker.execute(() -> dropPeer(connection));
+        run(() -> dropPeer(connection));
     }
 
     @Override
@@ -70,7 +71,7 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
         if (frame.messageCode() == ProtocolHeader.ACK) {
             long sequence = frame.id();
             frame.release();
-            worker.execute(() -> unacked.acked(connection, sequence));
+            run(() -> unacked.acked(connection, sequence));
             return;
         }
         RegistryMessage message;
@@ -82,7 +83,7 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
             connection.close();
             return;
         }
-        worker.execute(() -> handle(connection, message));
+        run(() -> handle(connection, message));
     }
 
     /** The providers of a service known now (for monitoring and tests). */
@@ -247,6 +248,18 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
         return meta.withAddress(meta.address().withHost(connection.remoteAddress().getAddress().getHostAddress()));
     }
 
+    private void run(Runnable task) {
+        try {
+            worker.execute(task);
+        } catch (RejectedExecutionException e) {
+            log.debug("registry server closed; dropping a task");
+        }
+    }
+
+    /**
+     * Stops the worker. Called before the connections close, so a server that shuts down does not announce its
+     * providers as gone: subscribers keep their lists until a server tells them otherwise.
+     */
     @Override
     public void close() {
         worker.shutdownNow();
