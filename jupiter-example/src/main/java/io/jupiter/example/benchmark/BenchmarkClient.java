@@ -32,9 +32,9 @@ public final class BenchmarkClient {
         String payload = Payloads.of(payloadName);
         String registry = args.get("registry", null);
 
-        String target = registry != null ? registry : host + ":" + port;
+        String where = registry != null ? registry : host + ":" + port;
         System.out.printf("benchmark-client: jupiter %s mode=%s threads=%d payload=%s serializer=%s "
-                        + "connections=%d warmup=%ds seconds=%ds cores=%d%n", target, mode, threads, payloadName,
+                        + "connections=%d warmup=%ds seconds=%ds cores=%d%n", where, mode, threads, payloadName,
                 serializer.id(), connections, warmup, seconds, Runtime.getRuntime().availableProcessors());
         try (JupiterClient client = JupiterClient.builder().appName("benchmark").build()) {
             BenchmarkService sync = proxy(client, registry, host, port).serializer(serializer)
