@@ -5,6 +5,7 @@ import io.jupiter.example.benchmark.BenchmarkServer;
 import io.jupiter.example.benchmark.RawEchoClient;
 import io.jupiter.example.benchmark.RawEchoServer;
 import io.jupiter.example.demo.Demo;
+import io.jupiter.example.registry.RegistryCommand;
 import java.util.Arrays;
 
 /**
@@ -14,15 +15,19 @@ public final class Main {
 
     private static final String USAGE = String.join(System.lineSeparator(),
             "usage: java -jar jupiter-example.jar <command> [flags]",
-            "  demo                 a provider and a consumer in one process, every kind of call, then the metrics",
+            "  demo                 a provider and a consumer in one process, through the embedded registry, every",
+            "                       kind of call, then the metrics",
             "                       [--monitor-port P [--monitor-host 127.0.0.1] [--monitor-http-port Q]]",
+            "  registry             --port 20001 --host 0.0.0.0  (the embedded registry server, standalone)",
             "  benchmark-server     --port 18099 --host 0.0.0.0 --provider-threads N --io-threads N --metrics on|off",
+            "                       --registry default://host:20001|zookeeper://host:2181  (publish there)",
             "                       [--monitor-port P [--monitor-host 127.0.0.1] [--monitor-http-port Q]]",
             "                       [--stats-interval S]  (soak: heap, direct memory and GC every S seconds)",
             "                       (the monitor's password comes from JUPITER_MONITOR_PASSWORD)",
             "  benchmark-client     --host 127.0.0.1 --port 18099 --mode sync|future --threads 32 --warmup 5",
             "                       --seconds 30 --payload small|1k --serializer protostuff|hessian|kryo|java",
             "                       --connections 1 --metrics on|off [--interval S]  (soak: a line every S seconds)",
+            "                       --registry URL  (find the servers there, not at host:port)",
             "  raw-echo-server      --port 18098 --host 0.0.0.0 --io-threads N  (same framing, no RPC: the ceiling)",
             "  raw-echo-client      same flags as benchmark-client but --port defaults to 18098");
 
@@ -38,6 +43,7 @@ public final class Main {
         try {
             status = switch (args[0]) {
                 case "demo" -> Demo.run(args);
+                case "registry" -> RegistryCommand.run(args);
                 case "benchmark-server" -> BenchmarkServer.run(args);
                 case "benchmark-client" -> BenchmarkClient.run(args);
                 case "raw-echo-server" -> RawEchoServer.run(args);

@@ -28,6 +28,7 @@ public final class JupiterClient implements AutoCloseable {
     private final ClientRuntime runtime;
     private final List<Interceptor> interceptors;
     private final boolean propagateDeadline;
+    private final String registry;
 
     private JupiterClient(Builder builder) {
         this.appName = builder.appName;
@@ -35,6 +36,10 @@ public final class JupiterClient implements AutoCloseable {
         this.propagateDeadline = builder.propagateDeadline;
         this.runtime = new ClientRuntime(builder.transportConfig, builder.consumerThreads,
                 RpcMetrics.create(RpcMetrics.Side.CONSUMER, builder.metrics));
+        this.registry = builder.registry;
+        if (builder.warmUpMillis >= 0) {
+            runtime.warmUpMillis(builder.warmUpMillis);
+        }
     }
 
     /** A builder with the defaults. */
@@ -79,6 +84,11 @@ public final class JupiterClient implements AutoCloseable {
         return runtime.consumed();
     }
 
+    /** The registry proxies use when they name no address and no registry, or {@code null}. */
+    public String registry() {
+        return registry;
+    }
+
     ClientRuntime runtime() {
         return runtime;
     }
@@ -97,6 +107,8 @@ public final class JupiterClient implements AutoCloseable {
         private final List<Interceptor> interceptors = new ArrayList<>();
         private boolean propagateDeadline;
         private boolean metrics = RpcMetrics.enabledByDefault();
+        private String registry;
+        private long warmUpMillis = -1;
 
         private Builder() {
         }
@@ -133,6 +145,15 @@ public final class JupiterClient implements AutoCloseable {
         }
 
         /**
+         * The registry to find providers in, e.g. {@code default://127.0.0.1:20001} or
+         * {@code zookeeper://127.0.0.1:2181}; used by every proxy that names no address of its own.
+         */
+        public Builder registry(String url) {
+            this.registry = Requires.notBlank(url, "registry");
+            return this;
+        }
+
+        /**
          * Whether every call sends its timeout as a deadline attachment ({@code jupiter.timeout}), so that the
          * provider drops the request instead of running it once the caller gave up; default off (an attachment on
          * every request costs a little). Calls made while serving a request that came with a deadline always carry
@@ -146,6 +167,15 @@ public final class JupiterClient implements AutoCloseable {
         /** Whether to record metrics ({@link JupiterClient#metrics()}); default on ({@code -Djupiter.metrics.enabled}). */
         public Builder metrics(boolean enabled) {
             this.metrics = enabled;
+            return this;
+        }
+
+        /**
+         * How long a provider that just appeared gets a reduced share of the calls (from 1 % growing linearly to its
+         * full weight); default 60,000 ms ({@code -Djupiter.rpc.load-balancer.warm-up}); 0 disables.
+         */
+        public Builder warmUpMillis(long millis) {
+            this.warmUpMillis = Requires.notNegative(millis, "warmUpMillis");
             return this;
         }
 

@@ -1,5 +1,16 @@
 package io.jupiter.rpc;
 
+import io.jupiter.common.SystemProperties;
+import io.jupiter.registry.ProviderAddress;
+import io.jupiter.registry.RegisterMeta;
+import io.jupiter.registry.Registries;
+import io.jupiter.registry.RegistryService;
+import io.jupiter.registry.ServiceMeta;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import io.jupiter.common.Requires;
 import io.jupiter.rpc.filter.Interceptor;
 import io.jupiter.rpc.flow.FlowLimiter;
@@ -30,13 +41,29 @@ import java.util.Set;
  */
 public final class JupiterServer implements AutoCloseable {
 
+    private static final Logger log = LoggerFactory.getLogger(JupiterServer.class);
+
     private final ServerRuntime runtime;
+    private final String registryUrl;
+    private final String publishedHost;
+    private final int weight;
+    private final int connCount;
+    private final List<RegisterMeta> published = new CopyOnWriteArrayList<>();
+    private volatile RegistryService registry;
+    private volatile InetSocketAddress bound;
 
     private JupiterServer(Builder builder) {
         this.runtime = new ServerRuntime(builder.transportConfig, new InetSocketAddress(builder.host, builder.port),
                 builder.providerThreads, builder.queueCapacity, builder.serializers,
                 RpcMetrics.create(RpcMetrics.Side.PROVIDER, builder.metrics));
         runtime.extensions(builder.interceptors, builder.appFlowLimiter);
+        this.registryUrl = builder.registry;
+        // Without an advertised host, a wildcard bind publishes no host: the embedded registry fills in the address
+        // the provider connects from (as 1.3.1 does), ZooKeeper the machine's address.
+        this.publishedHost = builder.advertisedHost != null ? builder.advertisedHost
+                : isWildcard(builder.host) ? null : builder.host;
+        this.weight = builder.weight;
+        this.connCount = builder.connCount;
     }
 
     /** A builder with the defaults. */
@@ -67,6 +94,9 @@ public final class JupiterServer implements AutoCloseable {
         Requires.argument(serviceInterface.isInstance(implementation),
                 implementation.getClass().getName() + " does not implement " + serviceInterface.getName());
         runtime.register(new ServiceEntry(key, serviceInterface, implementation));
+        if (registry != null) {
+            publish(key);
+        }
         return key;
     }
 
@@ -91,7 +121,91 @@ public final class JupiterServer implements AutoCloseable {
      * @return the bound address (the real port when configured with port 0)
      */
     public InetSocketAddress start() {
-        return runtime.start();
+        bound = runtime.start();
+        if (registryUrl != null) {
+            registry = Registries.connect(registryUrl);
+            for (ServiceEntry entry : runtime.services()) {
+                publish(entry.key());
+            }
+        }
+        return bound;
+    }
+
+    private synchronized void publish(ServiceKey key) {
+        RegisterMeta meta = new RegisterMeta(new ProviderAddress(publishedHost, bound.getPort()),
+                new ServiceMeta(key.group(), key.name(), key.version()), weight, connCount);
+        published.add(meta);
+        registry.register(meta);
+    }
+
+    /**
+     * Waits until the registry has accepted every service published so far (true at once without a registry).
+     *
+     * @return whether that happened within the timeout
+     */
+    public boolean awaitPublished(long timeoutMillis) throws InterruptedException {
+        RegistryService r = registry;
+        return r == null || r.awaitRegistered(timeoutMillis);
+    }
+
+    /** Withdraws every service from the registry; the server keeps serving the consumers still calling it. */
+    public void unpublishAll() {
+        RegistryService r = registry;
+        if (r != null) {
+            for (RegisterMeta meta : published) {
+                r.unregister(meta);
+            }
+            published.clear();
+        }
+    }
+
+    /**
+     * Shuts down without failing a call: withdraws the services from the registry, waits (up to half the timeout)
+     * until consumers stop sending, i.e. no request arrived for {@code jupiter.rpc.shutdown.quiet.millis} (200 ms),
+     * lets the calls already accepted finish and their responses go out (requests arriving meanwhile are answered
+     * SERVER_BUSY, which a consumer may retry elsewhere), then closes.
+     *
+     * @return whether everything finished within the timeout (the server is closed either way)
+     */
+    public boolean shutdownGracefully(long timeoutMillis) {
+        Requires.positive(timeoutMillis, "timeoutMillis");
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        boolean drained;
+        try {
+            if (registry != null) {
+                unpublishAll();
+                awaitQuiet(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis / 2));
+            }
+            drained = runtime.drain(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+            if (!drained) {
+                log.warn("graceful shutdown of {} did not finish within {} ms", bound, timeoutMillis);
+            }
+        } finally {
+            close();
+        }
+        return drained;
+    }
+
+    private void awaitQuiet(long deadlineNanos) {
+        long quietNanos = TimeUnit.MILLISECONDS.toNanos(SystemProperties.getLong("jupiter.rpc.shutdown.quiet.millis",
+                200));
+        long seen = runtime.receivedCount();
+        long quietSince = System.nanoTime();
+        while (System.nanoTime() - deadlineNanos < 0) {
+            try {
+                Thread.sleep(10); // sampling the request counter; the wait is bounded by the deadline
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            long now = runtime.receivedCount();
+            if (now != seen) {
+                seen = now;
+                quietSince = System.nanoTime();
+            } else if (System.nanoTime() - quietSince >= quietNanos) {
+                return;
+            }
+        }
     }
 
     /** The bound address, or {@code null} before {@link #start()}. */
@@ -115,10 +229,21 @@ public final class JupiterServer implements AutoCloseable {
         return runtime.metrics();
     }
 
-    /** Closes every connection, stops accepting and stops the provider threads. */
+    /**
+     * Closes at once: leaves the registry, closes every connection (calls in flight fail on the consumer), stops
+     * accepting and stops the provider threads. See {@link #shutdownGracefully(long)}.
+     */
     @Override
     public void close() {
+        RegistryService r = registry;
+        if (r != null) {
+            r.close();
+        }
         runtime.close();
+    }
+
+    private static boolean isWildcard(String host) {
+        return host.equals("0.0.0.0") || host.equals("::") || host.equals("[::]");
     }
 
     private static Class<?> serviceInterfaceOf(Class<?> type) {
@@ -148,6 +273,11 @@ public final class JupiterServer implements AutoCloseable {
                 .writerIdleMillis(0).build();
         private int providerThreads = Math.max(4, Runtime.getRuntime().availableProcessors() * 2);
         private int queueCapacity = 8192;
+        private String registry;
+        private String advertisedHost;
+        private int weight = RegisterMeta.DEFAULT_WEIGHT;
+        private int connCount = SystemProperties.getInt("jupiter.rpc.suggest.connection.count",
+                Math.min(Runtime.getRuntime().availableProcessors(), 4));
         private Set<SerializerType> serializers = EnumSet.of(SerializerType.PROTOSTUFF, SerializerType.HESSIAN,
                 SerializerType.KRYO);
         private final List<Interceptor> interceptors = new ArrayList<>();
@@ -210,6 +340,27 @@ public final class JupiterServer implements AutoCloseable {
         }
 
         /**
+         * Publishes every registered service to a registry once started, e.g. {@code default://127.0.0.1:20001}
+         * or {@code zookeeper://127.0.0.1:2181}.
+         */
+        public Builder registry(String url) {
+            this.registry = Requires.notBlank(url, "registry");
+            return this;
+        }
+
+        /** The host consumers should connect to; default: the bind host, or the registry's view if wildcard. */
+        public Builder advertisedHost(String host) {
+            this.advertisedHost = Requires.notBlank(host, "advertisedHost");
+            return this;
+        }
+
+        /** The published weight, 0 to 100; default 50 (1.3.1's default weight). */
+        public Builder weight(int weight) {
+            this.weight = Requires.inRange(weight, 0, RegisterMeta.MAX_WEIGHT, "weight");
+            return this;
+        }
+
+        /**
          * The application-wide flow limiter, asked on the IO thread for every request before its body is read; a
          * refused request is answered {@code APP_FLOW_CONTROL} at once. Released when the request's task ended (a
          * method returning a {@code CompletionStage} counts until it returned the stage). Default: none.
@@ -222,6 +373,15 @@ public final class JupiterServer implements AutoCloseable {
         /** Whether to record metrics ({@link JupiterServer#metrics()}); default on ({@code -Djupiter.metrics.enabled}). */
         public Builder metrics(boolean enabled) {
             this.metrics = enabled;
+            return this;
+        }
+
+        /**
+         * Connections each consumer should keep to this provider; default {@code min(processors, 4)}
+         * ({@code -Djupiter.rpc.suggest.connection.count}, as in 1.3.1).
+         */
+        public Builder connCount(int count) {
+            this.connCount = Requires.inRange(count, 1, 64, "connCount");
             return this;
         }
 

@@ -1,5 +1,7 @@
 package io.jupiter.rpc;
 
+import io.jupiter.rpc.balance.LoadBalancerType;
+import io.jupiter.rpc.cluster.ClusterStrategy;
 import io.jupiter.common.Requires;
 import io.jupiter.common.SystemProperties;
 import io.jupiter.rpc.filter.Interceptor;
@@ -12,6 +14,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.HashSet;
+import java.util.Set;
 
 /**
  * Builds a client proxy of one service interface. Defaults: protostuff, 3 s timeout (system property
@@ -34,6 +38,11 @@ public final class ProxyBuilder<T> {
     private String version = ServiceKey.DEFAULT_VERSION;
     private String group;
     private String name;
+    private String registry;
+    private LoadBalancerType loadBalancer;
+    private ClusterStrategy cluster = ClusterStrategy.failFast();
+    private final Map<String, ClusterStrategy> methodClusters = new HashMap<>();
+    private final Set<String> idempotentMethods = new HashSet<>();
 
     ProxyBuilder(JupiterClient client, Class<T> serviceInterface) {
         this.client = client;
@@ -54,6 +63,44 @@ public final class ProxyBuilder<T> {
     /** Adds a provider address to call directly. */
     public ProxyBuilder<T> address(String host, int port) {
         return address(Requires.notBlank(host, "host") + ':' + Requires.inRange(port, 1, 65535, "port"));
+    }
+
+    /**
+     * Finds the providers in a registry instead of calling fixed addresses: {@code default://host:port[,host:port]}
+     * (the embedded registry) or {@code zookeeper://host:port[,host:port]}. Overrides the client's registry.
+     */
+    public ProxyBuilder<T> registry(String url) {
+        this.registry = Requires.notBlank(url, "registry");
+        return this;
+    }
+
+    /** How calls are spread over providers; default round robin for addresses, random with a registry. */
+    public ProxyBuilder<T> loadBalancer(LoadBalancerType type) {
+        this.loadBalancer = Requires.notNull(type, "loadBalancer");
+        return this;
+    }
+
+    /** What to do when a call fails; default {@link ClusterStrategy#failFast()}. */
+    public ProxyBuilder<T> cluster(ClusterStrategy strategy) {
+        this.cluster = Requires.notNull(strategy, "cluster");
+        return this;
+    }
+
+    /** The cluster strategy of the methods named {@code methodName}, overriding {@link #cluster}. */
+    public ProxyBuilder<T> methodCluster(String methodName, ClusterStrategy strategy) {
+        methodClusters.put(Requires.notBlank(methodName, "methodName"), Requires.notNull(strategy, "strategy"));
+        return this;
+    }
+
+    /**
+     * Marks methods safe to run more than once: fail-over then also retries them after a timeout or a lost
+     * connection, when the first provider may or may not have run the call.
+     */
+    public ProxyBuilder<T> idempotent(String... methodNames) {
+        for (String methodName : methodNames) {
+            idempotentMethods.add(Requires.notBlank(methodName, "methodName"));
+        }
+        return this;
     }
 
     /** The serializer of requests (responses come back in the same); default protostuff. */
@@ -119,23 +166,28 @@ public final class ProxyBuilder<T> {
      * @throws IllegalStateException if no address was given or the serializer is not on the class path
      */
     public T build() {
-        if (addresses.isEmpty()) {
+        String registryUrl = registry != null ? registry : addresses.isEmpty() ? client.registry() : null;
+        if (addresses.isEmpty() && registryUrl == null) {
             throw new IllegalStateException("no provider address for " + serviceInterface.getName()
-                    + " (call address(\"host:port\"))");
+                    + " (call address(\"host:port\") or registry(\"default://host:port\"))");
         }
         ServiceKey fromInterface = ServiceKey.of(serviceInterface, version);
         ServiceKey key = new ServiceKey(group != null ? group : fromInterface.group(),
                 name != null ? name : fromInterface.name(), version);
         Serializer chosen = Serializers.get(serializer);
+        ProxySettings settings = new ProxySettings(serviceInterface, key, client.appName(),
+                registryUrl != null ? List.of(registryUrl) : addresses, invokeType, timeoutMillis, methodTimeouts,
+                loadBalancer, cluster, methodClusters, idempotentMethods);
+        List<Interceptor> all = new ArrayList<>(client.interceptors());
+        all.addAll(interceptors);
+        settings.extensions(all, client.propagateDeadline());
+        if (registryUrl != null) {
+            return client.runtime().newProxy(settings, chosen, registryUrl);
+        }
         List<InetSocketAddress> resolved = new ArrayList<>();
         for (String address : addresses) {
             resolved.add(parse(address));
         }
-        ProxySettings settings = new ProxySettings(serviceInterface, key, client.appName(), addresses, invokeType,
-                timeoutMillis, methodTimeouts);
-        List<Interceptor> all = new ArrayList<>(client.interceptors());
-        all.addAll(interceptors);
-        settings.extensions(all, client.propagateDeadline());
         return client.runtime().newProxy(settings, chosen, resolved, connections);
     }
 

@@ -3,6 +3,7 @@ package io.jupiter.example.benchmark;
 import io.jupiter.rpc.InvokeFutureContext;
 import io.jupiter.rpc.InvokeType;
 import io.jupiter.rpc.JupiterClient;
+import io.jupiter.rpc.ProxyBuilder;
 import io.jupiter.serialization.SerializerType;
 import io.jupiter.example.Args;
 import java.util.Set;
@@ -12,7 +13,7 @@ import java.util.concurrent.CompletableFuture;
 public final class BenchmarkClient {
 
     static final Set<String> FLAGS = Set.of("host", "port", "mode", "threads", "warmup", "seconds", "payload",
-            "serializer", "connections", "interval");
+            "serializer", "connections", "interval", "registry");
 
     private BenchmarkClient() {
     }
@@ -33,15 +34,17 @@ public final class BenchmarkClient {
         SerializerType serializer = SerializerType.parse(args.get("serializer", "protostuff"));
         int connections = args.getInt("connections", 1, 1, 64);
         String payload = Payloads.of(payloadName);
+        String registry = args.get("registry", null);
 
-        System.out.printf("benchmark-client: jupiter %s:%d mode=%s threads=%d payload=%s serializer=%s "
-                        + "connections=%d warmup=%ds seconds=%ds cores=%d metrics=%s%n", host, port, mode, threads,
+        String where = registry != null ? registry : host + ":" + port;
+        System.out.printf("benchmark-client: jupiter %s mode=%s threads=%d payload=%s serializer=%s "
+                        + "connections=%d warmup=%ds seconds=%ds cores=%d metrics=%s%n", where, mode, threads,
                 payloadName, serializer.id(), connections, warmup, seconds, Runtime.getRuntime().availableProcessors(),
                 metrics ? "on" : "off");
         try (JupiterClient client = JupiterClient.builder().appName("benchmark").metrics(metrics).build()) {
-            BenchmarkService sync = client.proxy(BenchmarkService.class).address(host, port).serializer(serializer)
+            BenchmarkService sync = proxy(client, registry, host, port).serializer(serializer)
                     .connections(connections).build();
-            BenchmarkService async = client.proxy(BenchmarkService.class).address(host, port)
+            BenchmarkService async = proxy(client, registry, host, port)
                     .serializer(serializer).connections(connections).invokeType(InvokeType.ASYNC).build();
             LoadTarget target = new LoadTarget() {
                 @Override
@@ -65,5 +68,11 @@ public final class BenchmarkClient {
             long failed = new LoadRunner(target, mode, threads, interval).run(warmup, seconds);
             return failed == 0 ? 0 : 1;
         }
+    }
+
+    /** Through the registry when one is given (the providers publish their connection count), else direct. */
+    private static ProxyBuilder<BenchmarkService> proxy(JupiterClient client, String registry, String host, int port) {
+        ProxyBuilder<BenchmarkService> builder = client.proxy(BenchmarkService.class);
+        return registry != null ? builder.registry(registry) : builder.address(host, port);
     }
 }

@@ -19,7 +19,8 @@ public final class BenchmarkServer {
     }
 
     public static int run(String[] argv) throws InterruptedException {
-        Set<String> flags = new HashSet<>(Set.of("port", "host", "provider-threads", "io-threads", "metrics", "stats-interval"));
+        Set<String> flags = new HashSet<>(Set.of("port", "host", "provider-threads", "io-threads", "metrics",
+                "stats-interval", "registry"));
         flags.addAll(MonitorOption.FLAGS);
         Args args = new Args(argv, 1, flags);
         int port = args.getInt("port", 18099, 0, 65535);
@@ -31,18 +32,24 @@ public final class BenchmarkServer {
                 .metrics(MonitorOption.metricsEnabled(args))
                 .transportConfig(TransportConfig.builder().threadNamePrefix("jupiter-acceptor").writerIdleMillis(0)
                         .ioThreads(args.getInt("io-threads", cores, 1, 256)).build());
+        String registry = args.get("registry", null);
+        if (registry != null) {
+            builder.registry(registry);
+        }
         JupiterServer server = builder.build();
         server.register(new BenchmarkServiceImpl());
         InetSocketAddress bound = server.start();
         System.out.println("benchmark-server listening on " + bound + " (service test/service/1.0.0, "
-                + cores + " cores, metrics " + (server.metrics().enabled() ? "on" : "off") + ")");
+                + cores + " cores, metrics " + (server.metrics().enabled() ? "on" : "off") + ")"
+                + (registry != null ? ", published to " + registry : ""));
         MonitorServer monitor = MonitorOption.start(args, server, null);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             if (monitor != null) {
                 monitor.close();
             }
-            server.close();
+            // Leave the registry first and finish the calls in flight, so consumers see no failure.
+            server.shutdownGracefully(10_000);
             stopped.countDown();
         }, "benchmark-server-shutdown"));
         int statsInterval = args.getInt("stats-interval", 0, 0, 86_400);

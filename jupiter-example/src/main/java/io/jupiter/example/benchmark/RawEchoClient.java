@@ -35,6 +35,9 @@ public final class RawEchoClient {
 
     public static int run(String[] argv) throws InterruptedException {
         Args args = new Args(argv, 1, BenchmarkClient.FLAGS);
+        if (args.get("registry", null) != null) {
+            throw new IllegalArgumentException("raw-echo-client has no --registry (it calls --host and --port)");
+        }
         String host = args.get("host", "127.0.0.1");
         int port = args.getInt("port", 18098, 1, 65535);
         String mode = args.oneOf("mode", "sync", "sync", "future");

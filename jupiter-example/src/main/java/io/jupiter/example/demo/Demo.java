@@ -8,6 +8,7 @@ import io.jupiter.monitor.TextReport;
 import io.jupiter.rpc.InvokeFuture;
 import io.jupiter.rpc.InvokeFutureContext;
 import io.jupiter.rpc.InvokeType;
+import io.jupiter.registry.embedded.RegistryServer;
 import io.jupiter.rpc.JupiterClient;
 import io.jupiter.rpc.JupiterServer;
 import io.jupiter.rpc.exception.RemoteServiceException;
@@ -37,29 +38,35 @@ public final class Demo {
 
     private int runAll(Args args) throws Exception {
         MonitorServer monitor = null;
-        try (JupiterServer server = JupiterServer.builder().host("127.0.0.1").port(0)
-                .serializers(SerializerType.values()).build();
-             JupiterClient client = JupiterClient.builder().appName("demo").build()) {
-            server.register(new GreeterServiceImpl());
-            InetSocketAddress bound = server.start();
-            String address = "127.0.0.1:" + bound.getPort();
-            System.out.println("provider: demo/greeter/1.0.0 listening on " + address);
-            monitor = MonitorOption.start(args, server, client);
-            for (SerializerType serializer : SerializerType.values()) {
-                System.out.println("-- serializer " + serializer.id());
-                GreeterService sync = client.proxy(GreeterService.class).address(address).serializer(serializer)
-                        .methodTimeoutMillis("slow", 200).build();
-                GreeterService async = client.proxy(GreeterService.class).address(address).serializer(serializer)
-                        .invokeType(InvokeType.ASYNC).build();
-                calls(sync, async);
-            }
-            System.out.println();
-            System.out.print(TextReport.render(List.of(server.metrics(), client.metrics()), System.lineSeparator()));
-            if (monitor != null) {
-                System.out.println("monitor: the console stays up until this process is stopped (Ctrl-C)");
-                CountDownLatch stopped = new CountDownLatch(1);
-                Runtime.getRuntime().addShutdownHook(new Thread(stopped::countDown, "demo-shutdown"));
-                stopped.await();
+        // The embedded registry, in this process: the provider publishes to it, the consumer finds the provider there.
+        try (RegistryServer registry = RegistryServer.builder().host("127.0.0.1").port(0).build()) {
+            String registryUrl = "default://127.0.0.1:" + registry.start().getPort();
+            System.out.println("registry: listening on " + registryUrl);
+            try (JupiterServer server = JupiterServer.builder().host("127.0.0.1").port(0).registry(registryUrl)
+                    .serializers(SerializerType.values()).build();
+                 JupiterClient client = JupiterClient.builder().appName("demo").registry(registryUrl).build()) {
+                server.register(new GreeterServiceImpl());
+                InetSocketAddress bound = server.start();
+                System.out.println("provider: demo/greeter/1.0.0 listening on " + bound + ", published to "
+                        + registryUrl);
+                monitor = MonitorOption.start(args, server, client);
+                for (SerializerType serializer : SerializerType.values()) {
+                    System.out.println("-- serializer " + serializer.id());
+                    GreeterService sync = client.proxy(GreeterService.class).serializer(serializer)
+                            .methodTimeoutMillis("slow", 200).build();
+                    GreeterService async = client.proxy(GreeterService.class).serializer(serializer)
+                            .invokeType(InvokeType.ASYNC).build();
+                    calls(sync, async);
+                }
+                System.out.println();
+                System.out.print(TextReport.render(List.of(server.metrics(), client.metrics()),
+                        System.lineSeparator()));
+                if (monitor != null) {
+                    System.out.println("monitor: the console stays up until this process is stopped (Ctrl-C)");
+                    CountDownLatch stopped = new CountDownLatch(1);
+                    Runtime.getRuntime().addShutdownHook(new Thread(stopped::countDown, "demo-shutdown"));
+                    stopped.await();
+                }
             }
         } finally {
             if (monitor != null) {

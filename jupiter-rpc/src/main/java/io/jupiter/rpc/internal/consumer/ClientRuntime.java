@@ -1,11 +1,19 @@
 package io.jupiter.rpc.internal.consumer;
 
+import io.jupiter.common.SystemProperties;
+import io.jupiter.registry.RegisterMeta;
+import io.jupiter.registry.Registries;
+import io.jupiter.registry.RegistryService;
+import io.jupiter.registry.ServiceMeta;
+import io.jupiter.rpc.ServiceKey;
+import io.jupiter.rpc.balance.LoadBalancerType;
+import io.jupiter.rpc.internal.balance.Endpoint;
+import io.jupiter.rpc.internal.balance.LoadBalancer;
 import io.jupiter.common.NamedThreadFactory;
 import io.jupiter.rpc.ConsumedService;
 import io.jupiter.rpc.exception.ConnectionException;
 import io.jupiter.rpc.metrics.RpcMetrics;
 import io.jupiter.serialization.Serializer;
-import io.jupiter.transport.ConnectionGroup;
 import io.jupiter.transport.Connector;
 import io.jupiter.transport.Status;
 import io.jupiter.transport.TransportConfig;
@@ -35,9 +43,13 @@ public final class ClientRuntime implements AutoCloseable {
     private final HashedWheelTimer timer;
     private final ExecutorService pool;
     private final Executor executor;
-    private final Map<InetSocketAddress, ConnectionGroup> groups = new ConcurrentHashMap<>();
     private final RpcMetrics metrics;
     private final List<Consumed> consumed = new CopyOnWriteArrayList<>();
+    private final SharedGroups groups;
+    private final Map<String, RegistryService> registries = new ConcurrentHashMap<>();
+    private final List<Directory> directories = new CopyOnWriteArrayList<>();
+    private volatile long warmUpNanos = TimeUnit.MILLISECONDS.toNanos(
+            SystemProperties.getLong("jupiter.rpc.load-balancer.warm-up", 60_000));
     private volatile boolean closed;
 
     /**
@@ -49,6 +61,9 @@ public final class ClientRuntime implements AutoCloseable {
                 new ConsumerFrameHandler(calls, metrics));
         this.timer = new HashedWheelTimer(new NamedThreadFactory("jupiter-timeout", true), 10, TimeUnit.MILLISECONDS,
                 512);
+        // A provider that left is disconnected after this grace, so calls still in flight on it can finish.
+        this.groups = new SharedGroups(connector, timer,
+                SystemProperties.getLong("jupiter.rpc.consumer.removed-provider.grace.millis", 10_000));
         if (consumerThreads > 0) {
             this.pool = new ThreadPoolExecutor(consumerThreads, consumerThreads, 60, TimeUnit.SECONDS,
                     new LinkedBlockingQueue<>(), new NamedThreadFactory("jupiter-consumer", true));
@@ -62,17 +77,51 @@ public final class ClientRuntime implements AutoCloseable {
     /** A proxy of {@code settings.serviceInterface} calling the given addresses. */
     public <T> T newProxy(ProxySettings settings, Serializer serializer, List<InetSocketAddress> addresses,
                           int connectionsPerAddress) {
-        if (closed) {
-            throw new IllegalStateException("client is closed");
-        }
-        List<ConnectionGroup> targets = new ArrayList<>();
+        checkOpen();
+        List<Endpoint> endpoints = new ArrayList<>();
         for (InetSocketAddress address : addresses) {
-            targets.add(groups.computeIfAbsent(address, a -> connector.connect(a, connectionsPerAddress)));
+            // Direct addresses: 1.3.1's default weight, no warm-up.
+            endpoints.add(new Endpoint(address, groups.acquire(address, connectionsPerAddress),
+                    RegisterMeta.DEFAULT_WEIGHT, connectionsPerAddress, 0));
         }
-        ConnectionGroup[] targetGroups = targets.toArray(new ConnectionGroup[0]);
-        ServiceInvoker invoker = new ServiceInvoker(settings, serializer, targetGroups, calls, timer, executor,
+        Directory directory = new Directory(settings.addresses.toString());
+        directory.update(endpoints.toArray(new Endpoint[0]));
+        LoadBalancerType balancer = settings.loadBalancer != null ? settings.loadBalancer
+                : LoadBalancerType.ROUND_ROBIN;
+        return proxy(settings, serializer, directory, new ConnectionSelector(directory, LoadBalancer.of(balancer)));
+    }
+
+    /**
+     * A proxy of {@code settings.serviceInterface} calling the providers a registry reports: the client keeps the
+     * connections each provider asks for, and follows providers as they come and go.
+     */
+    public <T> T newProxy(ProxySettings settings, Serializer serializer, String registryUrl) {
+        checkOpen();
+        RegistryService registry = registry(registryUrl);
+        ServiceKey key = settings.key;
+        RegistryDirectory directory = new RegistryDirectory(key + " via " + registryUrl, groups, warmUpNanos);
+        directories.add(directory);
+        registry.subscribe(new ServiceMeta(key.group(), key.name(), key.version()), directory);
+        LoadBalancerType balancer = settings.loadBalancer != null ? settings.loadBalancer : LoadBalancerType.RANDOM;
+        return proxy(settings, serializer, directory, new ConnectionSelector(directory, LoadBalancer.of(balancer)));
+    }
+
+    /** Warm-up of providers found through a registry from now on; 0 disables. */
+    public void warmUpMillis(long millis) {
+        this.warmUpNanos = TimeUnit.MILLISECONDS.toNanos(millis);
+    }
+
+    /** The registry client for a URL, connected on first use and shared by every proxy of this client. */
+    public RegistryService registry(String url) {
+        checkOpen();
+        return registries.computeIfAbsent(url, Registries::connect);
+    }
+
+    private <T> T proxy(ProxySettings settings, Serializer serializer, Directory directory,
+                        ConnectionSelector selector) {
+        ServiceInvoker invoker = new ServiceInvoker(settings, serializer, selector, calls, timer, executor,
                 metrics);
-        consumed.add(new Consumed(settings, targetGroups));
+        consumed.add(new Consumed(settings, directory));
         Object proxy = Proxy.newProxyInstance(settings.serviceInterface.getClassLoader(),
                 new Class<?>[] {settings.serviceInterface}, invoker);
         return cast(proxy);
@@ -87,15 +136,22 @@ public final class ClientRuntime implements AutoCloseable {
         List<ConsumedService> views = new ArrayList<>();
         for (Consumed c : consumed) {
             List<ConsumedService.Target> targets = new ArrayList<>();
-            for (ConnectionGroup group : c.groups) {
-                targets.add(new ConsumedService.Target(group.address(), group.activeConnections().size()));
+            for (Endpoint endpoint : c.directory.endpoints()) {
+                targets.add(new ConsumedService.Target(endpoint.address(),
+                        endpoint.group().activeConnections().size()));
             }
             views.add(new ConsumedService(c.settings.key, c.settings.serviceInterface.getName(), targets));
         }
         return views;
     }
 
-    private record Consumed(ProxySettings settings, ConnectionGroup[] groups) {
+    private record Consumed(ProxySettings settings, Directory directory) {
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("client is closed");
+        }
     }
 
     @SuppressWarnings("unchecked")
@@ -109,9 +165,13 @@ public final class ClientRuntime implements AutoCloseable {
             return;
         }
         closed = true;
-        for (ConnectionGroup group : groups.values()) {
-            group.close();
+        for (RegistryService registry : registries.values()) {
+            registry.close();
         }
+        for (Directory directory : directories) {
+            directory.close();
+        }
+        groups.closeAll();
         connector.close();
         for (PendingCall call : calls.removeAll(c -> true)) {
             call.failed(new ConnectionException(Status.CLIENT_ERROR, "client closed before the response to "

@@ -1,5 +1,6 @@
 package io.jupiter.rpc.internal.consumer;
 
+import io.jupiter.rpc.cluster.ClusterStrategy;
 import java.lang.reflect.Method;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -14,6 +15,10 @@ final class MethodInfo {
     final boolean returnsFuture;
     final Class<?>[] exceptionTypes;
     final Object defaultValue;
+    /** The cluster strategy of this method; set once when the proxy is built. */
+    ClusterStrategy cluster = ClusterStrategy.failFast();
+    /** Whether the user marked the method safe to run twice (fail-over may then retry after a timeout). */
+    boolean idempotent;
     /** The last request body size, to size the next frame buffer right. Racy updates are harmless. */
     int lastBodySize = 128;
 

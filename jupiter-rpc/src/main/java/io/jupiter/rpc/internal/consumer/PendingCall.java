@@ -1,7 +1,7 @@
 package io.jupiter.rpc.internal.consumer;
 
 import io.jupiter.rpc.InvokeFuture;
-import io.jupiter.rpc.exception.ConnectionException;
+import io.jupiter.rpc.exception.RequestNotSentException;
 import io.jupiter.rpc.exception.RpcException;
 import io.jupiter.rpc.exception.TimeoutException;
 import io.jupiter.transport.Connection;
@@ -108,7 +108,7 @@ final class PendingCall implements Runnable, TimerTask, Connection.WriteFailureL
     @Override
     public void writeFailed(Throwable cause) {
         if (calls.remove(this)) {
-            failed(new ConnectionException(Status.CLIENT_ERROR, "cannot send " + method + " to "
+            failed(new RequestNotSentException("cannot send " + method + " to "
                     + connection.remoteAddress() + ": " + cause, cause));
         }
     }

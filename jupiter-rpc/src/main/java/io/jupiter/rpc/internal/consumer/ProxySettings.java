@@ -2,9 +2,12 @@ package io.jupiter.rpc.internal.consumer;
 
 import io.jupiter.rpc.InvokeType;
 import io.jupiter.rpc.ServiceKey;
+import io.jupiter.rpc.balance.LoadBalancerType;
+import io.jupiter.rpc.cluster.ClusterStrategy;
 import io.jupiter.rpc.filter.Interceptor;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /** The validated settings of one client proxy. */
 public final class ProxySettings {
@@ -18,6 +21,10 @@ public final class ProxySettings {
     final Map<String, Long> methodTimeoutMillis;
     List<Interceptor> interceptors = List.of();
     boolean propagateDeadline;
+    final LoadBalancerType loadBalancer;
+    final ClusterStrategy cluster;
+    final Map<String, ClusterStrategy> methodClusters;
+    final Set<String> idempotentMethods;
 
     public ProxySettings(Class<?> serviceInterface, ServiceKey key, String appName, List<String> addresses,
                          InvokeType invokeType, long timeoutMillis, Map<String, Long> methodTimeoutMillis) {
@@ -28,6 +35,38 @@ public final class ProxySettings {
         this.invokeType = invokeType;
         this.timeoutMillis = timeoutMillis;
         this.methodTimeoutMillis = Map.copyOf(methodTimeoutMillis);
+        this.loadBalancer = null;
+        this.cluster = ClusterStrategy.failFast();
+        this.methodClusters = Map.of();
+        this.idempotentMethods = Set.of();
+    }
+
+    /**
+     * @param loadBalancer   {@code null} for the default (round robin for direct addresses, random with a registry)
+     * @param cluster        the proxy's cluster strategy
+     * @param methodClusters strategies of single methods, by name
+     * @param idempotentMethods methods that may run twice (fail-over retries them after a timeout too)
+     */
+    public ProxySettings(Class<?> serviceInterface, ServiceKey key, String appName, List<String> addresses,
+                         InvokeType invokeType, long timeoutMillis, Map<String, Long> methodTimeoutMillis,
+                         LoadBalancerType loadBalancer, ClusterStrategy cluster,
+                         Map<String, ClusterStrategy> methodClusters, Set<String> idempotentMethods) {
+        this.serviceInterface = serviceInterface;
+        this.key = key;
+        this.appName = appName;
+        this.addresses = List.copyOf(addresses);
+        this.invokeType = invokeType;
+        this.timeoutMillis = timeoutMillis;
+        this.methodTimeoutMillis = Map.copyOf(methodTimeoutMillis);
+        this.loadBalancer = loadBalancer;
+        this.cluster = cluster;
+        this.methodClusters = Map.copyOf(methodClusters);
+        this.idempotentMethods = Set.copyOf(idempotentMethods);
+    }
+
+    ClusterStrategy clusterFor(String methodName) {
+        ClusterStrategy special = methodClusters.get(methodName);
+        return special != null ? special : cluster;
     }
 
     /** Sets the interceptors (global first, then this proxy's) and whether every call sends its deadline. */

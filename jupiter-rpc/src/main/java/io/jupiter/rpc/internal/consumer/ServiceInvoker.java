@@ -3,14 +3,15 @@ package io.jupiter.rpc.internal.consumer;
 import io.jupiter.rpc.InvokeFuture;
 import io.jupiter.rpc.InvokeFutureContext;
 import io.jupiter.rpc.InvokeType;
-import io.jupiter.rpc.exception.ConnectionException;
 import io.jupiter.rpc.exception.PayloadTooLargeException;
+import io.jupiter.rpc.exception.RequestNotSentException;
 import io.jupiter.rpc.exception.RpcException;
 import io.jupiter.rpc.exception.SerializationFailedException;
 import io.jupiter.rpc.filter.Side;
 import io.jupiter.rpc.generic.GenericInvoker;
 import io.jupiter.rpc.internal.InvokeIds;
 import io.jupiter.rpc.internal.PortableValues;
+import io.jupiter.rpc.internal.balance.Endpoint;
 import io.jupiter.rpc.internal.filter.ContextHolder;
 import io.jupiter.rpc.internal.filter.InterceptorChain;
 import io.jupiter.rpc.metrics.RpcMetrics;
@@ -18,7 +19,6 @@ import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.wire.MessageWrapper;
 import io.jupiter.serialization.wire.ServiceMetadata;
 import io.jupiter.transport.Connection;
-import io.jupiter.transport.ConnectionGroup;
 import io.jupiter.transport.Frames;
 import io.jupiter.transport.ProtocolHeader;
 import io.jupiter.transport.Status;
@@ -32,11 +32,12 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The invocation handler behind a client proxy: serializes the call on the caller's thread, sends it on the next
- * connection, and waits (sync) or returns a future (async, or a method returning a future).
+ * The invocation handler behind a client proxy: serializes the call on the caller's thread, sends it on a connection
+ * the {@link ConnectionSelector} picks (with the proxy's cluster strategy around the attempts), and waits (sync) or
+ * returns a future (async, or a method returning a future). With interceptors, a request context or deadline
+ * propagation, the call goes through {@link ChainedInvoke} instead.
  */
 final class ServiceInvoker implements InvocationHandler {
 
@@ -46,7 +47,8 @@ final class ServiceInvoker implements InvocationHandler {
     private final ServiceMetadata metadata;
     private final Serializer serializer;
     private final byte requestSign;
-    private final ConnectionGroup[] groups;
+    private final ConnectionSelector selector;
+    private final ClusterInvoker cluster;
     private final Method[] methods;
     private final MethodInfo[] infos;
     final InFlightCalls calls;
@@ -61,29 +63,35 @@ final class ServiceInvoker implements InvocationHandler {
      */
     private final ConcurrentHashMap<String, MethodInfo> genericMethods;
     private final ConcurrentHashMap<String, MethodInfo> genericAsyncMethods;
-    private final AtomicInteger nextGroup = new AtomicInteger();
 
-    ServiceInvoker(ProxySettings settings, Serializer serializer, ConnectionGroup[] groups, InFlightCalls calls,
+    ServiceInvoker(ProxySettings settings, Serializer serializer, ConnectionSelector selector, InFlightCalls calls,
                    Timer timer, Executor executor, RpcMetrics metrics) {
-        this.metrics = metrics;
         this.settings = settings;
         this.metadata = new ServiceMetadata(settings.key.group(), settings.key.name(), settings.key.version());
         this.serializer = serializer;
         this.requestSign = ProtocolHeader.toSign(serializer.type().code(), ProtocolHeader.REQUEST);
-        this.groups = groups;
+        this.selector = selector;
+        this.cluster = new ClusterInvoker(this);
         this.calls = calls;
         this.timer = timer;
         this.executor = executor;
+        this.metrics = metrics;
         Method[] declared = settings.serviceInterface.getMethods();
         this.methods = declared;
         this.infos = new MethodInfo[declared.length];
         for (int i = 0; i < declared.length; i++) {
-            infos[i] = new MethodInfo(declared[i], settings.timeoutFor(declared[i].getName()));
+            infos[i] = configure(new MethodInfo(declared[i], settings.timeoutFor(declared[i].getName())));
         }
         this.chain = InterceptorChain.of(Side.CONSUMER, settings.interceptors, List.of());
         boolean generic = settings.serviceInterface == GenericInvoker.class;
         this.genericMethods = generic ? new ConcurrentHashMap<>() : null;
         this.genericAsyncMethods = generic ? new ConcurrentHashMap<>() : null;
+    }
+
+    private MethodInfo configure(MethodInfo info) {
+        info.cluster = settings.clusterFor(info.name);
+        info.idempotent = settings.idempotentMethods.contains(info.name);
+        return info;
     }
 
     @Override
@@ -109,25 +117,60 @@ final class ServiceInvoker implements InvocationHandler {
         if (info.returnsFuture) {
             return invokeAsync(info, arguments);
         }
-        Connection connection = select(info);
-        long id = InvokeIds.next();
-        PendingCall call = PendingCall.sync(id, info, connection, calls);
         long started = metrics.startNanos();
         try {
-            send(call, arguments, null);
-            return call.await();
+            return cluster.invokeSync(info, arguments);
         } finally {
             metrics.methodDone(info, settings.key, info.name, started);
         }
     }
 
     private InvokeFuture<Object> invokeAsync(MethodInfo info, Object[] arguments) {
+        long started = metrics.startNanos();
+        return metrics.methodDoneWhenComplete(cluster.invokeAsync(info, arguments), info, settings.key, info.name,
+                started);
+    }
+
+    /**
+     * One synchronous attempt on a provider other than {@code excluded} if possible; the provider used is stored in
+     * {@code used[0]} when {@code used} is given.
+     */
+    Object syncOnce(MethodInfo info, Object[] arguments, Endpoint excluded, Endpoint[] used) throws Throwable {
+        Endpoint endpoint = selector.select(info, excluded);
+        if (used != null) {
+            used[0] = endpoint;
+        }
+        Connection connection = connectionOf(endpoint, info);
         long id = InvokeIds.next();
-        InvokeFuture<Object> future = metrics.methodDoneWhenComplete(new InvokeFuture<>(id), info, settings.key,
-                info.name, metrics.startNanos());
+        PendingCall call = PendingCall.sync(id, info, connection, calls);
+        if (!selector.countsActive()) {
+            send(call, arguments, null);
+            return call.await();
+        }
+        endpoint.active().incrementAndGet();
         try {
-            Connection connection = select(info);
+            send(call, arguments, null);
+            return call.await();
+        } finally {
+            endpoint.active().decrementAndGet();
+        }
+    }
+
+    /** One asynchronous attempt; see {@link #syncOnce}. */
+    InvokeFuture<Object> asyncOnce(MethodInfo info, Object[] arguments, Endpoint excluded, Endpoint[] used) {
+        long id = InvokeIds.next();
+        InvokeFuture<Object> future = new InvokeFuture<>(id);
+        try {
+            Endpoint endpoint = selector.select(info, excluded);
+            if (used != null) {
+                used[0] = endpoint;
+            }
+            Connection connection = connectionOf(endpoint, info);
             PendingCall call = PendingCall.async(id, info, connection, calls, future, executor);
+            if (selector.countsActive()) {
+                endpoint.active().incrementAndGet();
+                future.whenComplete((value, error) -> endpoint.active().decrementAndGet());
+            }
             send(call, arguments, null);
             // Armed after sending: a response that wins the race leaves a timer that finds nothing to do.
             call.timeout(timer.newTimeout(call, info.timeoutMillis, TimeUnit.MILLISECONDS));
@@ -164,37 +207,18 @@ final class ServiceInvoker implements InvocationHandler {
         return bodySize;
     }
 
+    /** A connection for one attempt of a chained call (interceptors): the selector's choice, no retry. */
     Connection select(MethodInfo info) {
-        ConnectionGroup[] all = groups;
-        int start = all.length == 1 ? 0 : (nextGroup.getAndIncrement() & Integer.MAX_VALUE) % all.length;
-        for (int i = 0; i < all.length; i++) {
-            Connection connection = all[(start + i) % all.length].next();
-            if (connection != null) {
-                return connection;
-            }
+        return connectionOf(selector.select(info, null), info);
+    }
+
+    private Connection connectionOf(Endpoint endpoint, MethodInfo info) {
+        Connection connection = ConnectionSelector.connectionOf(endpoint);
+        if (connection == null) {
+            throw new RequestNotSentException("no connection to " + endpoint.address() + " for " + info
+                    + " (it closed just now)", null);
         }
-        // Wait only for groups still making their first connection; a group that was connected and is down now
-        // fails the call at once (its connections come back in the background).
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(info.timeoutMillis);
-        for (ConnectionGroup group : all) {
-            long left = deadline - System.nanoTime();
-            if (group.everAvailable() || left <= 0) {
-                continue;
-            }
-            try {
-                if (group.awaitAvailable(left, TimeUnit.NANOSECONDS)) {
-                    Connection connection = group.next();
-                    if (connection != null) {
-                        return connection;
-                    }
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
-        }
-        throw new ConnectionException(Status.CLIENT_ERROR, "no active connection to " + settings.addresses
-                + " for " + info + " (reconnecting in the background)");
+        return connection;
     }
 
     private MethodInfo genericMethod(MethodInfo carrier, String name) {
@@ -204,7 +228,8 @@ final class ServiceInvoker implements InvocationHandler {
         ConcurrentHashMap<String, MethodInfo> known = carrier.returnsFuture ? genericAsyncMethods : genericMethods;
         MethodInfo info = known.get(name);
         if (info == null) {
-            info = known.computeIfAbsent(name, n -> new MethodInfo(carrier.method, n, settings.timeoutFor(n)));
+            info = known.computeIfAbsent(name,
+                    n -> configure(new MethodInfo(carrier.method, n, settings.timeoutFor(n))));
         }
         return info;
     }
@@ -233,7 +258,7 @@ final class ServiceInvoker implements InvocationHandler {
             case "hashCode":
                 return System.identityHashCode(proxy);
             case "toString":
-                return "JupiterProxy{" + settings.key + " -> " + settings.addresses + '}';
+                return "JupiterProxy{" + settings.key + " -> " + selector.directory() + '}';
             default:
                 throw new UnsupportedOperationException(method + " (args " + Arrays.toString(args) + ")");
         }

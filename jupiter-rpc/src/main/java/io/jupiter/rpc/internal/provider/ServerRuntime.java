@@ -14,6 +14,7 @@ import io.jupiter.transport.Acceptor;
 import io.jupiter.transport.Connection;
 import io.jupiter.transport.Frame;
 import io.jupiter.transport.FrameHandler;
+import io.jupiter.transport.Frames;
 import io.jupiter.transport.ProtocolHeader;
 import io.jupiter.transport.Status;
 import io.jupiter.transport.TransportConfig;
@@ -29,6 +30,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,6 +51,9 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
     private final RpcMetrics metrics;
     private List<Interceptor> interceptors = List.of();
     private FlowLimiter appFlowLimiter;
+    private final LongAdder received = new LongAdder();
+    private final Set<Connection> connections = ConcurrentHashMap.newKeySet();
+    private volatile boolean draining;
 
     /**
      * @param providerThreads threads of the provider pool; 0 runs requests on the IO threads
@@ -142,6 +147,11 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
             return;
         }
         metrics.request(frame.body().readableBytes());
+        received.increment();
+        if (draining) {
+            rejectBusy(connection, frame);
+            return;
+        }
         FlowLimiter appFlow = appFlowLimiter;
         if (appFlow != null && !appFlow.tryAcquire()) {
             // Refused before the body is read: the cheapest answer there is.
@@ -152,13 +162,17 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
             executor.execute(new RequestTask(this, connection, frame));
         } catch (RejectedExecutionException e) {
             releaseAppFlow();
-            long id = frame.id();
-            byte serializerCode = frame.serializerCode();
-            frame.release();
-            ResponseWriter.write(connection, Serializers.find(serializerCode), serializerCode, id, Status.SERVER_BUSY,
-                    LegacyExceptions.body(Status.SERVER_BUSY, "provider busy: " + busyDetail()),
-                    false, metrics, frame.receivedNanos());
+            rejectBusy(connection, frame);
         }
+    }
+
+    private void rejectBusy(Connection connection, Frame frame) {
+        long id = frame.id();
+        byte serializerCode = frame.serializerCode();
+        frame.release();
+        ResponseWriter.write(connection, Serializers.find(serializerCode), serializerCode, id, Status.SERVER_BUSY,
+                LegacyExceptions.body(Status.SERVER_BUSY, "provider busy: " + busyDetail()),
+                false, metrics, frame.receivedNanos());
     }
 
     /** A request admitted by the application-wide flow limiter ended (its task ran or was refused). */
@@ -179,8 +193,56 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
                 frame.receivedNanos());
     }
 
+    @Override
+    public void connected(Connection connection) {
+        connections.add(connection);
+    }
+
+    @Override
+    public void disconnected(Connection connection) {
+        connections.remove(connection);
+    }
+
+    /** Requests received so far (for graceful shutdown: has traffic stopped?). */
+    public long receivedCount() {
+        return received.sum();
+    }
+
+    /**
+     * Drains before closing: new requests are answered {@code SERVER_BUSY} (the consumer may safely retry them
+     * elsewhere), the requests already accepted run to the end, their responses are flushed, then every connection
+     * is closed. Returns whether all of that finished within the timeout.
+     */
+    public boolean drain(long timeoutMillis) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        draining = true;
+        boolean finished = true;
+        if (pool != null) {
+            pool.shutdown();
+            try {
+                finished = pool.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        // Writes are ordered: a heartbeat written after the last response and then a close flushes every response.
+        for (Connection connection : connections) {
+            connection.writeAndClose(Frames.heartbeat(connection.alloc()));
+        }
+        while (!connections.isEmpty() && System.nanoTime() - deadline < 0) {
+            try {
+                Thread.sleep(5); // waiting for the closes just started, within the drain's deadline
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        return finished && connections.isEmpty();
+    }
+
     private String busyDetail() {
-        if (pool == null || pool.isShutdown()) {
+        if (draining || pool == null || pool.isShutdown()) {
             return "shutting down";
         }
         return pool.getActiveCount() + " of " + pool.getMaximumPoolSize() + " threads busy and "

@@ -1,0 +1,374 @@
+package io.jupiter.registry.embedded.internal;
+
+import io.jupiter.common.NamedThreadFactory;
+import io.jupiter.registry.NotifyListener;
+import io.jupiter.registry.ProviderAddress;
+import io.jupiter.registry.RegisterMeta;
+import io.jupiter.registry.RegistryService;
+import io.jupiter.registry.ServiceMeta;
+import io.jupiter.transport.Connection;
+import io.jupiter.transport.ConnectionGroup;
+import io.jupiter.transport.Connector;
+import io.jupiter.transport.Frame;
+import io.jupiter.transport.FrameHandler;
+import io.jupiter.transport.ProtocolHeader;
+import io.jupiter.transport.TransportConfig;
+import io.jupiter.transport.TransportFactory;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A client of one or more embedded registry servers ({@code host1:port1,host2:port2}): it publishes to and
+ * subscribes on each of them, and merges what they report.
+ *
+ * <p>All state lives on one worker thread. Registrations and subscriptions are replayed on every (re)connect;
+ * messages not acknowledged within the resend interval are sent again. Pushes carry a per-service version: a change
+ * whose version is not newer than the last one seen from that server is dropped (it is still acknowledged). A lost
+ * registry connection keeps the last known lists, and an empty full list never replaces a non-empty one
+ * (empty-push protection): only explicit withdrawals and offline notices remove providers.
+ */
+public final class EmbeddedRegistryClient implements RegistryService, FrameHandler {
+
+    private static final Logger log = LoggerFactory.getLogger(EmbeddedRegistryClient.class);
+
+    private final ScheduledExecutorService worker;
+    private final Connector connector;
+    private final List<ConnectionGroup> groups = new ArrayList<>();
+    private final long resendNanos;
+
+    // Worker-confined state.
+    // The transport calls connected() before the group lists the connection: track the open ones here, on the
+    // worker, so a registration or subscription is sent exactly by whichever of the two tasks runs second.
+    private final Set<Connection> active = new LinkedHashSet<>();
+    private final Set<RegisterMeta> registered = new LinkedHashSet<>();
+    private final Map<ServiceMeta, List<NotifyListener>> listeners = new LinkedHashMap<>();
+    private final Map<InetSocketAddress, ServerView> views = new HashMap<>();
+    private final Map<ServiceMeta, List<RegisterMeta>> merged = new HashMap<>();
+    private final Unacked unacked = new Unacked();
+    private final Set<RegisterMeta> confirmed = new HashSet<>();
+    private final Map<Long, RegisterMeta> publishes = new HashMap<>();
+    private long nextSequence;
+    private volatile boolean closed;
+
+    public EmbeddedRegistryClient(List<InetSocketAddress> servers, TransportConfig transportConfig,
+                                  long resendMillis) {
+        this.resendNanos = TimeUnit.MILLISECONDS.toNanos(resendMillis);
+        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1,
+                new NamedThreadFactory("jupiter-registry-client", true));
+        executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+        executor.setContinueExistingPeriodicTasksAfterShutdownPolicy(false);
+        this.worker = executor;
+        TransportConfig config = transportConfig.toBuilder().acceptedMessageCodes(RegistryFrames.MESSAGE_CODES)
+                .build();
+        this.connector = TransportFactory.load().newConnector(config, this);
+        for (InetSocketAddress server : servers) {
+            groups.add(connector.connect(server, 1));
+        }
+        long scan = Math.max(10, Math.min(300, resendMillis / 4));
+        worker.scheduleWithFixedDelay(this::resendExpired, scan, scan, TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public String scheme() {
+        return "default";
+    }
+
+    @Override
+    public void register(RegisterMeta meta) {
+        run(() -> {
+            if (registered.add(meta)) {
+                for (Connection connection : activeConnections()) {
+                    publish(connection, meta);
+                }
+            }
+        });
+    }
+
+    @Override
+    public void unregister(RegisterMeta meta) {
+        run(() -> {
+            if (registered.remove(meta)) {
+                confirmed.remove(meta);
+                for (Connection connection : activeConnections()) {
+                    sendTracked(connection, ProtocolHeader.PUBLISH_CANCEL_SERVICE, meta);
+                }
+            }
+        });
+    }
+
+    @Override
+    public void subscribe(ServiceMeta service, NotifyListener listener) {
+        run(() -> {
+            List<NotifyListener> list = listeners.get(service);
+            if (list == null) {
+                list = new CopyOnWriteArrayList<>();
+                listeners.put(service, list);
+                for (Connection connection : activeConnections()) {
+                    sendTracked(connection, ProtocolHeader.SUBSCRIBE_SERVICE, service);
+                }
+            }
+            list.add(listener);
+            List<RegisterMeta> known = merged.get(service);
+            if (known != null) {
+                listener.providersChanged(service, known);
+            }
+        });
+    }
+
+    @Override
+    public List<RegisterMeta> lookup(ServiceMeta service) {
+        try {
+            return worker.submit(() -> merged.getOrDefault(service, List.of())).get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return List.of();
+        } catch (ExecutionException | RejectedExecutionException e) {
+            return List.of();
+        }
+    }
+
+    @Override
+    public boolean awaitRegistered(long timeoutMillis) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        while (true) {
+            try {
+                if (worker.submit(() -> confirmed.containsAll(registered)).get()) {
+                    return true;
+                }
+            } catch (ExecutionException | RejectedExecutionException e) {
+                return false;
+            }
+            if (System.nanoTime() - deadline >= 0) {
+                return false;
+            }
+            Thread.sleep(5); // polling the worker's state; registrations complete within milliseconds
+        }
+    }
+
+    // ---- transport events (IO threads) ----
+
+    @Override
+    public void connected(Connection connection) {
+        run(() -> {
+            log.info("connected to registry {}", connection.remoteAddress());
+            active.add(connection);
+            ServerView view = views.computeIfAbsent(connection.remoteAddress(), a -> new ServerView());
+            // A restarted server counts versions from zero again: accept its first full lists whatever they say.
+            view.versions.clear();
+            for (RegisterMeta meta : registered) {
+                publish(connection, meta);
+            }
+            for (ServiceMeta service : listeners.keySet()) {
+                sendTracked(connection, ProtocolHeader.SUBSCRIBE_SERVICE, service);
+            }
+        });
+    }
+
+    @Override
+    public void disconnected(Connection connection) {
+        run(() -> {
+            if (!closed) {
+                log.warn("lost registry {}; keeping the last known provider lists", connection.remoteAddress());
+            }
+            active.remove(connection);
+            unacked.forget(connection);
+        });
+    }
+
+    @Override
+    public void frameReceived(Connection connection, Frame frame) {
+        if (frame.messageCode() == ProtocolHeader.ACK) {
+            long sequence = frame.id();
+            frame.release();
+            run(() -> acked(connection, sequence));
+            return;
+        }
+        RegistryMessage message;
+        try {
+            message = RegistryFrames.read(frame);
+        } catch (RegistryCodecException e) {
+            log.warn("dropping an unreadable registry message (code 0x{}) from {}: {}",
+                    Integer.toHexString(frame.messageCode()), connection.remoteAddress(), e.getMessage());
+            return;
+        }
+        run(() -> handle(connection, message));
+    }
+
+    // ---- worker ----
+
+    private void handle(Connection connection, RegistryMessage message) {
+        ServerView view = views.computeIfAbsent(connection.remoteAddress(), a -> new ServerView());
+        switch (message.messageCode()) {
+            case ProtocolHeader.PUBLISH_SERVICE, ProtocolHeader.PUBLISH_CANCEL_SERVICE -> {
+                RegistryFrames.ack(connection, message.sequence());
+                if (!(message.data() instanceof PushData push)) {
+                    log.warn("ignoring a push without service data from {}", connection.remoteAddress());
+                    return;
+                }
+                applyPush(view, message, push);
+            }
+            case ProtocolHeader.OFFLINE_NOTICE -> {
+                if (message.data() instanceof ProviderAddress address) {
+                    Set<ServiceMeta> changed = new LinkedHashSet<>();
+                    for (Map.Entry<ServiceMeta, Map<ProviderAddress, RegisterMeta>> entry : view.providers.entrySet()) {
+                        if (entry.getValue().remove(address) != null) {
+                            changed.add(entry.getKey());
+                        }
+                    }
+                    log.info("registry {} reports {} offline", connection.remoteAddress(), address);
+                    changed.forEach(this::refresh);
+                }
+            }
+            default -> log.debug("ignoring registry message code 0x{}", Integer.toHexString(message.messageCode()));
+        }
+    }
+
+    private void applyPush(ServerView view, RegistryMessage message, PushData push) {
+        ServiceMeta service = push.service();
+        Long known = view.versions.get(service);
+        Map<ProviderAddress, RegisterMeta> providers = view.providers.computeIfAbsent(service,
+                s -> new LinkedHashMap<>());
+        if (push.providers() instanceof List<?> list) {
+            if (known != null && message.version() < known) {
+                return;
+            }
+            view.versions.put(service, message.version());
+            if (list.isEmpty() && !providers.isEmpty()) {
+                log.warn("registry sent an empty provider list for {}; keeping the last known {} providers",
+                        service, providers.size());
+                return;
+            }
+            providers.clear();
+            for (Object element : list) {
+                if (element instanceof RegisterMeta meta) {
+                    providers.put(meta.address(), meta);
+                }
+            }
+        } else if (push.providers() instanceof RegisterMeta meta) {
+            if (known != null && message.version() <= known) {
+                log.debug("dropping stale push {} (version {} <= {})", meta, message.version(), known);
+                return;
+            }
+            view.versions.put(service, message.version());
+            if (message.messageCode() == ProtocolHeader.PUBLISH_SERVICE) {
+                providers.put(meta.address(), meta);
+            } else {
+                providers.remove(meta.address());
+            }
+        } else {
+            return;
+        }
+        refresh(service);
+    }
+
+    /** Recomputes the merged list of a service and tells its listeners if it changed. */
+    private void refresh(ServiceMeta service) {
+        Map<ProviderAddress, RegisterMeta> union = new LinkedHashMap<>();
+        for (ServerView view : views.values()) {
+            Map<ProviderAddress, RegisterMeta> providers = view.providers.get(service);
+            if (providers != null) {
+                providers.forEach(union::putIfAbsent);
+            }
+        }
+        List<RegisterMeta> now = List.copyOf(union.values());
+        if (now.equals(merged.get(service))) {
+            return;
+        }
+        merged.put(service, now);
+        for (NotifyListener listener : listeners.getOrDefault(service, List.of())) {
+            try {
+                listener.providersChanged(service, now);
+            } catch (RuntimeException e) {
+                log.warn("registry listener failed for {}", service, e);
+            }
+        }
+    }
+
+    private void acked(Connection connection, long sequence) {
+        Unacked.Entry entry = unacked.acked(connection, sequence);
+        if (entry != null) {
+            RegisterMeta meta = publishes.remove(sequence);
+            if (meta != null && registered.contains(meta)) {
+                confirmed.add(meta);
+            }
+        }
+    }
+
+    private void publish(Connection connection, RegisterMeta meta) {
+        long sequence = sendTracked(connection, ProtocolHeader.PUBLISH_SERVICE, meta);
+        publishes.put(sequence, meta);
+    }
+
+    private long sendTracked(Connection connection, byte code, Object data) {
+        RegistryMessage message = new RegistryMessage(nextSequence++, RegistryFrames.PROTOSTUFF, code, 0, data);
+        unacked.sent(connection, message);
+        RegistryFrames.send(connection, message);
+        return message.sequence();
+    }
+
+    private void resendExpired() {
+        try {
+            for (Unacked.Entry entry : unacked.removeExpired(resendNanos)) {
+                if (entry.connection().isActive()) {
+                    unacked.sent(entry.connection(), entry.message());
+                    RegistryFrames.send(entry.connection(), entry.message());
+                }
+            }
+        } catch (RuntimeException e) {
+            log.warn("registry resend failed", e);
+        }
+    }
+
+    private List<Connection> activeConnections() {
+        return new ArrayList<>(active);
+    }
+
+    private void run(Runnable task) {
+        try {
+            worker.execute(task);
+        } catch (RejectedExecutionException e) {
+            log.debug("registry client closed; dropping a task");
+        }
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        // Let queued work (a last unregister) go out first; retries and resends are dropped.
+        worker.shutdown();
+        try {
+            worker.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        worker.shutdownNow();
+        for (ConnectionGroup group : groups) {
+            group.close();
+        }
+        connector.close();
+    }
+
+    /** What one registry server has told this client. */
+    private static final class ServerView {
+        final Map<ServiceMeta, Long> versions = new HashMap<>();
+        final Map<ServiceMeta, Map<ProviderAddress, RegisterMeta>> providers = new HashMap<>();
+    }
+}

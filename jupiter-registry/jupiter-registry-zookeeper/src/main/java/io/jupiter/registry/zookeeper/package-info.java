@@ -1,0 +1,5 @@
+/**
+ * ZooKeeper registry (scheme {@code zookeeper}) through Apache Curator, with Jupiter 1.3.1's node layout, so 1.3.1
+ * and this implementation find each other on one ZooKeeper.
+ */
+package io.jupiter.registry.zookeeper;

@@ -1,0 +1,2 @@
+/** Load balancing choices for client proxies. */
+package io.jupiter.rpc.balance;

@@ -1,0 +1,2 @@
+/** Fault tolerance strategies for client proxies. */
+package io.jupiter.rpc.cluster;

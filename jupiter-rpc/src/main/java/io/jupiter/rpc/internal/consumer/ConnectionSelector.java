@@ -1,0 +1,77 @@
+package io.jupiter.rpc.internal.consumer;
+
+import io.jupiter.rpc.exception.ConnectionException;
+import io.jupiter.rpc.internal.balance.Endpoint;
+import io.jupiter.rpc.internal.balance.LoadBalancer;
+import io.jupiter.transport.Connection;
+import io.jupiter.transport.Status;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Picks the connection of a call: the load balancer chooses a provider among those with an open connection, the
+ * provider's group its next connection. When nothing is connected (yet), waits within the call's timeout.
+ */
+final class ConnectionSelector {
+
+    /** How long one wait on a single provider's group lasts before the balancer looks at all of them again. */
+    private static final long WAIT_SLICE_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+
+    private final Directory directory;
+    private final LoadBalancer balancer;
+
+    ConnectionSelector(Directory directory, LoadBalancer balancer) {
+        this.directory = directory;
+        this.balancer = balancer;
+    }
+
+    Directory directory() {
+        return directory;
+    }
+
+    boolean countsActive() {
+        return balancer.needsActiveCounts();
+    }
+
+    /**
+     * The endpoint for a call, avoiding {@code excluded} when another is available.
+     *
+     * @throws ConnectionException if no provider is connected within the call's timeout
+     */
+    Endpoint select(MethodInfo info, Endpoint excluded) {
+        Endpoint[] endpoints = directory.endpoints();
+        Endpoint chosen = balancer.select(endpoints, excluded);
+        if (chosen == null && excluded != null) {
+            chosen = balancer.select(endpoints, null);
+        }
+        return chosen != null ? chosen : await(info);
+    }
+
+    /** The next connection of an endpoint, or {@code null} if it just lost them all. */
+    static Connection connectionOf(Endpoint endpoint) {
+        return endpoint.group().next();
+    }
+
+    private Endpoint await(MethodInfo info) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(info.timeoutMillis);
+        try {
+            while (System.nanoTime() - deadline < 0) {
+                directory.awaitEndpoints(deadline);
+                Endpoint[] endpoints = directory.endpoints();
+                Endpoint chosen = balancer.select(endpoints, null);
+                if (chosen != null) {
+                    return chosen;
+                }
+                for (Endpoint endpoint : endpoints) {
+                    long left = Math.min(deadline - System.nanoTime(), WAIT_SLICE_NANOS);
+                    if (left > 0 && endpoint.group().awaitAvailable(left, TimeUnit.NANOSECONDS)) {
+                        break;
+                    }
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        throw new ConnectionException(Status.CLIENT_ERROR, "no connection to " + directory + " for " + info
+                + " within " + info.timeoutMillis + " ms");
+    }
+}

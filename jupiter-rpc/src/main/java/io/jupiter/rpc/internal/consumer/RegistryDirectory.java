@@ -1,0 +1,82 @@
+package io.jupiter.rpc.internal.consumer;
+
+import io.jupiter.registry.NotifyListener;
+import io.jupiter.registry.RegisterMeta;
+import io.jupiter.registry.ServiceMeta;
+import io.jupiter.rpc.internal.balance.Endpoint;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A directory fed by a registry subscription: keeps {@code connCount} connections (as the provider published) to
+ * every live provider, opens them for providers that join and releases them for providers that leave (closed after a
+ * grace period, so calls in flight finish).
+ */
+final class RegistryDirectory extends Directory implements NotifyListener {
+
+    private static final Logger log = LoggerFactory.getLogger(RegistryDirectory.class);
+
+    private final SharedGroups groups;
+    private final long warmUpNanos;
+    private final Map<InetSocketAddress, Endpoint> current = new HashMap<>();
+    private boolean closed;
+
+    RegistryDirectory(String description, SharedGroups groups, long warmUpNanos) {
+        super(description);
+        this.groups = groups;
+        this.warmUpNanos = warmUpNanos;
+    }
+
+    @Override
+    public synchronized void providersChanged(ServiceMeta service, List<RegisterMeta> providers) {
+        if (closed) {
+            return;
+        }
+        Map<InetSocketAddress, Endpoint> next = new HashMap<>();
+        List<Endpoint> ordered = new ArrayList<>();
+        for (RegisterMeta meta : providers) {
+            if (meta.address().host() == null) {
+                continue;
+            }
+            InetSocketAddress address = new InetSocketAddress(meta.address().host(), meta.address().port());
+            if (next.containsKey(address)) {
+                continue;
+            }
+            Endpoint endpoint = current.get(address);
+            if (endpoint == null || endpoint.weight() != meta.weight()) {
+                if (endpoint != null) {
+                    groups.release(address);
+                }
+                endpoint = new Endpoint(address, groups.acquire(address, meta.connCount()), meta.weight(),
+                        meta.connCount(), warmUpNanos);
+                log.info("{}: provider {} joined", this, endpoint);
+            }
+            next.put(address, endpoint);
+            ordered.add(endpoint);
+        }
+        for (Map.Entry<InetSocketAddress, Endpoint> old : current.entrySet()) {
+            Endpoint kept = next.get(old.getKey());
+            if (kept == null) {
+                log.info("{}: provider {} left", this, old.getValue());
+                groups.release(old.getKey());
+            }
+        }
+        current.clear();
+        current.putAll(next);
+        update(ordered.toArray(new Endpoint[0]));
+    }
+
+    @Override
+    synchronized void close() {
+        closed = true;
+        for (InetSocketAddress address : current.keySet()) {
+            groups.release(address);
+        }
+        current.clear();
+    }
+}
