@@ -8,14 +8,30 @@ public final class ClassNotTrustedException extends SerializationException {
 
     private static final long serialVersionUID = 1L;
 
+    private final String serializer;
     private final String className;
 
     public ClassNotTrustedException(String serializer, String className) {
-        super(serializer + ": class '" + className + "' is not trusted for deserialization; if it is yours, trust"
-                + " it with ClassAllowList.global().trust(" + simpleName(className) + ".class) or trustPackage(\""
-                + packageName(className) + "\") on both sides (or run with -D" + ClassAllowList.MODE_PROPERTY
-                + "=warn to only log)");
+        this(serializer, className, serializer + ": " + detail(className), null);
+    }
+
+    private ClassNotTrustedException(String serializer, String className, String message, Throwable cause) {
+        super(message, cause);
+        this.serializer = serializer;
         this.className = className;
+    }
+
+    /** The same refusal, with a message that also says what was being read. */
+    public ClassNotTrustedException reading(Class<?> type) {
+        return new ClassNotTrustedException(serializer, className, serializer + ": cannot read " + type.getName()
+                + ": " + detail(className), this);
+    }
+
+    private static String detail(String className) {
+        return "class '" + className + "' is not trusted for deserialization; if it is yours, trust it with"
+                + " ClassAllowList.global().trust(" + simpleName(className) + ".class) or trustPackage(\""
+                + packageName(className) + "\") on both sides (or run with -D" + ClassAllowList.MODE_PROPERTY
+                + "=warn to only log)";
     }
 
     /** The refused class name, as read from the wire. */

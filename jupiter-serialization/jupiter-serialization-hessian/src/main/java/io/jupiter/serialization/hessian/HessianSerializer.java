@@ -91,7 +91,7 @@ public final class HessianSerializer implements Serializer {
             s.input = State.newInput(factory); // its buffer and chunk state may be inconsistent now
             ClassNotTrustedException refused = ClassNotTrustedException.findIn(e);
             if (refused != null) {
-                throw refused;
+                throw refused.reading(type);
             }
             throw new SerializationException("hessian: cannot read " + type.getName() + " from " + readable
                     + " bytes: " + e, e);

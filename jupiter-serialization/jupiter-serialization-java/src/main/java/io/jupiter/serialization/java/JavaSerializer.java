@@ -55,6 +55,11 @@ public final class JavaSerializer implements Serializer {
         this(ClassAllowList.global(), filter);
     }
 
+    /** With {@code allowList} deciding which class names may be read, and {@link #DEFAULT_FILTER}. */
+    public JavaSerializer(ClassAllowList allowList) {
+        this(allowList, DEFAULT_FILTER);
+    }
+
     /** With {@code allowList} deciding which class names may be read, and {@code filter} on top. */
     public JavaSerializer(ClassAllowList allowList, ObjectInputFilter filter) {
         this.allowList = Objects.requireNonNull(allowList, "allowList");
@@ -89,7 +94,7 @@ public final class JavaSerializer implements Serializer {
         } catch (Exception | StackOverflowError e) {
             ClassNotTrustedException refused = ClassNotTrustedException.findIn(e);
             if (refused != null) {
-                throw refused;
+                throw refused.reading(type);
             }
             throw new SerializationException("java: cannot read " + type.getName() + " from " + readable
                     + " bytes: " + e, e);

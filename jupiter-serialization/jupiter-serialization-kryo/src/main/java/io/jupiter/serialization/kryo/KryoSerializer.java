@@ -137,7 +137,7 @@ public final class KryoSerializer implements Serializer {
             s.kryo.reset();
             ClassNotTrustedException refused = ClassNotTrustedException.findIn(e);
             if (refused != null) {
-                throw refused;
+                throw refused.reading(type);
             }
             throw new SerializationException("kryo: cannot read " + type.getName() + " from " + readable
                     + " bytes: " + e, e);

@@ -102,12 +102,10 @@ public final class ProtostuffSerializer implements Serializer {
             input.checkLastTagWas(0);
             in.skipBytes(readable);
             return message;
-        } catch (ClassNotTrustedException e) {
-            throw e;
         } catch (Exception | StackOverflowError e) {
             ClassNotTrustedException refused = ClassNotTrustedException.findIn(e);
             if (refused != null) {
-                throw refused;
+                throw refused.reading(type);
             }
             throw new SerializationException("protostuff: cannot read " + type.getName() + " from " + readable
                     + " bytes: " + e, e);
