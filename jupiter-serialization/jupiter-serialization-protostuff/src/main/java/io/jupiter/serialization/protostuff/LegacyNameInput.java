@@ -8,8 +8,7 @@ import io.protostuff.Input;
 import io.protostuff.Output;
 import io.protostuff.Schema;
 import io.protostuff.UninitializedMessageException;
-import io.protostuff.runtime.DerivativeSchema;
-import io.protostuff.runtime.PolymorphicSchema;
+import io.protostuff.runtime.RuntimeSchema;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 
@@ -21,10 +20,13 @@ import java.nio.ByteBuffer;
  * <p>Protostuff writes a class name only for a value whose declared type does not say it ({@code Object} slots,
  * abstract or interface types, throwables): one of its polymorphic schemas then reads a field whose number says
  * what kind of type follows (a POJO is 127, a throwable 52, an enum 24, a collection 25, a map 26, an array 15,
- * a {@code Class} 18, ...) and hands the string read next to its id strategy, which loads the class. So a string
- * read right after one of those field numbers, under a polymorphic schema, is a class name, and it is checked here,
- * before protostuff loads the class. Strings read elsewhere (values of user fields, string arrays, enum constant
- * names) are passed through. Nested messages are merged here rather than in the wrapped input, so that their reads
+ * a {@code Class} 18, ...) and hands the string read next to its id strategy, which loads the class. Those schemas
+ * are protostuff's polymorphic schemas and its internal element schemas (anonymous classes of its id strategy), so
+ * the rule is the other way round: a string read right after one of those field numbers under any schema but a
+ * {@link RuntimeSchema} (a class's own fields, numbered from 1) is a class name, and it is checked here, before
+ * protostuff loads the class. The other schemas read no value strings under those numbers (string values are 9,
+ * string array items 2, collection items 1, map keys and values 1 and 2, enum constant names 1), so nothing else is
+ * taken for a class name. Nested messages are merged here rather than in the wrapped input, so that their reads
  * pass through this class too (protostuff's format encodes them as groups).
  */
 final class LegacyNameInput implements Input {
@@ -71,7 +73,7 @@ final class LegacyNameInput implements Input {
         String value = in.readString();
         int field = lastField;
         if (field > 0 && field < NAMES_A_CLASS.length && NAMES_A_CLASS[field]
-                && (lastSchema instanceof PolymorphicSchema || lastSchema instanceof DerivativeSchema)) {
+                && !(lastSchema instanceof RuntimeSchema)) {
             return checkedClassName(field, value);
         }
         return value;
