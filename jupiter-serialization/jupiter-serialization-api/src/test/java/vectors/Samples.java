@@ -1,5 +1,6 @@
 package vectors;
 
+import io.jupiter.serialization.ClassAllowList;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.wire.MessageWrapper;
 import io.jupiter.serialization.wire.ServiceMetadata;
@@ -27,6 +28,14 @@ public final class Samples {
     public static final String BIG_STRING = bigString();
 
     private Samples() {
+    }
+
+    /**
+     * A strict allow-list trusting the vectors' model classes ({@code vectors.model}): they travel in
+     * {@code Object}-typed slots here, and no service interface is registered that would make them trusted.
+     */
+    public static ClassAllowList allowList() {
+        return ClassAllowList.create(ClassAllowList.Mode.STRICT).trustPackage("vectors.model");
     }
 
     /** One value of every argument kind the serializers are expected to carry (no nulls). */

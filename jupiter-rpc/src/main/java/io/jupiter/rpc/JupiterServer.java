@@ -17,6 +17,7 @@ import io.jupiter.rpc.flow.FlowLimiter;
 import io.jupiter.rpc.internal.provider.ServerRuntime;
 import io.jupiter.rpc.internal.provider.ServiceEntry;
 import io.jupiter.rpc.metrics.RpcMetrics;
+import io.jupiter.serialization.ClassAllowList;
 import io.jupiter.serialization.SerializerType;
 import io.jupiter.transport.TransportConfig;
 import java.net.InetSocketAddress;
@@ -93,6 +94,7 @@ public final class JupiterServer implements AutoCloseable {
         Requires.notNull(key, "key");
         Requires.argument(serviceInterface.isInstance(implementation),
                 implementation.getClass().getName() + " does not implement " + serviceInterface.getName());
+        ClassAllowList.global().trustTypesOf(serviceInterface); // its own types need no configuration
         runtime.register(new ServiceEntry(key, serviceInterface, implementation));
         if (registry != null) {
             publish(key);

@@ -6,6 +6,7 @@ import io.jupiter.common.Requires;
 import io.jupiter.common.SystemProperties;
 import io.jupiter.rpc.filter.Interceptor;
 import io.jupiter.rpc.internal.consumer.ProxySettings;
+import io.jupiter.serialization.ClassAllowList;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.SerializerType;
 import io.jupiter.serialization.Serializers;
@@ -175,6 +176,7 @@ public final class ProxyBuilder<T> {
         ServiceKey key = new ServiceKey(group != null ? group : fromInterface.group(),
                 name != null ? name : fromInterface.name(), version);
         Serializer chosen = Serializers.get(serializer);
+        ClassAllowList.global().trustTypesOf(serviceInterface); // its own types need no configuration
         ProxySettings settings = new ProxySettings(serviceInterface, key, client.appName(),
                 registryUrl != null ? List.of(registryUrl) : addresses, invokeType, timeoutMillis, methodTimeouts,
                 loadBalancer, cluster, methodClusters, idempotentMethods);

@@ -11,6 +11,7 @@ import io.jupiter.rpc.exception.ServiceNotFoundException;
 import io.jupiter.rpc.exception.TimeoutException;
 import io.jupiter.rpc.internal.LegacyExceptions;
 import io.jupiter.rpc.internal.Throwables;
+import io.jupiter.serialization.ClassNotTrustedException;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.Serializers;
 import io.jupiter.serialization.wire.LegacyClassNames;
@@ -46,10 +47,12 @@ final class ResponseReader {
         } finally {
             frame.release();
         }
-        if (status == Status.OK) {
+        if (status == Status.OK || decodeError instanceof ClassNotTrustedException) {
             if (decodeError != null) {
-                throw new SerializationFailedException(Status.DESERIALIZATION_FAIL, "cannot read the result of "
-                        + method + " from " + connection.remoteAddress() + ": " + decodeError.getMessage(), decodeError);
+                // A refused class ends the call here whatever the status: the message says how to trust it.
+                throw new SerializationFailedException(Status.DESERIALIZATION_FAIL, "cannot read the "
+                        + (status == Status.OK ? "result" : "answer (status " + status + ")") + " of " + method
+                        + " from " + connection.remoteAddress() + ": " + decodeError.getMessage(), decodeError);
             }
             return result;
         }

@@ -3,6 +3,7 @@ package io.jupiter.rpc.internal.provider;
 import io.jupiter.rpc.internal.LegacyExceptions;
 import io.jupiter.rpc.internal.Throwables;
 import io.jupiter.rpc.internal.filter.DefaultInvocation;
+import io.jupiter.serialization.ClassNotTrustedException;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.wire.MessageWrapper;
 import io.jupiter.transport.Connection;
@@ -54,10 +55,13 @@ final class RequestTask implements Runnable {
             requestBytes = frame.body().readableBytes();
             message = serializer.read(frame.body(), MessageWrapper.class);
         } catch (RuntimeException e) {
-            log.warn("closing {}: cannot read request {}: {}", connection.remoteAddress(), id, e.toString());
+            // A class refused by the allow-list leaves the framing intact: answer, but keep the connection.
+            boolean close = !(e instanceof ClassNotTrustedException);
+            log.warn("{}{}: cannot read request {}: {}", close ? "closing " : "", connection.remoteAddress(), id,
+                    e.getMessage());
             ResponseWriter.write(connection, serializer, serializerCode, id, Status.BAD_REQUEST,
                     LegacyExceptions.body(Status.BAD_REQUEST, "the provider cannot read the request: "
-                            + e.getMessage()), true, runtime.metrics(), frame.receivedNanos());
+                            + e.getMessage()), close, runtime.metrics(), frame.receivedNanos());
             return;
         } finally {
             frame.release();

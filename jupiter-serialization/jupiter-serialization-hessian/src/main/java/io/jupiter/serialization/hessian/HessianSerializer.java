@@ -3,11 +3,14 @@ package io.jupiter.serialization.hessian;
 import com.caucho.hessian.io.Hessian2Input;
 import com.caucho.hessian.io.Hessian2Output;
 import com.caucho.hessian.io.SerializerFactory;
+import io.jupiter.serialization.ClassAllowList;
+import io.jupiter.serialization.ClassNotTrustedException;
 import io.jupiter.serialization.SerializationException;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.SerializerType;
 import io.netty.buffer.ByteBuf;
 import io.netty.util.concurrent.FastThreadLocal;
+import java.util.Objects;
 
 /**
  * Hessian 2 (code 2), compatible with Jupiter 1.3.1.
@@ -26,6 +29,9 @@ import io.netty.util.concurrent.FastThreadLocal;
  * {@code Integer}/{@code Double}, as in 1.3.1). {@code BigDecimal} is written in 4.0.66's string form, which keeps
  * the value (4.0.38 wrote its fields and lost any value whose unscaled part fits in a long: 12345.6789 arrived as
  * 0.0000); both forms are read. A 1.3.1 peer cannot read our {@code BigDecimal} correctly either way.
+ *
+ * <p>Every class name read from the wire is checked against a {@link ClassAllowList} before Hessian loads the class;
+ * a refused one fails the read with {@link ClassNotTrustedException}.
  */
 public final class HessianSerializer implements Serializer {
 
@@ -37,8 +43,15 @@ public final class HessianSerializer implements Serializer {
         }
     };
 
+    /** With {@link ClassAllowList#global()}. */
     public HessianSerializer() {
-        this.factory = new LegacyNameSerializerFactory(HessianSerializer.class.getClassLoader());
+        this(ClassAllowList.global());
+    }
+
+    /** With {@code allowList} deciding which class names from the wire may be read. */
+    public HessianSerializer(ClassAllowList allowList) {
+        this.factory = new LegacyNameSerializerFactory(HessianSerializer.class.getClassLoader(),
+                Objects.requireNonNull(allowList, "allowList"));
     }
 
     @Override
@@ -76,6 +89,10 @@ public final class HessianSerializer implements Serializer {
             value = input.readObject(type);
         } catch (Exception | StackOverflowError e) {
             s.input = State.newInput(factory); // its buffer and chunk state may be inconsistent now
+            ClassNotTrustedException refused = ClassNotTrustedException.findIn(e);
+            if (refused != null) {
+                throw refused.reading(type);
+            }
             throw new SerializationException("hessian: cannot read " + type.getName() + " from " + readable
                     + " bytes: " + e, e);
         } finally {

@@ -6,6 +6,7 @@ import com.caucho.hessian.io.HessianProtocolException;
 import com.caucho.hessian.io.MapSerializer;
 import com.caucho.hessian.io.Serializer;
 import com.caucho.hessian.io.SerializerFactory;
+import io.jupiter.serialization.ClassAllowList;
 import io.jupiter.serialization.wire.LegacyClassNames;
 import io.jupiter.serialization.wire.MessageWrapper;
 import io.jupiter.serialization.wire.ResultWrapper;
@@ -14,6 +15,7 @@ import java.math.BigDecimal;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A Hessian {@link SerializerFactory} that writes our body classes and our wire forms of 1.3.1's exceptions
@@ -24,17 +26,25 @@ import java.util.Map;
  *
  * <p>A class name on the wire that cannot be loaded is an error here, where stock Hessian would log a warning and
  * decode the object as a {@code HashMap}. {@link #getDeserializer(String)} is the one place class names from the
- * wire are resolved, so an allow-list can be added there.
+ * wire are resolved (Hessian's object definitions, typed maps and lists, and array element types all come here),
+ * so that is where each name is checked against the {@link ClassAllowList}, before Hessian loads the class.
  */
 final class LegacyNameSerializerFactory extends SerializerFactory {
 
     private static final String BIG_DECIMAL = "java.math.BigDecimal";
 
+    /** Hessian's own short type names (its static type map), which name no class to load. */
+    private static final Set<String> HESSIAN_TYPE_NAMES = Set.of(
+            "void", "boolean", "byte", "short", "int", "long", "float", "double", "char", "string", "object", "date");
+
+    private final ClassAllowList allowList;
+
     private final Map<String, Class<?>> localClasses = new HashMap<>();
     private final Map<Class<?>, LegacyClassSerializer> legacyExceptions = new HashMap<>();
 
-    LegacyNameSerializerFactory(ClassLoader loader) {
+    LegacyNameSerializerFactory(ClassLoader loader, ClassAllowList allowList) {
         super(loader);
+        this.allowList = allowList;
         localClasses.putAll(LegacyClassNames.TO_LOCAL);
         for (Class<?> type : LegacyClassNames.TO_LOCAL.values()) {
             localClasses.put(type.getName(), type);
@@ -105,6 +115,10 @@ final class LegacyNameSerializerFactory extends SerializerFactory {
         }
         if (BIG_DECIMAL.equals(type)) {
             return CompatSerializers.BIG_DECIMAL;
+        }
+        if (type != null && !type.isEmpty() && type.charAt(0) != '[' && !HESSIAN_TYPE_NAMES.contains(type)) {
+            // Arrays ("[name") are left to Hessian, which asks this method again for the element type.
+            allowList.check("hessian", type);
         }
         Deserializer deserializer = super.getDeserializer(type);
         if (deserializer == null && type != null && !type.isEmpty()) {

@@ -1,5 +1,6 @@
 package io.jupiter.serialization.hessian;
 
+import vectors.Samples;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jupiter.serialization.Serializer;
@@ -18,7 +19,7 @@ class HessianSerializerTest extends SerializerSuite {
 
     @Override
     protected Serializer serializer() {
-        return new HessianSerializer();
+        return new HessianSerializer(Samples.allowList());
     }
 
     @Override

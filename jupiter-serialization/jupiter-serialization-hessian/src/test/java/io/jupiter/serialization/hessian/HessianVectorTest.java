@@ -1,5 +1,6 @@
 package io.jupiter.serialization.hessian;
 
+import vectors.Samples;
 import io.jupiter.serialization.Serializer;
 import vectors.VectorSuite;
 
@@ -8,7 +9,7 @@ class HessianVectorTest extends VectorSuite {
 
     @Override
     protected Serializer serializer() {
-        return new HessianSerializer();
+        return new HessianSerializer(Samples.allowList());
     }
 
     @Override

@@ -1,5 +1,7 @@
 package io.jupiter.serialization.java;
 
+import io.jupiter.serialization.ClassAllowList;
+import io.jupiter.serialization.ClassNotTrustedException;
 import io.jupiter.serialization.SerializationException;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.SerializerType;
@@ -20,16 +22,19 @@ import java.util.Objects;
  * inside field type signatures) and those names are read back as our classes, so re-encoding a decoded 1.3.1 body
  * gives the same bytes.
  *
- * <p>Reading deserializes classes named by the peer, so every stream gets an {@link ObjectInputFilter}: the one
- * given to the constructor, or {@link #DEFAULT_FILTER}. The JDK needs a fresh object stream per message (its
+ * <p>Reading deserializes classes named by the peer, so every class name in the stream (classes, superclasses,
+ * array types, proxy interfaces) is checked against a {@link ClassAllowList} before the class is loaded; a refused
+ * one fails the read with {@link ClassNotTrustedException}. On top of that every stream gets an
+ * {@link ObjectInputFilter} (which the JDK consults after loading a class): the one given to the constructor, or
+ * {@link #DEFAULT_FILTER}. Providers refuse this serializer unless it is enabled. The JDK needs a fresh object stream per message (its
  * handle table must start empty), so each call allocates one; bytes still go straight to and from the
  * {@code ByteBuf}.
  */
 public final class JavaSerializer implements Serializer {
 
     /**
-     * The filter of the no-arg constructor: the JVM-wide filter ({@code jdk.serialFilter}) if one is configured,
-     * otherwise undecided, which rejects nothing. A later change makes this an allow-list.
+     * The default filter: the JVM-wide filter ({@code jdk.serialFilter}) if one is configured, otherwise undecided.
+     * Which classes may be read is the allow-list's job, checked before loading.
      */
     public static final ObjectInputFilter DEFAULT_FILTER = info -> {
         ObjectInputFilter global = ObjectInputFilter.Config.getSerialFilter();
@@ -37,15 +42,27 @@ public final class JavaSerializer implements Serializer {
     };
 
     private final ObjectInputFilter filter;
+    private final ClassAllowList allowList;
     private final ClassLoader loader = JavaSerializer.class.getClassLoader();
 
-    /** With {@link #DEFAULT_FILTER}. */
+    /** With {@link ClassAllowList#global()} and {@link #DEFAULT_FILTER}. */
     public JavaSerializer() {
-        this(DEFAULT_FILTER);
+        this(ClassAllowList.global(), DEFAULT_FILTER);
     }
 
-    /** With {@code filter} applied to every class, array and reference read. */
+    /** With {@link ClassAllowList#global()} and {@code filter} applied to every class, array and reference read. */
     public JavaSerializer(ObjectInputFilter filter) {
+        this(ClassAllowList.global(), filter);
+    }
+
+    /** With {@code allowList} deciding which class names may be read, and {@link #DEFAULT_FILTER}. */
+    public JavaSerializer(ClassAllowList allowList) {
+        this(allowList, DEFAULT_FILTER);
+    }
+
+    /** With {@code allowList} deciding which class names may be read, and {@code filter} on top. */
+    public JavaSerializer(ClassAllowList allowList, ObjectInputFilter filter) {
+        this.allowList = Objects.requireNonNull(allowList, "allowList");
         this.filter = Objects.requireNonNull(filter, "filter");
     }
 
@@ -71,9 +88,14 @@ public final class JavaSerializer implements Serializer {
     public <T> T read(ByteBuf in, Class<T> type) {
         int readable = in.readableBytes();
         Object value;
-        try (ObjectInputStream input = new LegacyObjectInputStream(new ByteBufInputStream(in), filter, loader)) {
+        try (ObjectInputStream input = new LegacyObjectInputStream(new ByteBufInputStream(in), filter, allowList,
+                loader)) {
             value = input.readObject();
         } catch (Exception | StackOverflowError e) {
+            ClassNotTrustedException refused = ClassNotTrustedException.findIn(e);
+            if (refused != null) {
+                throw refused.reading(type);
+            }
             throw new SerializationException("java: cannot read " + type.getName() + " from " + readable
                     + " bytes: " + e, e);
         } finally {

@@ -1,24 +1,24 @@
 package io.jupiter.serialization.java;
 
+import io.jupiter.serialization.ClassAllowList;
+import io.jupiter.serialization.internal.CheckedObjectInputStream;
 import io.jupiter.serialization.wire.LegacyClassNames;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.ObjectInputFilter;
-import java.io.ObjectInputStream;
 import java.io.ObjectStreamClass;
 
 /**
  * Resolves Jupiter 1.3.1's body class names ({@code org.jupiter.rpc.model.metadata.*}) to our classes. They share
- * simple names, serialVersionUIDs and field names, so the JDK accepts the binding; every other class resolves as
- * usual. Every class is subject to the stream's {@link ObjectInputFilter}.
+ * simple names, serialVersionUIDs and field names, so the JDK accepts the binding; every other class name is checked
+ * against the {@link ClassAllowList} before it is loaded. Every class is also subject to the stream's
+ * {@link ObjectInputFilter}.
  */
-final class LegacyObjectInputStream extends ObjectInputStream {
+final class LegacyObjectInputStream extends CheckedObjectInputStream {
 
-    private final ClassLoader loader;
-
-    LegacyObjectInputStream(InputStream in, ObjectInputFilter filter, ClassLoader loader) throws IOException {
-        super(in);
-        this.loader = loader;
+    LegacyObjectInputStream(InputStream in, ObjectInputFilter filter, ClassAllowList allowList, ClassLoader loader)
+            throws IOException {
+        super(in, allowList, "java", loader);
         if (filter != null) {
             setObjectInputFilter(filter);
         }
@@ -30,10 +30,6 @@ final class LegacyObjectInputStream extends ObjectInputStream {
         if (local != null) {
             return local;
         }
-        try {
-            return Class.forName(desc.getName(), false, loader);
-        } catch (ClassNotFoundException e) {
-            return super.resolveClass(desc);
-        }
+        return super.resolveClass(desc);
     }
 }

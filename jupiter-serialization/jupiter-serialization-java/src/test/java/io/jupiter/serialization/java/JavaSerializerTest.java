@@ -22,7 +22,7 @@ class JavaSerializerTest extends SerializerSuite {
 
     @Override
     protected Serializer serializer() {
-        return new JavaSerializer();
+        return new JavaSerializer(Samples.allowList());
     }
 
     @Override
@@ -85,7 +85,7 @@ class JavaSerializerTest extends SerializerSuite {
 
     @Test
     void theFilterIsApplied() {
-        Serializer strict = new JavaSerializer(info -> info.serialClass() == User.class
+        Serializer strict = new JavaSerializer(Samples.allowList(), info -> info.serialClass() == User.class
                 ? ObjectInputFilter.Status.REJECTED : ObjectInputFilter.Status.UNDECIDED);
         assertThat(Samples.roundTrip(strict, new ResultWrapper("fine"), ResultWrapper.class, true).getResult())
                 .isEqualTo("fine");

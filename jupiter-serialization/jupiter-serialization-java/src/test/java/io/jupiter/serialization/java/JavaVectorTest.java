@@ -1,5 +1,6 @@
 package io.jupiter.serialization.java;
 
+import vectors.Samples;
 import io.jupiter.serialization.Serializer;
 import vectors.VectorSuite;
 
@@ -8,7 +9,7 @@ class JavaVectorTest extends VectorSuite {
 
     @Override
     protected Serializer serializer() {
-        return new JavaSerializer();
+        return new JavaSerializer(Samples.allowList());
     }
 
     @Override

@@ -3,9 +3,10 @@ package io.jupiter.serialization.kryo;
 import com.esotericsoftware.kryo.Kryo;
 import com.esotericsoftware.kryo.io.ByteBufferInput;
 import com.esotericsoftware.kryo.io.Output;
-import com.esotericsoftware.kryo.serializers.JavaSerializer;
 import com.esotericsoftware.kryo.util.DefaultInstantiatorStrategy;
 import com.esotericsoftware.kryo.util.MapReferenceResolver;
+import io.jupiter.serialization.ClassAllowList;
+import io.jupiter.serialization.ClassNotTrustedException;
 import io.jupiter.serialization.SerializationException;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.SerializerType;
@@ -27,6 +28,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.LinkedList;
 import java.util.List;
+import java.util.Objects;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
@@ -41,9 +43,11 @@ import org.objenesis.strategy.StdInstantiatorStrategy;
  *
  * <p>Each thread has its own {@link Kryo}, configured as 1.3.1 configured Kryo 2: references off (no cyclic
  * graphs), objects created by their no-arg constructor if they have one and by Objenesis otherwise, throwables
- * written with Java serialization. Our body classes and common JDK types are registered with fixed ids ({@link
- * #REGISTERED}; append only, never reorder). Other classes are still accepted and travel by name (registration is
- * not required yet); every name read from the wire is resolved by {@link ResolvingClassResolver#resolveClass}.
+ * written with Java serialization (length-prefixed, read through the allow-list: {@link ThrowableSerializer}). Our
+ * body classes and common JDK types are registered with fixed ids ({@link #REGISTERED}; append only, never reorder).
+ * Other classes travel by name, and every name read from the wire must pass the {@link ClassAllowList} before it is
+ * loaded ({@link ResolvingClassResolver}): the allow-list plays the part of Kryo's "registration required", without
+ * both peers having to register the same classes in the same order.
  * Output goes through the thread's 4 KiB Kryo buffer into the {@code ByteBuf}; input is read from a
  * {@code ByteBuffer} view of the {@code ByteBuf}.
  */
@@ -67,12 +71,23 @@ public final class KryoSerializer implements Serializer {
     private static final int BUFFER_SIZE = 4096;
     private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
 
+    private final ClassAllowList allowList;
     private final FastThreadLocal<State> state = new FastThreadLocal<>() {
         @Override
         protected State initialValue() {
-            return new State();
+            return new State(allowList);
         }
     };
+
+    /** With {@link ClassAllowList#global()}. */
+    public KryoSerializer() {
+        this(ClassAllowList.global());
+    }
+
+    /** With {@code allowList} deciding which class names from the wire may be read. */
+    public KryoSerializer(ClassAllowList allowList) {
+        this.allowList = Objects.requireNonNull(allowList, "allowList");
+    }
 
     @Override
     public SerializerType type() {
@@ -120,6 +135,10 @@ public final class KryoSerializer implements Serializer {
             return value;
         } catch (Exception | StackOverflowError e) {
             s.kryo.reset();
+            ClassNotTrustedException refused = ClassNotTrustedException.findIn(e);
+            if (refused != null) {
+                throw refused.reading(type);
+            }
             throw new SerializationException("kryo: cannot read " + type.getName() + " from " + readable
                     + " bytes: " + e, e);
         } finally {
@@ -128,12 +147,12 @@ public final class KryoSerializer implements Serializer {
     }
 
     /** A new {@link Kryo} configured as described in the class comment. */
-    static Kryo newKryo() {
-        Kryo kryo = new Kryo(new ResolvingClassResolver(), new MapReferenceResolver());
+    static Kryo newKryo(ClassAllowList allowList) {
+        Kryo kryo = new Kryo(new ResolvingClassResolver(allowList), new MapReferenceResolver());
         kryo.setReferences(false);
         kryo.setRegistrationRequired(false);
         kryo.setInstantiatorStrategy(new DefaultInstantiatorStrategy(new StdInstantiatorStrategy()));
-        kryo.addDefaultSerializer(Throwable.class, JavaSerializer.class);
+        kryo.addDefaultSerializer(Throwable.class, new ThrowableSerializer(allowList));
         kryo.setClassLoader(KryoSerializer.class.getClassLoader());
         int id = FIRST_ID;
         for (Class<?> type : REGISTERED) {
@@ -144,10 +163,14 @@ public final class KryoSerializer implements Serializer {
 
     /** One thread's Kryo and streams. */
     private static final class State {
-        final Kryo kryo = newKryo();
+        final Kryo kryo;
         final Sink sink = new Sink();
         final Output output = new Output(BUFFER_SIZE, -1);
         final ByteBufferInput input = new ByteBufferInput(EMPTY);
+
+        State(ClassAllowList allowList) {
+            kryo = newKryo(allowList);
+        }
     }
 
     /** Appends to the buffer of the current call. */

@@ -20,7 +20,7 @@ class KryoSerializerTest extends SerializerSuite {
 
     @Override
     protected Serializer serializer() {
-        return new KryoSerializer();
+        return new KryoSerializer(Samples.allowList());
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.jupiter.serialization.protostuff;
 
+import io.jupiter.serialization.ClassAllowList;
 import io.jupiter.serialization.wire.LegacyClassNames;
 import io.protostuff.ByteBufferInput;
 import io.protostuff.ByteString;
@@ -7,44 +8,90 @@ import io.protostuff.Input;
 import io.protostuff.Output;
 import io.protostuff.Schema;
 import io.protostuff.UninitializedMessageException;
+import io.protostuff.runtime.RuntimeSchema;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 
 /**
- * Protostuff input that reads Jupiter 1.3.1's exception class names ({@code org.jupiter.rpc.exception.*}) as our
- * wire classes of the same simple name. A dynamic value's class name is the string right after the field number
- * that says "a POJO" (127) or "a throwable" (52); only those strings are looked up, every other read is passed
- * through. Nested messages are merged here rather than in the wrapped input, so that their reads pass through this
- * class too (protostuff's format encodes them as groups).
+ * Protostuff input that checks every class name read from the wire against the {@link ClassAllowList}, and reads
+ * Jupiter 1.3.1's exception class names ({@code org.jupiter.rpc.exception.*}) as our wire classes of the same simple
+ * name.
+ *
+ * <p>Protostuff writes a class name only for a value whose declared type does not say it ({@code Object} slots,
+ * abstract or interface types, throwables): one of its polymorphic schemas then reads a field whose number says
+ * what kind of type follows (a POJO is 127, a throwable 52, an enum 24, a collection 25, a map 26, an array 15,
+ * a {@code Class} 18, ...) and hands the string read next to its id strategy, which loads the class. Those schemas
+ * are protostuff's polymorphic schemas and its internal element schemas (anonymous classes of its id strategy), so
+ * the rule is the other way round: a string read right after one of those field numbers under any schema but a
+ * {@link RuntimeSchema} (a class's own fields, numbered from 1) is a class name, and it is checked here, before
+ * protostuff loads the class. The other schemas read no value strings under those numbers (string values are 9,
+ * string array items 2, collection items 1, map keys and values 1 and 2, enum constant names 1), so nothing else is
+ * taken for a class name. Nested messages are merged here rather than in the wrapped input, so that their reads
+ * pass through this class too (protostuff's format encodes them as groups).
  */
 final class LegacyNameInput implements Input {
 
     static final int ID_THROWABLE = 52;
     static final int ID_POJO = 127;
 
-    private final ByteBufferInput in;
-    private int lastField;
+    private static final int ID_COLLECTION = 25;
+    private static final int ID_MAP = 26;
 
-    LegacyNameInput(ByteBufferInput in) {
+    /**
+     * The field numbers of protostuff's polymorphic schemas (its {@code RuntimeFieldFactory.ID_*}) after which a
+     * class name is read: arrays (15, 17), classes (18-21), enum sets and maps (22, 23), enums (24), collections
+     * (25), maps (26), delegates (30, 32), enum and POJO arrays (34, 35), throwables (52) and POJOs (127).
+     */
+    private static final boolean[] NAMES_A_CLASS = new boolean[128];
+
+    static {
+        for (int field : new int[] {15, 17, 18, 19, 20, 21, 22, 23, 24, ID_COLLECTION, ID_MAP, 30, 32, 34, 35,
+                ID_THROWABLE, ID_POJO}) {
+            NAMES_A_CLASS[field] = true;
+        }
+    }
+
+    private final ByteBufferInput in;
+    private final ClassAllowList allowList;
+    private int lastField;
+    private Schema<?> lastSchema;
+
+    LegacyNameInput(ByteBufferInput in, ClassAllowList allowList) {
         this.in = in;
+        this.allowList = allowList;
     }
 
     @Override
     public <T> int readFieldNumber(Schema<T> schema) throws IOException {
         lastField = in.readFieldNumber(schema);
+        lastSchema = schema;
         return lastField;
     }
 
     @Override
     public String readString() throws IOException {
         String value = in.readString();
-        if (lastField == ID_POJO || lastField == ID_THROWABLE) {
-            Class<?> local = LegacyClassNames.localClass(value);
-            if (local != null && value.startsWith(LegacyClassNames.EXCEPTION_PACKAGE)) {
+        int field = lastField;
+        if (field > 0 && field < NAMES_A_CLASS.length && NAMES_A_CLASS[field]
+                && !(lastSchema instanceof RuntimeSchema)) {
+            return checkedClassName(field, value);
+        }
+        return value;
+    }
+
+    private String checkedClassName(int field, String name) {
+        if ((field == ID_COLLECTION || field == ID_MAP) && name.indexOf('.') < 0) {
+            // A java.util collection or map by simple name: protostuff resolves it among its own factories only.
+            return name;
+        }
+        allowList.check("protostuff", name);
+        if (field == ID_POJO || field == ID_THROWABLE) {
+            Class<?> local = LegacyClassNames.localClass(name);
+            if (local != null && name.startsWith(LegacyClassNames.EXCEPTION_PACKAGE)) {
                 return local.getName();
             }
         }
-        return value;
+        return name;
     }
 
     @Override

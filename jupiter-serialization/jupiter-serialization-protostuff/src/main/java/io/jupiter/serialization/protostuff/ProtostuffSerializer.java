@@ -1,5 +1,7 @@
 package io.jupiter.serialization.protostuff;
 
+import io.jupiter.serialization.ClassAllowList;
+import io.jupiter.serialization.ClassNotTrustedException;
 import io.jupiter.serialization.SerializationException;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.SerializerType;
@@ -8,6 +10,7 @@ import io.protostuff.ByteBufferInput;
 import io.protostuff.Schema;
 import io.protostuff.runtime.RuntimeSchema;
 import java.nio.ByteBuffer;
+import java.util.Objects;
 
 /**
  * Protostuff (code 1, the default), producing and reading exactly Jupiter 1.3.1's bytes.
@@ -52,6 +55,18 @@ public final class ProtostuffSerializer implements Serializer {
         }
     }
 
+    private final ClassAllowList allowList;
+
+    /** With {@link ClassAllowList#global()}. */
+    public ProtostuffSerializer() {
+        this(ClassAllowList.global());
+    }
+
+    /** With {@code allowList} deciding which class names from the wire may be read. */
+    public ProtostuffSerializer(ClassAllowList allowList) {
+        this.allowList = Objects.requireNonNull(allowList, "allowList");
+    }
+
     @Override
     public SerializerType type() {
         return SerializerType.PROTOSTUFF;
@@ -81,13 +96,17 @@ public final class ProtostuffSerializer implements Serializer {
                 ? in.nioBuffer(in.readerIndex(), readable)
                 : ByteBuffer.wrap(readAll(in, readable));
         try {
-            LegacyNameInput input = new LegacyNameInput(new ByteBufferInput(nio, true));
+            LegacyNameInput input = new LegacyNameInput(new ByteBufferInput(nio, true), allowList);
             T message = schema.newMessage();
             schema.mergeFrom(input, message);
             input.checkLastTagWas(0);
             in.skipBytes(readable);
             return message;
         } catch (Exception | StackOverflowError e) {
+            ClassNotTrustedException refused = ClassNotTrustedException.findIn(e);
+            if (refused != null) {
+                throw refused.reading(type);
+            }
             throw new SerializationException("protostuff: cannot read " + type.getName() + " from " + readable
                     + " bytes: " + e, e);
         }

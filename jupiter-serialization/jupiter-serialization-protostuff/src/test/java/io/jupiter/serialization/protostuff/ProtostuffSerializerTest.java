@@ -22,7 +22,7 @@ class ProtostuffSerializerTest extends SerializerSuite {
 
     @Override
     protected Serializer serializer() {
-        return new ProtostuffSerializer();
+        return new ProtostuffSerializer(Samples.allowList());
     }
 
     @Override

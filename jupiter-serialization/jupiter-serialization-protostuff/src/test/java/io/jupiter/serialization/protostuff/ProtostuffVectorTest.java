@@ -1,5 +1,6 @@
 package io.jupiter.serialization.protostuff;
 
+import vectors.Samples;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jupiter.serialization.Serializer;
@@ -17,7 +18,7 @@ class ProtostuffVectorTest extends VectorSuite {
 
     @Override
     protected Serializer serializer() {
-        return new ProtostuffSerializer();
+        return new ProtostuffSerializer(Samples.allowList());
     }
 
     @Override
