@@ -1,6 +1,7 @@
 package io.jupiter.rpc;
 
 import io.jupiter.common.Requires;
+import io.jupiter.common.SystemProperties;
 import io.jupiter.rpc.filter.Interceptor;
 import io.jupiter.rpc.generic.GenericInvoker;
 import io.jupiter.rpc.internal.consumer.ClientRuntime;
@@ -35,7 +36,7 @@ public final class JupiterClient implements AutoCloseable {
         this.interceptors = List.copyOf(builder.interceptors);
         this.propagateDeadline = builder.propagateDeadline;
         this.runtime = new ClientRuntime(builder.transportConfig, builder.consumerThreads,
-                RpcMetrics.create(RpcMetrics.Side.CONSUMER, builder.metrics));
+                RpcMetrics.create(RpcMetrics.Side.CONSUMER, builder.metrics), builder.maxInFlight);
         this.registry = builder.registry;
         if (builder.warmUpMillis >= 0) {
             runtime.warmUpMillis(builder.warmUpMillis);
@@ -109,6 +110,7 @@ public final class JupiterClient implements AutoCloseable {
         private boolean metrics = RpcMetrics.enabledByDefault();
         private String registry;
         private long warmUpMillis = -1;
+        private int maxInFlight = SystemProperties.getInt("jupiter.rpc.consumer.max-in-flight", 4096);
 
         private Builder() {
         }
@@ -176,6 +178,17 @@ public final class JupiterClient implements AutoCloseable {
          */
         public Builder warmUpMillis(long millis) {
             this.warmUpMillis = Requires.notNegative(millis, "warmUpMillis");
+            return this;
+        }
+
+        /**
+         * Calls of this client that may wait for a response at once (async back-pressure); default 4,096
+         * ({@code -Djupiter.rpc.consumer.max-in-flight}), half a provider's default queue, so one client alone
+         * cannot overflow a provider into SERVER_BUSY. A call that finds the window full waits, within its timeout,
+         * for a slot; if none frees it fails with {@code CLIENT_TIMEOUT} without having been sent.
+         */
+        public Builder maxInFlight(int calls) {
+            this.maxInFlight = Requires.positive(calls, "maxInFlight");
             return this;
         }
 

@@ -38,7 +38,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ClientRuntime implements AutoCloseable {
 
-    private final InFlightCalls calls = new InFlightCalls();
+    private final InFlightCalls calls;
     private final Connector connector;
     private final HashedWheelTimer timer;
     private final ExecutorService pool;
@@ -54,9 +54,11 @@ public final class ClientRuntime implements AutoCloseable {
 
     /**
      * @param consumerThreads threads that read async responses and run callbacks; 0 does it on the IO threads
+     * @param maxInFlight     calls that may wait for a response at once; more wait for a slot (back-pressure)
      */
-    public ClientRuntime(TransportConfig transportConfig, int consumerThreads, RpcMetrics metrics) {
+    public ClientRuntime(TransportConfig transportConfig, int consumerThreads, RpcMetrics metrics, int maxInFlight) {
         this.metrics = metrics;
+        this.calls = new InFlightCalls(maxInFlight);
         this.connector = TransportFactory.load().newConnector(transportConfig,
                 new ConsumerFrameHandler(calls, metrics));
         this.timer = new HashedWheelTimer(new NamedThreadFactory("jupiter-timeout", true), 10, TimeUnit.MILLISECONDS,

@@ -1,8 +1,12 @@
 package io.jupiter.rpc.internal.consumer;
 
+import io.jupiter.rpc.exception.TimeoutException;
+import io.jupiter.transport.Status;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Predicate;
 
@@ -13,6 +17,10 @@ import java.util.function.Predicate;
  *
  * <p>Removing a call is how its outcome is claimed: of the response, the timeout, a write failure and a closed
  * connection, exactly one succeeds in removing it, and only that one completes it.
+ *
+ * <p>The table is also the client's window of calls in flight (async back-pressure): a call takes a permit before it
+ * is sent and gives it back when it is removed. When all permits are taken a caller waits, within its timeout, for
+ * one, so a burst of async calls slows down to what the providers answer instead of failing.
  */
 final class InFlightCalls {
 
@@ -21,6 +29,39 @@ final class InFlightCalls {
 
     private final AtomicReferenceArray<PendingCall> slots = new AtomicReferenceArray<>(SLOTS);
     private final ConcurrentHashMap<Long, PendingCall> overflow = new ConcurrentHashMap<>();
+    private final int maxInFlight;
+    private final Semaphore permits;
+
+    InFlightCalls(int maxInFlight) {
+        this.maxInFlight = maxInFlight;
+        this.permits = new Semaphore(maxInFlight);
+    }
+
+    /**
+     * Takes a slot of the window for a call about to be sent, waiting up to its timeout.
+     *
+     * @throws TimeoutException ({@code CLIENT_TIMEOUT}: the request was not sent) if no slot freed in time
+     */
+    void acquire(MethodInfo method) {
+        if (permits.tryAcquire()) {
+            return;
+        }
+        try {
+            if (permits.tryAcquire(method.timeoutMillis, TimeUnit.MILLISECONDS)) {
+                return;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        throw new TimeoutException(Status.CLIENT_TIMEOUT, method + " was not sent: all " + maxInFlight
+                + " in-flight slots of this client stayed taken for " + method.timeoutMillis + " ms"
+                + " (JupiterClient.Builder.maxInFlight)");
+    }
+
+    /** Gives back a slot taken by {@link #acquire} for a call that was not added after all. */
+    void release() {
+        permits.release();
+    }
 
     void add(PendingCall call) {
         int index = (int) call.id & MASK;
@@ -34,18 +75,25 @@ final class InFlightCalls {
         int index = (int) id & MASK;
         PendingCall call = slots.get(index);
         if (call != null && call.id == id && slots.compareAndSet(index, call, null)) {
+            permits.release();
             return call;
         }
-        return overflow.isEmpty() ? null : overflow.remove(id);
+        PendingCall removed = overflow.isEmpty() ? null : overflow.remove(id);
+        if (removed != null) {
+            permits.release();
+        }
+        return removed;
     }
 
     /** Removes this very call; returns whether it was still waiting. */
     boolean remove(PendingCall call) {
         int index = (int) call.id & MASK;
-        if (slots.get(index) == call) {
-            return slots.compareAndSet(index, call, null);
+        boolean removed = slots.get(index) == call ? slots.compareAndSet(index, call, null)
+                : overflow.remove(call.id, call);
+        if (removed) {
+            permits.release();
         }
-        return overflow.remove(call.id, call);
+        return removed;
     }
 
     /** Removes and returns every call matching {@code filter}. Walks the whole table: for rare events only. */
@@ -62,6 +110,7 @@ final class InFlightCalls {
                 removed.add(call);
             }
         }
+        permits.release(removed.size());
         return removed;
     }
 }

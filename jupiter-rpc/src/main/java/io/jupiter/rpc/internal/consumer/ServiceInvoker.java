@@ -183,28 +183,38 @@ final class ServiceInvoker implements InvocationHandler {
     /** Serializes and writes the request; returns the size of its body. */
     int send(PendingCall call, Object[] arguments, Map<String, String> attachments) {
         MethodInfo info = call.method;
-        Connection connection = call.connection;
-        MessageWrapper message = new MessageWrapper(settings.appName, metadata, info.name, arguments, attachments);
-        ByteBuf frame = Frames.newFrame(connection.alloc(), info.lastBodySize);
+        calls.acquire(info);
+        boolean added = false;
         try {
-            serializer.write(frame, message);
-        } catch (RuntimeException e) {
-            frame.release();
-            throw new SerializationFailedException(Status.CLIENT_ERROR, "cannot write the request of " + info
-                    + " with " + serializer.type().id() + ": " + e.getMessage(), e);
+            Connection connection = call.connection;
+            MessageWrapper message = new MessageWrapper(settings.appName, metadata, info.name, arguments,
+                    attachments);
+            ByteBuf frame = Frames.newFrame(connection.alloc(), info.lastBodySize);
+            try {
+                serializer.write(frame, message);
+            } catch (RuntimeException e) {
+                frame.release();
+                throw new SerializationFailedException(Status.CLIENT_ERROR, "cannot write the request of " + info
+                        + " with " + serializer.type().id() + ": " + e.getMessage(), e);
+            }
+            int bodySize = frame.readableBytes() - ProtocolHeader.HEADER_SIZE;
+            if (bodySize > connection.maxBodySize()) {
+                frame.release();
+                throw new PayloadTooLargeException(Status.CLIENT_ERROR, "the request of " + info + " is " + bodySize
+                        + " bytes, above the " + connection.maxBodySize() + "-byte body cap: not sent");
+            }
+            info.lastBodySize = bodySize;
+            metrics.request(bodySize);
+            Frames.fillHeader(frame, requestSign, (byte) 0, call.id);
+            calls.add(call);
+            added = true;
+            connection.write(frame, call);
+            return bodySize;
+        } finally {
+            if (!added) {
+                calls.release();
+            }
         }
-        int bodySize = frame.readableBytes() - ProtocolHeader.HEADER_SIZE;
-        if (bodySize > connection.maxBodySize()) {
-            frame.release();
-            throw new PayloadTooLargeException(Status.CLIENT_ERROR, "the request of " + info + " is " + bodySize
-                    + " bytes, above the " + connection.maxBodySize() + "-byte body cap: not sent");
-        }
-        info.lastBodySize = bodySize;
-        metrics.request(bodySize);
-        Frames.fillHeader(frame, requestSign, (byte) 0, call.id);
-        calls.add(call);
-        connection.write(frame, call);
-        return bodySize;
     }
 
     /** A connection for one attempt of a chained call (interceptors): the selector's choice, no retry. */
