@@ -20,6 +20,10 @@ import io.jupiter.common.SystemProperties;
  * reading)</td><td>16 MiB</td><td>-</td></tr>
  * <tr><td>connectTimeoutMillis</td><td>3,000</td><td>-</td></tr>
  * <tr><td>reconnect backoff (initial/max)</td><td>10 ms / 10,000 ms, doubled each attempt, +-50 % jitter</td><td>-</td></tr>
+ * <tr><td>writeBatching (see {@link WriteBatching})</td><td>AUTO</td><td>jupiter.io.write.batching
+ * (disable|enable|auto)</td></tr>
+ * <tr><td>batchDelayMicros (how long ENABLE, and AUTO under load, hold a flush)</td><td>50</td>
+ * <td>jupiter.io.write.batch.delay.micros</td></tr>
  * <tr><td>acceptedMessageCodes</td><td>request, response, heartbeat</td><td>-</td></tr>
  * </table>
  */
@@ -41,6 +45,8 @@ public final class TransportConfig {
     private final long reconnectMaxDelayMillis;
     private final int acceptedMessageCodes;
     private final String threadNamePrefix;
+    private final WriteBatching writeBatching;
+    private final long batchDelayMicros;
 
     private TransportConfig(Builder b) {
         this.maxBodySize = b.maxBodySize;
@@ -56,6 +62,8 @@ public final class TransportConfig {
         this.reconnectMaxDelayMillis = b.reconnectMaxDelayMillis;
         this.acceptedMessageCodes = b.acceptedMessageCodes;
         this.threadNamePrefix = b.threadNamePrefix;
+        this.writeBatching = b.writeBatching;
+        this.batchDelayMicros = b.batchDelayMicros;
     }
 
     /** A builder holding the defaults. */
@@ -84,6 +92,8 @@ public final class TransportConfig {
         b.reconnectMaxDelayMillis = reconnectMaxDelayMillis;
         b.acceptedMessageCodes = acceptedMessageCodes;
         b.threadNamePrefix = threadNamePrefix;
+        b.writeBatching = writeBatching;
+        b.batchDelayMicros = batchDelayMicros;
         return b;
     }
 
@@ -151,6 +161,16 @@ public final class TransportConfig {
         return acceptedMessageCodes;
     }
 
+    /** How frames written by other threads become socket writes. */
+    public WriteBatching writeBatching() {
+        return writeBatching;
+    }
+
+    /** How long a flush is held to gather more frames ({@link WriteBatching#ENABLE}, and AUTO under load). */
+    public long batchDelayMicros() {
+        return batchDelayMicros;
+    }
+
     /** Prefix of IO thread names. */
     public String threadNamePrefix() {
         return threadNamePrefix;
@@ -171,6 +191,9 @@ public final class TransportConfig {
         private long reconnectMaxDelayMillis = 10_000;
         private int acceptedMessageCodes = ProtocolHeader.RPC_MESSAGE_CODES;
         private String threadNamePrefix = "jupiter-io";
+        private WriteBatching writeBatching = WriteBatching.valueOf(
+                SystemProperties.get("jupiter.io.write.batching", "auto").toUpperCase(java.util.Locale.ROOT));
+        private long batchDelayMicros = SystemProperties.getLong("jupiter.io.write.batch.delay.micros", 50);
 
         private Builder() {
         }
@@ -231,6 +254,16 @@ public final class TransportConfig {
         public Builder acceptedMessageCodes(int mask) {
             Requires.argument(mask != 0, "acceptedMessageCodes: 0 (expected: at least one code)");
             this.acceptedMessageCodes = mask;
+            return this;
+        }
+
+        public Builder writeBatching(WriteBatching mode) {
+            this.writeBatching = Requires.notNull(mode, "writeBatching");
+            return this;
+        }
+
+        public Builder batchDelayMicros(long micros) {
+            this.batchDelayMicros = Requires.positive(micros, "batchDelayMicros");
             return this;
         }
 

@@ -9,6 +9,7 @@ import io.jupiter.transport.ConnectionGroup;
 import io.jupiter.transport.Connector;
 import io.jupiter.transport.ProtocolHeader;
 import io.jupiter.transport.TransportConfig;
+import io.jupiter.transport.WriteBatching;
 import io.jupiter.transport.TransportException;
 import io.jupiter.transport.TransportFactory;
 import io.jupiter.transport.netty.internal.NettyConnection;
@@ -37,6 +38,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** The Netty transport over real sockets on 127.0.0.1. */
@@ -97,9 +99,29 @@ class NettyTransportTest {
         assertThat(server.responses).containsEntry(-5L, "from the server");
     }
 
-    @Test
-    void tenThousandFramesFromFourThreads() throws Exception {
-        TransportConfig config = config().build();
+    @ParameterizedTest
+    @EnumSource(WriteBatching.class)
+    void oneFrameAtATimeRoundTrips(WriteBatching batching) throws Exception {
+        // A lone synchronous caller: each frame waits for its answer before the next one is written.
+        TransportConfig config = config().writeBatching(batching).build();
+        EchoPeer server = new EchoPeer();
+        EchoPeer client = new EchoPeer();
+        Acceptor acceptor = acceptor(config, server);
+        ConnectionGroup group = connector(config, client).connect(acceptor.localAddress(), 1);
+        assertThat(group.awaitAvailable(10, TimeUnit.SECONDS)).isTrue();
+        for (long id = 1; id <= 200; id++) {
+            CountDownLatch answered = client.expect(1);
+            Connection connection = group.next();
+            connection.write(EchoPeer.request(connection.alloc(), id, "ping " + id), null);
+            assertThat(answered.await(10, TimeUnit.SECONDS)).as("answer %d", id).isTrue();
+            assertThat(client.responses).containsEntry(id, "ping " + id);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(WriteBatching.class)
+    void tenThousandFramesFromFourThreads(WriteBatching batching) throws Exception {
+        TransportConfig config = config().writeBatching(batching).build();
         EchoPeer server = new EchoPeer();
         EchoPeer client = new EchoPeer();
         Acceptor acceptor = acceptor(config, server);

@@ -2,6 +2,7 @@ package io.jupiter.transport.netty.internal;
 
 import io.jupiter.common.Requires;
 import io.jupiter.transport.TransportConfig;
+import io.jupiter.transport.WriteBatching;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandler.Sharable;
@@ -44,8 +45,10 @@ public final class ClientChannelInitializer extends ChannelInitializer<Channel> 
     protected void initChannel(Channel channel) {
         NettyConnection.configure(channel, config);
         ChannelPipeline pipeline = channel.pipeline();
-        pipeline.addLast("flush", new FlushConsolidationHandler(ServerChannelInitializer.EXPLICIT_FLUSH_AFTER_FLUSHES,
-                true));
+        if (config.writeBatching() != WriteBatching.DISABLE) {
+            pipeline.addLast("flush", new FlushConsolidationHandler(
+                    ServerChannelInitializer.EXPLICIT_FLUSH_AFTER_FLUSHES, true));
+        }
         if (config.writerIdleMillis() > 0) {
             pipeline.addLast("idle", new IdleStateHandler(0, config.writerIdleMillis(), 0, TimeUnit.MILLISECONDS));
             pipeline.addLast("heartbeat", IdleHandlers.HEARTBEAT_SENDER);

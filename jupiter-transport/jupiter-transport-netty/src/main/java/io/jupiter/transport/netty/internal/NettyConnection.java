@@ -2,6 +2,7 @@ package io.jupiter.transport.netty.internal;
 
 import io.jupiter.transport.Connection;
 import io.jupiter.transport.TransportConfig;
+import io.jupiter.transport.WriteBatching;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
@@ -18,6 +19,7 @@ import java.nio.channels.ClosedChannelException;
 import java.util.Queue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 import org.slf4j.Logger;
@@ -68,6 +70,10 @@ public final class NettyConnection implements Connection {
 
     private final long maxPendingWriteBytes;
     private final int maxBodySize;
+    private final WriteBatching batching;
+    private final long batchDelayNanos;
+    /** AUTO: frames per drain, exponentially averaged, times 16 (written by the event loop only). */
+    private volatile int framesPerDrainX16 = 16;
     /** Bytes of frames queued by other threads and not yet handed to the channel. */
     private volatile long queuedBytes;
     /** 1 once the connection was closed for not reading. */
@@ -79,6 +85,8 @@ public final class NettyConnection implements Connection {
         TransportConfig config = channel.attr(CONFIG).get();
         this.maxPendingWriteBytes = config == null ? Long.MAX_VALUE : config.maxPendingWriteBytes();
         this.maxBodySize = config == null ? TransportConfig.DEFAULT_MAX_BODY_SIZE : config.maxBodySize();
+        this.batching = config == null ? WriteBatching.AUTO : config.writeBatching();
+        this.batchDelayNanos = config == null ? 50_000 : TimeUnit.MICROSECONDS.toNanos(config.batchDelayMicros());
     }
 
     /** Gives the connection of {@code channel} its limits; call before the connection is first used. */
@@ -156,6 +164,11 @@ public final class NettyConnection implements Connection {
             refuse(frame, onFailure);
             return;
         }
+        if (batching == WriteBatching.DISABLE) {
+            QUEUED_BYTES.addAndGet(this, -size);
+            channel.writeAndFlush(frame, promise(onFailure));
+            return;
+        }
         enqueue(onFailure == null ? frame : new PendingWrite(frame, onFailure, false));
     }
 
@@ -209,13 +222,27 @@ public final class NettyConnection implements Connection {
     private void scheduleDrain() {
         if (DRAIN_SCHEDULED.compareAndSet(this, 0, 1)) {
             try {
-                eventLoop.execute(drainTask);
+                if (holdFlush()) {
+                    eventLoop.schedule(drainTask, batchDelayNanos, TimeUnit.NANOSECONDS);
+                } else {
+                    eventLoop.execute(drainTask);
+                }
             } catch (RejectedExecutionException e) {
                 // The event loop is shutting down: nobody will write these, so release them here.
                 drainScheduled = 0;
                 discardPending();
             }
         }
+    }
+
+    /**
+     * Whether the next drain should wait {@code batchDelayNanos} for more frames: always with ENABLE; with AUTO once
+     * recent drains carried two frames or more on average (a lone caller, one frame a drain, is never delayed). The
+     * average is read racily from a producer thread; a stale value only picks the other mode once.
+     */
+    private boolean holdFlush() {
+        return batching == WriteBatching.ENABLE
+                || (batching == WriteBatching.AUTO && framesPerDrainX16 >= 2 * 16);
     }
 
     private void drain() {
@@ -243,6 +270,8 @@ public final class NettyConnection implements Connection {
         }
         QUEUED_BYTES.addAndGet(this, -dequeuedBytes);
         channel.flush();
+        // AUTO: the average number of frames a drain carries says whether callers write concurrently.
+        framesPerDrainX16 += written - (framesPerDrainX16 >> 4);
         drainScheduled = 0;
         // A producer may have queued after our last poll but seen the flag still set: run again for it.
         if (!pending.isEmpty()) {

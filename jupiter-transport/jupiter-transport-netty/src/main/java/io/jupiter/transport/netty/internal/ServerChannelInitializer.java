@@ -2,6 +2,7 @@ package io.jupiter.transport.netty.internal;
 
 import io.jupiter.common.Requires;
 import io.jupiter.transport.TransportConfig;
+import io.jupiter.transport.WriteBatching;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler.Sharable;
 import io.netty.channel.ChannelInitializer;
@@ -49,7 +50,9 @@ public final class ServerChannelInitializer extends ChannelInitializer<Channel> 
         children.add(channel);
         NettyConnection.configure(channel, config);
         ChannelPipeline pipeline = channel.pipeline();
-        pipeline.addLast("flush", new FlushConsolidationHandler(EXPLICIT_FLUSH_AFTER_FLUSHES, true));
+        if (config.writeBatching() != WriteBatching.DISABLE) {
+            pipeline.addLast("flush", new FlushConsolidationHandler(EXPLICIT_FLUSH_AFTER_FLUSHES, true));
+        }
         if (config.readerIdleMillis() > 0) {
             pipeline.addLast("idle", new IdleStateHandler(config.readerIdleMillis(), 0, 0, TimeUnit.MILLISECONDS));
             pipeline.addLast("idle-close", IdleHandlers.READER_IDLE_CLOSER);
