@@ -222,4 +222,9 @@ public class CompatServiceImpl implements CompatService {
             throw new IllegalStateException(message);
         });
     }
+
+    @Override
+    public String attachments() {
+        return LegacyAttachments.serving();
+    }
 }

@@ -28,7 +28,7 @@ import org.jupiter.transport.netty.JNettyTcpConnector;
 
 /**
  * A Jupiter 1.3.1 consumer driven by its standard input, one command a line:
- * {@code <scenario> <serializer> <port> <connections>}. Each command connects to 127.0.0.1:port, runs the scenario
+ * {@code <scenario> <serializer> <port> <connections> [<idle millis>]}. Each command connects to 127.0.0.1:port, runs the scenario
  * and prints one line per case, then {@code end}:
  * <ul>
  *   <li>{@code case <name> PASS} / {@code case <name> FAIL <detail>}: an echo came back equal, or not;</li>
@@ -49,7 +49,7 @@ public final class LegacyConsumer {
             String[] words = line.trim().split(" ");
             try {
                 run(words[0], SerializerType.valueOf(words[1]), Integer.parseInt(words[2]),
-                        Integer.parseInt(words[3]));
+                        Integer.parseInt(words[3]), words.length > 4 ? Long.parseLong(words[4]) : 0);
             } catch (Throwable t) {
                 print("case command THROWN " + describe(t));
             }
@@ -58,7 +58,8 @@ public final class LegacyConsumer {
         System.exit(0);
     }
 
-    private static void run(String scenario, SerializerType serializer, int port, int connections) throws Exception {
+    private static void run(String scenario, SerializerType serializer, int port, int connections, long idleMillis)
+            throws Exception {
         JClient client = new DefaultClient("compat-legacy").withConnector(new JNettyTcpConnector());
         try {
             UnresolvedAddress address = new UnresolvedSocketAddress("127.0.0.1", port);
@@ -90,6 +91,16 @@ public final class LegacyConsumer {
                     break;
                 case "busy":
                     busy(client, address, serializer);
+                    break;
+                case "attachments":
+                    attachments(service);
+                    break;
+                case "idle":
+                    outcome("beforeIdle", () -> service.str("before"));
+                    print("idle");
+                    // The idle time is what is under test: only 1.3.1's heartbeats cross the connection meanwhile.
+                    Thread.sleep(idleMillis);
+                    outcome("afterIdle", () -> service.str("after"));
                     break;
                 default:
                     print("case command FAIL unknown scenario " + scenario);
@@ -138,6 +149,20 @@ public final class LegacyConsumer {
         outcome("genericString", () -> invoker.$invoke("str", "generic"));
         outcome("genericInt", () -> invoker.$invoke("i", 42));
         outcome("genericUser", () -> invoker.$invoke("user", Values.cases().get("user")));
+    }
+
+    /** Sends attachments the way a 1.3.1 user can: through a consumer {@code JFilter} (see LegacyAttachments). */
+    private static void attachments(CompatService service) {
+        Map<String, String> outgoing = new java.util.HashMap<>();
+        outgoing.put("tenant", "legacy-acme");
+        outgoing.put("trace-id", "t-131");
+        LegacyAttachments.OUTGOING.set(outgoing);
+        try {
+            outcome("attachments", service::attachments);
+        } finally {
+            LegacyAttachments.OUTGOING.remove();
+        }
+        outcome("noAttachments", service::attachments);
     }
 
     /** Sends calls to a slow method without waiting; the provider (1 thread, 1 queued) refuses the rest. */

@@ -102,4 +102,7 @@ public interface CompatService {
 
     /** Completes later, exceptionally, with an {@code IllegalStateException}. */
     CompletableFuture<String> laterFails(String message);
+
+    /** The attachments of this request as {@code k=v;k=v}, sorted by key. */
+    String attachments();
 }

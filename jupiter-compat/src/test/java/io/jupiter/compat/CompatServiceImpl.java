@@ -9,8 +9,11 @@ import java.util.Date;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.stream.Collectors;
 import io.jupiter.rpc.ServiceProviderImpl;
+import io.jupiter.rpc.context.RpcContext;
 
 /** The compat service served by us. */
 @ServiceProviderImpl(version = "1.0.0")
@@ -221,5 +224,11 @@ public class CompatServiceImpl implements CompatService {
         return CompletableFuture.supplyAsync(() -> {
             throw new IllegalStateException(message);
         });
+    }
+
+    @Override
+    public String attachments() {
+        return new TreeMap<>(RpcContext.attachments()).entrySet().stream()
+                .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(";"));
     }
 }

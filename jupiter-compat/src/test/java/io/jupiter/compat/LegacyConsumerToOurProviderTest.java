@@ -185,4 +185,14 @@ class LegacyConsumerToOurProviderTest {
                 .containsEntry("genericInt", "VALUE 42")
                 .containsEntry("genericUser", "VALUE " + Values.cases().get("user"));
     }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"protostuff", "hessian", "java"})
+    void attachmentsOfA131ConsumerFilterReachOurProviderMethod(String serializer) throws Exception {
+        // 1.3.1 sends them only from a consumer JFilter (compat.legacy.ConsumerAttachmentFilter, loaded by SPI);
+        // our method reads them with RpcContext.attachments().
+        Map<String, String> outcomes = run("attachments", legacyName(serializer), server, 1);
+        assertThat(outcomes).containsEntry("attachments", "VALUE tenant=legacy-acme;trace-id=t-131")
+                .containsEntry("noAttachments", "VALUE ");
+    }
 }

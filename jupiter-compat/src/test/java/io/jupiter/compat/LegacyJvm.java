@@ -66,9 +66,15 @@ final class LegacyJvm implements AutoCloseable {
 
     /** Starts {@code compat.legacy.<mainClass>} with {@code args}. */
     static LegacyJvm start(String mainClass, String... args) throws IOException {
+        return start(List.of(), mainClass, args);
+    }
+
+    /** Starts {@code compat.legacy.<mainClass>} with {@code args} and extra JVM flags (e.g. {@code -Dkey=value}). */
+    static LegacyJvm start(List<String> jvmFlags, String mainClass, String... args) throws IOException {
         List<String> command = new ArrayList<>();
         command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(JVM_FLAGS);
+        command.addAll(jvmFlags);
         command.add("-cp");
         command.add(classpath());
         command.add("compat.legacy." + mainClass);
@@ -155,7 +161,10 @@ final class LegacyJvm implements AutoCloseable {
         }
     }
 
-    /** Our compiled legacy programs first, then 1.3.1's classpath (byte-buddy 1.14 in place of 1.9.10). */
+    /**
+     * Our compiled legacy programs and their resources (the SPI file of their 1.3.1 filters) first, then 1.3.1's
+     * classpath (byte-buddy 1.14 in place of 1.9.10).
+     */
     private static synchronized String classpath() throws IOException {
         if (classpath == null) {
             String legacy = Files.readString(Paths.get(System.getProperty("compat.legacy.classpath.file"))).trim();
@@ -177,7 +186,8 @@ final class LegacyJvm implements AutoCloseable {
             if (rc != 0) {
                 throw new IllegalStateException("cannot compile the 1.3.1 programs: " + errors);
             }
-            classpath = classes + java.io.File.pathSeparator + legacy;
+            classpath = classes + java.io.File.pathSeparator + System.getProperty("compat.legacy.resources")
+                    + java.io.File.pathSeparator + legacy;
         }
         return classpath;
     }

@@ -6,6 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import compat.model.CompatException;
 import compat.model.Values;
 import io.jupiter.rpc.JupiterClient;
+import io.jupiter.rpc.context.RpcContext;
+import io.jupiter.rpc.filter.Interceptor;
+import io.jupiter.rpc.filter.Invocation;
 import io.jupiter.rpc.exception.BadRequestException;
 import io.jupiter.rpc.exception.RemoteServiceException;
 import io.jupiter.rpc.exception.RpcException;
@@ -156,5 +159,30 @@ class OurConsumerToLegacyProviderTest {
                 .isInstanceOf(BadRequestException.class)
                 .hasMessageContaining("kryo");
         assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(10_000);
+    }
+
+    @ParameterizedTest
+    @EnumSource(names = {"PROTOSTUFF", "HESSIAN", "JAVA"})
+    void scopedAttachmentsReachThe131Provider(SerializerType serializer) {
+        // The 1.3.1 side reads them in a provider JFilter from MessageWrapper.attachments (field #5).
+        CompatService service = service(serializer);
+        try (RpcContext.Scope tenant = RpcContext.attach("tenant", "acme");
+             RpcContext.Scope trace = RpcContext.attach("trace-id", "t-ours")) {
+            assertThat(service.attachments()).isEqualTo("tenant=acme;trace-id=t-ours");
+        }
+        assertThat(service.attachments()).isEmpty();
+    }
+
+    @Test
+    void interceptorAttachmentsReachThe131Provider() {
+        Interceptor tenant = new Interceptor() {
+            @Override
+            public void beforeInvoke(Invocation invocation) {
+                invocation.attach("tenant", "from-interceptor");
+            }
+        };
+        CompatService service = client.proxy(CompatService.class).address("127.0.0.1", port)
+                .timeoutMillis(20_000).interceptor(tenant).build();
+        assertThat(service.attachments()).isEqualTo("tenant=from-interceptor");
     }
 }
