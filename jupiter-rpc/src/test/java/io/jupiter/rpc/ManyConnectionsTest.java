@@ -54,7 +54,7 @@ class ManyConnectionsTest {
                         StandardCharsets.UTF_8));
                 Writer in = new OutputStreamWriter(flood.getOutputStream(), StandardCharsets.UTF_8);
                 assertThat(readLine(out, "connected ", 150)).isEqualTo("connected " + CONNECTIONS);
-                await(() -> server.connectionCount() == CONNECTIONS, 30_000);
+                await(() -> server.connectionCount() == CONNECTIONS, 90_000);
 
                 long heapPerConnection = (usedHeapAfterGc() - heapBefore) / CONNECTIONS;
                 long directPerConnection = (PooledByteBufAllocator.DEFAULT.metric().usedDirectMemory()
@@ -77,7 +77,7 @@ class ManyConnectionsTest {
                 in.write("quit\n");
                 in.flush();
                 assertThat(flood.waitFor(60, TimeUnit.SECONDS)).isTrue();
-                await(() -> server.connectionCount() == 0, 30_000);
+                await(() -> server.connectionCount() == 0, 90_000);
             } finally {
                 flood.destroyForcibly();
                 flood.waitFor(30, TimeUnit.SECONDS);
