@@ -1,6 +1,7 @@
 package io.jupiter.example;
 
 import io.jupiter.monitor.MonitorServer;
+import io.jupiter.monitor.RegistryView;
 import io.jupiter.rpc.JupiterClient;
 import io.jupiter.rpc.JupiterServer;
 import java.net.InetSocketAddress;
@@ -22,6 +23,14 @@ public final class MonitorOption {
 
     /** Starts a monitor if asked to and a password is set; returns it, or {@code null}. */
     public static MonitorServer start(Args args, JupiterServer server, JupiterClient client) {
+        return start(args, server, client, null);
+    }
+
+    /**
+     * As {@link #start(Args, JupiterServer, JupiterClient)}, with the console's {@code registry} commands reading
+     * {@code registry} (any of the three may be {@code null}).
+     */
+    public static MonitorServer start(Args args, JupiterServer server, JupiterClient client, RegistryView registry) {
         int port = args.getInt("monitor-port", -1, 0, 65535);
         if (port < 0) {
             return null;
@@ -47,6 +56,9 @@ public final class MonitorOption {
         }
         if (client != null) {
             builder.client(client);
+        }
+        if (registry != null) {
+            builder.registry(registry);
         }
         MonitorServer monitor = builder.build();
         InetSocketAddress console = monitor.start();

@@ -5,12 +5,16 @@ import io.jupiter.rpc.cluster.ClusterStrategy;
 import io.jupiter.common.Requires;
 import io.jupiter.common.SystemProperties;
 import io.jupiter.rpc.filter.Interceptor;
+import io.jupiter.rpc.generic.GenericInvoker;
 import io.jupiter.rpc.internal.consumer.ProxySettings;
 import io.jupiter.serialization.ClassAllowList;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.SerializerType;
 import io.jupiter.serialization.Serializers;
+import java.lang.reflect.Method;
 import java.net.InetSocketAddress;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Future;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -81,7 +85,10 @@ public final class ProxyBuilder<T> {
         return this;
     }
 
-    /** What to do when a call fails; default {@link ClusterStrategy#failFast()}. */
+    /**
+     * What to do when a call fails; default {@link ClusterStrategy#failFast()}. {@link ClusterStrategy#broadcast()}
+     * needs every method to be asynchronous (see {@link #build()}).
+     */
     public ProxyBuilder<T> cluster(ClusterStrategy strategy) {
         this.cluster = Requires.notNull(strategy, "cluster");
         return this;
@@ -165,8 +172,11 @@ public final class ProxyBuilder<T> {
      * The proxy. Connections open in the background; the first calls wait for them within their timeout.
      *
      * @throws IllegalStateException if no address was given or the serializer is not on the class path
+     * @throws IllegalArgumentException if a synchronous method has the {@link ClusterStrategy#broadcast()} strategy
+     *         (it needs {@link InvokeType#ASYNC} or a method returning a future)
      */
     public T build() {
+        checkBroadcastIsAsync();
         String registryUrl = registry != null ? registry : addresses.isEmpty() ? client.registry() : null;
         if (addresses.isEmpty() && registryUrl == null) {
             throw new IllegalStateException("no provider address for " + serviceInterface.getName()
@@ -191,6 +201,28 @@ public final class ProxyBuilder<T> {
             resolved.add(parse(address));
         }
         return client.runtime().newProxy(settings, chosen, resolved, connections);
+    }
+
+    /**
+     * Broadcast returns the results of all providers together, which only a future can carry (1.3.1 rejected it the
+     * same way). Checked before the proxy takes any connection. A generic invoker's synchronous {@code $invoke} is
+     * checked per call instead, so that its {@code $invokeAsync} may broadcast.
+     */
+    private void checkBroadcastIsAsync() {
+        if (invokeType == InvokeType.ASYNC || serviceInterface == GenericInvoker.class) {
+            return;
+        }
+        for (Method method : serviceInterface.getMethods()) {
+            ClusterStrategy strategy = methodClusters.getOrDefault(method.getName(), cluster);
+            Class<?> returnType = method.getReturnType();
+            boolean returnsFuture = Future.class.isAssignableFrom(returnType)
+                    || CompletionStage.class.isAssignableFrom(returnType);
+            if (strategy.kind() == ClusterStrategy.Kind.BROADCAST && !returnsFuture) {
+                throw new IllegalArgumentException("broadcast & sync unsupported: " + serviceInterface.getSimpleName()
+                        + '.' + method.getName() + " returns " + returnType.getSimpleName()
+                        + "; broadcast needs invokeType(InvokeType.ASYNC) or a method returning a future");
+            }
+        }
     }
 
     static InetSocketAddress parse(String hostPort) {

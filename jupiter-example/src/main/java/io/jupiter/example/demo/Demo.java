@@ -8,6 +8,7 @@ import io.jupiter.monitor.TextReport;
 import io.jupiter.rpc.InvokeFuture;
 import io.jupiter.rpc.InvokeFutureContext;
 import io.jupiter.rpc.InvokeType;
+import io.jupiter.example.registry.RegistryServerView;
 import io.jupiter.registry.embedded.RegistryServer;
 import io.jupiter.rpc.JupiterClient;
 import io.jupiter.rpc.JupiterServer;
@@ -49,7 +50,7 @@ public final class Demo {
                 InetSocketAddress bound = server.start();
                 System.out.println("provider: demo/greeter/1.0.0 listening on " + bound + ", published to "
                         + registryUrl);
-                monitor = MonitorOption.start(args, server, client);
+                monitor = MonitorOption.start(args, server, client, new RegistryServerView(registry));
                 for (SerializerType serializer : SerializerType.values()) {
                     System.out.println("-- serializer " + serializer.id());
                     GreeterService sync = client.proxy(GreeterService.class).serializer(serializer)

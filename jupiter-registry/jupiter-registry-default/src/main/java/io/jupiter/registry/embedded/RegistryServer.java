@@ -62,6 +62,16 @@ public final class RegistryServer implements AutoCloseable {
         return handler.providers(service);
     }
 
+    /** Every provider of every service this server knows now, in the order they published. */
+    public List<RegisterMeta> allProviders() {
+        return handler.allProviders();
+    }
+
+    /** The remote addresses of the consumers subscribed to at least one service now. */
+    public List<InetSocketAddress> subscribers() {
+        return handler.subscribers();
+    }
+
     /** Closes every connection (subscribers keep their last lists) and stops the server's threads. */
     @Override
     public void close() {

@@ -3,7 +3,9 @@ package io.jupiter.rpc.internal.consumer;
 import io.jupiter.rpc.InvokeFuture;
 import io.jupiter.rpc.InvokeFutureContext;
 import io.jupiter.rpc.InvokeType;
+import io.jupiter.rpc.cluster.ClusterStrategy;
 import io.jupiter.rpc.internal.InvokeIds;
+import io.jupiter.rpc.internal.balance.Endpoint;
 import io.jupiter.rpc.internal.filter.ContextHolder;
 import io.jupiter.rpc.internal.filter.DefaultInvocation;
 import io.jupiter.rpc.internal.filter.InterceptorChain;
@@ -94,6 +96,21 @@ final class ChainedInvoke {
         }
         try {
             Map<String, String> attachments = invocation.outgoingAttachments(invoker.settings.propagateDeadline);
+            if (info.cluster.kind() == ClusterStrategy.Kind.BROADCAST) {
+                // The chain sees one call and one outcome (the list of results); every provider gets the same
+                // attachments.
+                InvokeFuture<Object> outcome = call;
+                Broadcast.invoke(info, invoker.broadcastTargets(info),
+                        endpoint -> sendTo(invoker, info, invocation, attachments, endpoint))
+                        .whenComplete((value, error) -> {
+                            if (error == null) {
+                                outcome.complete(value);
+                            } else {
+                                outcome.completeExceptionally(error);
+                            }
+                        });
+                return future;
+            }
             Connection connection = invoker.select(info);
             invocation.remoteAddress(connection.remoteAddress());
             PendingCall pending = PendingCall.async(id, info, connection, invoker.calls, call, invoker.executor);
@@ -104,5 +121,21 @@ final class ChainedInvoke {
             call.completeExceptionally(e);
         }
         return future;
+    }
+
+    /** One provider's share of a broadcast made through the chain. */
+    private static InvokeFuture<Object> sendTo(ServiceInvoker invoker, MethodInfo info, DefaultInvocation invocation,
+                                               Map<String, String> attachments, Endpoint endpoint) {
+        long id = InvokeIds.next();
+        InvokeFuture<Object> one = new InvokeFuture<>(id);
+        try {
+            Connection connection = invoker.connectionOf(endpoint, info);
+            PendingCall pending = PendingCall.async(id, info, connection, invoker.calls, one, invoker.executor);
+            invocation.requestBytes(invoker.send(pending, invocation.args(), attachments));
+            pending.timeout(invoker.timer.newTimeout(pending, info.timeoutMillis, TimeUnit.MILLISECONDS));
+        } catch (RuntimeException e) {
+            one.completeExceptionally(e);
+        }
+        return one;
     }
 }

@@ -5,6 +5,7 @@ import io.jupiter.rpc.cluster.ClusterStrategy;
 import io.jupiter.rpc.exception.ConnectionException;
 import io.jupiter.rpc.exception.RpcException;
 import io.jupiter.rpc.exception.TimeoutException;
+import io.jupiter.rpc.internal.InvokeIds;
 import io.jupiter.rpc.internal.balance.Endpoint;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,6 +29,9 @@ final class ClusterInvoker {
         switch (strategy.kind()) {
             case FAIL_FAST:
                 return invoker.syncOnce(info, args, null, null);
+            case BROADCAST:
+                // ProxyBuilder.build() refuses this; kept as a guard for paths that bypass it.
+                throw new IllegalArgumentException("broadcast & sync unsupported: " + info);
             case FAIL_SAFE:
                 try {
                     return invoker.syncOnce(info, args, null, null);
@@ -56,6 +60,17 @@ final class ClusterInvoker {
         switch (strategy.kind()) {
             case FAIL_FAST:
                 return invoker.asyncOnce(info, args, null, null);
+            case BROADCAST: {
+                Endpoint[] targets;
+                try {
+                    targets = invoker.broadcastTargets(info);
+                } catch (RpcException e) {
+                    InvokeFuture<Object> failed = new InvokeFuture<>(InvokeIds.next());
+                    failed.completeExceptionally(e);
+                    return failed;
+                }
+                return Broadcast.invoke(info, targets, endpoint -> invoker.asyncOn(info, args, endpoint));
+            }
             case FAIL_SAFE: {
                 InvokeFuture<Object> attempt = invoker.asyncOnce(info, args, null, null);
                 InvokeFuture<Object> result = new InvokeFuture<>(attempt.invokeId());

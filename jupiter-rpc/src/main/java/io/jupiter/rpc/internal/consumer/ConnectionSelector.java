@@ -1,10 +1,13 @@
 package io.jupiter.rpc.internal.consumer;
 
 import io.jupiter.rpc.exception.ConnectionException;
+import io.jupiter.rpc.exception.RequestNotSentException;
 import io.jupiter.rpc.internal.balance.Endpoint;
 import io.jupiter.rpc.internal.balance.LoadBalancer;
 import io.jupiter.transport.Connection;
 import io.jupiter.transport.Status;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -44,6 +47,49 @@ final class ConnectionSelector {
             chosen = balancer.select(endpoints, null);
         }
         return chosen != null ? chosen : await(info);
+    }
+
+    /** Broadcast's provider order: by host, then port, so that results come in an order the caller can know. */
+    private static final Comparator<Endpoint> PROVIDER_ORDER = Comparator
+            .comparing((Endpoint e) -> e.address().getHostString())
+            .thenComparingInt(e -> e.address().getPort());
+
+    /**
+     * Every provider of the directory, each with an open connection, in provider order: the targets of a broadcast.
+     * Waits within the call's timeout for the first providers and for connections still opening.
+     *
+     * @throws ConnectionException if there is no provider, or one is still not connected at the deadline (then
+     *         nothing may be sent: a {@link RequestNotSentException})
+     */
+    Endpoint[] allConnected(MethodInfo info) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(info.timeoutMillis);
+        try {
+            Endpoint[] endpoints = directory.endpoints();
+            if (endpoints.length == 0) {
+                directory.awaitEndpoints(deadline);
+                endpoints = directory.endpoints();
+                if (endpoints.length == 0) {
+                    throw new ConnectionException(Status.CLIENT_ERROR, "no provider of " + directory + " for "
+                            + info + " within " + info.timeoutMillis + " ms");
+                }
+            }
+            for (Endpoint endpoint : endpoints) {
+                long left = deadline - System.nanoTime();
+                if (!endpoint.isAvailable()
+                        && (left <= 0 || !endpoint.group().awaitAvailable(left, TimeUnit.NANOSECONDS))) {
+                    throw new RequestNotSentException("broadcast of " + info + ": no connection to provider "
+                            + endpoint.address() + " within " + info.timeoutMillis + " ms; sent to none of "
+                            + endpoints.length + " providers", null);
+                }
+            }
+            Endpoint[] sorted = Arrays.copyOf(endpoints, endpoints.length);
+            Arrays.sort(sorted, PROVIDER_ORDER);
+            return sorted;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RequestNotSentException("broadcast of " + info + " interrupted while waiting for connections",
+                    e);
+        }
     }
 
     /** The next connection of an endpoint, or {@code null} if it just lost them all. */

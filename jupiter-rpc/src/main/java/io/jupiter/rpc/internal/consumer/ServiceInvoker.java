@@ -3,6 +3,7 @@ package io.jupiter.rpc.internal.consumer;
 import io.jupiter.rpc.InvokeFuture;
 import io.jupiter.rpc.InvokeFutureContext;
 import io.jupiter.rpc.InvokeType;
+import io.jupiter.rpc.cluster.ClusterStrategy;
 import io.jupiter.rpc.exception.PayloadTooLargeException;
 import io.jupiter.rpc.exception.RequestNotSentException;
 import io.jupiter.rpc.exception.RpcException;
@@ -158,13 +159,25 @@ final class ServiceInvoker implements InvocationHandler {
 
     /** One asynchronous attempt; see {@link #syncOnce}. */
     InvokeFuture<Object> asyncOnce(MethodInfo info, Object[] arguments, Endpoint excluded, Endpoint[] used) {
+        Endpoint endpoint;
+        try {
+            endpoint = selector.select(info, excluded);
+        } catch (RpcException e) {
+            InvokeFuture<Object> failed = new InvokeFuture<>(InvokeIds.next());
+            failed.completeExceptionally(e);
+            return failed;
+        }
+        if (used != null) {
+            used[0] = endpoint;
+        }
+        return asyncOn(info, arguments, endpoint);
+    }
+
+    /** One asynchronous attempt on the given provider; failures to send complete the future. */
+    InvokeFuture<Object> asyncOn(MethodInfo info, Object[] arguments, Endpoint endpoint) {
         long id = InvokeIds.next();
         InvokeFuture<Object> future = new InvokeFuture<>(id);
         try {
-            Endpoint endpoint = selector.select(info, excluded);
-            if (used != null) {
-                used[0] = endpoint;
-            }
             Connection connection = connectionOf(endpoint, info);
             PendingCall call = PendingCall.async(id, info, connection, calls, future, executor);
             if (selector.countsActive()) {
@@ -178,6 +191,11 @@ final class ServiceInvoker implements InvocationHandler {
             future.completeExceptionally(e);
         }
         return future;
+    }
+
+    /** The targets of a broadcast: every provider, connected, in provider order. */
+    Endpoint[] broadcastTargets(MethodInfo info) {
+        return selector.allConnected(info);
     }
 
     /** Serializes and writes the request; returns the size of its body. */
@@ -222,7 +240,7 @@ final class ServiceInvoker implements InvocationHandler {
         return connectionOf(selector.select(info, null), info);
     }
 
-    private Connection connectionOf(Endpoint endpoint, MethodInfo info) {
+    Connection connectionOf(Endpoint endpoint, MethodInfo info) {
         Connection connection = ConnectionSelector.connectionOf(endpoint);
         if (connection == null) {
             throw new RequestNotSentException("no connection to " + endpoint.address() + " for " + info
@@ -234,6 +252,11 @@ final class ServiceInvoker implements InvocationHandler {
     private MethodInfo genericMethod(MethodInfo carrier, String name) {
         if (name == null || name.isEmpty()) {
             throw new IllegalArgumentException(carrier.name + ": no method name");
+        }
+        if (!carrier.returnsFuture && settings.invokeType != InvokeType.ASYNC
+                && settings.clusterFor(name).kind() == ClusterStrategy.Kind.BROADCAST) {
+            throw new IllegalArgumentException("broadcast & sync unsupported: " + name
+                    + " via $invoke; use $invokeAsync or invokeType(InvokeType.ASYNC)");
         }
         ConcurrentHashMap<String, MethodInfo> known = carrier.returnsFuture ? genericAsyncMethods : genericMethods;
         MethodInfo info = known.get(name);

@@ -8,6 +8,7 @@ import io.jupiter.transport.Connection;
 import io.jupiter.transport.Frame;
 import io.jupiter.transport.FrameHandler;
 import io.jupiter.transport.ProtocolHeader;
+import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -15,6 +16,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -88,13 +90,44 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
 
     /** The providers of a service known now (for monitoring and tests). */
     public List<RegisterMeta> providers(ServiceMeta service) {
+        return query(() -> {
+            ServiceState state = services.get(service);
+            return state == null ? List.<RegisterMeta>of() : List.copyOf(state.providers.values());
+        });
+    }
+
+    /** Every provider of every service known now (for monitoring). */
+    public List<RegisterMeta> allProviders() {
+        return query(() -> {
+            List<RegisterMeta> all = new ArrayList<>();
+            for (ServiceState state : services.values()) {
+                all.addAll(state.providers.values());
+            }
+            return all;
+        });
+    }
+
+    /** The remote addresses of the connections subscribed to at least one service now (for monitoring). */
+    public List<InetSocketAddress> subscribers() {
+        return query(() -> {
+            List<InetSocketAddress> all = new ArrayList<>();
+            for (Map.Entry<Connection, Peer> e : peers.entrySet()) {
+                if (!e.getValue().subscribed.isEmpty()) {
+                    all.add(e.getKey().remoteAddress());
+                }
+            }
+            return all;
+        });
+    }
+
+    /** Reads the state on the worker, which alone touches it; empty once the server is closed. */
+    private <T> List<T> query(Callable<List<T>> read) {
         try {
-            return worker.submit(() -> {
-                ServiceState state = services.get(service);
-                return state == null ? List.<RegisterMeta>of() : List.copyOf(state.providers.values());
-            }).get();
+            return worker.submit(read).get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            return List.of();
+        } catch (RejectedExecutionException e) {
             return List.of();
         } catch (ExecutionException e) {
             throw new IllegalStateException(e.getCause());

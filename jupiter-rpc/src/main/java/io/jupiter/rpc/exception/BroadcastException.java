@@ -1,0 +1,37 @@
+package io.jupiter.rpc.exception;
+
+import io.jupiter.transport.Status;
+import java.net.InetSocketAddress;
+
+/**
+ * A {@linkplain io.jupiter.rpc.cluster.ClusterStrategy#broadcast() broadcast} call failed on one provider: the first
+ * failure seen. {@link #provider()} says which one, the cause is that provider's failure as a unicast call would have
+ * thrown it, and the status is the cause's (a declared exception of the method counts as
+ * {@code SERVICE_EXPECTED_ERROR}). Never safe to retry as a whole: other providers may have run the call.
+ */
+public class BroadcastException extends RpcException {
+
+    private static final long serialVersionUID = 1L;
+
+    private final InetSocketAddress provider;
+
+    public BroadcastException(String call, InetSocketAddress provider, Throwable cause) {
+        super(statusOf(cause), call + " failed on provider " + provider.getHostString() + ':' + provider.getPort()
+                + ": " + cause, cause);
+        this.provider = provider;
+    }
+
+    /** The provider whose failure this is. */
+    public InetSocketAddress provider() {
+        return provider;
+    }
+
+    @Override
+    public boolean isSafeToRetry() {
+        return false;
+    }
+
+    private static Status statusOf(Throwable cause) {
+        return cause instanceof RpcException e ? e.status() : Status.SERVICE_EXPECTED_ERROR;
+    }
+}
