@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.jupiter.rpc.ServiceKey;
 import io.jupiter.rpc.exception.ServiceNotFoundException;
+import io.jupiter.testkit.Await;
 import java.io.ByteArrayInputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -191,12 +192,6 @@ class MetricsEndToEndTest {
     }
 
     private static void await(BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("condition not met within 10 s");
-            }
-            Thread.sleep(5);
-        }
+        Await.until("condition", Duration.ofSeconds(10), condition);
     }
 }

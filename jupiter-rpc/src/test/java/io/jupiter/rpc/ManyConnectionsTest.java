@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.sun.management.UnixOperatingSystemMXBean;
+import io.jupiter.testkit.Await;
 import io.jupiter.transport.TransportConfig;
 import io.netty.buffer.PooledByteBufAllocator;
 import java.io.BufferedReader;
@@ -109,13 +110,7 @@ class ManyConnectionsTest {
         return line.get(timeoutSeconds, TimeUnit.SECONDS);
     }
 
-    private static void await(BooleanSupplier condition, long timeoutMillis) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("condition not met within " + timeoutMillis + " ms");
-            }
-            TimeUnit.MILLISECONDS.sleep(20);
-        }
+    private static void await(BooleanSupplier condition, long timeoutMillis) {
+        Await.until("the provider's connection count", java.time.Duration.ofMillis(timeoutMillis), condition);
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jupiter.rpc.exception.ConnectionException;
 import io.jupiter.rpc.exception.RpcException;
+import io.jupiter.testkit.Await;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
@@ -128,14 +129,7 @@ class ProviderKilledTest {
         return process;
     }
 
-    private static void await(java.util.function.BooleanSupplier condition, long timeoutMillis, String what)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting until " + what);
-            }
-            TimeUnit.MILLISECONDS.sleep(10);
-        }
+    private static void await(java.util.function.BooleanSupplier condition, long timeoutMillis, String what) {
+        Await.until(what, java.time.Duration.ofMillis(timeoutMillis), condition);
     }
 }

@@ -9,6 +9,7 @@ import io.jupiter.registry.ServiceMeta;
 import io.jupiter.registry.embedded.RegistryServer;
 import io.jupiter.rpc.JupiterClient;
 import io.jupiter.rpc.JupiterServer;
+import io.jupiter.testkit.Await;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -94,13 +95,7 @@ class RegistryServerViewTest {
     }
 
     private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for: " + what);
-            }
-            Thread.sleep(5);
-        }
+        Await.until(what, Duration.ofSeconds(10), condition);
     }
 
     /** A console session as telnet has it: writes lines, reads up to the prompt. */

@@ -15,6 +15,7 @@ import io.jupiter.rpc.balance.LoadBalancerType;
 import io.jupiter.rpc.cluster.ClusterStrategy;
 import io.jupiter.rpc.exception.RemoteServiceException;
 import io.jupiter.rpc.exception.ServiceNotFoundException;
+import io.jupiter.testkit.Await;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -255,12 +256,6 @@ class DiscoveryTest {
     }
 
     static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for: " + what);
-            }
-            Thread.sleep(5);
-        }
+        Await.until(what, Duration.ofSeconds(10), condition);
     }
 }

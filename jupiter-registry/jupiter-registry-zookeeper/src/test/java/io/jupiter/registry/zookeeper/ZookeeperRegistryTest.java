@@ -7,6 +7,7 @@ import io.jupiter.registry.RegisterMeta;
 import io.jupiter.registry.Registries;
 import io.jupiter.registry.RegistryService;
 import io.jupiter.registry.ServiceMeta;
+import io.jupiter.testkit.Await;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
@@ -154,12 +155,6 @@ class ZookeeperRegistryTest {
     }
 
     static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for: " + what);
-            }
-            Thread.sleep(10);
-        }
+        Await.until(what, Duration.ofSeconds(30), condition);
     }
 }

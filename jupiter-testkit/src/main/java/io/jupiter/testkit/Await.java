@@ -1,15 +1,19 @@
-package io.jupiter.transport.netty;
+package io.jupiter.testkit;
 
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
 
-/** Waits for a condition with a deadline; fails the test when the deadline passes. */
-final class Await {
+/**
+ * Waits for a condition with a deadline and fails the test when the deadline passes: the one polling loop every
+ * module's tests use instead of sleeping and hoping.
+ */
+public final class Await {
 
     private Await() {
     }
 
-    static void until(String what, Duration timeout, BooleanSupplier condition) {
+    /** Returns as soon as {@code condition} holds; fails after {@code timeout} naming {@code what}. */
+    public static void until(String what, Duration timeout, BooleanSupplier condition) {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() - deadline > 0) {
@@ -25,7 +29,7 @@ final class Await {
     }
 
     /** Whether {@code condition} holds during all of {@code period} (checked every few milliseconds). */
-    static boolean holdsFor(Duration period, BooleanSupplier condition) {
+    public static boolean holdsFor(Duration period, BooleanSupplier condition) {
         long end = System.nanoTime() + period.toNanos();
         while (System.nanoTime() - end < 0) {
             if (!condition.getAsBoolean()) {
