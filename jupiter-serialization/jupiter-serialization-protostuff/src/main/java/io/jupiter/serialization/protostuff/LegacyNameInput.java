@@ -2,6 +2,8 @@ package io.jupiter.serialization.protostuff;
 
 import io.jupiter.serialization.ClassAllowList;
 import io.jupiter.serialization.wire.LegacyClassNames;
+import io.jupiter.serialization.wire.MessageWrapper;
+import io.jupiter.serialization.wire.ServiceMetadata;
 import io.protostuff.ByteBufferInput;
 import io.protostuff.ByteString;
 import io.protostuff.Input;
@@ -10,6 +12,8 @@ import io.protostuff.Schema;
 import io.protostuff.UninitializedMessageException;
 import io.protostuff.runtime.RuntimeSchema;
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 
 /**
@@ -51,14 +55,34 @@ final class LegacyNameInput implements Input {
         }
     }
 
+    /** The strings of the request and service envelopes, and class names: the same few in every message. */
+    private static final RepeatedStrings REPEATED = new RepeatedStrings();
+    /**
+     * The buffer protostuff's input reads with relative gets (a slice of the one it was given), so that a repeated
+     * string can be read at its position; {@code null} if this protostuff version has no such field, and then every
+     * string is decoded by protostuff.
+     */
+    private static final VarHandle INPUT_BUFFER = inputBufferHandle();
+
     private final ByteBufferInput in;
+    private final ByteBuffer buffer;
     private final ClassAllowList allowList;
     private int lastField;
     private Schema<?> lastSchema;
 
-    LegacyNameInput(ByteBufferInput in, ClassAllowList allowList) {
-        this.in = in;
+    LegacyNameInput(ByteBuffer buffer, ClassAllowList allowList) {
+        this.in = new ByteBufferInput(buffer, true);
+        this.buffer = INPUT_BUFFER == null ? null : (ByteBuffer) INPUT_BUFFER.get(in);
         this.allowList = allowList;
+    }
+
+    private static VarHandle inputBufferHandle() {
+        try {
+            return MethodHandles.privateLookupIn(ByteBufferInput.class, MethodHandles.lookup())
+                    .findVarHandle(ByteBufferInput.class, "buffer", ByteBuffer.class);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return null;
+        }
     }
 
     @Override
@@ -70,13 +94,27 @@ final class LegacyNameInput implements Input {
 
     @Override
     public String readString() throws IOException {
-        String value = in.readString();
         int field = lastField;
-        if (field > 0 && field < NAMES_A_CLASS.length && NAMES_A_CLASS[field]
-                && !(lastSchema instanceof RuntimeSchema)) {
-            return checkedClassName(field, value);
+        boolean className = field > 0 && field < NAMES_A_CLASS.length && NAMES_A_CLASS[field]
+                && !(lastSchema instanceof RuntimeSchema);
+        String value = buffer != null && (className || isEnvelope(lastSchema)) ? readRepeated() : in.readString();
+        return className ? checkedClassName(field, value) : value;
+    }
+
+    private static boolean isEnvelope(Schema<?> schema) {
+        Class<?> type = schema == null ? null : schema.typeClass();
+        return type == MessageWrapper.class || type == ServiceMetadata.class;
+    }
+
+    private String readRepeated() throws IOException {
+        int mark = buffer.position();
+        int length = in.readRawVarint32();
+        if (length < 0 || length > RepeatedStrings.MAX_LENGTH || buffer.remaining() < length) {
+            // Not one to keep, or malformed: protostuff reads it again and reports what is wrong.
+            buffer.position(mark);
+            return in.readString();
         }
-        return value;
+        return REPEATED.read(buffer, length);
     }
 
     private String checkedClassName(int field, String name) {

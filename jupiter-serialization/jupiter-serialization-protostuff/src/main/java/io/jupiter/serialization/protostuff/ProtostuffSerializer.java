@@ -6,7 +6,6 @@ import io.jupiter.serialization.SerializationException;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.SerializerType;
 import io.netty.buffer.ByteBuf;
-import io.protostuff.ByteBufferInput;
 import io.protostuff.Schema;
 import io.protostuff.runtime.RuntimeSchema;
 import java.nio.ByteBuffer;
@@ -96,7 +95,7 @@ public final class ProtostuffSerializer implements Serializer {
                 ? in.nioBuffer(in.readerIndex(), readable)
                 : ByteBuffer.wrap(readAll(in, readable));
         try {
-            LegacyNameInput input = new LegacyNameInput(new ByteBufferInput(nio, true), allowList);
+            LegacyNameInput input = new LegacyNameInput(nio, allowList);
             T message = schema.newMessage();
             schema.mergeFrom(input, message);
             input.checkLastTagWas(0);

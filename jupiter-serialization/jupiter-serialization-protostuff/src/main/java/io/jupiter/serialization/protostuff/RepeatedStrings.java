@@ -1,0 +1,66 @@
+package io.jupiter.serialization.protostuff;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * Decodes the strings every request repeats (service group, name and version, method name, class names) without
+ * allocating once they were seen: a fixed table, indexed by a hash of the UTF-8 bytes, remembers the last string
+ * decoded for each slot and is reused when the bytes match. Only short strings are kept, so the table stays a few
+ * tens of KB whatever comes from the wire; a collision just replaces the slot.
+ *
+ * <p>Shared by all threads without locks: a slot holds an immutable entry, published by a plain array store (an
+ * entry's fields are final), and a thread that sees a stale or missing entry only decodes again.
+ */
+final class RepeatedStrings {
+
+    /** Longer strings are decoded every time (their bytes are rarely worth keeping). */
+    static final int MAX_LENGTH = 96;
+    private static final int SLOTS = 1024;
+
+    private final Entry[] table = new Entry[SLOTS];
+
+    private record Entry(byte[] utf8, String value) {
+    }
+
+    /**
+     * Reads {@code length} bytes at {@code buffer}'s position as a UTF-8 string and advances the position past them;
+     * the caller checked that they are there and that {@code length <= MAX_LENGTH}.
+     */
+    String read(ByteBuffer buffer, int length) {
+        int start = buffer.position();
+        int hash = 1;
+        for (int i = 0; i < length; i++) {
+            hash = 31 * hash + buffer.get(start + i);
+        }
+        int slot = (hash ^ (hash >>> 16)) & (SLOTS - 1);
+        Entry entry = table[slot];
+        if (entry != null && matches(entry.utf8, buffer, start, length)) {
+            buffer.position(start + length);
+            return entry.value;
+        }
+        byte[] utf8 = new byte[length];
+        buffer.get(utf8);
+        String value = new String(utf8, StandardCharsets.UTF_8);
+        table[slot] = new Entry(utf8, value);
+        return value;
+    }
+
+    private static boolean matches(byte[] utf8, ByteBuffer buffer, int start, int length) {
+        if (utf8.length != length) {
+            return false;
+        }
+        for (int i = 0; i < length; i++) {
+            if (utf8[i] != buffer.get(start + i)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @Override
+    public String toString() {
+        return "RepeatedStrings" + Arrays.stream(table).filter(e -> e != null).map(Entry::value).toList();
+    }
+}

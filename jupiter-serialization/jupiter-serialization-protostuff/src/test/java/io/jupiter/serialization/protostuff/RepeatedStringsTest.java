@@ -1,0 +1,73 @@
+package io.jupiter.serialization.protostuff;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.jupiter.serialization.wire.MessageWrapper;
+import io.jupiter.serialization.wire.ServiceMetadata;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class RepeatedStringsTest {
+
+    @Test
+    void theSameBytesGiveTheSameStringAndAdvanceThePosition() {
+        RepeatedStrings strings = new RepeatedStrings();
+        ByteBuffer first = ByteBuffer.wrap("xx-org.example.Service-yy".getBytes(StandardCharsets.UTF_8));
+        first.position(3);
+        String a = strings.read(first, 19);
+        ByteBuffer second = ByteBuffer.allocateDirect(19).put("org.example.Service".getBytes(StandardCharsets.UTF_8));
+        second.flip();
+        String b = strings.read(second, 19);
+
+        assertThat(a).isEqualTo("org.example.Service");
+        assertThat(b).isSameAs(a);
+        assertThat(first.position()).isEqualTo(22);
+        assertThat(second.position()).isEqualTo(19);
+    }
+
+    @Test
+    void differentBytesNeverShareAString() {
+        RepeatedStrings strings = new RepeatedStrings();
+        // Far more distinct strings than slots: every slot is overwritten several times.
+        for (int round = 0; round < 2; round++) {
+            for (int i = 0; i < 5000; i++) {
+                String expected = "méthode-" + i;
+                byte[] utf8 = expected.getBytes(StandardCharsets.UTF_8);
+                assertThat(strings.read(ByteBuffer.wrap(utf8), utf8.length)).isEqualTo(expected);
+            }
+        }
+    }
+
+    @Test
+    void aRequestsEnvelopeStringsAreSharedAcrossReadsAndItsArgumentsAreNot() {
+        ProtostuffSerializer serializer = new ProtostuffSerializer();
+        MessageWrapper first = roundTrip(serializer, "payload-1");
+        MessageWrapper second = roundTrip(serializer, "payload-1");
+
+        assertThat(second.getMetadata().getGroup()).isEqualTo("group-a").isSameAs(first.getMetadata().getGroup());
+        assertThat(second.getMetadata().getServiceProviderName()).isEqualTo("org.example.Hello")
+                .isSameAs(first.getMetadata().getServiceProviderName());
+        assertThat(second.getMetadata().getVersion()).isSameAs(first.getMetadata().getVersion());
+        assertThat(second.getMethodName()).isEqualTo("hello").isSameAs(first.getMethodName());
+        assertThat(second.getAppName()).isEqualTo("app").isSameAs(first.getAppName());
+        assertThat(second.getArgs()).containsExactly("payload-1", 42L);
+        assertThat(second.getArgs()[0]).isNotSameAs(first.getArgs()[0]);
+        assertThat(second.getAttachments()).containsEntry("k", "v");
+    }
+
+    private static MessageWrapper roundTrip(ProtostuffSerializer serializer, String argument) {
+        MessageWrapper request = new MessageWrapper("app", new ServiceMetadata("group-a", "org.example.Hello", "1.0.0"),
+                "hello", new Object[] {argument, 42L}, Map.of("k", "v"));
+        ByteBuf buffer = Unpooled.directBuffer();
+        try {
+            serializer.write(buffer, request);
+            return serializer.read(buffer, MessageWrapper.class);
+        } finally {
+            buffer.release();
+        }
+    }
+}
