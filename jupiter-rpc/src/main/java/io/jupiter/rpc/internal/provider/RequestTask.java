@@ -72,7 +72,7 @@ final class RequestTask implements Runnable {
                     runtime.metrics(), frame.receivedNanos());
             return;
         }
-        ServiceEntry service = runtime.service(message.getMetadata().directory());
+        ServiceEntry service = runtime.service(message.getMetadata());
         if (service == null) {
             ResponseWriter.write(connection, serializer, serializerCode, id, Status.SERVICE_NOT_FOUND,
                     LegacyExceptions.body(Status.SERVICE_NOT_FOUND, "service not found: "

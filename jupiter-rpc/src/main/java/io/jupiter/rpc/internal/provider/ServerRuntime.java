@@ -1,6 +1,7 @@
 package io.jupiter.rpc.internal.provider;
 
 import io.jupiter.common.NamedThreadFactory;
+import io.jupiter.rpc.ServiceKey;
 import io.jupiter.rpc.filter.Interceptor;
 import io.jupiter.rpc.filter.Side;
 import io.jupiter.rpc.flow.FlowLimiter;
@@ -10,6 +11,7 @@ import io.jupiter.rpc.metrics.RpcMetrics;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.SerializerType;
 import io.jupiter.serialization.Serializers;
+import io.jupiter.serialization.wire.ServiceMetadata;
 import io.jupiter.transport.Acceptor;
 import io.jupiter.transport.Connection;
 import io.jupiter.transport.Frame;
@@ -21,6 +23,7 @@ import io.jupiter.transport.TransportConfig;
 import io.jupiter.transport.TransportFactory;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Set;
@@ -44,6 +47,11 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ServerRuntime.class);
 
     private final ConcurrentHashMap<String, ServiceEntry> services = new ConcurrentHashMap<>();
+    /**
+     * The same services by name, for the request path: found by the request's own strings, with no directory string
+     * built per request. Arrays are replaced, never changed.
+     */
+    private final ConcurrentHashMap<String, ServiceEntry[]> servicesByName = new ConcurrentHashMap<>();
     private final Serializer[] accepted = new Serializer[SerializerType.MAX_CODE + 1];
     private final ThreadPoolExecutor pool;
     private final Executor executor;
@@ -119,6 +127,11 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
         if (previous != null) {
             throw new IllegalStateException("service " + entry.key() + " is already registered");
         }
+        servicesByName.merge(entry.key().name(), new ServiceEntry[] {entry}, (known, added) -> {
+            ServiceEntry[] all = Arrays.copyOf(known, known.length + 1);
+            all[known.length] = added[0];
+            return all;
+        });
     }
 
     public Collection<ServiceEntry> services() {
@@ -129,8 +142,19 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
         return metrics;
     }
 
-    ServiceEntry service(String directory) {
-        return services.get(directory);
+    /** The service a request names, or {@code null}. */
+    ServiceEntry service(ServiceMetadata metadata) {
+        String name = metadata.getServiceProviderName();
+        ServiceEntry[] named = name == null ? null : servicesByName.get(name);
+        if (named != null) {
+            for (ServiceEntry entry : named) {
+                ServiceKey key = entry.key();
+                if (key.group().equals(metadata.getGroup()) && key.version().equals(metadata.getVersion())) {
+                    return entry;
+                }
+            }
+        }
+        return null;
     }
 
     /** The serializer for a wire code if this server accepts it, else {@code null}. */
