@@ -9,7 +9,6 @@ import io.jupiter.common.Requires;
 import io.jupiter.common.SystemProperties;
 import io.jupiter.rpc.ServiceKey;
 import io.jupiter.transport.Status;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
@@ -126,16 +125,6 @@ public final class RpcMetrics {
         if (enabled && startNanos != 0L) {
             methodTimer(token, key, method).update(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
         }
-    }
-
-    /** Times an asynchronous call until {@code stage} completes (consumer). Returns {@code stage}. */
-    public <S extends CompletionStage<?>> S methodDoneWhenComplete(S stage, Object token, ServiceKey key,
-                                                                     String method, long startNanos) {
-        if (enabled && startNanos != 0L) {
-            Timer timer = methodTimer(token, key, method);
-            stage.whenComplete((value, error) -> timer.update(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS));
-        }
-        return stage;
     }
 
     private Timer methodTimer(Object token, ServiceKey key, String method) {

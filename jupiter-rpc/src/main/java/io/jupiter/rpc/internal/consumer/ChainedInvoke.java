@@ -113,7 +113,7 @@ final class ChainedInvoke {
             }
             Connection connection = invoker.select(info);
             invocation.remoteAddress(connection.remoteAddress());
-            PendingCall pending = PendingCall.async(id, info, connection, invoker.calls, call, invoker.executor);
+            PendingCall pending = PendingCall.async(id, info, connection, invoker, call);
             invocation.requestBytes(invoker.send(pending, invocation.args(), attachments));
             // Armed after sending: a response that wins the race leaves a timer that finds nothing to do.
             pending.timeout(invoker.timer.newTimeout(pending, info.timeoutMillis, TimeUnit.MILLISECONDS));
@@ -130,7 +130,7 @@ final class ChainedInvoke {
         InvokeFuture<Object> one = new InvokeFuture<>(id);
         try {
             Connection connection = invoker.connectionOf(endpoint, info);
-            PendingCall pending = PendingCall.async(id, info, connection, invoker.calls, one, invoker.executor);
+            PendingCall pending = PendingCall.async(id, info, connection, invoker, one);
             invocation.requestBytes(invoker.send(pending, invocation.args(), attachments));
             pending.timeout(invoker.timer.newTimeout(pending, info.timeoutMillis, TimeUnit.MILLISECONDS));
         } catch (RuntimeException e) {

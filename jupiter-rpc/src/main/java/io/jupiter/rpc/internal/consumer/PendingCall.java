@@ -9,7 +9,6 @@ import io.jupiter.transport.Frame;
 import io.jupiter.transport.Status;
 import io.netty.util.Timeout;
 import io.netty.util.TimerTask;
-import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -17,9 +16,9 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * One call waiting for its response. A synchronous call parks its own thread and reads the response there, so the
  * IO thread only hands the frame over; an asynchronous call reads it on a consumer thread and completes its
- * future. The call is its own timer task, write-failure listener and consumer task, so a call allocates nothing else.
+ * future. The call is its own timer task and consumer task, so a call allocates nothing else.
  */
-final class PendingCall implements Runnable, TimerTask, Connection.WriteFailureListener {
+final class PendingCall implements Runnable, TimerTask {
 
     final long id;
     final MethodInfo method;
@@ -27,28 +26,34 @@ final class PendingCall implements Runnable, TimerTask, Connection.WriteFailureL
     private final InFlightCalls calls;
     private final Thread waiter;
     private final InvokeFuture<Object> future;
-    private final Executor executor;
+    /** For an asynchronous call: its proxy's invoker (executor, metrics); {@code null} for a synchronous one. */
+    private final ServiceInvoker invoker;
+    /** For an asynchronous call: when it started, for the method timer (0: not timed). */
+    private final long startNanos;
     private volatile Object outcome;
     private volatile Timeout timeout;
 
     private PendingCall(long id, MethodInfo method, Connection connection, InFlightCalls calls, Thread waiter,
-                        InvokeFuture<Object> future, Executor executor) {
+                        InvokeFuture<Object> future, ServiceInvoker invoker, long startNanos) {
         this.id = id;
         this.method = method;
         this.connection = connection;
         this.calls = calls;
         this.waiter = waiter;
         this.future = future;
-        this.executor = executor;
+        this.invoker = invoker;
+        this.startNanos = startNanos;
     }
 
     static PendingCall sync(long id, MethodInfo method, Connection connection, InFlightCalls calls) {
-        return new PendingCall(id, method, connection, calls, Thread.currentThread(), null, null);
+        return new PendingCall(id, method, connection, calls, Thread.currentThread(), null, null, 0L);
     }
 
-    static PendingCall async(long id, MethodInfo method, Connection connection, InFlightCalls calls,
-                             InvokeFuture<Object> future, Executor executor) {
-        return new PendingCall(id, method, connection, calls, null, future, executor);
+    /** An asynchronous call of {@code invoker}'s proxy, timed from now in the method's timer (when metrics are on). */
+    static PendingCall async(long id, MethodInfo method, Connection connection, ServiceInvoker invoker,
+                             InvokeFuture<Object> future) {
+        return new PendingCall(id, method, connection, invoker.calls, null, future, invoker,
+                invoker.metrics.startNanos());
     }
 
     void timeout(Timeout timeout) {
@@ -76,7 +81,7 @@ final class PendingCall implements Runnable, TimerTask, Connection.WriteFailureL
             return;
         }
         try {
-            executor.execute(this);
+            invoker.executor.execute(this);
         } catch (RejectedExecutionException e) {
             run();
         }
@@ -85,6 +90,8 @@ final class PendingCall implements Runnable, TimerTask, Connection.WriteFailureL
     /** Completes the future on a consumer thread. */
     @Override
     public void run() {
+        // Timed here rather than by a callback on the future: that would cost a dependent future per call.
+        invoker.asyncAttemptDone(method, startNanos);
         Object result = outcome;
         if (result instanceof Frame) {
             try {
@@ -105,11 +112,14 @@ final class PendingCall implements Runnable, TimerTask, Connection.WriteFailureL
         }
     }
 
-    @Override
-    public void writeFailed(Throwable cause) {
-        if (calls.remove(this)) {
-            failed(new RequestNotSentException("cannot send " + method + " to "
-                    + connection.remoteAddress() + ": " + cause, cause));
+    /**
+     * Called after the request was handed to the connection: if the connection is no longer active, the call may
+     * have been added after the connection's calls were failed, so it fails here rather than at its timeout.
+     */
+    void failIfConnectionClosed() {
+        if (!connection.isActive() && calls.remove(this)) {
+            failed(new RequestNotSentException("cannot send " + method + " to " + connection.remoteAddress()
+                    + ": the connection is closed", null));
         }
     }
 

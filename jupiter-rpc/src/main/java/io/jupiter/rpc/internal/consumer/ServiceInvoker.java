@@ -127,9 +127,15 @@ final class ServiceInvoker implements InvocationHandler {
     }
 
     private InvokeFuture<Object> invokeAsync(MethodInfo info, Object[] arguments) {
-        long started = metrics.startNanos();
-        return metrics.methodDoneWhenComplete(cluster.invokeAsync(info, arguments), info, settings.key, info.name,
-                started);
+        return cluster.invokeAsync(info, arguments);
+    }
+
+    /**
+     * An asynchronous attempt ended (each attempt of a retried call is timed on its own); {@code startNanos} from
+     * {@code metrics.startNanos()}.
+     */
+    void asyncAttemptDone(MethodInfo info, long startNanos) {
+        metrics.methodDone(info, settings.key, info.name, startNanos);
     }
 
     /**
@@ -179,7 +185,7 @@ final class ServiceInvoker implements InvocationHandler {
         InvokeFuture<Object> future = new InvokeFuture<>(id);
         try {
             Connection connection = connectionOf(endpoint, info);
-            PendingCall call = PendingCall.async(id, info, connection, calls, future, executor);
+            PendingCall call = PendingCall.async(id, info, connection, this, future);
             if (selector.countsActive()) {
                 endpoint.active().incrementAndGet();
                 future.whenComplete((value, error) -> endpoint.active().decrementAndGet());
@@ -226,7 +232,10 @@ final class ServiceInvoker implements InvocationHandler {
             Frames.fillHeader(frame, requestSign, (byte) 0, call.id);
             calls.add(call);
             added = true;
-            connection.write(frame, call);
+            // No per-write listener (it costs a promise and a listener a call): a write fails only when the
+            // connection closes, and a closing connection fails its calls (ConsumerFrameHandler.disconnected).
+            connection.write(frame, null);
+            call.failIfConnectionClosed();
             return bodySize;
         } finally {
             if (!added) {

@@ -9,15 +9,9 @@ import io.jupiter.transport.Frames;
 import io.jupiter.transport.ProtocolHeader;
 import io.jupiter.transport.Status;
 import io.netty.buffer.ByteBuf;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /** Writes response frames: a result or an error, in the serializer the request came in. */
 final class ResponseWriter {
-
-    private static final Logger log = LoggerFactory.getLogger(ResponseWriter.class);
-    private static final Connection.WriteFailureListener LOG_FAILURE =
-            cause -> log.debug("a response could not be written: {}", cause.toString());
 
     private ResponseWriter() {
     }
@@ -65,7 +59,8 @@ final class ResponseWriter {
         if (close) {
             connection.writeAndClose(frame);
         } else {
-            connection.write(frame, LOG_FAILURE);
+            // No listener: a response write fails only when the connection closes, which the transport reports.
+            connection.write(frame, null);
         }
     }
 }
