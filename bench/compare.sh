@@ -5,8 +5,10 @@
 #   bench/compare.sh                      # the default scenarios, 15 s each after 5 s of warm-up
 #   SECONDS_PER_RUN=30 bench/compare.sh "sync 32 small" "future 32 small"
 #
-# A scenario is "<mode> <threads> <payload>" (mode sync|future, payload small|1k). Client and servers share the
-# machine's cores: compare the ratios, not the absolute numbers.
+# A scenario is "<mode> <threads> <payload> [direct]" (mode sync|future, payload small|1k). With "direct" both
+# frameworks run the provider method on the IO thread (ours: --provider-threads 0; 1.3.1: its callerRuns provider
+# executor), as the raw echo does; without it both use their default provider thread pool. Client and servers share
+# the machine's cores: compare the ratios, not the absolute numbers.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,7 +16,8 @@ MEASURE=${SECONDS_PER_RUN:-15}
 WARMUP=${WARMUP:-5}
 SCENARIOS=("$@")
 if [ ${#SCENARIOS[@]} -eq 0 ]; then
-  SCENARIOS=("sync 1 small" "sync 32 small" "future 32 small" "sync 32 1k" "sync 128 small" "future 128 small")
+  SCENARIOS=("sync 1 small" "sync 32 small" "future 32 small" "sync 32 1k" "sync 128 small" "future 128 small"
+    "sync 32 small direct" "future 32 small direct" "sync 32 1k direct")
 fi
 
 echo "building..." >&2
@@ -30,7 +33,7 @@ javac --release 8 -nowarn -cp "$LEGACY_CP" -d "$LEGACY_CLASSES" \
 LEGACY_JAVA=(java --add-opens java.base/java.nio=ALL-UNNAMED --add-opens java.base/java.lang=ALL-UNNAMED
   --add-opens java.base/java.math=ALL-UNNAMED -cp "$LEGACY_CLASSES:$LEGACY_CP")
 JAR=jupiter-example/target/jupiter-example.jar
-RAW_PORT=18098; JUPITER_PORT=18099; LEGACY_PORT=18097
+RAW_PORT=18098; JUPITER_PORT=18099; LEGACY_PORT=18097; JUPITER_DIRECT_PORT=18096; LEGACY_DIRECT_PORT=18095
 
 PIDS=()
 cleanup() { for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; }
@@ -47,7 +50,11 @@ await_port() {
 java -jar "$JAR" raw-echo-server --host 127.0.0.1 --port $RAW_PORT > /tmp/compare-raw.log 2>&1 & PIDS+=($!)
 java -jar "$JAR" benchmark-server --host 127.0.0.1 --port $JUPITER_PORT > /tmp/compare-jupiter.log 2>&1 & PIDS+=($!)
 "${LEGACY_JAVA[@]}" compat.legacy.LegacyBenchmarkServer $LEGACY_PORT true > /tmp/compare-legacy.log 2>&1 & PIDS+=($!)
-await_port $RAW_PORT; await_port $JUPITER_PORT; await_port $LEGACY_PORT
+java -jar "$JAR" benchmark-server --host 127.0.0.1 --port $JUPITER_DIRECT_PORT --provider-threads 0 \
+  > /tmp/compare-jupiter-direct.log 2>&1 & PIDS+=($!)
+"${LEGACY_JAVA[@]}" -Djupiter.executor.factory.provider.factory_name=callerRuns compat.legacy.LegacyBenchmarkServer \
+  $LEGACY_DIRECT_PORT true > /tmp/compare-legacy-direct.log 2>&1 & PIDS+=($!)
+for port in $RAW_PORT $JUPITER_PORT $LEGACY_PORT $JUPITER_DIRECT_PORT $LEGACY_DIRECT_PORT; do await_port $port; done
 
 # run <client...>: prints "qps p99" of one run
 run() {
@@ -61,17 +68,20 @@ run() {
   echo "${qps:-0} ${p99:-?}"
 }
 
-printf "| mode | threads | payload | raw echo qps | jupiter qps | 1.3.1 qps | jupiter/raw | jupiter/1.3.1 | p99 µs raw / jupiter / 1.3.1 |\n"
-printf "|---|---:|---|---:|---:|---:|---:|---:|---|\n"
+printf "| mode | threads | payload | provider | raw echo qps | jupiter qps | 1.3.1 qps | jupiter/raw | jupiter/1.3.1 | p99 µs raw / jupiter / 1.3.1 |\n"
+printf "|---|---:|---|---|---:|---:|---:|---:|---:|---|\n"
 for scenario in "${SCENARIOS[@]}"; do
-  read -r mode threads payload <<< "$scenario"
+  read -r mode threads payload provider <<< "$scenario"
+  ours_port=$JUPITER_PORT; old_port=$LEGACY_PORT
+  if [ "${provider:-}" = "direct" ]; then ours_port=$JUPITER_DIRECT_PORT; old_port=$LEGACY_DIRECT_PORT; else provider=pool; fi
   flags=(--mode "$mode" --threads "$threads" --payload "$payload" --warmup "$WARMUP" --seconds "$MEASURE")
   read -r raw raw99 <<< "$(run java -jar "$JAR" raw-echo-client --port $RAW_PORT "${flags[@]}")"
-  read -r ours ours99 <<< "$(run java -jar "$JAR" benchmark-client --port $JUPITER_PORT "${flags[@]}")"
-  read -r old old99 <<< "$(run "${LEGACY_JAVA[@]}" compat.legacy.LegacyBenchmarkClient --port $LEGACY_PORT "${flags[@]}")"
+  read -r ours ours99 <<< "$(run java -jar "$JAR" benchmark-client --port $ours_port "${flags[@]}")"
+  read -r old old99 <<< "$(run "${LEGACY_JAVA[@]}" compat.legacy.LegacyBenchmarkClient --port $old_port "${flags[@]}")"
   ratio_raw=$(awk -v a="${ours%%(*}" -v b="${raw%%(*}" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')
   ratio_old=$(awk -v a="${ours%%(*}" -v b="${old%%(*}" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')
-  printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s / %s / %s |\n" "$mode" "$threads" "$payload" "$raw" "$ours" \
+  printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s / %s / %s |\n" "$mode" "$threads" "$payload" "$provider" \
+    "$raw" "$ours" \
     "$old" "$ratio_raw" "$ratio_old" "$raw99" "$ours99" "$old99"
 done
 echo >&2

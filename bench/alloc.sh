@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Bytes allocated per call on the provider, this framework against Jupiter 1.3.1, in one run: each provider runs in
+# its own JVM with a JFR recording of per-thread allocation (jdk.ThreadAllocationStatistics every 500 ms), and the
+# same client (ours, sync calls, small payload) loads each in turn. The allocation of all threads over a window of
+# the steady state is divided by the calls made in it.
+#
+#   bench/alloc.sh                     # 32 threads, 3 s warm-up, 8 s measured
+#   THREADS=1 bench/alloc.sh
+#
+# Needs python3 (to read the recording's JSON). Client and server share the machine's cores.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+THREADS=${THREADS:-32}
+OUT=target/alloc-bench
+mkdir -p "$OUT"
+echo "building..." >&2
+mvn -B -q -DskipTests package -pl jupiter-example -am >&2
+mvn -B -q -f jupiter-compat/legacy-classpath/pom.xml generate-resources >&2
+LEGACY_CP=$(cat jupiter-compat/legacy-classpath/target/legacy-classpath.txt)
+LEGACY_CLASSES=target/legacy-bench
+rm -rf "$LEGACY_CLASSES" && mkdir -p "$LEGACY_CLASSES"
+javac --release 8 -nowarn -cp "$LEGACY_CP" -d "$LEGACY_CLASSES" \
+  jupiter-compat/src/legacy/java/compat/legacy/BenchmarkService.java \
+  jupiter-compat/src/legacy/java/compat/legacy/LegacyBenchmarkServer.java 2>/dev/null
+JAR=jupiter-example/target/jupiter-example.jar
+cat > "$OUT/alloc.jfc" <<'JFC'
+<?xml version="1.0" encoding="UTF-8"?>
+<configuration version="2.0" label="allocation per thread">
+  <event name="jdk.ThreadAllocationStatistics"><setting name="enabled">true</setting><setting name="period">500 ms</setting></event>
+</configuration>
+JFC
+
+# measure <name> <port> <server command...>: prints "<name> <qps> <bytes per call>"
+measure() {
+  local name=$1 port=$2; shift 2
+  JDK_JAVA_OPTIONS="-XX:StartFlightRecording=filename=$OUT/$name.jfr,settings=$OUT/alloc.jfc" "$@" > /dev/null 2>&1 &
+  local server=$!
+  for _ in $(seq 1 150); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.2; done
+  local started=$(date +%s.%N)
+  local qps
+  qps=$(java -jar "$JAR" benchmark-client --port "$port" --mode sync --threads "$THREADS" --warmup 3 --seconds 8 \
+    2>/dev/null | sed -n 's/.*qps: \([0-9]*\).*/\1/p')
+  kill "$server"; wait "$server" 2>/dev/null || true
+  jfr print --json --events jdk.ThreadAllocationStatistics "$OUT/$name.jfr" > "$OUT/$name.json"
+  # The window: from 4.5 s after the client started (JVM start + warm-up) for 5 s, inside its 8 measured seconds.
+  python3 - "$OUT/$name.json" "$started" "$qps" "$name" <<'PY'
+import json, sys, datetime
+events = json.load(open(sys.argv[1]))["recording"]["events"]
+started, qps, name = float(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
+lo, hi = started + 4.5, started + 9.5
+def at(e):
+    return datetime.datetime.fromisoformat(e["values"]["startTime"].replace("Z", "+00:00")).timestamp()
+per_thread = {}
+for e in events:
+    thread = (e["values"].get("thread") or {}).get("javaThreadId")
+    per_thread.setdefault(thread, []).append((at(e), e["values"]["allocated"]))
+total = 0
+for samples in per_thread.values():
+    before = [v for t, v in samples if t <= lo]
+    until = [v for t, v in samples if t <= hi]
+    if until:
+        total += until[-1] - (before[-1] if before else 0)
+print(f"{name} {int(qps)} {total / (qps * (hi - lo)):.0f}")
+PY
+}
+
+read -r _ ours_qps ours <<< "$(measure jupiter 18131 java -jar "$JAR" benchmark-server --host 127.0.0.1 --port 18131)"
+read -r _ old_qps old <<< "$(measure jupiter-1.3.1 18132 java --add-opens java.base/java.nio=ALL-UNNAMED \
+  --add-opens java.base/java.lang=ALL-UNNAMED --add-opens java.base/java.math=ALL-UNNAMED \
+  -cp "$LEGACY_CLASSES:$LEGACY_CP" compat.legacy.LegacyBenchmarkServer 18132 true)"
+printf "| provider | qps (sync, %s threads) | bytes allocated per call |\n|---|---:|---:|\n" "$THREADS"
+printf "| jupiter | %s | %s |\n| jupiter 1.3.1 | %s | %s |\n" "$ours_qps" "$ours" "$old_qps" "$old"
+awk -v a="$ours" -v b="$old" 'BEGIN { printf "\nratio jupiter / 1.3.1: %.2f\n", a / b }'
+echo "machine: $(nproc) cores, $(java -version 2>&1 | head -1)" >&2
