@@ -20,6 +20,7 @@ public final class Main {
             "                       [--monitor-port P [--monitor-host 127.0.0.1] [--monitor-http-port Q]]",
             "  registry             --port 20001 --host 0.0.0.0  (the embedded registry server, standalone)",
             "  benchmark-server     --port 18099 --host 0.0.0.0 --provider-threads N --io-threads N --metrics on|off",
+            "                       (serves test/service/1.0.0 and the user scenarios' test/userService/1.0.0)",
             "                       --registry default://host:20001|zookeeper://host:2181  (publish there)",
             "                       [--monitor-port P [--monitor-host 127.0.0.1] [--monitor-http-port Q]]",
             "                       [--stats-interval S]  (soak: heap, direct memory and GC every S seconds)",
@@ -28,8 +29,11 @@ public final class Main {
             "                       --seconds 30 --payload small|1k --serializer protostuff|hessian|kryo|java",
             "                       --connections 1 --metrics on|off [--interval S]  (soak: a line every S seconds)",
             "                       --registry URL  (find the servers there, not at host:port)",
+            "                       --scenario hello|existUser|createUser|getUser|listUser  (default hello; the",
+            "                       user scenarios are the rpc-benchmark's and take no --payload)",
             "  raw-echo-server      --port 18098 --host 0.0.0.0 --io-threads N  (same framing, no RPC: the ceiling)",
-            "  raw-echo-client      same flags as benchmark-client but --port defaults to 18098");
+            "  raw-echo-client      same flags as benchmark-client but --port defaults to 18098 (no --scenario,",
+            "                       --metrics or --registry)");
 
     private Main() {
     }

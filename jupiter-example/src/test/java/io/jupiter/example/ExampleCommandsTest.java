@@ -4,11 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.jupiter.example.benchmark.BenchmarkClient;
+import io.jupiter.example.benchmark.BenchmarkServer;
 import io.jupiter.example.benchmark.BenchmarkServiceImpl;
 import io.jupiter.example.benchmark.RawEchoClient;
 import io.jupiter.example.benchmark.RawEchoServer;
 import io.jupiter.example.demo.Demo;
+import io.jupiter.registry.embedded.RegistryServer;
 import io.jupiter.rpc.JupiterServer;
+import io.jupiter.rpc.ServiceKey;
 import io.jupiter.serialization.SerializerType;
 import io.jupiter.transport.Acceptor;
 import io.jupiter.transport.TransportConfig;
@@ -17,7 +20,10 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** The example commands run as a user runs them, on 127.0.0.1, for a second or two each. */
 class ExampleCommandsTest {
@@ -42,6 +48,62 @@ class ExampleCommandsTest {
                 assertThat(out).containsPattern("Request count: [1-9][0-9]*, time: 1 second, qps: [1-9][0-9]*")
                         .containsPattern("Latency \\(us\\): p50=\\d+, p99=\\d+, p999=\\d+");
             }
+        }
+    }
+
+    /** Each user scenario against the server {@code benchmark-server} builds, in both modes across the serializers. */
+    @ParameterizedTest(name = "{0} {1} {2}")
+    @CsvSource({
+        "existUser, sync, protostuff", "createUser, future, hessian", "getUser, sync, kryo", "listUser, future, java",
+        "existUser, future, hessian", "createUser, sync, java", "getUser, future, protostuff", "listUser, sync, kryo"})
+    void userScenariosRunWithoutFailures(String scenario, String mode, String serializer) throws Exception {
+        try (JupiterServer server = benchmarkServer()) {
+            int port = server.start().getPort();
+            String out = captureStdout(() -> assertThat(BenchmarkClient.run(new String[] {"benchmark-client",
+                    "--port", String.valueOf(port), "--scenario", scenario, "--mode", mode, "--threads", "2",
+                    "--warmup", "0", "--seconds", "1", "--serializer", serializer})).isZero());
+            assertThat(out).contains("scenario=" + scenario, "serializer=" + serializer)
+                    .containsPattern("Request count: [1-9][0-9]*, time: 1 second, qps: [1-9][0-9]*")
+                    .containsPattern("Latency \\(us\\): p50=\\d+, p99=\\d+, p999=\\d+")
+                    .doesNotContain("Failed calls:");
+        }
+    }
+
+    @Test
+    void aUserScenarioFindsTheServerThroughTheRegistry() throws Exception {
+        try (RegistryServer registry = RegistryServer.builder().host("127.0.0.1").port(0).build()) {
+            String url = "default://127.0.0.1:" + registry.start().getPort();
+            try (JupiterServer server = benchmarkServer("--registry", url)) {
+                server.start();
+                assertThat(server.awaitPublished(10_000)).isTrue();
+                String out = captureStdout(() -> assertThat(BenchmarkClient.run(new String[] {"benchmark-client",
+                        "--registry", url, "--scenario", "listUser", "--threads", "2", "--warmup", "0",
+                        "--seconds", "1"})).isZero());
+                assertThat(out).contains("jupiter " + url, "scenario=listUser")
+                        .containsPattern("Request count: [1-9][0-9]*, time: 1 second, qps: [1-9][0-9]*")
+                        .doesNotContain("Failed calls:");
+            }
+        }
+    }
+
+    @Test
+    void scenarioFlagsAreValidated() {
+        assertThatThrownBy(() -> BenchmarkClient.run(new String[] {"benchmark-client", "--scenario", "deleteUser"}))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("--scenario deleteUser")
+                .hasMessageContaining("hello|existUser|createUser|getUser|listUser");
+        assertThatThrownBy(() -> BenchmarkClient.run(new String[] {"benchmark-client", "--scenario", "getUser",
+                "--payload", "1k"}))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--payload applies to --scenario hello");
+        assertThatThrownBy(() -> RawEchoClient.run(new String[] {"raw-echo-client", "--scenario", "getUser"}))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("unknown flag '--scenario'");
+    }
+
+    @Test
+    void benchmarkServerServesBothServices() {
+        try (JupiterServer server = benchmarkServer()) {
+            assertThat(server.providedServices()).containsExactlyInAnyOrder(
+                    new ServiceKey("test", "service", "1.0.0"), new ServiceKey("test", "userService", "1.0.0"));
         }
     }
 
@@ -78,6 +140,16 @@ class ExampleCommandsTest {
                 .hasMessageContaining("unknown flag '--thread'").hasMessageContaining("--threads");
         assertThatThrownBy(() -> BenchmarkClient.run(new String[] {"benchmark-client", "--mode", "oneway"}))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("sync|future");
+    }
+
+    /** The server {@code benchmark-server} runs, on 127.0.0.1 and a free port, small enough for a test. */
+    private static JupiterServer benchmarkServer(String... extra) {
+        String[] argv = new String[] {"benchmark-server", "--host", "127.0.0.1", "--port", "0",
+                "--provider-threads", "2", "--io-threads", "1"};
+        String[] all = java.util.Arrays.copyOf(argv, argv.length + extra.length);
+        System.arraycopy(extra, 0, all, argv.length, extra.length);
+        return BenchmarkServer.newServer(new Args(all, 1, Set.of("host", "port", "provider-threads", "io-threads",
+                "registry")));
     }
 
     interface ThrowingRunnable {

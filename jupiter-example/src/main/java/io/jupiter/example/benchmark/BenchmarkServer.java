@@ -1,18 +1,20 @@
 package io.jupiter.example.benchmark;
 
+import io.jupiter.example.Args;
+import io.jupiter.example.MonitorOption;
+import io.jupiter.example.benchmark.user.UserService;
+import io.jupiter.example.benchmark.user.UserServiceImpl;
+import io.jupiter.monitor.MonitorServer;
 import io.jupiter.rpc.JupiterServer;
 import io.jupiter.serialization.SerializerType;
 import io.jupiter.transport.TransportConfig;
 import java.net.InetSocketAddress;
-import io.jupiter.example.Args;
-import io.jupiter.example.MonitorOption;
-import io.jupiter.monitor.MonitorServer;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-/** {@code benchmark-server}: serves {@link BenchmarkService} until the process is stopped. */
+/** {@code benchmark-server}: serves {@link BenchmarkService} and {@link UserService} until the process is stopped. */
 public final class BenchmarkServer {
 
     private BenchmarkServer() {
@@ -23,25 +25,13 @@ public final class BenchmarkServer {
                 "stats-interval", "registry"));
         flags.addAll(MonitorOption.FLAGS);
         Args args = new Args(argv, 1, flags);
-        int port = args.getInt("port", 18099, 0, 65535);
-        String host = args.get("host", "0.0.0.0");
-        int cores = Runtime.getRuntime().availableProcessors();
-        JupiterServer.Builder builder = JupiterServer.builder().host(host).port(port)
-                .providerThreads(args.getInt("provider-threads", Math.max(4, cores * 2), 0, 4096))
-                .serializers(SerializerType.values())
-                .metrics(MonitorOption.metricsEnabled(args))
-                .transportConfig(TransportConfig.builder().threadNamePrefix("jupiter-acceptor").writerIdleMillis(0)
-                        .ioThreads(args.getInt("io-threads", cores, 1, 256)).build());
-        String registry = args.get("registry", null);
-        if (registry != null) {
-            builder.registry(registry);
-        }
-        JupiterServer server = builder.build();
-        server.register(new BenchmarkServiceImpl());
+        JupiterServer server = newServer(args);
         InetSocketAddress bound = server.start();
-        System.out.println("benchmark-server listening on " + bound + " (service test/service/1.0.0, "
-                + cores + " cores, metrics " + (server.metrics().enabled() ? "on" : "off") + ")"
-                + (registry != null ? ", published to " + registry : ""));
+        int cores = Runtime.getRuntime().availableProcessors();
+        String registry = args.get("registry", null);
+        System.out.println("benchmark-server listening on " + bound + " (services test/service/1.0.0 and "
+                + "test/userService/1.0.0, " + cores + " cores, metrics " + (server.metrics().enabled() ? "on" : "off")
+                + ")" + (registry != null ? ", published to " + registry : ""));
         MonitorServer monitor = MonitorOption.start(args, server, null);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -62,5 +52,30 @@ public final class BenchmarkServer {
         }
         stopped.await();
         return 0;
+    }
+
+    /**
+     * The server {@code benchmark-server} runs for these flags, not started yet: {@link BenchmarkService} (the
+     * original's {@code test/service/1.0.0}) and the rpc-benchmark's {@link UserService}
+     * ({@code test/userService/1.0.0}) registered, every serializer accepted.
+     */
+    public static JupiterServer newServer(Args args) {
+        int port = args.getInt("port", 18099, 0, 65535);
+        String host = args.get("host", "0.0.0.0");
+        int cores = Runtime.getRuntime().availableProcessors();
+        JupiterServer.Builder builder = JupiterServer.builder().host(host).port(port)
+                .providerThreads(args.getInt("provider-threads", Math.max(4, cores * 2), 0, 4096))
+                .serializers(SerializerType.values())
+                .metrics(MonitorOption.metricsEnabled(args))
+                .transportConfig(TransportConfig.builder().threadNamePrefix("jupiter-acceptor").writerIdleMillis(0)
+                        .ioThreads(args.getInt("io-threads", cores, 1, 256)).build());
+        String registry = args.get("registry", null);
+        if (registry != null) {
+            builder.registry(registry);
+        }
+        JupiterServer server = builder.build();
+        server.register(new BenchmarkServiceImpl());
+        server.register(new UserServiceImpl());
+        return server;
     }
 }
