@@ -13,18 +13,25 @@ import org.HdrHistogram.SingleWriterRecorder;
  * A Dropwizard reservoir on HdrHistogram, striped by thread: each recording thread writes its own
  * {@link SingleWriterRecorder}, so recording touches no memory another thread writes (one shared recorder cost
  * about 1 µs a call under contention from a provider pool; see {@code MetricsBenchmark}) and allocates nothing after
- * a thread's first value. A snapshot merges every thread's values; it covers everything since the start, with 3
+ * a thread's first value. A snapshot merges every thread's values; it covers everything since the start, with 2
  * significant digits.
  */
 final class HdrReservoir implements Reservoir {
 
+    /**
+     * Values within 1 %: a thread's histogram of latencies up to seconds then has a few thousand counters instead of
+     * tens of thousands with 3 digits, so recording stays in cache (measured: with 3 digits, metrics cost a provider
+     * call about 1 µs end to end, far more than the recording instructions).
+     */
+    private static final int SIGNIFICANT_DIGITS = 2;
+
     private final ThreadLocal<SingleWriterRecorder> own = ThreadLocal.withInitial(this::newRecorder);
     private final CopyOnWriteArrayList<SingleWriterRecorder> recorders = new CopyOnWriteArrayList<>();
     /** Everything recorded so far; guarded by {@code this} (readers only). */
-    private final Histogram total = new Histogram(3);
+    private final Histogram total = new Histogram(SIGNIFICANT_DIGITS);
 
     private SingleWriterRecorder newRecorder() {
-        SingleWriterRecorder recorder = new SingleWriterRecorder(3);
+        SingleWriterRecorder recorder = new SingleWriterRecorder(SIGNIFICANT_DIGITS);
         recorders.add(recorder);
         return recorder;
     }

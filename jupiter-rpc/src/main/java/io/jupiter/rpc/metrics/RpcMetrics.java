@@ -1,5 +1,6 @@
 package io.jupiter.rpc.metrics;
 
+import com.codahale.metrics.Clock;
 import com.codahale.metrics.Histogram;
 import com.codahale.metrics.Meter;
 import com.codahale.metrics.Reservoir;
@@ -52,9 +53,8 @@ public final class RpcMetrics {
         this.enabled = enabled;
         this.requestSize = registry.register(MetricNames.REQUEST_SIZE, new Histogram(reservoir()));
         this.responseSize = registry.register(MetricNames.RESPONSE_SIZE, new Histogram(reservoir()));
-        this.rejection = registry.meter(MetricNames.REJECTION);
-        this.processing = side == Side.PROVIDER ? registry.register(MetricNames.PROCESSING, new Timer(reservoir()))
-                : null;
+        this.rejection = registry.register(MetricNames.REJECTION, RatesOnRead.newMeter());
+        this.processing = side == Side.PROVIDER ? registry.register(MetricNames.PROCESSING, newTimer()) : null;
     }
 
     /** Metrics for {@code side}; when {@code enabled} is false nothing is recorded. */
@@ -69,6 +69,10 @@ public final class RpcMetrics {
 
     private static Reservoir reservoir() {
         return new HdrReservoir();
+    }
+
+    private static Timer newTimer() {
+        return new Timer(RatesOnRead.newMeter(), new Histogram(reservoir()), Clock.defaultClock());
     }
 
     public Side side() {
@@ -131,7 +135,7 @@ public final class RpcMetrics {
         Timer timer = methodTimers.get(token);
         if (timer == null) {
             String name = MetricNames.method(key, method);
-            Timer registered = registry.timer(name, () -> new Timer(reservoir()));
+            Timer registered = registry.timer(name, RpcMetrics::newTimer);
             timer = methodTimers.computeIfAbsent(token, t -> registered);
         }
         return timer;
