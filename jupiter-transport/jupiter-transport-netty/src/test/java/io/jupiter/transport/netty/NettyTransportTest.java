@@ -256,6 +256,8 @@ class NettyTransportTest {
         EchoPeer client = new EchoPeer();
         ConnectionGroup group = connector(config, client).connect(address, 2);
         Await.until("both connections are up", TIMEOUT, () -> group.activeConnections().size() == 2);
+        // The client sees a connection as soon as the kernel completes it; the server's accept may still be pending.
+        Await.until("the server has both connections", TIMEOUT, () -> first.open.get() == 2);
 
         acceptor.close();
         Await.until("the group has lost its connections", TIMEOUT, () -> !group.isAvailable());
