@@ -14,16 +14,7 @@ cd "$(dirname "$0")/.."
 THREADS=${THREADS:-32}
 OUT=target/alloc-bench
 mkdir -p "$OUT"
-echo "building..." >&2
-mvn -B -q -DskipTests package -pl jupiter-example -am >&2
-mvn -B -q -f jupiter-compat/legacy-classpath/pom.xml generate-resources >&2
-LEGACY_CP=$(cat jupiter-compat/legacy-classpath/target/legacy-classpath.txt)
-LEGACY_CLASSES=target/legacy-bench
-rm -rf "$LEGACY_CLASSES" && mkdir -p "$LEGACY_CLASSES"
-javac --release 8 -nowarn -cp "$LEGACY_CP" -d "$LEGACY_CLASSES" \
-  jupiter-compat/src/legacy/java/compat/legacy/BenchmarkService.java \
-  jupiter-compat/src/legacy/java/compat/legacy/LegacyBenchmarkServer.java 2>/dev/null
-JAR=jupiter-example/target/jupiter-example.jar
+source bench/build-legacy.sh
 cat > "$OUT/alloc.jfc" <<'JFC'
 <?xml version="1.0" encoding="UTF-8"?>
 <configuration version="2.0" label="allocation per thread">
@@ -66,9 +57,7 @@ PY
 }
 
 read -r _ ours_qps ours <<< "$(measure jupiter 18131 java -jar "$JAR" benchmark-server --host 127.0.0.1 --port 18131)"
-read -r _ old_qps old <<< "$(measure jupiter-1.3.1 18132 java --add-opens java.base/java.nio=ALL-UNNAMED \
-  --add-opens java.base/java.lang=ALL-UNNAMED --add-opens java.base/java.math=ALL-UNNAMED \
-  -cp "$LEGACY_CLASSES:$LEGACY_CP" compat.legacy.LegacyBenchmarkServer 18132 true)"
+read -r _ old_qps old <<< "$(measure jupiter-1.3.1 18132 "${LEGACY_JAVA[@]}" compat.legacy.LegacyBenchmarkServer 18132 true)"
 printf "| provider | qps (sync, %s threads) | bytes allocated per call |\n|---|---:|---:|\n" "$THREADS"
 printf "| jupiter | %s | %s |\n| jupiter 1.3.1 | %s | %s |\n" "$ours_qps" "$ours" "$old_qps" "$old"
 awk -v a="$ours" -v b="$old" 'BEGIN { printf "\nratio jupiter / 1.3.1: %.2f\n", a / b }'

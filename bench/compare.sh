@@ -20,19 +20,7 @@ if [ ${#SCENARIOS[@]} -eq 0 ]; then
     "sync 32 small direct" "future 32 small direct" "sync 32 1k direct")
 fi
 
-echo "building..." >&2
-mvn -B -q -DskipTests package -pl jupiter-example -am >&2
-mvn -B -q -f jupiter-compat/legacy-classpath/pom.xml generate-resources >&2
-LEGACY_CP=$(cat jupiter-compat/legacy-classpath/target/legacy-classpath.txt)
-LEGACY_CLASSES=target/legacy-bench
-rm -rf "$LEGACY_CLASSES" && mkdir -p "$LEGACY_CLASSES"
-javac --release 8 -nowarn -cp "$LEGACY_CP" -d "$LEGACY_CLASSES" \
-  jupiter-compat/src/legacy/java/compat/legacy/BenchmarkService.java \
-  jupiter-compat/src/legacy/java/compat/legacy/LegacyBenchmarkServer.java \
-  jupiter-compat/src/legacy/java/compat/legacy/LegacyBenchmarkClient.java 2>/dev/null
-LEGACY_JAVA=(java --add-opens java.base/java.nio=ALL-UNNAMED --add-opens java.base/java.lang=ALL-UNNAMED
-  --add-opens java.base/java.math=ALL-UNNAMED -cp "$LEGACY_CLASSES:$LEGACY_CP")
-JAR=jupiter-example/target/jupiter-example.jar
+source bench/build-legacy.sh
 RAW_PORT=18098; JUPITER_PORT=18099; LEGACY_PORT=18097; JUPITER_DIRECT_PORT=18096; LEGACY_DIRECT_PORT=18095
 
 PIDS=()

@@ -274,7 +274,8 @@ class NettyTransportTest {
         Connection connection = group.next();
         connection.write(EchoPeer.request(connection.alloc(), 1, "again"), null);
         assertThat(answered.await(10, TimeUnit.SECONDS)).isTrue();
-        // Never more connections than asked for.
+        // Never more connections than asked for (once the server has accepted both).
+        Await.until("the new server has both connections", TIMEOUT, () -> second.open.get() == 2);
         assertThat(Await.holdsFor(Duration.ofMillis(300), () -> second.open.get() == 2)).isTrue();
         assertThat(first.maxOpen.get()).isEqualTo(2);
         assertThat(second.maxOpen.get()).isEqualTo(2);
