@@ -5,7 +5,6 @@ import com.codahale.metrics.EWMA;
 import com.codahale.metrics.Meter;
 import com.codahale.metrics.MovingAverages;
 import java.util.concurrent.TimeUnit;
-import java.util.function.LongSupplier;
 
 /**
  * The 1-, 5- and 15-minute rates of a {@link Meter}, computed when they are read instead of when the meter is marked:
@@ -26,30 +25,25 @@ final class RatesOnRead implements MovingAverages {
     private final EWMA m1 = EWMA.oneMinuteEWMA();
     private final EWMA m5 = EWMA.fiveMinuteEWMA();
     private final EWMA m15 = EWMA.fifteenMinuteEWMA();
-    private final LongSupplier nanoClock;
+    private final Clock clock;
     private Meter meter;
     private long lastCount;
     private long lastTick;
 
-    private RatesOnRead(LongSupplier nanoClock) {
-        this.nanoClock = nanoClock;
-        this.lastTick = nanoClock.getAsLong();
+    private RatesOnRead(Clock clock) {
+        this.clock = clock;
+        this.lastTick = clock.getTick();
     }
 
     /** A meter whose moving averages are computed on read. */
     static Meter newMeter() {
-        return newMeter(System::nanoTime);
+        return newMeter(Clock.defaultClock());
     }
 
     /** The same, on a given clock (tests). */
-    static Meter newMeter(LongSupplier nanoClock) {
-        RatesOnRead rates = new RatesOnRead(nanoClock);
-        Meter meter = new Meter(rates, new Clock() {
-            @Override
-            public long getTick() {
-                return nanoClock.getAsLong();
-            }
-        });
+    static Meter newMeter(Clock clock) {
+        RatesOnRead rates = new RatesOnRead(clock);
+        Meter meter = new Meter(rates, clock);
         rates.meter = meter;
         return meter;
     }
@@ -83,7 +77,7 @@ final class RatesOnRead implements MovingAverages {
     }
 
     private synchronized void catchUp() {
-        long ticks = (nanoClock.getAsLong() - lastTick) / TICK_NANOS;
+        long ticks = (clock.getTick() - lastTick) / TICK_NANOS;
         if (ticks <= 0) {
             return;
         }

@@ -14,13 +14,14 @@ class RatesOnReadTest {
     private static final long TICK = TimeUnit.SECONDS.toNanos(5);
 
     private final AtomicLong now = new AtomicLong(1_000_000_000L);
-    private final Meter onRead = RatesOnRead.newMeter(now::get);
-    private final Meter dropwizard = new Meter(new Clock() {
+    private final Clock clock = new Clock() {
         @Override
         public long getTick() {
             return now.get();
         }
-    });
+    };
+    private final Meter onRead = RatesOnRead.newMeter(clock);
+    private final Meter dropwizard = new Meter(clock);
 
     @Test
     void readEveryTickGivesDropwizardsRates() {

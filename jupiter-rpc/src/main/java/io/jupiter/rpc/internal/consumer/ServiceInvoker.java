@@ -112,11 +112,11 @@ final class ServiceInvoker implements InvocationHandler {
             return ChainedInvoke.invoke(this, info, arguments, context);
         }
         if (settings.invokeType == InvokeType.ASYNC) {
-            InvokeFutureContext.set(invokeAsync(info, arguments));
+            InvokeFutureContext.set(cluster.invokeAsync(info, arguments));
             return info.defaultValue;
         }
         if (info.returnsFuture) {
-            return invokeAsync(info, arguments);
+            return cluster.invokeAsync(info, arguments);
         }
         long started = metrics.startNanos();
         try {
@@ -124,10 +124,6 @@ final class ServiceInvoker implements InvocationHandler {
         } finally {
             metrics.methodDone(info, settings.key, info.name, started);
         }
-    }
-
-    private InvokeFuture<Object> invokeAsync(MethodInfo info, Object[] arguments) {
-        return cluster.invokeAsync(info, arguments);
     }
 
     /**

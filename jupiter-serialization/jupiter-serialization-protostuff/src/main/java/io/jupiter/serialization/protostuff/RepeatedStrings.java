@@ -2,7 +2,6 @@ package io.jupiter.serialization.protostuff;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 
 /**
  * Decodes the strings every request repeats (service group, name and version, method name, class names) without
@@ -57,10 +56,5 @@ final class RepeatedStrings {
             }
         }
         return true;
-    }
-
-    @Override
-    public String toString() {
-        return "RepeatedStrings" + Arrays.stream(table).filter(e -> e != null).map(Entry::value).toList();
     }
 }
