@@ -2,6 +2,7 @@ package io.jupiter.rpc.internal.provider;
 
 import io.jupiter.rpc.internal.LegacyExceptions;
 import io.jupiter.rpc.internal.Throwables;
+import io.jupiter.rpc.internal.WorkerPool;
 import io.jupiter.rpc.internal.filter.DefaultInvocation;
 import io.jupiter.serialization.ClassNotTrustedException;
 import io.jupiter.serialization.Serializer;
@@ -18,7 +19,7 @@ import org.slf4j.LoggerFactory;
  * response. Each failure is answered with the status that says where it happened; infrastructure failures carry
  * Jupiter 1.3.1's exception classes ({@link LegacyExceptions}), so a 1.3.1 consumer reports them as its own.
  */
-final class RequestTask implements Runnable {
+final class RequestTask implements WorkerPool.Task {
 
     private static final Logger log = LoggerFactory.getLogger(RequestTask.class);
 
@@ -31,6 +32,17 @@ final class RequestTask implements Runnable {
         this.runtime = runtime;
         this.connection = connection;
         this.frame = frame;
+    }
+
+    @Override
+    public long queuedNanos() {
+        return frame.receivedNanos();
+    }
+
+    /** This request will not be served: releases its frame and what it holds of the flow limits. */
+    void discard() {
+        frame.release();
+        runtime.releaseAppFlow();
     }
 
     @Override

@@ -1,11 +1,11 @@
 package io.jupiter.rpc.internal.provider;
 
-import io.jupiter.common.NamedThreadFactory;
 import io.jupiter.rpc.ServiceKey;
 import io.jupiter.rpc.filter.Interceptor;
 import io.jupiter.rpc.filter.Side;
 import io.jupiter.rpc.flow.FlowLimiter;
 import io.jupiter.rpc.internal.LegacyExceptions;
+import io.jupiter.rpc.internal.WorkerPool;
 import io.jupiter.rpc.internal.filter.InterceptorChain;
 import io.jupiter.rpc.metrics.RpcMetrics;
 import io.jupiter.serialization.Serializer;
@@ -27,11 +27,8 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
@@ -53,8 +50,8 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
      */
     private final ConcurrentHashMap<String, ServiceEntry[]> servicesByName = new ConcurrentHashMap<>();
     private final Serializer[] accepted = new Serializer[SerializerType.MAX_CODE + 1];
-    private final ThreadPoolExecutor pool;
-    private final Executor executor;
+    /** {@code null}: requests run on the IO threads. */
+    private final WorkerPool pool;
     private final Acceptor acceptor;
     private final RpcMetrics metrics;
     private List<Interceptor> interceptors = List.of();
@@ -74,13 +71,9 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
             accepted[type.code()] = Serializers.get(type);
         }
         if (providerThreads > 0) {
-            this.pool = new ThreadPoolExecutor(providerThreads, providerThreads, 60, TimeUnit.SECONDS,
-                    new ArrayBlockingQueue<>(queueCapacity), new NamedThreadFactory("jupiter-provider", true),
-                    new ThreadPoolExecutor.AbortPolicy());
-            this.executor = pool;
+            this.pool = new WorkerPool("jupiter-provider", providerThreads, queueCapacity);
         } else {
             this.pool = null;
-            this.executor = Runnable::run;
         }
         this.acceptor = TransportFactory.load().newAcceptor(transportConfig, bindAddress, this);
     }
@@ -182,8 +175,13 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
             rejectAppFlow(connection, frame, appFlow);
             return;
         }
+        RequestTask task = new RequestTask(this, connection, frame);
+        if (pool == null) {
+            task.run();
+            return;
+        }
         try {
-            executor.execute(new RequestTask(this, connection, frame));
+            pool.execute(task);
         } catch (RejectedExecutionException e) {
             releaseAppFlow();
             rejectBusy(connection, frame);
@@ -269,8 +267,15 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
         if (draining || pool == null || pool.isShutdown()) {
             return "shutting down";
         }
-        return pool.getActiveCount() + " of " + pool.getMaximumPoolSize() + " threads busy and "
-                + pool.getQueue().size() + " requests queued";
+        return pool.activeCount() + " of " + pool.maxThreads() + " threads busy and " + pool.queuedCount()
+                + " requests queued";
+    }
+
+    /** Requests that will not run: their buffers are released, their callers learn it from the closed connection. */
+    private static void discard(List<WorkerPool.Task> tasks) {
+        for (WorkerPool.Task task : tasks) {
+            ((RequestTask) task).discard();
+        }
     }
 
     @Override
@@ -280,10 +285,11 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
             pool.shutdown();
             try {
                 if (!pool.awaitTermination(5, TimeUnit.SECONDS)) {
-                    pool.shutdownNow();
+                    discard(pool.shutdownNow());
+                    pool.awaitTermination(1, TimeUnit.SECONDS);
                 }
             } catch (InterruptedException e) {
-                pool.shutdownNow();
+                discard(pool.shutdownNow());
                 Thread.currentThread().interrupt();
             }
         }

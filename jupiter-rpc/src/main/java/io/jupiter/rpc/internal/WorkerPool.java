@@ -1,0 +1,405 @@
+package io.jupiter.rpc.internal;
+
+import io.jupiter.common.Requires;
+import io.jupiter.common.SystemProperties;
+import io.netty.util.concurrent.FastThreadLocalThread;
+import io.netty.util.internal.PlatformDependent;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.concurrent.locks.LockSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A fixed pool of threads behind a bounded lock-free queue that wakes a thread only when one is needed.
+ *
+ * <p>A {@link java.util.concurrent.ThreadPoolExecutor} wakes a parked thread for every task it queues while any
+ * thread is parked, so a burst of short tasks (one network read delivers twenty requests) wakes every thread: a
+ * system call on the submitting thread and a context switch each, and on a virtual machine a context switch costs
+ * more than serving a small request. Here:
+ * <ul>
+ * <li>a submitter wakes a thread only if none is awake and looking for work, and fewer than {@code parallelism}
+ *     threads are running tasks; a thread that takes a task and leaves more behind wakes another under the same two
+ *     conditions;</li>
+ * <li>a thread runs queued tasks back to back and parks only when the queue is empty;</li>
+ * <li>since a running thread may be blocked rather than busy, a task that has waited {@code stallNanos} with no
+ *     thread looking for it wakes one more thread, whatever the parallelism: the submitter of the next task checks
+ *     the age of the oldest one, and while tasks run a watchdog looks too (every {@code stallNanos}, less often
+ *     while it finds nothing to do; it sleeps while no task runs). So blocking tasks soon get every thread of the
+ *     pool, and a short task queued behind blocked ones waits about {@code stallNanos} more at most.</li>
+ * </ul>
+ * Threads are started on demand, up to {@code threads}. A full queue or a shut-down pool refuses a task with
+ * {@link RejectedExecutionException}, at once.
+ */
+public final class WorkerPool {
+
+    /** A task that knows when it was queued ({@link System#nanoTime()}), so the pool can tell how long it waited. */
+    public interface Task extends Runnable {
+        long queuedNanos();
+    }
+
+    private static final Logger log = LoggerFactory.getLogger(WorkerPool.class);
+
+    /**
+     * Threads that may run tasks at once before a new task wakes another: half the cores, at least one (the other
+     * half is left to the IO threads); {@code -Djupiter.rpc.pool.parallelism}.
+     */
+    public static final int DEFAULT_PARALLELISM = SystemProperties.getInt("jupiter.rpc.pool.parallelism",
+            Math.max(1, Runtime.getRuntime().availableProcessors() / 2));
+    /**
+     * How long a task may wait, with every awake thread running a task, before it wakes another: 1 ms;
+     * {@code -Djupiter.rpc.pool.stall.micros}.
+     */
+    public static final long DEFAULT_STALL_NANOS = TimeUnit.MICROSECONDS.toNanos(
+            SystemProperties.getLong("jupiter.rpc.pool.stall.micros", 1_000));
+
+    /** The watchdog's longest sleep while tasks run, in multiples of {@code stallNanos}. */
+    private static final int MAX_WATCH_BACKOFF = 16;
+
+    private static final int SEARCHING = 0;
+    private static final int PARKED = 1;
+    private static final int WOKEN = 2;
+
+    private final String name;
+    private final int maxThreads;
+    private final int parallelism;
+    private final long stallNanos;
+    private final int queueCapacity;
+    private final Queue<Task> queue;
+    private final AtomicInteger threadNumber = new AtomicInteger();
+    private final AtomicReferenceArray<Worker> workers;
+    /** Workers started so far (slots of {@link #workers} in use). */
+    private final AtomicInteger started = new AtomicInteger();
+    /** Workers awake and looking for a task, plus those woken and not yet looking. */
+    private final AtomicInteger searching = new AtomicInteger();
+    /** Workers running tasks. */
+    private final AtomicInteger running = new AtomicInteger();
+    /** Worker threads not yet ended (the watchdog is not one). */
+    private final AtomicInteger live = new AtomicInteger();
+    private final AtomicLong wakeUps = new AtomicLong();
+    private final AtomicLong stallWakeUps = new AtomicLong();
+    private final Object termination = new Object();
+    private final Thread watchdog;
+    private volatile boolean watchdogParked;
+    private volatile boolean shutdown;
+
+    /** A pool with the default parallelism and stall time. */
+    public WorkerPool(String name, int threads, int queueCapacity) {
+        this(name, threads, queueCapacity, DEFAULT_PARALLELISM, DEFAULT_STALL_NANOS);
+    }
+
+    /**
+     * @param name            thread name prefix
+     * @param threads         the most threads the pool starts
+     * @param queueCapacity   tasks that may wait for a thread before new ones are refused (exact for one
+     *                        submitting thread; several at once may pass it by one task each)
+     * @param parallelism     threads that may run tasks before a new task wakes another (stalls aside)
+     * @param stallNanos      how long a task may wait, with no thread looking for work, before it wakes one
+     */
+    public WorkerPool(String name, int threads, int queueCapacity, int parallelism, long stallNanos) {
+        this.name = Requires.notBlank(name, "name");
+        this.maxThreads = Requires.positive(threads, "threads");
+        this.parallelism = Math.min(threads, Requires.positive(parallelism, "parallelism"));
+        this.stallNanos = Requires.positive(stallNanos, "stallNanos");
+        this.queueCapacity = Requires.positive(queueCapacity, "queueCapacity");
+        // The array queue rounds its capacity up to a power of two (at least 2); execute() keeps to the one asked.
+        this.queue = PlatformDependent.newFixedMpmcQueue(Math.max(2, queueCapacity));
+        this.workers = new AtomicReferenceArray<>(threads);
+        this.watchdog = newThread(name + "-watchdog", this::watch);
+        watchdog.start();
+    }
+
+    /**
+     * Queues {@code task}.
+     *
+     * @throws RejectedExecutionException if the queue is full or the pool is shut down
+     */
+    public void execute(Task task) {
+        Requires.notNull(task, "task");
+        if (shutdown) {
+            throw new RejectedExecutionException(name + " is shut down");
+        }
+        if (queue.size() >= queueCapacity || !queue.offer(task)) {
+            throw new RejectedExecutionException(name + ": all " + running.get() + " running threads busy and the"
+                    + " queue full");
+        }
+        if (searching.get() == 0 && (running.get() < parallelism || waitedTooLong(task.queuedNanos()))) {
+            wakeOne();
+        }
+        if (shutdown && live.get() == 0) {
+            // Raced with shutdown and every worker has ended: run what is left here rather than lose it.
+            Task left;
+            while ((left = queue.poll()) != null) {
+                run(left);
+            }
+        }
+    }
+
+    /** Threads running a task now. */
+    public int activeCount() {
+        return running.get();
+    }
+
+    /** Tasks waiting for a thread. */
+    public int queuedCount() {
+        return queue.size();
+    }
+
+    /** The most threads the pool starts. */
+    public int maxThreads() {
+        return maxThreads;
+    }
+
+    /** Threads started so far. */
+    public int startedThreads() {
+        return started.get();
+    }
+
+    /** Parked threads woken so far (a new thread counts as one), watchdog wake-ups included. */
+    public long wakeUps() {
+        return wakeUps.get();
+    }
+
+    /** Threads the watchdog woke because queued tasks waited while every awake thread was running one. */
+    public long stallWakeUps() {
+        return stallWakeUps.get();
+    }
+
+    public boolean isShutdown() {
+        return shutdown;
+    }
+
+    /** Refuses new tasks; the queued ones still run, then every thread ends. */
+    public void shutdown() {
+        shutdown = true;
+        int n = started.get();
+        for (int i = 0; i < n; i++) {
+            Worker worker = workers.get(i);
+            if (worker != null) {
+                worker.wake();
+            }
+        }
+        LockSupport.unpark(watchdog);
+    }
+
+    /** {@link #shutdown()}, interrupts the running tasks, and returns the queued ones, which will not run. */
+    public List<Task> shutdownNow() {
+        List<Task> left = new ArrayList<>();
+        Task task;
+        while ((task = queue.poll()) != null) {
+            left.add(task);
+        }
+        shutdown();
+        int n = started.get();
+        for (int i = 0; i < n; i++) {
+            Worker worker = workers.get(i);
+            if (worker != null) {
+                worker.thread.interrupt();
+            }
+        }
+        return left;
+    }
+
+    /** Waits until every thread of a shut-down pool has ended; returns whether they did in time. */
+    public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
+        long deadline = System.nanoTime() + unit.toNanos(timeout);
+        synchronized (termination) {
+            while (live.get() > 0) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                TimeUnit.NANOSECONDS.timedWait(termination, left);
+            }
+        }
+        // Every thread has left its loop; join them, so that none is still alive when this returns true.
+        int n = started.get();
+        for (int i = 0; i <= n; i++) {
+            Thread thread = i == n ? watchdog : workers.get(i) == null ? null : workers.get(i).thread;
+            long left = deadline - System.nanoTime();
+            if (thread != null && left > 0) {
+                TimeUnit.NANOSECONDS.timedJoin(thread, left);
+            }
+            if (thread != null && thread.isAlive()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Wakes a parked worker, or starts one if none is parked and the pool may grow; it is counted as searching
+     * from here. Returns whether a worker was woken or started.
+     */
+    private boolean wakeOne() {
+        int n = started.get();
+        for (int i = 0; i < n; i++) {
+            Worker worker = workers.get(i);
+            if (worker != null && worker.wake()) {
+                wakeUps.incrementAndGet();
+                return true;
+            }
+        }
+        if (startWorker()) {
+            wakeUps.incrementAndGet();
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * A daemon {@link FastThreadLocalThread}: Netty's thread-locals are an array index on it, and its pooled
+     * allocator gives it a buffer cache of its own, so the responses it serializes take no arena lock.
+     */
+    private static Thread newThread(String name, Runnable body) {
+        Thread thread = new FastThreadLocalThread(body, name);
+        thread.setDaemon(true);
+        return thread;
+    }
+
+    private boolean startWorker() {
+        for (;;) {
+            int n = started.get();
+            if (n >= maxThreads) {
+                return false;
+            }
+            if (started.compareAndSet(n, n + 1)) {
+                searching.incrementAndGet();
+                live.incrementAndGet();
+                Worker worker = new Worker();
+                worker.thread = newThread(name + '-' + threadNumber.incrementAndGet(), () -> work(worker));
+                workers.set(n, worker);
+                worker.thread.start();
+                return true;
+            }
+        }
+    }
+
+    /** Whether the oldest queued task has waited {@code stallNanos} by {@code nowNanos}. */
+    private boolean waitedTooLong(long nowNanos) {
+        Task oldest = queue.peek();
+        return oldest != null && nowNanos - oldest.queuedNanos() >= stallNanos;
+    }
+
+    private void work(Worker worker) {
+        for (;;) {
+            Task task = queue.poll();
+            if (task == null) {
+                if (worker.idle()) {
+                    continue;
+                }
+                if (live.decrementAndGet() == 0) {
+                    synchronized (termination) {
+                        termination.notifyAll();
+                    }
+                    LockSupport.unpark(watchdog);
+                }
+                // A task queued while we were leaving: stay for it (else its submitter, seeing no worker, runs it).
+                if (queue.isEmpty()) {
+                    return;
+                }
+                live.incrementAndGet();
+                searching.incrementAndGet();
+                continue;
+            }
+            int nowRunning = running.incrementAndGet();
+            int nowSearching = searching.decrementAndGet();
+            if (nowRunning == 1 && watchdogParked) {
+                LockSupport.unpark(watchdog);
+            }
+            if (nowSearching == 0 && nowRunning < parallelism && !queue.isEmpty()) {
+                wakeOne();
+            }
+            do {
+                run(task);
+            } while ((task = queue.poll()) != null);
+            searching.incrementAndGet();
+            running.decrementAndGet();
+        }
+    }
+
+    private static void run(Task task) {
+        // A task may leave its thread interrupted (shutdownNow, or its own doing): the next task starts clean.
+        Thread.interrupted();
+        try {
+            task.run();
+        } catch (Throwable t) {
+            log.warn("a task of {} threw", Thread.currentThread().getName(), t);
+        }
+    }
+
+    /** While tasks run, wakes one more worker whenever a task waited too long with no worker looking for it. */
+    private void watch() {
+        long sleep = stallNanos;
+        while (!shutdown || live.get() > 0) {
+            if (running.get() == 0 && !shutdown) {
+                watchdogParked = true;
+                // Re-read after publishing the flag: a worker that started running since either sees it or is seen.
+                if (running.get() == 0 && !shutdown) {
+                    LockSupport.park(this);
+                }
+                watchdogParked = false;
+                sleep = stallNanos;
+                continue;
+            }
+            LockSupport.parkNanos(this, sleep);
+            if (searching.get() == 0 && waitedTooLong(System.nanoTime()) && wakeOne()) {
+                stallWakeUps.incrementAndGet();
+                sleep = stallNanos;
+            } else {
+                // Every wake-up of this thread is a context switch: look less often while there is nothing to do.
+                sleep = Math.min(sleep * 2, stallNanos * MAX_WATCH_BACKOFF);
+            }
+        }
+    }
+
+    /** One pool thread's parking state. */
+    private final class Worker {
+
+        private static final AtomicIntegerFieldUpdater<Worker> STATE =
+                AtomicIntegerFieldUpdater.newUpdater(Worker.class, "state");
+
+        Thread thread;
+        volatile int state = SEARCHING;
+
+        /** Wakes this worker if it is parked, counting it as searching; returns whether it did. */
+        boolean wake() {
+            if (state == PARKED && STATE.compareAndSet(this, PARKED, WOKEN)) {
+                searching.incrementAndGet();
+                LockSupport.unpark(thread);
+                return true;
+            }
+            return false;
+        }
+
+        /**
+         * Called by the worker's own thread when the queue looked empty: parks until woken. Returns {@code false}
+         * when the worker should end (the pool is shut down and nothing is queued).
+         */
+        boolean idle() {
+            if (shutdown && queue.isEmpty()) {
+                searching.decrementAndGet();
+                return false;
+            }
+            state = PARKED;
+            searching.decrementAndGet();
+            // A task queued after our last poll may have seen us searching and woken nobody: look once more.
+            if ((!queue.isEmpty() || shutdown) && STATE.compareAndSet(this, PARKED, SEARCHING)) {
+                searching.incrementAndGet();
+                return true;
+            }
+            while (state == PARKED) {
+                LockSupport.park(WorkerPool.this);
+            }
+            state = SEARCHING;
+            return true;
+        }
+    }
+}

@@ -1,0 +1,245 @@
+package io.jupiter.rpc.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.jupiter.testkit.Await;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class WorkerPoolTest {
+
+    private static final long NO_STALL = TimeUnit.SECONDS.toNanos(30);
+
+    private final List<WorkerPool> pools = new ArrayList<>();
+
+    @AfterEach
+    void shutDownPools() throws InterruptedException {
+        for (WorkerPool pool : pools) {
+            pool.shutdownNow();
+            assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).as("pool threads ended").isTrue();
+        }
+        assertThat(poolThreadsAlive()).as("threads of test pools after shutdown").isZero();
+    }
+
+    private WorkerPool pool(int threads, int queueCapacity, int parallelism, long stallNanos) {
+        WorkerPool pool = new WorkerPool("test-pool", threads, queueCapacity, parallelism, stallNanos);
+        pools.add(pool);
+        return pool;
+    }
+
+    private static WorkerPool.Task task(Runnable body) {
+        long queued = System.nanoTime();
+        return new WorkerPool.Task() {
+            @Override
+            public long queuedNanos() {
+                return queued;
+            }
+
+            @Override
+            public void run() {
+                body.run();
+            }
+        };
+    }
+
+    private static long poolThreadsAlive() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().startsWith("test-pool") && t.isAlive()).count();
+    }
+
+    @Test
+    void runsEveryTaskOnceUnderConcurrentSubmitters() throws InterruptedException {
+        WorkerPool pool = pool(4, 1 << 16, 2, TimeUnit.MILLISECONDS.toNanos(1));
+        int submitters = 4;
+        int perSubmitter = 10_000;
+        AtomicIntegerArray runs = new AtomicIntegerArray(submitters * perSubmitter);
+        CountDownLatch done = new CountDownLatch(submitters * perSubmitter);
+        List<Thread> threads = new ArrayList<>();
+        for (int s = 0; s < submitters; s++) {
+            int base = s * perSubmitter;
+            Thread submitter = new Thread(() -> {
+                for (int i = 0; i < perSubmitter; i++) {
+                    int index = base + i;
+                    pool.execute(task(() -> {
+                        runs.incrementAndGet(index);
+                        done.countDown();
+                    }));
+                }
+            });
+            threads.add(submitter);
+            submitter.start();
+        }
+        for (Thread submitter : threads) {
+            submitter.join(TimeUnit.SECONDS.toMillis(30));
+        }
+        assertThat(done.await(30, TimeUnit.SECONDS)).as("all tasks ran").isTrue();
+        for (int i = 0; i < runs.length(); i++) {
+            assertThat(runs.get(i)).as("runs of task %d", i).isEqualTo(1);
+        }
+        assertThat(pool.startedThreads()).isBetween(1, 4);
+    }
+
+    @Test
+    void aBurstOfShortTasksIsServedByOneThreadWhenParallelismIsOne() throws InterruptedException {
+        WorkerPool pool = pool(8, 4096, 1, NO_STALL);
+        int tasks = 1_000;
+        CountDownLatch done = new CountDownLatch(tasks);
+        for (int i = 0; i < tasks; i++) {
+            pool.execute(task(done::countDown));
+        }
+        assertThat(done.await(30, TimeUnit.SECONDS)).isTrue();
+        // A thread pool that wakes a thread per queued task would have started all eight.
+        assertThat(pool.startedThreads()).isEqualTo(1);
+        assertThat(pool.stallWakeUps()).isZero();
+    }
+
+    @Test
+    void aTaskQueuedBehindABlockedThreadWakesAnotherAfterTheStallTime() throws InterruptedException {
+        WorkerPool pool = pool(4, 1024, 1, TimeUnit.MILLISECONDS.toNanos(5));
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch blockerRunning = new CountDownLatch(1);
+        CountDownLatch quickDone = new CountDownLatch(1);
+        pool.execute(task(() -> {
+            blockerRunning.countDown();
+            awaitQuietly(release);
+        }));
+        assertThat(blockerRunning.await(10, TimeUnit.SECONDS)).isTrue();
+        // The one running thread is blocked and nothing else arrives: only the watchdog can help this task.
+        pool.execute(task(quickDone::countDown));
+        try {
+            assertThat(quickDone.await(10, TimeUnit.SECONDS)).as("task behind the blocked one ran").isTrue();
+            assertThat(pool.stallWakeUps()).isGreaterThanOrEqualTo(1);
+            assertThat(pool.startedThreads()).isEqualTo(2);
+        } finally {
+            release.countDown();
+        }
+    }
+
+    @Test
+    void blockingTasksGetEveryThread() throws InterruptedException {
+        WorkerPool pool = pool(4, 1024, 1, TimeUnit.MILLISECONDS.toNanos(2));
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicInteger blocked = new AtomicInteger();
+        for (int i = 0; i < 8; i++) {
+            pool.execute(task(() -> {
+                blocked.incrementAndGet();
+                awaitQuietly(release);
+            }));
+        }
+        try {
+            Await.until("all four threads blocked in a task", Duration.ofSeconds(10), () -> blocked.get() == 4);
+            assertThat(pool.activeCount()).isEqualTo(4);
+            assertThat(pool.queuedCount()).isEqualTo(4);
+        } finally {
+            release.countDown();
+        }
+        Await.until("all eight tasks ran", Duration.ofSeconds(10), () -> blocked.get() == 8);
+    }
+
+    @Test
+    void aFullQueueRefusesAtOnce() throws InterruptedException {
+        WorkerPool pool = pool(1, 4, 1, NO_STALL);
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch running = new CountDownLatch(1);
+        pool.execute(task(() -> {
+            running.countDown();
+            awaitQuietly(release);
+        }));
+        assertThat(running.await(10, TimeUnit.SECONDS)).isTrue();
+        AtomicInteger ran = new AtomicInteger();
+        int accepted = 0;
+        try {
+            while (accepted < 100) {
+                pool.execute(task(ran::incrementAndGet));
+                accepted++;
+            }
+        } catch (RejectedExecutionException e) {
+            assertThat(e).hasMessageContaining("test-pool").hasMessageContaining("queue full");
+        }
+        assertThat(accepted).isEqualTo(4);
+        release.countDown();
+        Await.until("the queued tasks ran", Duration.ofSeconds(10), () -> ran.get() == 4);
+    }
+
+    @Test
+    void aTaskThatThrowsDoesNotCostTheThread() throws InterruptedException {
+        WorkerPool pool = pool(1, 16, 1, NO_STALL);
+        CountDownLatch after = new CountDownLatch(1);
+        pool.execute(task(() -> {
+            throw new IllegalStateException("thrown on purpose by a test task");
+        }));
+        pool.execute(task(after::countDown));
+        assertThat(after.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(pool.startedThreads()).isEqualTo(1);
+    }
+
+    @Test
+    void shutdownRunsWhatIsQueuedThenEndsEveryThread() throws InterruptedException {
+        WorkerPool pool = pool(2, 1024, 2, TimeUnit.MILLISECONDS.toNanos(1));
+        AtomicInteger ran = new AtomicInteger();
+        for (int i = 0; i < 500; i++) {
+            pool.execute(task(ran::incrementAndGet));
+        }
+        pool.shutdown();
+        assertThatThrownBy(() -> pool.execute(task(ran::incrementAndGet)))
+                .isInstanceOf(RejectedExecutionException.class).hasMessageContaining("shut down");
+        assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(ran.get()).isEqualTo(500);
+        assertThat(poolThreadsAlive()).isZero();
+    }
+
+    @Test
+    void shutdownNowInterruptsRunningTasksAndHandsBackQueuedOnes() throws InterruptedException {
+        WorkerPool pool = pool(1, 64, 1, NO_STALL);
+        CountDownLatch running = new CountDownLatch(1);
+        AtomicBoolean interrupted = new AtomicBoolean();
+        pool.execute(task(() -> {
+            running.countDown();
+            try {
+                new CountDownLatch(1).await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                interrupted.set(true);
+            }
+        }));
+        assertThat(running.await(10, TimeUnit.SECONDS)).isTrue();
+        AtomicInteger ran = new AtomicInteger();
+        for (int i = 0; i < 3; i++) {
+            pool.execute(task(ran::incrementAndGet));
+        }
+        List<WorkerPool.Task> left = pool.shutdownNow();
+        assertThat(left).hasSize(3);
+        assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(interrupted).isTrue();
+        assertThat(ran.get()).isZero();
+    }
+
+    @Test
+    void anIdlePoolSleeps() throws InterruptedException {
+        WorkerPool pool = pool(4, 64, 2, TimeUnit.MILLISECONDS.toNanos(1));
+        CountDownLatch done = new CountDownLatch(1);
+        pool.execute(task(done::countDown));
+        assertThat(done.await(10, TimeUnit.SECONDS)).isTrue();
+        Await.until("the worker parked", Duration.ofSeconds(10), () -> pool.activeCount() == 0);
+        long wakeUps = pool.wakeUps();
+        // Nothing to do: no thread is woken, however long we look.
+        assertThat(Await.holdsFor(Duration.ofMillis(200), () -> pool.wakeUps() == wakeUps)).isTrue();
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
