@@ -43,7 +43,7 @@ public final class ClientChannelInitializer extends ChannelInitializer<Channel> 
 
     @Override
     protected void initChannel(Channel channel) {
-        NettyConnection.configure(channel, config);
+        NettyConnection.configure(channel, config, false);
         ChannelPipeline pipeline = channel.pipeline();
         if (config.writeBatching() != WriteBatching.DISABLE) {
             pipeline.addLast("flush", new FlushConsolidationHandler(

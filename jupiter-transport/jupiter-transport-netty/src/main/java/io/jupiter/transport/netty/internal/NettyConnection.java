@@ -47,6 +47,8 @@ public final class NettyConnection implements Connection {
             AttributeKey.valueOf(NettyConnection.class, "connection");
     private static final AttributeKey<TransportConfig> CONFIG =
             AttributeKey.valueOf(NettyConnection.class, "config");
+    private static final AttributeKey<Boolean> ACCEPTED =
+            AttributeKey.valueOf(NettyConnection.class, "accepted");
     private static final AtomicIntegerFieldUpdater<NettyConnection> DRAIN_SCHEDULED =
             AtomicIntegerFieldUpdater.newUpdater(NettyConnection.class, "drainScheduled");
     /** Writes handled by one drain run before it yields the event loop to other work. */
@@ -71,6 +73,8 @@ public final class NettyConnection implements Connection {
     private final long maxPendingWriteBytes;
     private final int maxBodySize;
     private final WriteBatching batching;
+    /** Whether AUTO may hold flushes: on client connections only (see {@link WriteBatching#AUTO}). */
+    private final boolean autoHolds;
     private final long batchDelayNanos;
     /** AUTO: frames per drain, exponentially averaged, times 16 (written by the event loop only). */
     private volatile int framesPerDrainX16 = 16;
@@ -86,12 +90,18 @@ public final class NettyConnection implements Connection {
         this.maxPendingWriteBytes = config == null ? Long.MAX_VALUE : config.maxPendingWriteBytes();
         this.maxBodySize = config == null ? TransportConfig.DEFAULT_MAX_BODY_SIZE : config.maxBodySize();
         this.batching = config == null ? WriteBatching.AUTO : config.writeBatching();
+        this.autoHolds = !Boolean.TRUE.equals(channel.attr(ACCEPTED).get());
         this.batchDelayNanos = config == null ? 50_000 : TimeUnit.MICROSECONDS.toNanos(config.batchDelayMicros());
     }
 
-    /** Gives the connection of {@code channel} its limits; call before the connection is first used. */
-    public static void configure(Channel channel, TransportConfig config) {
+    /**
+     * Gives the connection of {@code channel} its limits; call before the connection is first used.
+     *
+     * @param accepted whether a server accepted the channel (rather than a client opening it)
+     */
+    public static void configure(Channel channel, TransportConfig config, boolean accepted) {
         channel.attr(CONFIG).set(config);
+        channel.attr(ACCEPTED).set(accepted);
     }
 
     /** The connection of {@code channel}, created on first use. */
@@ -236,13 +246,14 @@ public final class NettyConnection implements Connection {
     }
 
     /**
-     * Whether the next drain should wait {@code batchDelayNanos} for more frames: always with ENABLE; with AUTO once
-     * recent drains carried two frames or more on average (a lone caller, one frame a drain, is never delayed). The
-     * average is read racily from a producer thread; a stale value only picks the other mode once.
+     * Whether the next drain should wait {@code batchDelayNanos} for more frames: always with ENABLE; with AUTO on a
+     * client connection once recent drains carried two frames or more on average (a lone caller, one frame a drain,
+     * is never delayed). The average is read racily from a producer thread; a stale value only picks the other mode
+     * once.
      */
     private boolean holdFlush() {
         return batching == WriteBatching.ENABLE
-                || (batching == WriteBatching.AUTO && framesPerDrainX16 >= 2 * 16);
+                || (batching == WriteBatching.AUTO && autoHolds && framesPerDrainX16 >= 2 * 16);
     }
 
     private void drain() {

@@ -48,7 +48,7 @@ public final class ServerChannelInitializer extends ChannelInitializer<Channel> 
     @Override
     protected void initChannel(Channel channel) {
         children.add(channel);
-        NettyConnection.configure(channel, config);
+        NettyConnection.configure(channel, config, true);
         ChannelPipeline pipeline = channel.pipeline();
         if (config.writeBatching() != WriteBatching.DISABLE) {
             pipeline.addLast("flush", new FlushConsolidationHandler(EXPLICIT_FLUSH_AFTER_FLUSHES, true));
