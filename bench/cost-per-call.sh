@@ -38,7 +38,8 @@ for _ in $(seq 1 150); do
   if (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then break; fi
   sleep 0.2
 done
-java -jar "$JAR" "$client" --port "$PORT" --warmup "$WARMUP" --seconds "$MEASURE" "$@" > /tmp/cost-per-call-client.log 2>&1 &
+# shellcheck disable=SC2086
+java ${CLIENT_JAVA_OPTS:-} -jar "$JAR" "$client" --port "$PORT" --warmup "$WARMUP" --seconds "$MEASURE" "$@" > /tmp/cost-per-call-client.log 2>&1 &
 CP=$!
 
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
@@ -49,7 +50,7 @@ sleep $((WARMUP + 1))
 s0=$(cpu_ticks $SP); c0=$(cpu_ticks $CP); x0=$(machine_switches)
 PERF_OUT=/tmp/cost-per-call-perf.txt
 if command -v perf >/dev/null && perf stat -e context-switches -o /dev/null true 2>/dev/null; then
-  perf stat -e 'raw_syscalls:sys_enter,syscalls:sys_enter_futex,context-switches' -p $SP -o $PERF_OUT \
+  perf stat ${PERF_FLAGS:-} -e 'raw_syscalls:sys_enter,syscalls:sys_enter_futex,context-switches' -p $SP -o $PERF_OUT \
     -- sleep $window 2>/dev/null || sleep $window
 else
   : > $PERF_OUT

@@ -31,9 +31,10 @@ import org.slf4j.LoggerFactory;
  * <li>a thread runs queued tasks back to back and parks only when the queue is empty;</li>
  * <li>since a running thread may be blocked rather than busy, a task that has waited {@code stallNanos} with no
  *     thread looking for it wakes one more thread, whatever the parallelism: the submitter of the next task checks
- *     the age of the oldest one, and while tasks run a watchdog looks too (every {@code stallNanos}, less often
- *     while it finds nothing to do; it sleeps while no task runs). So blocking tasks soon get every thread of the
- *     pool, and a short task queued behind blocked ones waits about {@code stallNanos} more at most.</li>
+ *     the age of the oldest one, and a watchdog looks too (every {@code stallNanos}, less often while it finds
+ *     nothing to do; it sleeps for good while the pool is idle, until a task is left queued with no thread looking
+ *     for it). So blocking tasks soon get every thread of the pool, and a short task queued behind blocked ones
+ *     waits about {@code stallNanos} more (up to 16 times that after a long quiet spell) at most.</li>
  * </ul>
  * Threads are started on demand, up to {@code threads}. A full queue or a shut-down pool refuses a task with
  * {@link RejectedExecutionException}, at once.
@@ -77,10 +78,14 @@ public final class WorkerPool {
     private final AtomicReferenceArray<Worker> workers;
     /** Workers started so far (slots of {@link #workers} in use). */
     private final AtomicInteger started = new AtomicInteger();
-    /** Workers awake and looking for a task, plus those woken and not yet looking. */
-    private final AtomicInteger searching = new AtomicInteger();
-    /** Workers running tasks. */
-    private final AtomicInteger running = new AtomicInteger();
+    /**
+     * Two counts in one word, so that a submitter reads both at the same instant: workers running tasks (high 32
+     * bits) and workers awake and looking for a task, woken ones included (low 32 bits). A worker that is about to
+     * stop or start looking counts itself first and undoes it if it lost the race, so that a submitter never sees
+     * nobody looking while somebody is.
+     */
+    private final AtomicLong ctl = new AtomicLong();
+    private static final long ONE_RUNNING = 1L << 32;
     /** Worker threads not yet ended (the watchdog is not one). */
     private final AtomicInteger live = new AtomicInteger();
     private final AtomicLong wakeUps = new AtomicLong();
@@ -127,11 +132,18 @@ public final class WorkerPool {
             throw new RejectedExecutionException(name + " is shut down");
         }
         if (queue.size() >= queueCapacity || !queue.offer(task)) {
-            throw new RejectedExecutionException(name + ": all " + running.get() + " running threads busy and the"
+            throw new RejectedExecutionException(name + ": all " + running(ctl.get()) + " running threads busy and the"
                     + " queue full");
         }
-        if (searching.get() == 0 && (running.get() < parallelism || waitedTooLong(task.queuedNanos()))) {
-            wakeOne();
+        long c = ctl.get();
+        if (searching(c) == 0) {
+            if (running(c) < parallelism) {
+                wakeOne(false);
+            } else if (waitedTooLong(task.queuedNanos())) {
+                wakeOne(true);
+            } else {
+                watchForStalls();
+            }
         }
         if (shutdown && live.get() == 0) {
             // Raced with shutdown and every worker has ended: run what is left here rather than lose it.
@@ -144,7 +156,7 @@ public final class WorkerPool {
 
     /** Threads running a task now. */
     public int activeCount() {
-        return running.get();
+        return running(ctl.get());
     }
 
     /** Tasks waiting for a thread. */
@@ -236,9 +248,14 @@ public final class WorkerPool {
 
     /**
      * Wakes a parked worker, or starts one if none is parked and the pool may grow; it is counted as searching
-     * from here. Returns whether a worker was woken or started.
+     * from here. The need is judged again on fresh counts first (the caller's may be stale by now): a task queued,
+     * nobody looking for it, and fewer than {@code parallelism} running unless the task {@code stalled}. Returns
+     * whether a worker was woken or started.
      */
-    private boolean wakeOne() {
+    private boolean wakeOne(boolean stalled) {
+        if (!needsWorker(stalled)) {
+            return false;
+        }
         int n = started.get();
         for (int i = 0; i < n; i++) {
             Worker worker = workers.get(i);
@@ -247,11 +264,25 @@ public final class WorkerPool {
                 return true;
             }
         }
-        if (startWorker()) {
+        // Nobody parked: start a thread, if one is still needed (a worker may have got to the task meanwhile).
+        if (needsWorker(stalled) && startWorker()) {
             wakeUps.incrementAndGet();
             return true;
         }
         return false;
+    }
+
+    private boolean needsWorker(boolean stalled) {
+        long c = ctl.get();
+        return searching(c) == 0 && (stalled || running(c) < parallelism) && !queue.isEmpty();
+    }
+
+    private static int searching(long ctl) {
+        return (int) ctl;
+    }
+
+    private static int running(long ctl) {
+        return (int) (ctl >>> 32);
     }
 
     /**
@@ -271,7 +302,7 @@ public final class WorkerPool {
                 return false;
             }
             if (started.compareAndSet(n, n + 1)) {
-                searching.incrementAndGet();
+                ctl.incrementAndGet();
                 live.incrementAndGet();
                 Worker worker = new Worker();
                 worker.thread = newThread(name + '-' + threadNumber.incrementAndGet(), () -> work(worker));
@@ -306,22 +337,21 @@ public final class WorkerPool {
                     return;
                 }
                 live.incrementAndGet();
-                searching.incrementAndGet();
+                ctl.incrementAndGet();
                 continue;
             }
-            int nowRunning = running.incrementAndGet();
-            int nowSearching = searching.decrementAndGet();
-            if (nowRunning == 1 && watchdogParked) {
-                LockSupport.unpark(watchdog);
-            }
-            if (nowSearching == 0 && nowRunning < parallelism && !queue.isEmpty()) {
-                wakeOne();
+            long c = ctl.addAndGet(ONE_RUNNING - 1);
+            if (searching(c) == 0 && !queue.isEmpty()) {
+                if (running(c) < parallelism) {
+                    wakeOne(false);
+                } else {
+                    watchForStalls();
+                }
             }
             do {
                 run(task);
             } while ((task = queue.poll()) != null);
-            searching.incrementAndGet();
-            running.decrementAndGet();
+            ctl.addAndGet(1 - ONE_RUNNING);
         }
     }
 
@@ -335,28 +365,40 @@ public final class WorkerPool {
         }
     }
 
-    /** While tasks run, wakes one more worker whenever a task waited too long with no worker looking for it. */
+    /** A task was left queued with no worker looking for it: the watchdog must be awake to see it wait too long. */
+    private void watchForStalls() {
+        if (watchdogParked) {
+            LockSupport.unpark(watchdog);
+        }
+    }
+
+    /**
+     * Wakes one more worker whenever a task waited too long with no worker looking for it. Looks every
+     * {@code stallNanos} after it found something to do, less and less often while it finds nothing; sleeps for good
+     * once the pool stayed idle for a look, until a task is left queued with no worker looking for it.
+     */
     private void watch() {
         long sleep = stallNanos;
+        boolean idleAtLastLook = false;
         while (!shutdown || live.get() > 0) {
-            if (running.get() == 0 && !shutdown) {
+            if (idleAtLastLook && !shutdown) {
                 watchdogParked = true;
-                // Re-read after publishing the flag: a worker that started running since either sees it or is seen.
-                if (running.get() == 0 && !shutdown) {
+                // Re-read after publishing the flag: a task left waiting since either sees the flag or is seen here.
+                if (running(ctl.get()) == 0 && queue.isEmpty() && !shutdown) {
                     LockSupport.park(this);
                 }
                 watchdogParked = false;
                 sleep = stallNanos;
-                continue;
             }
             LockSupport.parkNanos(this, sleep);
-            if (searching.get() == 0 && waitedTooLong(System.nanoTime()) && wakeOne()) {
+            if (searching(ctl.get()) == 0 && waitedTooLong(System.nanoTime()) && wakeOne(true)) {
                 stallWakeUps.incrementAndGet();
                 sleep = stallNanos;
             } else {
                 // Every wake-up of this thread is a context switch: look less often while there is nothing to do.
                 sleep = Math.min(sleep * 2, stallNanos * MAX_WATCH_BACKOFF);
             }
+            idleAtLastLook = running(ctl.get()) == 0 && queue.isEmpty();
         }
     }
 
@@ -371,11 +413,15 @@ public final class WorkerPool {
 
         /** Wakes this worker if it is parked, counting it as searching; returns whether it did. */
         boolean wake() {
-            if (state == PARKED && STATE.compareAndSet(this, PARKED, WOKEN)) {
-                searching.incrementAndGet();
+            if (state != PARKED) {
+                return false;
+            }
+            ctl.incrementAndGet();
+            if (STATE.compareAndSet(this, PARKED, WOKEN)) {
                 LockSupport.unpark(thread);
                 return true;
             }
+            ctl.decrementAndGet();
             return false;
         }
 
@@ -385,15 +431,19 @@ public final class WorkerPool {
          */
         boolean idle() {
             if (shutdown && queue.isEmpty()) {
-                searching.decrementAndGet();
+                ctl.decrementAndGet();
                 return false;
             }
             state = PARKED;
-            searching.decrementAndGet();
+            ctl.decrementAndGet();
             // A task queued after our last poll may have seen us searching and woken nobody: look once more.
-            if ((!queue.isEmpty() || shutdown) && STATE.compareAndSet(this, PARKED, SEARCHING)) {
-                searching.incrementAndGet();
-                return true;
+            if (!queue.isEmpty() || shutdown) {
+                ctl.incrementAndGet();
+                if (STATE.compareAndSet(this, PARKED, SEARCHING)) {
+                    return true;
+                }
+                // A submitter woke us first and counted us itself.
+                ctl.decrementAndGet();
             }
             while (state == PARKED) {
                 LockSupport.park(WorkerPool.this);
