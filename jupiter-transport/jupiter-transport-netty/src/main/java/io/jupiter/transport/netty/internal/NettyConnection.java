@@ -256,6 +256,11 @@ public final class NettyConnection implements Connection {
                 || (batching == WriteBatching.AUTO && autoHolds && framesPerDrainX16 >= 2 * 16);
     }
 
+    /** Whether a drain would hold its flush if recent drains carried two frames or more (for tests). */
+    boolean holdsFlushUnderLoad() {
+        return batching == WriteBatching.ENABLE || (batching == WriteBatching.AUTO && autoHolds);
+    }
+
     private void drain() {
         int written = 0;
         long dequeuedBytes = 0;
