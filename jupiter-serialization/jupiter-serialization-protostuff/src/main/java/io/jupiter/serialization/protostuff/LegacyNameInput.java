@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 
 /**
  * Protostuff input that checks every class name read from the wire against the {@link ClassAllowList}, and reads
@@ -63,6 +64,11 @@ final class LegacyNameInput implements Input {
      * string is decoded by protostuff.
      */
     private static final VarHandle INPUT_BUFFER = inputBufferHandle();
+    /**
+     * protostuff's {@code io.protostuff.cesu8_compat}: strings with replaced characters are decoded again as CESU-8;
+     * with it set, every string is left to protostuff.
+     */
+    private static final boolean CESU8_COMPAT = Boolean.getBoolean("io.protostuff.cesu8_compat");
 
     private final ByteBufferInput in;
     private final ByteBuffer buffer;
@@ -97,7 +103,8 @@ final class LegacyNameInput implements Input {
         int field = lastField;
         boolean className = field > 0 && field < NAMES_A_CLASS.length && NAMES_A_CLASS[field]
                 && !(lastSchema instanceof RuntimeSchema);
-        String value = buffer != null && (className || isEnvelope(lastSchema)) ? readRepeated() : in.readString();
+        String value = buffer == null || CESU8_COMPAT ? in.readString()
+                : readUtf8(className || isEnvelope(lastSchema));
         return className ? checkedClassName(field, value) : value;
     }
 
@@ -106,15 +113,24 @@ final class LegacyNameInput implements Input {
         return type == MessageWrapper.class || type == ServiceMetadata.class;
     }
 
-    private String readRepeated() throws IOException {
+    /**
+     * Reads a string as protostuff does, with the charset given as an object rather than by name (protostuff looks
+     * it up by name for every string); a string every message repeats comes from {@link RepeatedStrings}.
+     */
+    private String readUtf8(boolean repeated) throws IOException {
         int mark = buffer.position();
         int length = in.readRawVarint32();
-        if (length < 0 || length > RepeatedStrings.MAX_LENGTH || buffer.remaining() < length) {
-            // Not one to keep, or malformed: protostuff reads it again and reports what is wrong.
+        if (length < 0 || buffer.remaining() < length) {
+            // Malformed: protostuff reads it again and reports what is wrong.
             buffer.position(mark);
             return in.readString();
         }
-        return REPEATED.read(buffer, length);
+        if (repeated && length <= RepeatedStrings.MAX_LENGTH) {
+            return REPEATED.read(buffer, length);
+        }
+        byte[] utf8 = new byte[length];
+        buffer.get(utf8);
+        return new String(utf8, StandardCharsets.UTF_8);
     }
 
     private String checkedClassName(int field, String name) {

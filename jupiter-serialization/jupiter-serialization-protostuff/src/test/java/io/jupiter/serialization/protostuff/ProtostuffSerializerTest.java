@@ -8,6 +8,9 @@ import io.jupiter.serialization.wire.MessageWrapper;
 import io.jupiter.serialization.wire.ResultWrapper;
 import io.jupiter.serialization.wire.legacy.JupiterServiceNotFoundException;
 import io.netty.buffer.ByteBuf;
+import io.protostuff.ProtostuffIOUtil;
+import io.protostuff.Schema;
+import io.protostuff.runtime.RuntimeSchema;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.PooledByteBufAllocator;
 import java.nio.charset.StandardCharsets;
@@ -73,6 +76,21 @@ class ProtostuffSerializerTest extends SerializerSuite {
             assertThat(ByteBufUtil.hexDump(buf)).isEqualTo("0b4a0961eda08062edb080630c");
         } finally {
             buf.release();
+        }
+    }
+
+    @Test
+    void stringsReadBackExactlyAsProtostuffDecodesThem() {
+        // Strings are decoded here, not by protostuff: same bytes, same string, replaced characters included.
+        String odd = "a\uD800b\uDC00c";
+        String long1k = "j\u00e9".repeat(600);
+        for (String value : new String[] {odd, long1k, "", "ascii"}) {
+            byte[] body = VectorBodies.encode(serializer(), new ResultWrapper(value));
+            Object read = read(body, ResultWrapper.class).getResult();
+            Schema<ResultWrapper> schema = RuntimeSchema.getSchema(ResultWrapper.class);
+            ResultWrapper byProtostuff = schema.newMessage();
+            ProtostuffIOUtil.mergeFrom(body, byProtostuff, schema);
+            assertThat(read).as("read back").isEqualTo(byProtostuff.getResult());
         }
     }
 
