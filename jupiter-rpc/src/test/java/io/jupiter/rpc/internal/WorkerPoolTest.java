@@ -107,13 +107,8 @@ class WorkerPoolTest {
     void aTaskQueuedBehindABlockedThreadWakesAnotherAfterTheStallTime() throws InterruptedException {
         WorkerPool pool = pool(4, 1024, 1, TimeUnit.MILLISECONDS.toNanos(5));
         CountDownLatch release = new CountDownLatch(1);
-        CountDownLatch blockerRunning = new CountDownLatch(1);
         CountDownLatch quickDone = new CountDownLatch(1);
-        pool.execute(task(() -> {
-            blockerRunning.countDown();
-            awaitQuietly(release);
-        }));
-        assertThat(blockerRunning.await(10, TimeUnit.SECONDS)).isTrue();
+        block(pool, release);
         // The one running thread is blocked and nothing else arrives: only the watchdog can help this task.
         pool.execute(task(quickDone::countDown));
         try {
@@ -150,12 +145,7 @@ class WorkerPoolTest {
     void aFullQueueRefusesAtOnce() throws InterruptedException {
         WorkerPool pool = pool(1, 4, 1, NO_STALL);
         CountDownLatch release = new CountDownLatch(1);
-        CountDownLatch running = new CountDownLatch(1);
-        pool.execute(task(() -> {
-            running.countDown();
-            awaitQuietly(release);
-        }));
-        assertThat(running.await(10, TimeUnit.SECONDS)).isTrue();
+        block(pool, release);
         AtomicInteger ran = new AtomicInteger();
         int accepted = 0;
         try {
@@ -233,6 +223,16 @@ class WorkerPoolTest {
         long wakeUps = pool.wakeUps();
         // Nothing to do: no thread is woken, however long we look.
         assertThat(Await.holdsFor(Duration.ofMillis(200), () -> pool.wakeUps() == wakeUps)).isTrue();
+    }
+
+    /** Queues a task that holds its thread until {@code release}; returns once it runs. */
+    private static void block(WorkerPool pool, CountDownLatch release) throws InterruptedException {
+        CountDownLatch running = new CountDownLatch(1);
+        pool.execute(task(() -> {
+            running.countDown();
+            awaitQuietly(release);
+        }));
+        assertThat(running.await(10, TimeUnit.SECONDS)).as("the blocking task runs").isTrue();
     }
 
     private static void awaitQuietly(CountDownLatch latch) {
