@@ -34,7 +34,8 @@ import org.slf4j.LoggerFactory;
  *     the age of the oldest one, and a watchdog looks too (every {@code stallNanos}, less often while it finds
  *     nothing to do; it sleeps for good while the pool is idle, until a task is left queued with no thread looking
  *     for it). So blocking tasks soon get every thread of the pool, and a short task queued behind blocked ones
- *     waits about {@code stallNanos} more (up to 16 times that after a long quiet spell) at most.</li>
+ *     waits about {@code stallNanos} more at most (up to 16 times that if the watchdog had long found nothing to
+ *     do and no other task arrives to check).</li>
  * </ul>
  * Threads are started on demand, up to {@code threads}. A full queue or a shut-down pool refuses a task with
  * {@link RejectedExecutionException}, at once.
