@@ -448,6 +448,8 @@ public final class WorkerPool {
             }
             while (state == PARKED) {
                 LockSupport.park(WorkerPool.this);
+                // A task that left its thread interrupted would make every park return at once: a spinning thread.
+                Thread.interrupted();
             }
             state = SEARCHING;
             return true;

@@ -174,6 +174,25 @@ class WorkerPoolTest {
     }
 
     @Test
+    void aTaskThatLeavesItsThreadInterruptedDoesNotMakeItSpin() throws InterruptedException {
+        WorkerPool pool = pool(1, 16, 1, NO_STALL);
+        CountDownLatch done = new CountDownLatch(1);
+        pool.execute(task(() -> {
+            Thread.currentThread().interrupt();
+            done.countDown();
+        }));
+        assertThat(done.await(10, TimeUnit.SECONDS)).isTrue();
+        Thread worker = Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().equals("test-pool-1")).findFirst().orElseThrow();
+        // Parked (WAITING), not spinning through park calls that return at once (RUNNABLE).
+        Await.until("the worker parked", Duration.ofSeconds(10), () -> worker.getState() == Thread.State.WAITING);
+        assertThat(Await.holdsFor(Duration.ofMillis(100), () -> worker.getState() == Thread.State.WAITING)).isTrue();
+        CountDownLatch next = new CountDownLatch(1);
+        pool.execute(task(next::countDown));
+        assertThat(next.await(10, TimeUnit.SECONDS)).as("the worker still serves").isTrue();
+    }
+
+    @Test
     void shutdownRunsWhatIsQueuedThenEndsEveryThread() throws InterruptedException {
         WorkerPool pool = pool(2, 1024, 2, TimeUnit.MILLISECONDS.toNanos(1));
         AtomicInteger ran = new AtomicInteger();
