@@ -306,11 +306,29 @@ public final class WorkerPool {
                 ctl.incrementAndGet();
                 live.incrementAndGet();
                 Worker worker = new Worker();
-                worker.thread = newThread(name + '-' + threadNumber.incrementAndGet(), () -> work(worker));
-                workers.set(n, worker);
-                worker.thread.start();
+                try {
+                    worker.thread = newThread(name + '-' + threadNumber.incrementAndGet(), () -> work(worker));
+                    workers.set(n, worker);
+                    worker.thread.start();
+                } catch (Throwable t) {
+                    // No thread (the process is out of native threads, say): undo its counts, or a worker that
+                    // does not exist would count as looking for work and nobody would be woken for the queue.
+                    ctl.decrementAndGet();
+                    workerEnded();
+                    log.error("{} cannot start thread {} of {}; running with fewer", name, n + 1, maxThreads, t);
+                    return false;
+                }
                 return true;
             }
+        }
+    }
+
+    private void workerEnded() {
+        if (live.decrementAndGet() == 0) {
+            synchronized (termination) {
+                termination.notifyAll();
+            }
+            LockSupport.unpark(watchdog);
         }
     }
 
@@ -327,12 +345,7 @@ public final class WorkerPool {
                 if (worker.idle()) {
                     continue;
                 }
-                if (live.decrementAndGet() == 0) {
-                    synchronized (termination) {
-                        termination.notifyAll();
-                    }
-                    LockSupport.unpark(watchdog);
-                }
+                workerEnded();
                 // A task queued while we were leaving: stay for it (else its submitter, seeing no worker, runs it).
                 if (queue.isEmpty()) {
                     return;
