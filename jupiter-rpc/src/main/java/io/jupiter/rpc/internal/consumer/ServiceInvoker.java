@@ -248,6 +248,11 @@ final class ServiceInvoker implements InvocationHandler {
     Connection connectionOf(Endpoint endpoint, MethodInfo info) {
         Connection connection = ConnectionSelector.connectionOf(endpoint);
         if (connection == null) {
+            // Its last connection closed since it was chosen: choose again, waiting within the call's timeout while
+            // nothing is connected (as for a call that finds nothing connected in the first place).
+            connection = ConnectionSelector.connectionOf(selector.select(info, null));
+        }
+        if (connection == null) {
             throw new RequestNotSentException("no connection to " + endpoint.address() + " for " + info
                     + " (it closed just now)", null);
         }

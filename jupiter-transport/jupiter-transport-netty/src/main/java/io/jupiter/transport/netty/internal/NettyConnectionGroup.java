@@ -111,7 +111,13 @@ public final class NettyConnectionGroup implements ConnectionGroup {
 
     @Override
     public boolean isAvailable() {
-        return active.length > 0;
+        // A connection stays in the array until its channelInactive has run; it is no use once its channel closed.
+        for (NettyConnection connection : active) {
+            if (connection.isActive()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override
