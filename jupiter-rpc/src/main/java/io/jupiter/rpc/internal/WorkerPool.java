@@ -75,7 +75,6 @@ public final class WorkerPool {
     private final long stallNanos;
     private final int queueCapacity;
     private final Queue<Task> queue;
-    private final AtomicInteger threadNumber = new AtomicInteger();
     private final AtomicReferenceArray<Worker> workers;
     /** Workers started so far (slots of {@link #workers} in use). */
     private final AtomicInteger started = new AtomicInteger();
@@ -307,7 +306,7 @@ public final class WorkerPool {
                 live.incrementAndGet();
                 Worker worker = new Worker();
                 try {
-                    worker.thread = newThread(name + '-' + threadNumber.incrementAndGet(), () -> work(worker));
+                    worker.thread = newThread(name + '-' + (n + 1), () -> work(worker));
                     workers.set(n, worker);
                     worker.thread.start();
                 } catch (Throwable t) {

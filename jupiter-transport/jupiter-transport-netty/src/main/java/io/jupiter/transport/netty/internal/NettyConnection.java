@@ -73,8 +73,11 @@ public final class NettyConnection implements Connection {
     private final long maxPendingWriteBytes;
     private final int maxBodySize;
     private final WriteBatching batching;
-    /** Whether AUTO may hold flushes: on client connections only (see {@link WriteBatching#AUTO}). */
-    private final boolean autoHolds;
+    /**
+     * Whether drains may hold their flush under load: ENABLE, or AUTO on a client connection (see
+     * {@link WriteBatching#AUTO}).
+     */
+    private final boolean mayHold;
     private final long batchDelayNanos;
     /** AUTO: frames per drain, exponentially averaged, times 16 (written by the event loop only). */
     private volatile int framesPerDrainX16 = 16;
@@ -90,7 +93,8 @@ public final class NettyConnection implements Connection {
         this.maxPendingWriteBytes = config == null ? Long.MAX_VALUE : config.maxPendingWriteBytes();
         this.maxBodySize = config == null ? TransportConfig.DEFAULT_MAX_BODY_SIZE : config.maxBodySize();
         this.batching = config == null ? WriteBatching.AUTO : config.writeBatching();
-        this.autoHolds = !Boolean.TRUE.equals(channel.attr(ACCEPTED).get());
+        this.mayHold = batching == WriteBatching.ENABLE || (batching == WriteBatching.AUTO
+                && !Boolean.TRUE.equals(channel.attr(ACCEPTED).get()));
         this.batchDelayNanos = config == null ? 50_000 : TimeUnit.MICROSECONDS.toNanos(config.batchDelayMicros());
     }
 
@@ -252,13 +256,12 @@ public final class NettyConnection implements Connection {
      * once.
      */
     private boolean holdFlush() {
-        return batching == WriteBatching.ENABLE
-                || (batching == WriteBatching.AUTO && autoHolds && framesPerDrainX16 >= 2 * 16);
+        return mayHold && (batching == WriteBatching.ENABLE || framesPerDrainX16 >= 2 * 16);
     }
 
     /** Whether a drain would hold its flush if recent drains carried two frames or more (for tests). */
     boolean holdsFlushUnderLoad() {
-        return batching == WriteBatching.ENABLE || (batching == WriteBatching.AUTO && autoHolds);
+        return mayHold;
     }
 
     private void drain() {
