@@ -1,5 +1,6 @@
 package io.jupiter.example;
 
+import io.jupiter.benchmark.driver.Flags;
 import io.jupiter.monitor.MonitorServer;
 import io.jupiter.monitor.RegistryView;
 import io.jupiter.rpc.JupiterClient;
@@ -22,15 +23,15 @@ public final class MonitorOption {
     }
 
     /** Starts a monitor if asked to and a password is set; returns it, or {@code null}. */
-    public static MonitorServer start(Args args, JupiterServer server, JupiterClient client) {
+    public static MonitorServer start(Flags args, JupiterServer server, JupiterClient client) {
         return start(args, server, client, null);
     }
 
     /**
-     * As {@link #start(Args, JupiterServer, JupiterClient)}, with the console's {@code registry} commands reading
+     * As {@link #start(Flags, JupiterServer, JupiterClient)}, with the console's {@code registry} commands reading
      * {@code registry} (any of the three may be {@code null}).
      */
-    public static MonitorServer start(Args args, JupiterServer server, JupiterClient client, RegistryView registry) {
+    public static MonitorServer start(Flags args, JupiterServer server, JupiterClient client, RegistryView registry) {
         int port = args.getInt("monitor-port", -1, 0, 65535);
         if (port < 0) {
             return null;
@@ -70,7 +71,7 @@ public final class MonitorOption {
     }
 
     /** {@code --metrics on|off}, default on. */
-    public static boolean metricsEnabled(Args args) {
+    public static boolean metricsEnabled(Flags args) {
         return args.oneOf("metrics", "on", "on", "off").equals("on");
     }
 }

@@ -3,6 +3,7 @@ package io.jupiter.example;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.jupiter.benchmark.driver.Flags;
 import io.jupiter.example.benchmark.BenchmarkClient;
 import io.jupiter.example.benchmark.BenchmarkServer;
 import io.jupiter.example.benchmark.BenchmarkServiceImpl;
@@ -148,7 +149,7 @@ class ExampleCommandsTest {
                 "--provider-threads", "2", "--io-threads", "1"};
         String[] all = java.util.Arrays.copyOf(argv, argv.length + extra.length);
         System.arraycopy(extra, 0, all, argv.length, extra.length);
-        return BenchmarkServer.newServer(new Args(all, 1, Set.of("host", "port", "provider-threads", "io-threads",
+        return BenchmarkServer.newServer(new Flags(all, 1, Set.of("host", "port", "provider-threads", "io-threads",
                 "registry")));
     }
 

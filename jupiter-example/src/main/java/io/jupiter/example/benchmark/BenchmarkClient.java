@@ -1,6 +1,10 @@
 package io.jupiter.example.benchmark;
 
-import io.jupiter.example.Args;
+import io.jupiter.benchmark.driver.Flags;
+import io.jupiter.benchmark.driver.LoadDriver;
+import io.jupiter.benchmark.driver.LoadResult;
+import io.jupiter.benchmark.driver.Payloads;
+import io.jupiter.benchmark.driver.TargetClient;
 import io.jupiter.rpc.JupiterClient;
 import io.jupiter.serialization.SerializerType;
 import java.util.HashSet;
@@ -23,7 +27,7 @@ public final class BenchmarkClient {
         Set<String> flags = new HashSet<>(FLAGS);
         flags.add("metrics");
         flags.add("scenario");
-        Args args = new Args(argv, 1, flags);
+        Flags args = new Flags(argv, 1, flags);
         boolean metrics = io.jupiter.example.MonitorOption.metricsEnabled(args);
         String host = args.get("host", "127.0.0.1");
         int port = args.getInt("port", 18099, 1, 65535);
@@ -37,7 +41,7 @@ public final class BenchmarkClient {
             throw new IllegalArgumentException("--payload applies to --scenario hello only (the user scenarios "
                     + "send and receive fixed users)");
         }
-        String payloadName = args.oneOf("payload", "small", "small", "1k");
+        String payloadName = args.oneOf("payload", "small", Payloads.NAMES);
         SerializerType serializer = SerializerType.parse(args.get("serializer", "protostuff"));
         int connections = args.getInt("connections", 1, 1, 64);
         String payload = Payloads.of(payloadName);
@@ -51,10 +55,13 @@ public final class BenchmarkClient {
                 what, serializer.id(), connections, warmup, seconds, Runtime.getRuntime().availableProcessors(),
                 metrics ? "on" : "off");
         try (JupiterClient client = JupiterClient.builder().appName("benchmark").metrics(metrics).build();
-             LoadTarget target = scenario.target(
+             TargetClient target = scenario.target(
                      new BenchmarkProxies(client, registry, host, port, serializer, connections), payload)) {
-            long failed = new LoadRunner(target, mode, threads, interval).run(warmup, seconds);
-            return failed == 0 ? 0 : 1;
+            JvmStats jvm = new JvmStats();
+            LoadResult result = new LoadDriver(target, mode.equals("future"), threads, interval, jvm::line)
+                    .run(warmup, seconds, System.out);
+            result.print(System.out);
+            return result.failures() == 0 ? 0 : 1;
         }
     }
 }

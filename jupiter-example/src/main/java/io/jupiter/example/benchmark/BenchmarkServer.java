@@ -1,6 +1,6 @@
 package io.jupiter.example.benchmark;
 
-import io.jupiter.example.Args;
+import io.jupiter.benchmark.driver.Flags;
 import io.jupiter.example.MonitorOption;
 import io.jupiter.example.benchmark.user.UserService;
 import io.jupiter.example.benchmark.user.UserServiceImpl;
@@ -24,7 +24,7 @@ public final class BenchmarkServer {
         Set<String> flags = new HashSet<>(Set.of("port", "host", "provider-threads", "io-threads", "metrics",
                 "stats-interval", "registry"));
         flags.addAll(MonitorOption.FLAGS);
-        Args args = new Args(argv, 1, flags);
+        Flags args = new Flags(argv, 1, flags);
         JupiterServer server = newServer(args);
         InetSocketAddress bound = server.start();
         int cores = Runtime.getRuntime().availableProcessors();
@@ -59,7 +59,7 @@ public final class BenchmarkServer {
      * original's {@code test/service/1.0.0}) and the rpc-benchmark's {@link UserService}
      * ({@code test/userService/1.0.0}) registered, every serializer accepted.
      */
-    public static JupiterServer newServer(Args args) {
+    public static JupiterServer newServer(Flags args) {
         int port = args.getInt("port", 18099, 0, 65535);
         String host = args.get("host", "0.0.0.0");
         int cores = Runtime.getRuntime().availableProcessors();

@@ -1,17 +1,18 @@
 package io.jupiter.example.benchmark;
 
+import io.jupiter.benchmark.driver.TargetClient;
 import io.jupiter.rpc.InvokeFutureContext;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * A {@link LoadTarget} making one kind of proxy call: blocking through a sync proxy (and checking the reply), or
+ * A {@link TargetClient} making one kind of proxy call: blocking through a sync proxy (and checking the reply), or
  * returning at once through an ASYNC proxy (the reply is not checked, only counted).
  *
  * @param <S> the service interface
  * @param <R> what the call returns
  */
-final class ProxyCallTarget<S, R> implements LoadTarget {
+final class ProxyCallTarget<S, R> implements TargetClient {
 
     /** Each call's number {@code n} is below this: requests differ from call to call yet stay short. */
     static final int CALL_NUMBERS = 1 << 20;

@@ -11,7 +11,7 @@ import io.jupiter.transport.TransportConfig;
 import io.jupiter.transport.TransportFactory;
 import io.netty.buffer.ByteBuf;
 import java.net.InetSocketAddress;
-import io.jupiter.example.Args;
+import io.jupiter.benchmark.driver.Flags;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 
@@ -26,15 +26,10 @@ public final class RawEchoServer {
     }
 
     public static int run(String[] argv) throws InterruptedException {
-        Args args = new Args(argv, 1, Set.of("port", "host", "io-threads"));
-        int port = args.getInt("port", 18098, 0, 65535);
-        String host = args.get("host", "0.0.0.0");
-        TransportConfig config = TransportConfig.builder().threadNamePrefix("raw-echo").writerIdleMillis(0)
-                .ioThreads(args.getInt("io-threads", Runtime.getRuntime().availableProcessors(), 1, 256)).build();
-        Acceptor acceptor = TransportFactory.load().newAcceptor(config, new InetSocketAddress(host, port),
-                new EchoHandler());
-        InetSocketAddress bound = acceptor.start();
-        System.out.println("raw-echo-server listening on " + bound);
+        Flags args = new Flags(argv, 1, Set.of("port", "host", "io-threads"));
+        Acceptor acceptor = start(args.get("host", "0.0.0.0"), args.getInt("port", 18098, 0, 65535),
+                args.getInt("io-threads", Runtime.getRuntime().availableProcessors(), 1, 256));
+        System.out.println("raw-echo-server listening on " + acceptor.localAddress());
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             acceptor.close();
@@ -42,6 +37,16 @@ public final class RawEchoServer {
         }, "raw-echo-shutdown"));
         stopped.await();
         return 0;
+    }
+
+    /** Starts an echo server on {@code host:port}; closing the acceptor stops it. */
+    static Acceptor start(String host, int port, int ioThreads) {
+        TransportConfig config = TransportConfig.builder().threadNamePrefix("raw-echo").writerIdleMillis(0)
+                .ioThreads(ioThreads).build();
+        Acceptor acceptor = TransportFactory.load().newAcceptor(config, new InetSocketAddress(host, port),
+                new EchoHandler());
+        acceptor.start();
+        return acceptor;
     }
 
     /** Answers every request with its own body. */

@@ -4,6 +4,7 @@ import io.jupiter.example.benchmark.user.Page;
 import io.jupiter.example.benchmark.user.User;
 import io.jupiter.example.benchmark.user.UserService;
 import io.jupiter.example.benchmark.user.Users;
+import io.jupiter.benchmark.driver.TargetClient;
 import java.util.Arrays;
 
 /**
@@ -15,7 +16,7 @@ enum Scenario {
     /** {@code BenchmarkService.hello(payload)}: the payload both ways. */
     HELLO("hello") {
         @Override
-        LoadTarget target(BenchmarkProxies proxies, String payload) {
+        TargetClient target(BenchmarkProxies proxies, String payload) {
             return new ProxyCallTarget<BenchmarkService, String>(proxies.sync(BenchmarkService.class),
                     proxies.async(BenchmarkService.class), (service, n) -> service.hello(payload), (n, reply) -> {
                         if (reply.length() != payload.length()) {
@@ -28,7 +29,7 @@ enum Scenario {
     /** A short numeric e-mail in, a boolean out: the framework's own overhead. */
     EXIST_USER("existUser") {
         @Override
-        LoadTarget target(BenchmarkProxies proxies, String payload) {
+        TargetClient target(BenchmarkProxies proxies, String payload) {
             // The e-mail is n's digits, so by the provider's rule (Users.exists) it exists when n is even.
             return users(proxies, (service, n) -> service.existUser(Integer.toString(n)), (n, reply) -> {
                 if (reply != (n % 2 == 0)) {
@@ -41,7 +42,7 @@ enum Scenario {
     /** A fresh {@link User} in, a boolean out: a large request. */
     CREATE_USER("createUser") {
         @Override
-        LoadTarget target(BenchmarkProxies proxies, String payload) {
+        TargetClient target(BenchmarkProxies proxies, String payload) {
             return users(proxies, (service, n) -> service.createUser(Users.user(n, System.currentTimeMillis())),
                     (n, reply) -> {
                         if (!reply) {
@@ -54,7 +55,7 @@ enum Scenario {
     /** An id in, one {@link User} out: a large response. */
     GET_USER("getUser") {
         @Override
-        LoadTarget target(BenchmarkProxies proxies, String payload) {
+        TargetClient target(BenchmarkProxies proxies, String payload) {
             return users(proxies, (service, n) -> service.getUser(n), (n, reply) -> {
                 if (reply.getId() != n) {
                     throw new IllegalStateException("getUser(" + n + ") returned user " + reply.getId());
@@ -66,7 +67,7 @@ enum Scenario {
     /** A page number in, a {@link Page} of {@value Users#PAGE_SIZE} users out: a very large response. */
     LIST_USER("listUser") {
         @Override
-        LoadTarget target(BenchmarkProxies proxies, String payload) {
+        TargetClient target(BenchmarkProxies proxies, String payload) {
             return users(proxies, (service, n) -> service.listUser(n), (n, reply) -> {
                 if (reply.getPageNo() != n || reply.getResult().size() != Users.PAGE_SIZE) {
                     throw new IllegalStateException("listUser(" + n + ") returned page " + reply.getPageNo()
@@ -88,14 +89,14 @@ enum Scenario {
     }
 
     /** Builds this scenario's proxies; {@code payload} is only used by {@link #HELLO}. */
-    abstract LoadTarget target(BenchmarkProxies proxies, String payload);
+    abstract TargetClient target(BenchmarkProxies proxies, String payload);
 
     /** Every scenario's {@link #id()}, in declaration order. */
     static String[] ids() {
         return Arrays.stream(values()).map(Scenario::id).toArray(String[]::new);
     }
 
-    /** The scenario named {@code id} (as checked by {@code Args.oneOf} against {@link #ids()}). */
+    /** The scenario named {@code id} (as checked by {@code Flags.oneOf} against {@link #ids()}). */
     static Scenario of(String id) {
         for (Scenario scenario : values()) {
             if (scenario.id.equals(id)) {
@@ -105,7 +106,7 @@ enum Scenario {
         throw new IllegalArgumentException("--scenario " + id + " (expected: " + String.join("|", ids()) + ")");
     }
 
-    private static <R> LoadTarget users(BenchmarkProxies proxies, ProxyCallTarget.Call<UserService, R> call,
+    private static <R> TargetClient users(BenchmarkProxies proxies, ProxyCallTarget.Call<UserService, R> call,
                                         ProxyCallTarget.Check<R> check) {
         return new ProxyCallTarget<>(proxies.sync(UserService.class), proxies.async(UserService.class), call, check);
     }

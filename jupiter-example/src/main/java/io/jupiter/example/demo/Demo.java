@@ -1,6 +1,6 @@
 package io.jupiter.example.demo;
 
-import io.jupiter.example.Args;
+import io.jupiter.benchmark.driver.Flags;
 import io.jupiter.example.MonitorOption;
 import io.jupiter.example.demo.GreeterService.GreetingRefusedException;
 import io.jupiter.monitor.MonitorServer;
@@ -34,10 +34,10 @@ public final class Demo {
     }
 
     public static int run(String[] argv) throws Exception {
-        return new Demo().runAll(new Args(argv, 1, MonitorOption.FLAGS));
+        return new Demo().runAll(new Flags(argv, 1, MonitorOption.FLAGS));
     }
 
-    private int runAll(Args args) throws Exception {
+    private int runAll(Flags args) throws Exception {
         MonitorServer monitor = null;
         // The embedded registry, in this process: the provider publishes to it, the consumer finds the provider there.
         try (RegistryServer registry = RegistryServer.builder().host("127.0.0.1").port(0).build()) {

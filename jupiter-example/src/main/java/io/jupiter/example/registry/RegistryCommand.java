@@ -1,6 +1,6 @@
 package io.jupiter.example.registry;
 
-import io.jupiter.example.Args;
+import io.jupiter.benchmark.driver.Flags;
 import io.jupiter.example.MonitorOption;
 import io.jupiter.monitor.MonitorServer;
 import io.jupiter.registry.embedded.RegistryServer;
@@ -22,7 +22,7 @@ public final class RegistryCommand {
         Set<String> flags = new HashSet<>(MonitorOption.FLAGS);
         flags.add("port");
         flags.add("host");
-        Args args = new Args(argv, 1, flags);
+        Flags args = new Flags(argv, 1, flags);
         RegistryServer server = RegistryServer.builder().host(args.get("host", "0.0.0.0"))
                 .port(args.getInt("port", RegistryServer.DEFAULT_PORT, 0, 65535)).build();
         InetSocketAddress bound = server.start();

@@ -1,15 +1,15 @@
-package io.jupiter.example;
+package io.jupiter.benchmark.driver;
 
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 
-/** {@code --name value} command-line flags of the example commands, checked against the flags a command knows. */
-public final class Args {
+/** {@code --name value} command-line flags, checked against the flags a command knows. */
+public final class Flags {
 
     private final Map<String, String> values = new HashMap<>();
 
-    public Args(String[] args, int from, Set<String> known) {
+    public Flags(String[] args, int from, Set<String> known) {
         for (int i = from; i < args.length; i++) {
             String flag = args[i];
             if (!flag.startsWith("--") || !known.contains(flag.substring(2))) {
@@ -41,6 +41,11 @@ public final class Args {
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("--" + name + " " + value + " (expected: an integer)", e);
         }
+    }
+
+    /** {@code true} or {@code false}. */
+    public boolean getBoolean(String name, boolean defaultValue) {
+        return Boolean.parseBoolean(oneOf(name, Boolean.toString(defaultValue), "true", "false"));
     }
 
     public String oneOf(String name, String defaultValue, String... allowed) {

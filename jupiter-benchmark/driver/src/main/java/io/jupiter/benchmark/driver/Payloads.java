@@ -1,12 +1,16 @@
-package io.jupiter.example.benchmark;
+package io.jupiter.benchmark.driver;
 
 /** The benchmark payloads: {@code small} is 1.3.1's {@code hello("jupiter")}, {@code 1k} a 1,024-character string. */
-final class Payloads {
+public final class Payloads {
+
+    /** The names {@code --payload} takes. */
+    public static final String[] NAMES = {"small", "1k"};
 
     private Payloads() {
     }
 
-    static String of(String name) {
+    /** The payload called {@code name}. */
+    public static String of(String name) {
         return switch (name) {
             case "small" -> "jupiter";
             case "1k" -> "j".repeat(1024);

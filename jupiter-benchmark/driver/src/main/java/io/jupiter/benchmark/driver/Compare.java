@@ -1,0 +1,157 @@
+package io.jupiter.benchmark.driver;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
+
+/**
+ * Side-by-side comparison with one load driver: every target's server and client run in JVMs of their own,
+ * through {@link DriverMain} and the target's {@link BenchmarkTarget}, one measurement at a time. Repetitions are
+ * the outer loop, then cases, then targets, so the targets of one case are measured back to back in every run and
+ * their ratios come from the same run. Prints Markdown tables (see {@link ComparisonReport}).
+ * <pre>
+ * java -jar jupiter-benchmark-driver-standalone.jar --jupiter-classpath JAR --legacy-classpath CP
+ *      [--targets raw,jupiter,jupiter-direct,legacy] [--cases "sync 1 small,sync 32 small,async 32 small,sync 32 1k"]
+ *      [--runs 2] [--warmup 5] [--seconds 10] [--connections 2] [--io-threads 2] [--serializer protostuff]
+ *      [--base-port 18190] [--logs target/compare-logs] [--out FILE]
+ * </pre>
+ */
+public final class Compare {
+
+    /** The cases of the performance issue's table. */
+    static final String DEFAULT_CASES = "sync 1 small,sync 32 small,async 32 small,sync 32 1k";
+    static final String DEFAULT_TARGETS = String.join(",", TargetSpec.RAW, TargetSpec.JUPITER,
+            TargetSpec.JUPITER_DIRECT, TargetSpec.LEGACY);
+
+    private static final Set<String> FLAGS = Set.of("jupiter-classpath", "legacy-classpath", "targets", "cases",
+            "runs", "warmup", "seconds", "connections", "io-threads", "serializer", "base-port", "logs", "out");
+    private static final long READY_TIMEOUT_SECONDS = 60;
+    /** Beyond warm-up and measurement: JVM start, connecting, and the last async batches draining. */
+    private static final long CLIENT_SLACK_SECONDS = 120;
+
+    private final List<TargetSpec> targets;
+    private final List<LoadCase> cases;
+    private final int runs;
+    private final int warmup;
+    private final int seconds;
+    private final int connections;
+    private final int ioThreads;
+    private final String serializer;
+    private final int basePort;
+    private final Path logs;
+    private final Path out;
+
+    /** Reads the command-line flags (see the class comment); throws {@link IllegalArgumentException} on a bad one. */
+    public static Compare fromFlags(String... args) {
+        return new Compare(new Flags(args, 0, FLAGS));
+    }
+
+    private Compare(Flags flags) {
+        String jupiterClassPath = flags.get("jupiter-classpath", null);
+        String legacyClassPath = flags.get("legacy-classpath", null);
+        Set<String> names = new LinkedHashSet<>(List.of(flags.get("targets", DEFAULT_TARGETS).split(",")));
+        List<TargetSpec> specs = new ArrayList<>();
+        for (String name : names) {
+            specs.add(TargetSpec.named(name.trim(), jupiterClassPath, legacyClassPath));
+        }
+        this.targets = List.copyOf(specs);
+        this.cases = List.copyOf(new LinkedHashSet<>(LoadCase.parseList(flags.get("cases", DEFAULT_CASES))));
+        this.runs = flags.getInt("runs", 2, 1, 20);
+        this.warmup = flags.getInt("warmup", 5, 0, 600);
+        this.seconds = flags.getInt("seconds", 10, 1, 3600);
+        this.connections = flags.getInt("connections", DriverMain.DEFAULT_CONNECTIONS, 1, 64);
+        this.ioThreads = flags.getInt("io-threads", DriverMain.DEFAULT_IO_THREADS, 1, 256);
+        this.serializer = flags.oneOf("serializer", "protostuff", "protostuff", "hessian", "kryo", "java");
+        this.basePort = flags.getInt("base-port", 18190, 1024, 65000);
+        this.logs = Path.of(flags.get("logs", "target/compare-logs"));
+        String outFile = flags.get("out", null);
+        this.out = outFile == null ? null : Path.of(outFile);
+    }
+
+    public static void main(String[] args) throws Exception {
+        Compare compare;
+        try {
+            compare = fromFlags(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            System.exit(64);
+            return;
+        }
+        System.out.println(compare.run());
+    }
+
+    /** Measures everything and returns the report (settings, machine, tables), also written to {@code --out}. */
+    public String run() throws InterruptedException, IOException {
+        ComparisonReport report = new ComparisonReport(cases, targets, runs);
+        int total = runs * cases.size() * targets.size();
+        int done = 0;
+        for (int run = 0; run < runs; run++) {
+            for (LoadCase loadCase : cases) {
+                for (int t = 0; t < targets.size(); t++) {
+                    TargetSpec target = targets.get(t);
+                    done++;
+                    String what = String.format("[%d/%d] run %d, %s, %s", done, total, run + 1, loadCase,
+                            target.label());
+                    measureOne(report, run, loadCase, target, basePort + t, what);
+                }
+            }
+        }
+        String markdown = header() + "\n" + report.toMarkdown();
+        if (out != null) {
+            Files.writeString(out, markdown, StandardCharsets.UTF_8);
+        }
+        return markdown;
+    }
+
+    private void measureOne(ComparisonReport report, int run, LoadCase loadCase, TargetSpec target, int port,
+                            String what) throws InterruptedException, IOException {
+        String stem = String.format("run%d-%s-%s", run + 1, loadCase.toString().replace(' ', '-'), target.name());
+        List<String> serverFlags = List.of("--host", "127.0.0.1", "--port", Integer.toString(port),
+                "--io-threads", Integer.toString(ioThreads), "--direct", Boolean.toString(target.direct()));
+        try (ChildJvm server = ChildJvm.start(target, "server", serverFlags, logs.resolve(stem + "-server.log"))) {
+            server.awaitReady(READY_TIMEOUT_SECONDS);
+            List<String> clientFlags = Stream.concat(loadCase.clientFlags().stream(), Stream.of(
+                    "--host", "127.0.0.1", "--port", Integer.toString(port), "--warmup", Integer.toString(warmup),
+                    "--seconds", Integer.toString(seconds), "--serializer", serializer,
+                    "--connections", Integer.toString(connections), "--io-threads", Integer.toString(ioThreads),
+                    "--direct", Boolean.toString(target.direct()))).toList();
+            ChildJvm client = ChildJvm.start(target, "client", clientFlags, logs.resolve(stem + "-client.log"));
+            int status = client.awaitExit(warmup + seconds + CLIENT_SLACK_SECONDS);
+            if (status == 2) {
+                List<String> lines = client.lines();
+                String why = lines.isEmpty() ? "exit status 2" : lines.get(lines.size() - 1);
+                report.unsupported(loadCase, target, why);
+                System.err.println(what + ": not supported (" + why + ")");
+                return;
+            }
+            LoadResult result = LoadResult.parse(client.lines());
+            report.add(run, loadCase, target, result);
+            System.err.printf("%s: %,d calls/s, p50 %d µs, p99 %d µs%s%n", what, result.qps(), result.p50Micros(),
+                    result.p99Micros(), result.failures() > 0 ? ", " + result.failures() + " FAILED" : "");
+        }
+    }
+
+    private String header() {
+        String cpu = "unknown CPU";
+        try (Stream<String> lines = Files.lines(Path.of("/proc/cpuinfo"))) {
+            cpu = lines.filter(line -> line.startsWith("model name")).findFirst()
+                    .map(line -> line.substring(line.indexOf(':') + 1).trim()).orElse(cpu);
+        } catch (IOException | RuntimeException e) {
+            // Not Linux: the CPU stays unnamed.
+        }
+        return String.format("Machine: %d cores (%s), %s %s, Java %s. Each measurement runs one server JVM and one "
+                        + "client JVM on these same cores, nothing else.%n"
+                        + "Load: %d run(s) of every case and target, targets interleaved within each case; %d s "
+                        + "warm-up, then %d s measured; %d connections, %d IO threads per side, %s; async keeps "
+                        + "%d calls in flight per thread and waits for the batch.%n",
+                Runtime.getRuntime().availableProcessors(), cpu, System.getProperty("os.name"),
+                System.getProperty("os.version"), System.getProperty("java.version"), runs, warmup, seconds,
+                connections, ioThreads, serializer, LoadDriver.IN_FLIGHT);
+    }
+}

@@ -1,0 +1,66 @@
+package io.jupiter.benchmark.driver;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One row of a comparison: {@code "<sync|async> <threads> <payload or scenario>"}, e.g. {@code "sync 32 small"},
+ * {@code "async 32 1k"}, {@code "sync 32 getUser"}.
+ *
+ * @param mode     {@code sync} or {@code async}
+ * @param threads  caller threads
+ * @param payload  {@code small} or {@code 1k} for the {@code hello} scenario, else {@code small} (unused)
+ * @param scenario {@code hello} or a user-service call of the rpc-benchmark
+ */
+public record LoadCase(String mode, int threads, String payload, String scenario) {
+
+    private static final List<String> USER_SCENARIOS = List.of("existUser", "createUser", "getUser", "listUser");
+
+    /** Parses {@code "<mode> <threads> <payload|scenario>"}. */
+    public static LoadCase parse(String text) {
+        String[] parts = text.trim().split("\\s+");
+        if (parts.length != 3 || !(parts[0].equals("sync") || parts[0].equals("async"))) {
+            throw new IllegalArgumentException("case '" + text + "' (expected: '<sync|async> <threads> "
+                    + "<small|1k|" + String.join("|", USER_SCENARIOS) + ">')");
+        }
+        int threads;
+        try {
+            threads = Integer.parseInt(parts[1]);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("case '" + text + "': threads must be a number", e);
+        }
+        if (threads < 1 || threads > 4096) {
+            throw new IllegalArgumentException("case '" + text + "': threads must be 1..4096");
+        }
+        if (USER_SCENARIOS.contains(parts[2])) {
+            return new LoadCase(parts[0], threads, "small", parts[2]);
+        }
+        Payloads.of(parts[2]);
+        return new LoadCase(parts[0], threads, parts[2], "hello");
+    }
+
+    /** Parses a comma-separated list of cases. */
+    public static List<LoadCase> parseList(String text) {
+        List<LoadCase> cases = new ArrayList<>();
+        for (String part : text.split(",")) {
+            if (!part.isBlank()) {
+                cases.add(parse(part));
+            }
+        }
+        if (cases.isEmpty()) {
+            throw new IllegalArgumentException("no cases in '" + text + "'");
+        }
+        return cases;
+    }
+
+    /** The flags of {@link DriverMain}'s client for this case. */
+    List<String> clientFlags() {
+        return List.of("--mode", mode, "--threads", Integer.toString(threads), "--payload", payload,
+                "--scenario", scenario);
+    }
+
+    @Override
+    public String toString() {
+        return mode + " " + threads + " " + (scenario.equals("hello") ? payload : scenario);
+    }
+}

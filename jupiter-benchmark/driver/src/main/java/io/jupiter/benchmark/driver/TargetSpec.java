@@ -1,0 +1,75 @@
+package io.jupiter.benchmark.driver;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * How {@link Compare} runs one target: the class path and {@link BenchmarkTarget} class of its JVMs, their JVM
+ * options, and whether its sides run calls on their IO threads.
+ *
+ * @param name       what {@code --targets} calls it
+ * @param label      its column heading
+ * @param classPath  the class path of its server and client JVMs (holds the driver and the target)
+ * @param adapter    its {@link BenchmarkTarget} class
+ * @param jvmOptions options of both its JVMs
+ * @param direct     passed to both sides as {@code --direct}
+ * @param reference  whether others are compared against it (the raw echo, 1.3.1)
+ */
+record TargetSpec(String name, String label, String classPath, String adapter, List<String> jvmOptions,
+                  boolean direct, boolean reference) {
+
+    static final String RAW = "raw";
+    static final String JUPITER = "jupiter";
+    static final String JUPITER_DIRECT = "jupiter-direct";
+    static final String LEGACY = "legacy";
+    static final String LEGACY_POOL = "legacy-pool";
+
+    /** Opens 1.3.1 needs on JDK 17 (its Netty 4.1.27 and protostuff 1.6 reach into the JDK). */
+    private static final List<String> LEGACY_OPENS = List.of("--add-opens", "java.base/java.nio=ALL-UNNAMED",
+            "--add-opens", "java.base/java.lang=ALL-UNNAMED", "--add-opens", "java.base/java.math=ALL-UNNAMED");
+
+    /** 1.3.1's own benchmark settings, minus CPU affinity (2 cores shared by client and server here). */
+    private static final List<String> LEGACY_SETTINGS = List.of("-Djupiter.metric.needed=false",
+            "-Djupiter.use.non_blocking_hash=true", "-Djupiter.executor.factory.affinity.thread=false");
+
+    /**
+     * The targets this project compares, by name: {@code raw} (the raw Netty echo with our framing: the ceiling),
+     * {@code jupiter} (our defaults), {@code jupiter-direct} (provider and consumer work on the IO threads),
+     * {@code legacy} (1.3.1 at its fastest: callerRuns provider and consumer executors) and {@code legacy-pool}
+     * (1.3.1 with its default provider thread pool).
+     */
+    static TargetSpec named(String name, String jupiterClassPath, String legacyClassPath) {
+        String jupiterAdapter = "io.jupiter.example.benchmark.JupiterTarget";
+        return switch (name) {
+            case RAW -> new TargetSpec(name, "raw echo", required(jupiterClassPath, "--jupiter-classpath", name),
+                    "io.jupiter.example.benchmark.RawEchoTarget", List.of(), false, true);
+            case JUPITER -> new TargetSpec(name, "jupiter (defaults)",
+                    required(jupiterClassPath, "--jupiter-classpath", name), jupiterAdapter, List.of(), false, false);
+            case JUPITER_DIRECT -> new TargetSpec(name, "jupiter (IO threads)",
+                    required(jupiterClassPath, "--jupiter-classpath", name), jupiterAdapter, List.of(), true, false);
+            case LEGACY -> new TargetSpec(name, "1.3.1 fastest", required(legacyClassPath, "--legacy-classpath", name),
+                    "io.jupiter.benchmark.legacy.LegacyTarget",
+                    concat(LEGACY_OPENS, LEGACY_SETTINGS, "-Djupiter.executor.factory.provider.factory_name=callerRuns"),
+                    false, true);
+            case LEGACY_POOL -> new TargetSpec(name, "1.3.1 thread pool",
+                    required(legacyClassPath, "--legacy-classpath", name), "io.jupiter.benchmark.legacy.LegacyTarget",
+                    concat(LEGACY_OPENS, LEGACY_SETTINGS), false, false);
+            default -> throw new IllegalArgumentException("--targets: unknown target '" + name + "' (expected: "
+                    + String.join("|", RAW, JUPITER, JUPITER_DIRECT, LEGACY, LEGACY_POOL) + ")");
+        };
+    }
+
+    private static String required(String classPath, String flag, String target) {
+        if (classPath == null || classPath.isBlank()) {
+            throw new IllegalArgumentException("target '" + target + "' needs " + flag);
+        }
+        return classPath;
+    }
+
+    private static List<String> concat(List<String> first, List<String> second, String... more) {
+        List<String> all = new ArrayList<>(first);
+        all.addAll(second);
+        all.addAll(List.of(more));
+        return List.copyOf(all);
+    }
+}

@@ -1,0 +1,40 @@
+package io.jupiter.benchmark.driver;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class LoadCaseTest {
+
+    @Test
+    void payloadCasesCallHello() {
+        LoadCase loadCase = LoadCase.parse(" async  32 1k ");
+        assertThat(loadCase).isEqualTo(new LoadCase("async", 32, "1k", "hello"));
+        assertThat(loadCase).hasToString("async 32 1k");
+        assertThat(loadCase.clientFlags()).containsExactly("--mode", "async", "--threads", "32", "--payload", "1k",
+                "--scenario", "hello");
+    }
+
+    @Test
+    void userScenariosAreNamedInsteadOfThePayload() {
+        assertThat(LoadCase.parse("sync 8 listUser")).isEqualTo(new LoadCase("sync", 8, "small", "listUser"));
+        assertThat(LoadCase.parse("sync 8 listUser")).hasToString("sync 8 listUser");
+    }
+
+    @Test
+    void listsAreCommaSeparated() {
+        assertThat(LoadCase.parseList("sync 1 small,, async 2 small")).extracting(LoadCase::toString)
+                .isEqualTo(List.of("sync 1 small", "async 2 small"));
+    }
+
+    @Test
+    void badCasesSayWhatIsExpected() {
+        assertThatThrownBy(() -> LoadCase.parse("future 32 small")).hasMessageContaining("<sync|async>");
+        assertThatThrownBy(() -> LoadCase.parse("sync many small")).hasMessageContaining("threads must be a number");
+        assertThatThrownBy(() -> LoadCase.parse("sync 0 small")).hasMessageContaining("1..4096");
+        assertThatThrownBy(() -> LoadCase.parse("sync 1 2k")).hasMessageContaining("small|1k");
+        assertThatThrownBy(() -> LoadCase.parseList(" , ")).hasMessageContaining("no cases");
+    }
+}
