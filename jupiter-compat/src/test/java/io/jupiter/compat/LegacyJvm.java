@@ -161,6 +161,11 @@ final class LegacyJvm implements AutoCloseable {
         }
     }
 
+    /** The class path of the 1.3.1 JVMs (compiling our legacy programs on first use). */
+    static String legacyClassPath() throws IOException {
+        return classpath();
+    }
+
     /**
      * Our compiled legacy programs and their resources (the SPI file of their 1.3.1 filters) first, then 1.3.1's
      * classpath (byte-buddy 1.14 in place of 1.9.10).
