@@ -38,6 +38,7 @@ class ManyConnectionsTest {
                 + (CONNECTIONS + 1_000) + " this test needs (raise it with ulimit -n)");
 
         TransportConfig transport = TransportConfig.builder().threadNamePrefix("jupiter-acceptor").ioThreads(2)
+                .maxConnections(2 * CONNECTIONS, CONNECTIONS)
                 .writerIdleMillis(0).readerIdleMillis(READER_IDLE_MILLIS).build();
         try (JupiterServer server = JupiterServer.builder().host("127.0.0.1").port(0).transportConfig(transport)
                 .build()) {

@@ -66,6 +66,9 @@ public final class ProtocolHeader {
         return mask;
     }
 
-    /** The codes an RPC port accepts: request, response and heartbeat. */
+    /** The codes an RPC connection may carry: request, response and heartbeat. */
     public static final int RPC_MESSAGE_CODES = messageCodeMask(REQUEST, RESPONSE, HEARTBEAT);
+
+    /** The codes a provider accepts: requests and heartbeats; anything else (a response) closes the connection. */
+    public static final int PROVIDER_MESSAGE_CODES = messageCodeMask(REQUEST, HEARTBEAT);
 }

@@ -25,6 +25,12 @@ import io.jupiter.common.SystemProperties;
  * <tr><td>batchDelayMicros (how long ENABLE, and AUTO under load, hold a flush)</td><td>50</td>
  * <td>jupiter.io.write.batch.delay.micros</td></tr>
  * <tr><td>acceptedMessageCodes</td><td>request, response, heartbeat</td><td>-</td></tr>
+ * <tr><td>bodyTimeoutMillis (a frame whose header arrived must be complete within this; 0 = no limit)</td>
+ * <td>10,000</td><td>jupiter.io.decoder.body.timeout.millis</td></tr>
+ * <tr><td>maxConnections (accepted connections open at once; more are closed at once)</td><td>20,000</td>
+ * <td>jupiter.io.max.connections</td></tr>
+ * <tr><td>maxConnectionsPerAddress (accepted connections from one remote IP address)</td><td>2,000</td>
+ * <td>jupiter.io.max.connections.per.address</td></tr>
  * </table>
  */
 public final class TransportConfig {
@@ -47,6 +53,9 @@ public final class TransportConfig {
     private final String threadNamePrefix;
     private final WriteBatching writeBatching;
     private final long batchDelayMicros;
+    private final long bodyTimeoutMillis;
+    private final int maxConnections;
+    private final int maxConnectionsPerAddress;
 
     private TransportConfig(Builder b) {
         this.maxBodySize = b.maxBodySize;
@@ -64,6 +73,9 @@ public final class TransportConfig {
         this.threadNamePrefix = b.threadNamePrefix;
         this.writeBatching = b.writeBatching;
         this.batchDelayMicros = b.batchDelayMicros;
+        this.bodyTimeoutMillis = b.bodyTimeoutMillis;
+        this.maxConnections = b.maxConnections;
+        this.maxConnectionsPerAddress = b.maxConnectionsPerAddress;
     }
 
     /** A builder holding the defaults. */
@@ -94,6 +106,9 @@ public final class TransportConfig {
         b.threadNamePrefix = threadNamePrefix;
         b.writeBatching = writeBatching;
         b.batchDelayMicros = batchDelayMicros;
+        b.bodyTimeoutMillis = bodyTimeoutMillis;
+        b.maxConnections = maxConnections;
+        b.maxConnectionsPerAddress = maxConnectionsPerAddress;
         return b;
     }
 
@@ -171,6 +186,24 @@ public final class TransportConfig {
         return batchDelayMicros;
     }
 
+    /**
+     * Once a frame's header has arrived, its body must be complete within this many milliseconds or the connection
+     * is closed: a peer cannot hold a partial frame (and its buffer) by trickling bytes. 0: no limit.
+     */
+    public long bodyTimeoutMillis() {
+        return bodyTimeoutMillis;
+    }
+
+    /** Accepted connections that may be open at once; a connection beyond it is closed as soon as it is accepted. */
+    public int maxConnections() {
+        return maxConnections;
+    }
+
+    /** Accepted connections one remote IP address may hold open at once; beyond it, as {@link #maxConnections()}. */
+    public int maxConnectionsPerAddress() {
+        return maxConnectionsPerAddress;
+    }
+
     /** Prefix of IO thread names. */
     public String threadNamePrefix() {
         return threadNamePrefix;
@@ -194,6 +227,9 @@ public final class TransportConfig {
         private WriteBatching writeBatching = WriteBatching.valueOf(
                 SystemProperties.get("jupiter.io.write.batching", "auto").toUpperCase(java.util.Locale.ROOT));
         private long batchDelayMicros = SystemProperties.getLong("jupiter.io.write.batch.delay.micros", 50);
+        private long bodyTimeoutMillis = SystemProperties.getLong("jupiter.io.decoder.body.timeout.millis", 10_000);
+        private int maxConnections = SystemProperties.getInt("jupiter.io.max.connections", 20_000);
+        private int maxConnectionsPerAddress = SystemProperties.getInt("jupiter.io.max.connections.per.address", 2_000);
 
         private Builder() {
         }
@@ -267,6 +303,21 @@ public final class TransportConfig {
             return this;
         }
 
+        /** See {@link TransportConfig#bodyTimeoutMillis()}; 0 disables. */
+        public Builder bodyTimeoutMillis(long millis) {
+            this.bodyTimeoutMillis = Requires.notNegative(millis, "bodyTimeoutMillis");
+            return this;
+        }
+
+        /** See {@link TransportConfig#maxConnections()} and {@link TransportConfig#maxConnectionsPerAddress()}. */
+        public Builder maxConnections(int total, int perAddress) {
+            Requires.positive(total, "maxConnections");
+            Requires.positive(perAddress, "maxConnectionsPerAddress");
+            this.maxConnections = total;
+            this.maxConnectionsPerAddress = perAddress;
+            return this;
+        }
+
         public Builder threadNamePrefix(String prefix) {
             this.threadNamePrefix = Requires.notBlank(prefix, "threadNamePrefix");
             return this;
@@ -275,6 +326,10 @@ public final class TransportConfig {
         public TransportConfig build() {
             Requires.positive(maxBodySize, "maxBodySize");
             Requires.positive(ioThreads, "ioThreads");
+            // Values from system properties come through here too, so they get the setters' checks.
+            Requires.notNegative(bodyTimeoutMillis, "bodyTimeoutMillis");
+            Requires.positive(maxConnections, "maxConnections");
+            Requires.positive(maxConnectionsPerAddress, "maxConnectionsPerAddress");
             long needed = (long) maxBodySize + ProtocolHeader.HEADER_SIZE + writeBufferHighWaterMark;
             Requires.argument(maxPendingWriteBytes >= needed, "maxPendingWriteBytes: " + maxPendingWriteBytes
                     + " (expected: >= maxBodySize + header + high water mark = " + needed + ")");

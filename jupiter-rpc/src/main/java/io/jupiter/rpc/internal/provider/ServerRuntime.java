@@ -75,7 +75,10 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
         } else {
             this.pool = null;
         }
-        this.acceptor = TransportFactory.load().newAcceptor(transportConfig, bindAddress, this);
+        // A provider has no use for responses: a peer sending one is not a consumer, and is closed at the header.
+        TransportConfig providerConfig = transportConfig.toBuilder()
+                .acceptedMessageCodes(ProtocolHeader.PROVIDER_MESSAGE_CODES).build();
+        this.acceptor = TransportFactory.load().newAcceptor(providerConfig, bindAddress, this);
     }
 
     /**

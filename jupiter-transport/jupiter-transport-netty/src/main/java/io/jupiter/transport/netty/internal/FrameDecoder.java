@@ -8,6 +8,8 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import java.util.List;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,6 +38,11 @@ import org.slf4j.LoggerFactory;
  * naming the peer and the reason, closes the channel and drops everything that arrives afterwards; it throws
  * nothing, so no exception travels down the pipeline.
  *
+ * <p>Once a header has arrived, its body must be complete within the config's {@code bodyTimeoutMillis}, else the
+ * connection is closed the same way: a peer cannot hold a partial frame open by trickling bytes (the reader idle
+ * time restarts with every byte). The timer is armed only when a body does not arrive in the read that brought its
+ * header, so frames that come whole cost nothing.
+ *
  * <p>The body of an emitted frame is a retained slice of the cumulation buffer: nothing is copied, and the frame's
  * consumer releases it. Heartbeats (message code {@code 0x0f}) are consumed here and never emitted; a body they
  * declare (1.3.1 always sends none) is skipped.
@@ -46,6 +53,7 @@ public final class FrameDecoder extends ByteToMessageDecoder {
 
     private final int acceptedMessageCodes;
     private final int maxBodySize;
+    private final long bodyTimeoutMillis;
 
     // The header of the frame whose body is awaited; valid while headerRead.
     private boolean headerRead;
@@ -55,12 +63,16 @@ public final class FrameDecoder extends ByteToMessageDecoder {
     private int bodySize;
 
     private boolean failed;
+    // Armed while a body is incomplete; frames counts headers read, so a late timer can tell it is stale.
+    private ScheduledFuture<?> bodyTimer;
+    private long frames;
 
     /** A decoder checking frames against {@code config}'s accepted message codes and body cap. */
     public FrameDecoder(TransportConfig config) {
         Requires.notNull(config, "config");
         this.acceptedMessageCodes = config.acceptedMessageCodes();
         this.maxBodySize = config.maxBodySize();
+        this.bodyTimeoutMillis = config.bodyTimeoutMillis();
     }
 
     @Override
@@ -91,20 +103,57 @@ public final class FrameDecoder extends ByteToMessageDecoder {
             in.skipBytes(skip);
             bodySize -= skip;
             if (bodySize == 0) {
-                headerRead = false;
+                bodyComplete();
+            } else {
+                awaitBody(ctx);
             }
             return;
         }
         if (in.readableBytes() < bodySize) {
+            awaitBody(ctx);
             return;
         }
         ByteBuf body = in.readRetainedSlice(bodySize);
-        headerRead = false;
+        bodyComplete();
         out.add(new Frame(ProtocolHeader.messageCode(sign), ProtocolHeader.serializerCode(sign), status, id, body,
                 System.nanoTime()));
     }
 
-    /** Reads and checks the header at the reader index; returns the violation, or {@code null} if it is valid. */
+    @Override
+    protected void handlerRemoved0(ChannelHandlerContext ctx) {
+        cancelBodyTimer();
+    }
+
+    private void awaitBody(ChannelHandlerContext ctx) {
+        if (bodyTimer == null && bodyTimeoutMillis > 0) {
+            long frame = frames;
+            bodyTimer = ctx.executor().schedule(() -> bodyTimedOut(ctx, frame), bodyTimeoutMillis,
+                    TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private void bodyComplete() {
+        headerRead = false;
+        cancelBodyTimer();
+    }
+
+    private void bodyTimedOut(ChannelHandlerContext ctx, long frame) {
+        if (failed || !headerRead || frame != frames) {
+            return;
+        }
+        failed = true;
+        logger.warn("closing {}: the {}-byte body of a frame was not complete {} ms after its header",
+                ctx.channel().remoteAddress(), bodySize, bodyTimeoutMillis);
+        ctx.close();
+    }
+
+    private void cancelBodyTimer() {
+        if (bodyTimer != null) {
+            bodyTimer.cancel(false);
+            bodyTimer = null;
+        }
+    }
+
     /** Checks the magic and sign bytes of a header not yet complete; {@code null} if they are fine so far. */
     private String checkPrefix(ByteBuf in) {
         int start = in.readerIndex();
@@ -127,6 +176,7 @@ public final class FrameDecoder extends ByteToMessageDecoder {
         return null;
     }
 
+    /** Reads and checks the header at the reader index; returns the violation, or {@code null} if it is valid. */
     private String readHeader(ByteBuf in) {
         int start = in.readerIndex();
         short magic = in.getShort(start);
@@ -150,12 +200,14 @@ public final class FrameDecoder extends ByteToMessageDecoder {
         this.id = in.getLong(start + 4);
         this.bodySize = bodySize;
         this.headerRead = true;
+        frames++;
         in.skipBytes(ProtocolHeader.HEADER_SIZE);
         return null;
     }
 
     private void fail(ChannelHandlerContext ctx, ByteBuf in, String violation) {
         failed = true;
+        cancelBodyTimer();
         in.skipBytes(in.readableBytes());
         logger.warn("closing {}: {}", ctx.channel().remoteAddress(), violation);
         ctx.close();

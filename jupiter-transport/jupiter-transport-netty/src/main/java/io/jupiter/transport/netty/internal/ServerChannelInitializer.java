@@ -11,6 +11,8 @@ import io.netty.channel.group.ChannelGroup;
 import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.handler.timeout.IdleStateHandler;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Builds the pipeline of each accepted connection:
@@ -24,6 +26,9 @@ import java.util.concurrent.TimeUnit;
  *    ▼  FrameDispatcher (shared)               FrameHandler callbacks, back-pressure
  * </pre>
  *
+ * <p>A connection beyond {@link TransportConfig#maxConnections()} or {@link TransportConfig#maxConnectionsPerAddress()}
+ * is closed as soon as it is accepted, with a WARN line at most once a second.
+ *
  * <p>There is no encoder: a {@link io.jupiter.transport.Connection} writes complete frames built with
  * {@link io.jupiter.transport.Frames}. Accepted channels are added to {@code children} so the acceptor can close
  * them all.
@@ -34,19 +39,30 @@ public final class ServerChannelInitializer extends ChannelInitializer<Channel> 
     /** Flushes after which {@link FlushConsolidationHandler} flushes even in the middle of a read batch. */
     static final int EXPLICIT_FLUSH_AFTER_FLUSHES = 256;
 
+    private static final Logger logger = LoggerFactory.getLogger(ServerChannelInitializer.class);
+
     private final TransportConfig config;
     private final FrameDispatcher dispatcher;
     private final ChannelGroup children;
+    private final ConnectionLimits limits;
+    private final ThrottledWarning refusals = new ThrottledWarning(logger, 1, TimeUnit.SECONDS);
 
     /** An initializer for the acceptor configured by {@code config}. */
     public ServerChannelInitializer(TransportConfig config, FrameDispatcher dispatcher, ChannelGroup children) {
         this.config = Requires.notNull(config, "config");
         this.dispatcher = Requires.notNull(dispatcher, "dispatcher");
         this.children = Requires.notNull(children, "children");
+        this.limits = new ConnectionLimits(config);
     }
 
     @Override
     protected void initChannel(Channel channel) {
+        String refused = limits.admit(channel);
+        if (refused != null) {
+            refusals.warn("refusing the connection from {}: {}", channel.remoteAddress(), refused);
+            channel.close();
+            return;
+        }
         children.add(channel);
         NettyConnection.configure(channel, config, true);
         ChannelPipeline pipeline = channel.pipeline();
