@@ -59,7 +59,7 @@ public final class ConnectionFlood {
                     long start = System.nanoTime();
                     long id = 1;
                     for (Connection connection : connections) {
-                        connection.write(request(connection, id++), null);
+                        connection.write(request(connection, id++));
                     }
                     boolean all = answered[0].await(60, TimeUnit.SECONDS);
                     System.out.println((all ? "answered " : "unanswered ") + (connections.size()

@@ -204,7 +204,7 @@ class RpcFailureTest {
             Frames.fillHeader(response, ProtocolHeader.toSign(frame.serializerCode(), ProtocolHeader.RESPONSE),
                     Status.OK.value(), frame.id());
             frame.release();
-            connection.write(response, null);
+            connection.write(response);
         })) {
             InetSocketAddress bound = garbage.start();
             EchoService echo = client.proxy(EchoService.class).address("127.0.0.1", bound.getPort())

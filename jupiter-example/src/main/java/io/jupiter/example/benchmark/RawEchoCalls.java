@@ -93,12 +93,7 @@ final class RawEchoCalls implements TargetClient, FrameHandler {
         ByteBuf frame = Frames.newFrame(connection.alloc(), body.length);
         frame.writeBytes(body);
         Frames.fillHeader(frame, sign, (byte) 0, id);
-        connection.write(frame, cause -> {
-            CompletableFuture<Void> lost = waiting.remove(id);
-            if (lost != null) {
-                lost.completeExceptionally(cause);
-            }
-        });
+        connection.write(frame);
         return future;
     }
 
@@ -109,6 +104,14 @@ final class RawEchoCalls implements TargetClient, FrameHandler {
         if (future != null) {
             future.complete(null);
         }
+    }
+
+    /** Fails every call still waiting: calls are not tracked per connection, and in a benchmark a lost connection
+     * is a failed run anyway. */
+    @Override
+    public void disconnected(Connection connection) {
+        IllegalStateException lost = new IllegalStateException("connection closed: " + connection);
+        waiting.values().removeIf(future -> future.completeExceptionally(lost));
     }
 
     @Override

@@ -59,7 +59,7 @@ public final class RawEchoServer {
                 response.writeBytes(body, body.readerIndex(), body.readableBytes());
                 Frames.fillHeader(response, ProtocolHeader.toSign(frame.serializerCode(), ProtocolHeader.RESPONSE),
                         Status.OK.value(), frame.id());
-                connection.write(response, null);
+                connection.write(response);
             } finally {
                 frame.release();
             }

@@ -34,11 +34,10 @@ public interface Connection {
 
     /**
      * Queues a complete frame (built with {@link Frames}) and arranges a flush; flushes are batched. Takes ownership
-     * of {@code frame}: it is released once written, or at once if the connection is closed.
-     *
-     * @param onFailure run (on the IO thread) if the frame could not be written, or {@code null}
+     * of {@code frame}: it is released once written, or at once if the connection is closed. A frame that cannot be
+     * written means the connection is closing, which the {@link FrameHandler} hears as {@code disconnected}.
      */
-    void write(ByteBuf frame, WriteFailureListener onFailure);
+    void write(ByteBuf frame);
 
     /** Writes a frame, then closes the connection once it is written (used for rejections, as in 1.3.1). */
     void writeAndClose(ByteBuf frame);
@@ -49,15 +48,4 @@ public interface Connection {
     /** The IO thread of this connection, for work measured to be cheaper there. */
     Executor ioExecutor();
 
-    /** Sets the single user attachment of this connection (for the layer above the transport). */
-    void attach(Object attachment);
-
-    /** The user attachment, or {@code null}. */
-    Object attachment();
-
-    /** Called when a frame could not be written. */
-    @FunctionalInterface
-    interface WriteFailureListener {
-        void writeFailed(Throwable cause);
-    }
 }

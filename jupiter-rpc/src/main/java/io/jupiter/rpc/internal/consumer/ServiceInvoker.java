@@ -230,7 +230,7 @@ final class ServiceInvoker implements InvocationHandler {
             added = true;
             // No per-write listener (it costs a promise and a listener a call): a write fails only when the
             // connection closes, and a closing connection fails its calls (ConsumerFrameHandler.disconnected).
-            connection.write(frame, null);
+            connection.write(frame);
             call.failIfConnectionClosed();
             return bodySize;
         } finally {

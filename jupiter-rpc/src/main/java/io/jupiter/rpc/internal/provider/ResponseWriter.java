@@ -60,7 +60,7 @@ final class ResponseWriter {
             connection.writeAndClose(frame);
         } else {
             // No listener: a response write fails only when the connection closes, which the transport reports.
-            connection.write(frame, null);
+            connection.write(frame);
         }
     }
 }

@@ -51,7 +51,7 @@ final class EchoPeer implements FrameHandler {
                 response.writeBytes(frame.body());
                 Frames.fillHeader(response, ProtocolHeader.toSign(frame.serializerCode(), ProtocolHeader.RESPONSE),
                         Status.OK.value(), frame.id());
-                connection.write(response, null);
+                connection.write(response);
             } else if (frame.messageCode() == ProtocolHeader.RESPONSE) {
                 responses.put(frame.id(), frame.body().toString(StandardCharsets.UTF_8));
                 expectedResponses.countDown();

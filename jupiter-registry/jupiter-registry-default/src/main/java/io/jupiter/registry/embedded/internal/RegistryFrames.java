@@ -23,12 +23,12 @@ public final class RegistryFrames {
 
     /** Writes a message; a failed write is only logged by the caller's resend logic. */
     public static void send(Connection connection, RegistryMessage message) {
-        connection.write(frame(connection.alloc(), message), null);
+        connection.write(frame(connection.alloc(), message));
     }
 
     /** Acknowledges a message. */
     public static void ack(Connection connection, long sequence) {
-        connection.write(ackFrame(connection.alloc(), sequence), null);
+        connection.write(ackFrame(connection.alloc(), sequence));
     }
 
     /** The whole frame of a message: header (id 0) and protostuff body. */
