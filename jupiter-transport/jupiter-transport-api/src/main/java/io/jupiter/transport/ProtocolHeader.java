@@ -26,16 +26,7 @@ public final class ProtocolHeader {
     public static final byte REQUEST = 0x01;
     /** Provider to consumer: the answer to a call. */
     public static final byte RESPONSE = 0x02;
-    /** Registry protocol: publish a service. */
-    public static final byte PUBLISH_SERVICE = 0x03;
-    /** Registry protocol: withdraw a service. */
-    public static final byte PUBLISH_CANCEL_SERVICE = 0x04;
-    /** Registry protocol: subscribe to a service. */
-    public static final byte SUBSCRIBE_SERVICE = 0x05;
-    /** Registry protocol: a provider went offline. */
-    public static final byte OFFLINE_NOTICE = 0x06;
-    /** Registry protocol: acknowledgement; the id field carries the acknowledged sequence. */
-    public static final byte ACK = 0x07;
+    // 0x03 to 0x07 are the embedded registry's messages; they are declared with it (jupiter-registry-default).
     /** Keep-alive: sign exactly 0x0f, id 0, empty body; never answered. */
     public static final byte HEARTBEAT = 0x0f;
 

@@ -105,7 +105,7 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
             if (registered.remove(meta)) {
                 confirmed.remove(meta);
                 for (Connection connection : activeConnections()) {
-                    sendTracked(connection, ProtocolHeader.PUBLISH_CANCEL_SERVICE, meta);
+                    sendTracked(connection, RegistryFrames.PUBLISH_CANCEL_SERVICE, meta);
                 }
             }
         });
@@ -119,7 +119,7 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
                 list = new CopyOnWriteArrayList<>();
                 listeners.put(service, list);
                 for (Connection connection : activeConnections()) {
-                    sendTracked(connection, ProtocolHeader.SUBSCRIBE_SERVICE, service);
+                    sendTracked(connection, RegistryFrames.SUBSCRIBE_SERVICE, service);
                 }
             }
             list.add(listener);
@@ -174,7 +174,7 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
                 publish(connection, meta);
             }
             for (ServiceMeta service : listeners.keySet()) {
-                sendTracked(connection, ProtocolHeader.SUBSCRIBE_SERVICE, service);
+                sendTracked(connection, RegistryFrames.SUBSCRIBE_SERVICE, service);
             }
         });
     }
@@ -192,7 +192,7 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
 
     @Override
     public void frameReceived(Connection connection, Frame frame) {
-        if (frame.messageCode() == ProtocolHeader.ACK) {
+        if (frame.messageCode() == RegistryFrames.ACK) {
             long sequence = frame.id();
             frame.release();
             run(() -> acked(connection, sequence));
@@ -214,7 +214,7 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
     private void handle(Connection connection, RegistryMessage message) {
         ServerView view = views.computeIfAbsent(connection.remoteAddress(), a -> new ServerView());
         switch (message.messageCode()) {
-            case ProtocolHeader.PUBLISH_SERVICE, ProtocolHeader.PUBLISH_CANCEL_SERVICE -> {
+            case RegistryFrames.PUBLISH_SERVICE, RegistryFrames.PUBLISH_CANCEL_SERVICE -> {
                 RegistryFrames.ack(connection, message.sequence());
                 if (!(message.data() instanceof PushData push)) {
                     log.warn("ignoring a push without service data from {}", connection.remoteAddress());
@@ -222,7 +222,7 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
                 }
                 applyPush(view, message, push);
             }
-            case ProtocolHeader.OFFLINE_NOTICE -> {
+            case RegistryFrames.OFFLINE_NOTICE -> {
                 if (message.data() instanceof ProviderAddress address) {
                     Set<ServiceMeta> changed = new LinkedHashSet<>();
                     for (Map.Entry<ServiceMeta, Map<ProviderAddress, RegisterMeta>> entry : view.providers.entrySet()) {
@@ -265,7 +265,7 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
                 return;
             }
             view.versions.put(service, message.version());
-            if (message.messageCode() == ProtocolHeader.PUBLISH_SERVICE) {
+            if (message.messageCode() == RegistryFrames.PUBLISH_SERVICE) {
                 providers.put(meta.address(), meta);
             } else {
                 providers.remove(meta.address());
@@ -310,7 +310,7 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
     }
 
     private void publish(Connection connection, RegisterMeta meta) {
-        long sequence = sendTracked(connection, ProtocolHeader.PUBLISH_SERVICE, meta);
+        long sequence = sendTracked(connection, RegistryFrames.PUBLISH_SERVICE, meta);
         publishes.put(sequence, meta);
     }
 

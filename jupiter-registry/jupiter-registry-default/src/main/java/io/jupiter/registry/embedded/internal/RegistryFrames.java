@@ -13,10 +13,20 @@ public final class RegistryFrames {
     /** Registry bodies are always protostuff (1.3.1's {@code jupiter.registry.default.serializer_type}). */
     public static final byte PROTOSTUFF = 1;
 
+    /** Provider to registry: publish a service (1.3.1's message code 0x03). */
+    public static final byte PUBLISH_SERVICE = 0x03;
+    /** Provider to registry: withdraw a service. */
+    public static final byte PUBLISH_CANCEL_SERVICE = 0x04;
+    /** Consumer to registry: subscribe to a service. */
+    public static final byte SUBSCRIBE_SERVICE = 0x05;
+    /** Registry to consumer: a provider went offline. */
+    public static final byte OFFLINE_NOTICE = 0x06;
+    /** Either way: acknowledgement; the header's id field carries the acknowledged sequence. */
+    public static final byte ACK = 0x07;
+
     /** The message codes a registry endpoint accepts: 3 to 7 and the heartbeat. */
-    public static final int MESSAGE_CODES = ProtocolHeader.messageCodeMask(ProtocolHeader.PUBLISH_SERVICE,
-            ProtocolHeader.PUBLISH_CANCEL_SERVICE, ProtocolHeader.SUBSCRIBE_SERVICE, ProtocolHeader.OFFLINE_NOTICE,
-            ProtocolHeader.ACK, ProtocolHeader.HEARTBEAT);
+    public static final int MESSAGE_CODES = ProtocolHeader.messageCodeMask(PUBLISH_SERVICE, PUBLISH_CANCEL_SERVICE,
+            SUBSCRIBE_SERVICE, OFFLINE_NOTICE, ACK, ProtocolHeader.HEARTBEAT);
 
     private RegistryFrames() {
     }
@@ -45,7 +55,7 @@ public final class RegistryFrames {
 
     /** An ACK frame: {@code ba be 07 00 <sequence> 00 00 00 00}. */
     public static ByteBuf ackFrame(ByteBufAllocator alloc, long sequence) {
-        return Frames.fillHeader(Frames.newFrame(alloc, 0), ProtocolHeader.ACK, (byte) 0, sequence);
+        return Frames.fillHeader(Frames.newFrame(alloc, 0), RegistryFrames.ACK, (byte) 0, sequence);
     }
 
     /**

@@ -70,7 +70,7 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
 
     @Override
     public void frameReceived(Connection connection, Frame frame) {
-        if (frame.messageCode() == ProtocolHeader.ACK) {
+        if (frame.messageCode() == RegistryFrames.ACK) {
             long sequence = frame.id();
             frame.release();
             run(() -> unacked.acked(connection, sequence));
@@ -138,7 +138,7 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
         Peer peer = peers.computeIfAbsent(connection, c -> new Peer());
         Object data = message.data();
         switch (message.messageCode()) {
-            case ProtocolHeader.PUBLISH_SERVICE -> {
+            case RegistryFrames.PUBLISH_SERVICE -> {
                 if (!(data instanceof RegisterMeta meta)) {
                     log.warn("ignoring a PUBLISH without a RegisterMeta from {}", connection.remoteAddress());
                     return;
@@ -151,10 +151,10 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
                 if (!filled.equals(previous)) {
                     state.version++;
                     log.info("published {}", filled);
-                    pushChange(filled.service(), state, ProtocolHeader.PUBLISH_SERVICE, filled);
+                    pushChange(filled.service(), state, RegistryFrames.PUBLISH_SERVICE, filled);
                 }
             }
-            case ProtocolHeader.PUBLISH_CANCEL_SERVICE -> {
+            case RegistryFrames.PUBLISH_CANCEL_SERVICE -> {
                 if (!(data instanceof RegisterMeta meta)) {
                     log.warn("ignoring a PUBLISH_CANCEL without a RegisterMeta from {}", connection.remoteAddress());
                     return;
@@ -164,7 +164,7 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
                 peer.published.remove(filled);
                 cancel(filled);
             }
-            case ProtocolHeader.SUBSCRIBE_SERVICE -> {
+            case RegistryFrames.SUBSCRIBE_SERVICE -> {
                 if (!(data instanceof ServiceMeta service)) {
                     log.warn("ignoring a SUBSCRIBE without a ServiceMeta from {}", connection.remoteAddress());
                     return;
@@ -185,7 +185,7 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
         if (state != null && state.providers.remove(meta.address(), meta)) {
             state.version++;
             log.info("withdrew {}", meta);
-            pushChange(meta.service(), state, ProtocolHeader.PUBLISH_CANCEL_SERVICE, meta);
+            pushChange(meta.service(), state, RegistryFrames.PUBLISH_CANCEL_SERVICE, meta);
             forgetIfUnused(meta.service(), state);
         }
     }
@@ -213,7 +213,7 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
             for (Map.Entry<Connection, Peer> entry : peers.entrySet()) {
                 if (!entry.getValue().subscribed.isEmpty()) {
                     send(entry.getKey(), new RegistryMessage(nextSequence++, RegistryFrames.PROTOSTUFF,
-                            ProtocolHeader.OFFLINE_NOTICE, 0, address), false);
+                            RegistryFrames.OFFLINE_NOTICE, 0, address), false);
                 }
             }
         }
@@ -229,7 +229,7 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
     private void pushFullList(Connection subscriber, ServiceMeta service, ServiceState state) {
         List<RegisterMeta> all = new ArrayList<>(state.providers.values());
         send(subscriber, new RegistryMessage(nextSequence++, RegistryFrames.PROTOSTUFF,
-                ProtocolHeader.PUBLISH_SERVICE, state.version, new PushData(service, all)), true);
+                RegistryFrames.PUBLISH_SERVICE, state.version, new PushData(service, all)), true);
     }
 
     private void send(Connection connection, RegistryMessage message, boolean needsAck) {

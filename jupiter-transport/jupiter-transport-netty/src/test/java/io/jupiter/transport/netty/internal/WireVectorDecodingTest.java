@@ -22,11 +22,18 @@ import org.junit.jupiter.api.Test;
  */
 class WireVectorDecodingTest {
 
+    // Message codes of the embedded registry (declared in jupiter-registry-default, which this module cannot see).
+    private static final byte REGISTRY_PUBLISH_SERVICE = 0x03;
+    private static final byte REGISTRY_PUBLISH_CANCEL_SERVICE = 0x04;
+    private static final byte REGISTRY_SUBSCRIBE_SERVICE = 0x05;
+    private static final byte REGISTRY_OFFLINE_NOTICE = 0x06;
+    private static final byte REGISTRY_ACK = 0x07;
+
     private static final TransportConfig RPC = TransportConfig.defaults();
     private static final TransportConfig REGISTRY = TransportConfig.builder()
-            .acceptedMessageCodes(ProtocolHeader.messageCodeMask(ProtocolHeader.PUBLISH_SERVICE,
-                    ProtocolHeader.PUBLISH_CANCEL_SERVICE, ProtocolHeader.SUBSCRIBE_SERVICE,
-                    ProtocolHeader.OFFLINE_NOTICE, ProtocolHeader.ACK, ProtocolHeader.HEARTBEAT))
+            .acceptedMessageCodes(ProtocolHeader.messageCodeMask(REGISTRY_PUBLISH_SERVICE,
+                    REGISTRY_PUBLISH_CANCEL_SERVICE, REGISTRY_SUBSCRIBE_SERVICE,
+                    REGISTRY_OFFLINE_NOTICE, REGISTRY_ACK, ProtocolHeader.HEARTBEAT))
             .build();
 
     @Test
