@@ -28,7 +28,9 @@ import org.slf4j.LoggerFactory;
  * <li>a submitter wakes a thread only if none is awake and looking for work, and fewer than {@code parallelism}
  *     threads are running tasks; a thread that takes a task and leaves more behind wakes another under the same two
  *     conditions;</li>
- * <li>a thread runs queued tasks back to back and parks only when the queue is empty;</li>
+ * <li>a thread runs queued tasks back to back; when the queue is empty it first keeps looking for a moment
+ *     ({@code spinNanos}, one thread at a time) and then parks, so a steady stream of requests finds a thread
+ *     awake instead of paying a wake-up each;</li>
  * <li>since a running thread may be blocked rather than busy, a task that has waited {@code stallNanos} with no
  *     thread looking for it wakes one more thread, whatever the parallelism: the submitter of the next task checks
  *     the age of the oldest one, and a watchdog looks too (every {@code stallNanos}, less often while it finds
@@ -62,6 +64,13 @@ public final class WorkerPool {
     public static final long DEFAULT_STALL_NANOS = TimeUnit.MICROSECONDS.toNanos(
             SystemProperties.getLong("jupiter.rpc.pool.stall.micros", 1_000));
 
+    /**
+     * How long one idle thread keeps looking for a task before it parks: 0 by default (park at once);
+     * {@code -Djupiter.rpc.pool.spin.micros}.
+     */
+    public static final long DEFAULT_SPIN_NANOS = TimeUnit.MICROSECONDS.toNanos(
+            SystemProperties.getLong("jupiter.rpc.pool.spin.micros", 0));
+
     /** The watchdog's longest sleep while tasks run, in multiples of {@code stallNanos}. */
     private static final int MAX_WATCH_BACKOFF = 16;
 
@@ -73,6 +82,9 @@ public final class WorkerPool {
     private final int maxThreads;
     private final int parallelism;
     private final long stallNanos;
+    private final long spinNanos;
+    /** 1 while a thread is spinning before it parks: one at a time, so idle threads do not fill the cores. */
+    private final AtomicInteger spinning = new AtomicInteger();
     private final int queueCapacity;
     private final Queue<Task> queue;
     private final AtomicReferenceArray<Worker> workers;
@@ -97,7 +109,7 @@ public final class WorkerPool {
 
     /** A pool with the default parallelism and stall time. */
     public WorkerPool(String name, int threads, int queueCapacity) {
-        this(name, threads, queueCapacity, DEFAULT_PARALLELISM, DEFAULT_STALL_NANOS);
+        this(name, threads, queueCapacity, DEFAULT_PARALLELISM, DEFAULT_STALL_NANOS, DEFAULT_SPIN_NANOS);
     }
 
     /**
@@ -107,12 +119,15 @@ public final class WorkerPool {
      *                        submitting thread; several at once may pass it by one task each)
      * @param parallelism     threads that may run tasks before a new task wakes another (stalls aside)
      * @param stallNanos      how long a task may wait, with no thread looking for work, before it wakes one
+     * @param spinNanos       how long one idle thread keeps looking for a task before it parks (0: parks at once)
      */
-    public WorkerPool(String name, int threads, int queueCapacity, int parallelism, long stallNanos) {
+    public WorkerPool(String name, int threads, int queueCapacity, int parallelism, long stallNanos,
+                      long spinNanos) {
         this.name = Requires.notBlank(name, "name");
         this.maxThreads = Requires.positive(threads, "threads");
         this.parallelism = Math.min(threads, Requires.positive(parallelism, "parallelism"));
         this.stallNanos = Requires.positive(stallNanos, "stallNanos");
+        this.spinNanos = Requires.notNegative(spinNanos, "spinNanos");
         this.queueCapacity = Requires.positive(queueCapacity, "queueCapacity");
         // The array queue rounds its capacity up to a power of two (at least 2); execute() keeps to the one asked.
         this.queue = PlatformDependent.newFixedMpmcQueue(Math.max(2, queueCapacity));
@@ -415,6 +430,28 @@ public final class WorkerPool {
         }
     }
 
+    /**
+     * Keeps looking at the queue for up to {@code nanos}, still counted as searching (so submitters wake nobody);
+     * returns whether a task (or shutdown) came meanwhile. Only one thread spins at a time; the others park.
+     */
+    private boolean spinFor(long nanos) {
+        if (!spinning.compareAndSet(0, 1)) {
+            return false;
+        }
+        try {
+            long deadline = System.nanoTime() + nanos;
+            do {
+                if (!queue.isEmpty() || shutdown) {
+                    return true;
+                }
+                Thread.onSpinWait();
+            } while (System.nanoTime() - deadline < 0);
+            return false;
+        } finally {
+            spinning.set(0);
+        }
+    }
+
     /** One pool thread's parking state. */
     private final class Worker {
 
@@ -446,6 +483,9 @@ public final class WorkerPool {
             if (shutdown && queue.isEmpty()) {
                 ctl.decrementAndGet();
                 return false;
+            }
+            if (spinNanos > 0 && spinFor(spinNanos)) {
+                return true;
             }
             state = PARKED;
             ctl.decrementAndGet();

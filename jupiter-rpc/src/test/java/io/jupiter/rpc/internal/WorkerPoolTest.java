@@ -32,7 +32,11 @@ class WorkerPoolTest {
     }
 
     private WorkerPool pool(int threads, int queueCapacity, int parallelism, long stallNanos) {
-        WorkerPool pool = new WorkerPool("test-pool", threads, queueCapacity, parallelism, stallNanos);
+        return pool(threads, queueCapacity, parallelism, stallNanos, 0);
+    }
+
+    private WorkerPool pool(int threads, int queueCapacity, int parallelism, long stallNanos, long spinNanos) {
+        WorkerPool pool = new WorkerPool("test-pool", threads, queueCapacity, parallelism, stallNanos, spinNanos);
         pools.add(pool);
         return pool;
     }
@@ -55,6 +59,23 @@ class WorkerPoolTest {
     private static long poolThreadsAlive() {
         return Thread.getAllStackTraces().keySet().stream()
                 .filter(t -> t.getName().startsWith("test-pool") && t.isAlive()).count();
+    }
+
+    @Test
+    void aTaskThatFindsAThreadSpinningIsRunWithoutAWakeUp() throws InterruptedException {
+        // A spin far longer than the test: the thread that ran the first task is still looking when the second comes.
+        WorkerPool pool = pool(4, 1024, 1, NO_STALL, TimeUnit.SECONDS.toNanos(30));
+        CountDownLatch first = new CountDownLatch(1);
+        pool.execute(task(first::countDown));
+        assertThat(first.await(10, TimeUnit.SECONDS)).isTrue();
+        Await.until("the thread finished the first task", Duration.ofSeconds(10), () -> pool.activeCount() == 0);
+        assertThat(pool.wakeUps()).isEqualTo(1);
+
+        CountDownLatch second = new CountDownLatch(1);
+        pool.execute(task(second::countDown));
+        assertThat(second.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(pool.wakeUps()).as("the spinning thread took it; nobody was woken").isEqualTo(1);
+        assertThat(pool.startedThreads()).isEqualTo(1);
     }
 
     @Test
