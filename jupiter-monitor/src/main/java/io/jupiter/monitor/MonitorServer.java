@@ -8,6 +8,7 @@ import io.jupiter.monitor.internal.Commands;
 import io.jupiter.monitor.internal.ConsoleSession;
 import io.jupiter.monitor.internal.MetricsHttpServer;
 import io.jupiter.monitor.internal.PasswordHash;
+import io.jupiter.monitor.internal.SessionSlots;
 import io.jupiter.rpc.JupiterClient;
 import io.jupiter.rpc.JupiterServer;
 import io.netty.bootstrap.ServerBootstrap;
@@ -15,8 +16,6 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.group.ChannelGroup;
-import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
@@ -24,7 +23,6 @@ import io.netty.handler.codec.LineBasedFrameDecoder;
 import io.netty.handler.codec.string.StringDecoder;
 import io.netty.handler.codec.string.StringEncoder;
 import io.netty.handler.timeout.IdleStateHandler;
-import io.netty.util.concurrent.GlobalEventExecutor;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -47,10 +45,12 @@ import java.util.concurrent.TimeUnit;
  * }</pre>
  *
  * <p>Secure by default: it binds to 127.0.0.1, cannot be built without a password (kept only as a salted hash),
- * answers nothing but {@code help}, {@code auth} and {@code quit} before a successful {@code auth}, closes a
- * session after 3 failed {@code auth} and then answers every {@code auth} from that address only after a delay
- * that doubles with each such session. Lines are capped in length; sessions are capped in number and close when
- * idle.
+ * answers nothing but {@code help}, {@code auth} and {@code quit} before a successful {@code auth}, and closes a
+ * session after 3 failed {@code auth}. Failed passwords are counted per address across sessions and the HTTP
+ * endpoint: past 3, every attempt from that address waits (console) or is refused (HTTP, 429) for a delay that
+ * doubles with each failure. Lines are capped in length; unauthenticated and authenticated sessions are capped in
+ * number separately, an unauthenticated one closes after its deadline and any one when idle. The HTTP endpoint caps
+ * its connections, and a request must arrive whole within 10 s.
  */
 public final class MonitorServer implements AutoCloseable {
 
@@ -64,7 +64,7 @@ public final class MonitorServer implements AutoCloseable {
     private final PasswordHash password;
     private final AuthThrottle throttle;
     private final EventLoopGroup group;
-    private final ChannelGroup sessions;
+    private final SessionSlots sessions;
     private volatile Channel serverChannel;
     private volatile MetricsHttpServer http;
 
@@ -74,7 +74,7 @@ public final class MonitorServer implements AutoCloseable {
         this.attached = new Attached(builder.servers, builder.clients, builder.registry);
         this.throttle = new AuthThrottle(builder.authDelayMillis, builder.maxAuthDelayMillis, 10 * 60_000L);
         this.group = new NioEventLoopGroup(1, new NamedThreadFactory("jupiter-monitor", true));
-        this.sessions = new DefaultChannelGroup("jupiter-monitor-sessions", GlobalEventExecutor.INSTANCE);
+        this.sessions = new SessionSlots(builder.maxSessions);
     }
 
     public static Builder builder() {
@@ -92,25 +92,26 @@ public final class MonitorServer implements AutoCloseable {
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
-                        if (sessions.size() >= config.maxSessions) {
-                            ch.writeAndFlush(ch.alloc().buffer().writeBytes(("too many monitor sessions (at most "
-                                    + config.maxSessions + "), try later" + Commands.NEWLINE)
+                        if (!sessions.admit(ch)) {
+                            ch.writeAndFlush(ch.alloc().buffer().writeBytes(("too many unauthenticated monitor "
+                                    + "sessions (at most " + config.maxSessions + "), try later" + Commands.NEWLINE)
                                     .getBytes(StandardCharsets.UTF_8))).addListener(ChannelFutureListener.CLOSE);
                             return;
                         }
-                        sessions.add(ch);
                         ch.pipeline()
                                 .addLast(new IdleStateHandler(0, 0, config.idleSeconds, TimeUnit.SECONDS))
                                 .addLast(new LineBasedFrameDecoder(config.maxLineLength, true, true))
                                 .addLast(new StringDecoder(StandardCharsets.UTF_8))
                                 .addLast(new StringEncoder(StandardCharsets.UTF_8))
-                                .addLast(new ConsoleSession(commands, password, throttle, config.maxLineLength));
+                                .addLast(new ConsoleSession(commands, password, throttle, sessions, config.maxLineLength,
+                                        TimeUnit.SECONDS.toMillis(config.authTimeoutSeconds)));
                     }
                 });
         try {
             serverChannel = bootstrap.bind(config.host, config.port).syncUninterruptibly().channel();
             if (config.httpPort >= 0) {
-                http = new MetricsHttpServer(new InetSocketAddress(config.host, config.httpPort), attached, password);
+                http = new MetricsHttpServer(group, new InetSocketAddress(config.host, config.httpPort), attached,
+                        password, throttle, config.maxSessions, config.httpRequestTimeoutMillis);
                 http.start();
             }
         } catch (Exception e) {
@@ -140,7 +141,7 @@ public final class MonitorServer implements AutoCloseable {
         if (channel != null) {
             channel.close().syncUninterruptibly();
         }
-        sessions.close().syncUninterruptibly();
+        sessions.closeAll();
         MetricsHttpServer h = http;
         if (h != null) {
             h.close();
@@ -157,6 +158,8 @@ public final class MonitorServer implements AutoCloseable {
         private int maxLineLength = 1024;
         private int maxSessions = 32;
         private int idleSeconds = 600;
+        private int authTimeoutSeconds = 30;
+        private long httpRequestTimeoutMillis = 10_000;
         private long authDelayMillis = 1_000;
         private long maxAuthDelayMillis = 30_000;
         private final List<JupiterServer> servers = new ArrayList<>();
@@ -202,7 +205,11 @@ public final class MonitorServer implements AutoCloseable {
             return this;
         }
 
-        /** Sessions open at once; more are told so and closed. Default 32. */
+        /**
+         * Sessions open at once, counted separately for unauthenticated and authenticated ones (so connections that
+         * never authenticate cannot lock operators out), and HTTP connections; more are told so and closed.
+         * Default 32.
+         */
         public Builder maxSessions(int sessions) {
             this.maxSessions = Requires.positive(sessions, "maxSessions");
             return this;
@@ -215,8 +222,23 @@ public final class MonitorServer implements AutoCloseable {
         }
 
         /**
-         * The delay before answering {@code auth} from an address whose session was closed for failed attempts;
-         * doubles with each such session up to {@code maxMillis}. Default 1 s, up to 30 s.
+         * How long the HTTP endpoint waits for a whole request after a connection opens or a response was sent (its
+         * read timeout and keep-alive idle timeout in one); then it closes the connection. Default 10 s.
+         */
+        public Builder httpRequestTimeoutMillis(long millis) {
+            this.httpRequestTimeoutMillis = Requires.positive(millis, "httpRequestTimeoutMillis");
+            return this;
+        }
+
+        /** A session that has not authenticated within this long is closed. Default 30 s. */
+        public Builder authTimeoutSeconds(int seconds) {
+            this.authTimeoutSeconds = Requires.positive(seconds, "authTimeoutSeconds");
+            return this;
+        }
+
+        /**
+         * The delay before judging a password from an address that already failed 3 times (in any sessions or over
+         * HTTP); doubles with each further failure up to {@code maxMillis}. Default 1 s, up to 30 s.
          */
         public Builder authDelay(long millis, long maxMillis) {
             this.authDelayMillis = Requires.positive(millis, "authDelay");

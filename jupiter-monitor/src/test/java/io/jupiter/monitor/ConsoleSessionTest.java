@@ -2,6 +2,7 @@ package io.jupiter.monitor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.fail;
 
 import java.io.ByteArrayOutputStream;
 import java.net.InetSocketAddress;
@@ -204,9 +205,61 @@ class ConsoleSessionTest {
              ConsoleClient first = own.session();
              ConsoleClient second = own.session();
              ConsoleClient third = new ConsoleClient(own.console)) {
-            assertThat(third.readToEnd()).isEqualTo("too many monitor sessions (at most 2), try later\r\n");
+            assertThat(third.readToEnd())
+                    .isEqualTo("too many unauthenticated monitor sessions (at most 2), try later\r\n");
             assertThat(first.command("help")).contains("-- Help ---");
             assertThat(second.command("help")).contains("-- Help ---");
+        }
+    }
+
+    @Test
+    void unauthenticatedSessionsDoNotTakeTheOperatorsSlots() throws Exception {
+        try (Fixture own = new Fixture(b -> b.maxSessions(2));
+             ConsoleClient idle1 = own.session();
+             ConsoleClient idle2 = own.session()) {
+            // Both unauthenticated slots are taken; an operator who authenticates frees one and takes a session slot.
+            try (ConsoleClient operator = own.authenticated()) {
+                fail("the unauthenticated slots are full: " + operator);
+            } catch (IllegalStateException | java.io.IOException refused) {
+                // expected: the third unauthenticated connection is told and closed
+            }
+            assertThat(idle1.command("auth " + Fixture.PASSWORD)).isEqualTo("OK\r\n");
+            try (ConsoleClient operator = own.authenticated()) {
+                assertThat(operator.command("ls")).startsWith("Provider side:");
+                // Two authenticated sessions now: a third successful auth finds no slot.
+                try (ConsoleClient late = own.session()) {
+                    late.send("auth " + Fixture.PASSWORD);
+                    assertThat(late.readToEnd()).isEqualTo("too many monitor sessions (at most 2), try later\r\n");
+                }
+            }
+        }
+    }
+
+    @Test
+    void aSessionThatDoesNotAuthenticateInTimeIsClosed() throws Exception {
+        try (Fixture own = new Fixture(b -> b.authTimeoutSeconds(1)); ConsoleClient silent = own.session()) {
+            long start = System.nanoTime();
+            assertThat(silent.readToEnd()).contains("not authenticated within 1 s, closing");
+            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isBetween(500L, 10_000L);
+        }
+    }
+
+    @Test
+    void failedPasswordsCountAcrossSessions() throws Exception {
+        try (Fixture own = new Fixture()) {
+            // Two guesses, reconnect, one more: the address has failed three times, so the next attempt waits.
+            try (ConsoleClient first = own.session()) {
+                first.command("auth x1");
+                first.command("auth x2");
+            }
+            try (ConsoleClient second = own.session()) {
+                assertThat(second.command("auth x3")).isEqualTo("permission denied (2 attempts left)\r\n");
+            }
+            try (ConsoleClient third = own.session()) {
+                long start = System.nanoTime();
+                assertThat(third.command("auth " + Fixture.PASSWORD)).isEqualTo("OK\r\n");
+                assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isGreaterThanOrEqualTo(300);
+            }
         }
     }
 

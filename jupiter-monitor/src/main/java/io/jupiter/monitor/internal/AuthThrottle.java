@@ -5,18 +5,22 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Slows addresses that failed to authenticate: each session closed for too many failed {@code auth} is a strike
- * against its IP address; every later {@code auth} from that address is answered only after a delay that doubles
- * with each strike (up to a cap). Strikes are forgotten after a quiet period.
+ * Failed password attempts per IP address, counted across console sessions and HTTP requests alike, so that
+ * reconnecting or switching to HTTP buys an attacker nothing. The first {@value #FREE_FAILURES} failures cost
+ * nothing; from then on every attempt from that address waits a delay that doubles with each further failure, up to
+ * a cap. A success forgets the address, and so does a quiet period.
  */
 public final class AuthThrottle {
+
+    /** Failures an address may make before its attempts are slowed (one console session's worth). */
+    public static final int FREE_FAILURES = 3;
 
     private static final int MAX_TRACKED = 10_000;
 
     private final long baseDelayMillis;
     private final long maxDelayMillis;
     private final long forgetNanos;
-    private final ConcurrentHashMap<InetAddress, Strikes> strikes = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<InetAddress, Failures> failures = new ConcurrentHashMap<>();
 
     public AuthThrottle(long baseDelayMillis, long maxDelayMillis, long forgetMillis) {
         this.baseDelayMillis = baseDelayMillis;
@@ -24,26 +28,45 @@ public final class AuthThrottle {
         this.forgetNanos = TimeUnit.MILLISECONDS.toNanos(forgetMillis);
     }
 
-    /** Records a strike against {@code address}. */
-    public void strike(InetAddress address) {
-        if (strikes.size() >= MAX_TRACKED) {
-            long now = System.nanoTime();
-            strikes.values().removeIf(s -> now - s.lastNanos > forgetNanos);
+    /** Records a failed attempt from {@code address}. */
+    public void failed(InetAddress address) {
+        long now = System.nanoTime();
+        if (failures.size() >= MAX_TRACKED) {
+            failures.values().removeIf(f -> now - f.lastNanos > forgetNanos);
         }
-        strikes.compute(address, (a, old) -> old == null || System.nanoTime() - old.lastNanos > forgetNanos
-                ? new Strikes(1, System.nanoTime()) : new Strikes(old.count + 1, System.nanoTime()));
+        failures.compute(address, (a, old) -> old == null || now - old.lastNanos > forgetNanos
+                ? new Failures(1, now) : new Failures(old.count + 1, now));
     }
 
-    /** How long to wait before answering an {@code auth} from {@code address}; 0 if it has no recent strike. */
+    /** Forgets {@code address}'s failures: it knows the password. */
+    public void succeeded(InetAddress address) {
+        failures.remove(address);
+    }
+
+    /** How long an attempt from {@code address} waits before it is judged; 0 while it has few recent failures. */
     public long delayMillis(InetAddress address) {
-        Strikes s = strikes.get(address);
-        if (s == null || System.nanoTime() - s.lastNanos > forgetNanos) {
+        Failures f = failures.get(address);
+        if (f == null || f.count < FREE_FAILURES || System.nanoTime() - f.lastNanos > forgetNanos) {
             return 0;
         }
-        int shift = Math.min(s.count - 1, 20);
+        int shift = Math.min(f.count - FREE_FAILURES, 20);
         return Math.min(maxDelayMillis, baseDelayMillis << shift);
     }
 
-    private record Strikes(int count, long lastNanos) {
+    /**
+     * For callers that refuse rather than wait (HTTP): how much longer an attempt from {@code address} is refused,
+     * counted from its last failure; 0 if it may be judged now.
+     */
+    public long refusedForMillis(InetAddress address) {
+        long delay = delayMillis(address);
+        Failures f = failures.get(address);
+        if (delay == 0 || f == null) {
+            return 0;
+        }
+        long since = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - f.lastNanos);
+        return Math.max(0, delay - since);
+    }
+
+    private record Failures(int count, long lastNanos) {
     }
 }

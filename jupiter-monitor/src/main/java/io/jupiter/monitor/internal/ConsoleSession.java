@@ -4,6 +4,7 @@ import static io.jupiter.monitor.internal.Commands.NEWLINE;
 
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.util.concurrent.ScheduledFuture;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.timeout.IdleStateEvent;
@@ -17,8 +18,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One console session (one per connection, on its IO thread): reads a line, answers it, prints the prompt.
- * Protected commands refuse until {@code auth} succeeds; after {@value #MAX_FAILURES} failed {@code auth} the
- * session closes and its address gets a strike in the {@link AuthThrottle}.
+ * Protected commands refuse until {@code auth} succeeds. Every failed {@code auth} counts against the peer's
+ * address in the {@link AuthThrottle} (which slows that address's later attempts, in any session); after
+ * {@value #MAX_FAILURES} in one session it closes. A session that has not authenticated within its deadline is
+ * closed, and a successful {@code auth} must find a free authenticated slot ({@link SessionSlots}).
  */
 public final class ConsoleSession extends SimpleChannelInboundHandler<String> {
 
@@ -31,21 +34,42 @@ public final class ConsoleSession extends SimpleChannelInboundHandler<String> {
     private final Commands commands;
     private final PasswordHash password;
     private final AuthThrottle throttle;
+    private final SessionSlots slots;
     private final int maxLineLength;
+    private final long authTimeoutMillis;
     private boolean authenticated;
     private int failures;
+    private ScheduledFuture<?> authDeadline;
 
-    public ConsoleSession(Commands commands, PasswordHash password, AuthThrottle throttle, int maxLineLength) {
+    /** @param authTimeoutMillis how long the session may stay unauthenticated before it is closed */
+    public ConsoleSession(Commands commands, PasswordHash password, AuthThrottle throttle, SessionSlots slots,
+                          int maxLineLength, long authTimeoutMillis) {
         this.commands = commands;
         this.password = password;
         this.throttle = throttle;
+        this.slots = slots;
         this.maxLineLength = maxLineLength;
+        this.authTimeoutMillis = authTimeoutMillis;
     }
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
         ctx.writeAndFlush(WELCOME + commands.help() + PROMPT);
+        authDeadline = ctx.executor().schedule(() -> {
+            if (!authenticated) {
+                ctx.writeAndFlush(NEWLINE + "not authenticated within " + authTimeoutMillis / 1000 + " s, closing"
+                        + NEWLINE).addListener(ChannelFutureListener.CLOSE);
+            }
+        }, authTimeoutMillis, TimeUnit.MILLISECONDS);
         ctx.fireChannelActive();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        if (authDeadline != null) {
+            authDeadline.cancel(false);
+        }
+        ctx.fireChannelInactive();
     }
 
     @Override
@@ -119,13 +143,20 @@ public final class ConsoleSession extends SimpleChannelInboundHandler<String> {
             Arrays.fill(candidate, '\0');
             ctx.channel().config().setAutoRead(true);
             if (ok) {
+                throttle.succeeded(peer);
+                if (!slots.promote(ctx.channel())) {
+                    ctx.writeAndFlush("too many monitor sessions (at most " + slots.max() + "), try later" + NEWLINE)
+                            .addListener(ChannelFutureListener.CLOSE);
+                    return;
+                }
                 authenticated = true;
+                authDeadline.cancel(false);
                 answer(ctx, "OK" + NEWLINE);
                 return;
             }
             failures++;
+            throttle.failed(peer);
             if (failures >= MAX_FAILURES) {
-                throttle.strike(peer);
                 log.warn("monitor: closing {} after {} failed auth attempts", ctx.channel().remoteAddress(), failures);
                 ctx.writeAndFlush("permission denied: " + failures + " failed attempts, closing" + NEWLINE)
                         .addListener(ChannelFutureListener.CLOSE);

@@ -1,80 +1,220 @@
 package io.jupiter.monitor.internal;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
-import io.jupiter.common.NamedThreadFactory;
 import io.jupiter.monitor.JsonReport;
 import io.jupiter.monitor.PrometheusText;
-import java.io.IOException;
-import java.io.OutputStream;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.QueryStringDecoder;
+import io.netty.util.concurrent.GlobalEventExecutor;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Base64;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 
 /**
- * The HTTP metrics endpoint (JDK {@link HttpServer}): {@code GET /metrics} in Prometheus text format and
+ * The HTTP metrics endpoint, on the monitor's event loop: {@code GET /metrics} in Prometheus text format and
  * {@code GET /metrics.json}. Every request needs HTTP basic authentication with the monitor password (any user
- * name); anything else is 401, 404 or 405.
+ * name); anything else is 400, 401, 404, 405 or 413. Failed passwords count in the same {@link AuthThrottle} as the
+ * console's: an address past its free failures gets 429 with {@code Retry-After} until its delay has passed.
+ *
+ * <p>Bounded: at most {@code maxConnections} open at once (more are closed on accept); a request must arrive whole
+ * within {@code requestTimeoutMillis} of the connection opening or of the previous response (this is both the read
+ * timeout and the keep-alive idle timeout), else the connection is closed; request lines, headers and bodies are
+ * capped in size.
  */
 public final class MetricsHttpServer implements AutoCloseable {
 
-    private final HttpServer server;
-    private final ExecutorService executor;
+    private static final int MAX_INITIAL_LINE = 4096;
+    private static final int MAX_HEADERS = 8192;
+    private static final int MAX_BODY = 4096;
+    private static final String TEXT = "text/plain; charset=utf-8";
+
     private final Attached attached;
     private final PasswordHash password;
+    private final AuthThrottle throttle;
+    private final EventLoopGroup group;
+    private final InetSocketAddress bindAddress;
+    private final int maxConnections;
+    private final long requestTimeoutMillis;
+    private final ChannelGroup connections =
+            new DefaultChannelGroup("jupiter-monitor-http", GlobalEventExecutor.INSTANCE);
+    private volatile Channel serverChannel;
 
-    public MetricsHttpServer(InetSocketAddress bindAddress, Attached attached, PasswordHash password)
-            throws IOException {
+    public MetricsHttpServer(EventLoopGroup group, InetSocketAddress bindAddress, Attached attached,
+                             PasswordHash password, AuthThrottle throttle, int maxConnections,
+                             long requestTimeoutMillis) {
+        this.group = group;
+        this.bindAddress = bindAddress;
         this.attached = attached;
         this.password = password;
-        this.server = HttpServer.create(bindAddress, 16);
-        this.executor = Executors.newSingleThreadExecutor(new NamedThreadFactory("jupiter-monitor-http", true));
-        server.setExecutor(executor);
-        server.createContext("/", this::handle);
+        this.throttle = throttle;
+        this.maxConnections = maxConnections;
+        this.requestTimeoutMillis = requestTimeoutMillis;
     }
 
+    /** Binds; returns the bound address. */
     public InetSocketAddress start() {
-        server.start();
-        return server.getAddress();
+        ServerBootstrap bootstrap = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        if (connections.size() >= maxConnections) {
+                            ch.close();
+                            return;
+                        }
+                        connections.add(ch);
+                        ch.pipeline()
+                                .addLast(new HttpServerCodec(MAX_INITIAL_LINE, MAX_HEADERS, MAX_BODY))
+                                .addLast(new HttpObjectAggregator(MAX_BODY))
+                                .addLast(new RequestHandler());
+                    }
+                });
+        serverChannel = bootstrap.bind(bindAddress).syncUninterruptibly().channel();
+        return address();
     }
 
     public InetSocketAddress address() {
-        return server.getAddress();
+        Channel channel = serverChannel;
+        return channel == null ? null : (InetSocketAddress) channel.localAddress();
     }
 
-    private void handle(HttpExchange exchange) throws IOException {
-        try (exchange) {
-            String path = exchange.getRequestURI().getPath();
-            if (!path.equals("/metrics") && !path.equals("/metrics.json")) {
-                send(exchange, 404, "text/plain; charset=utf-8", "not found: try /metrics or /metrics.json\n");
-                return;
-            }
-            if (!exchange.getRequestMethod().equals("GET")) {
-                exchange.getResponseHeaders().set("Allow", "GET");
-                send(exchange, 405, "text/plain; charset=utf-8", "method not allowed: use GET\n");
-                return;
-            }
-            if (!authorized(exchange.getRequestHeaders().getFirst("Authorization"))) {
-                exchange.getResponseHeaders().set("WWW-Authenticate", "Basic realm=\"jupiter-monitor\"");
-                send(exchange, 401, "text/plain; charset=utf-8", "authentication required (basic, the monitor "
-                        + "password)\n");
-                return;
-            }
-            if (path.equals("/metrics")) {
-                send(exchange, 200, PrometheusText.CONTENT_TYPE, PrometheusText.render(attached.metrics()));
+    @Override
+    public void close() {
+        Channel channel = serverChannel;
+        if (channel != null) {
+            channel.close().syncUninterruptibly();
+        }
+        connections.close().syncUninterruptibly();
+    }
+
+    /** One connection's requests, one at a time, with the deadline for the next. */
+    private final class RequestHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
+
+        private ScheduledFuture<?> deadline;
+
+        @Override
+        public void channelActive(ChannelHandlerContext ctx) {
+            awaitRequest(ctx);
+            ctx.fireChannelActive();
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) {
+            cancelDeadline();
+            ctx.fireChannelInactive();
+        }
+
+        @Override
+        protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
+            cancelDeadline();
+            FullHttpResponse response = respond(ctx, request);
+            boolean keepAlive = HttpUtil.isKeepAlive(request) && request.decoderResult().isSuccess();
+            HttpUtil.setKeepAlive(response, keepAlive);
+            if (keepAlive) {
+                ctx.writeAndFlush(response);
+                awaitRequest(ctx);
             } else {
-                send(exchange, 200, "application/json", JsonReport.render(attached.metrics()));
+                ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+            }
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            ctx.close();
+        }
+
+        private void awaitRequest(ChannelHandlerContext ctx) {
+            deadline = ctx.executor().schedule(() -> {
+                ctx.close();
+            }, requestTimeoutMillis, TimeUnit.MILLISECONDS);
+        }
+
+        private void cancelDeadline() {
+            if (deadline != null) {
+                deadline.cancel(false);
+                deadline = null;
             }
         }
     }
 
+    private FullHttpResponse respond(ChannelHandlerContext ctx, FullHttpRequest request) {
+        if (!request.decoderResult().isSuccess()) {
+            return response(HttpResponseStatus.BAD_REQUEST, TEXT, "bad request\n");
+        }
+        String path = new QueryStringDecoder(request.uri()).path();
+        if (!path.equals("/metrics") && !path.equals("/metrics.json")) {
+            return response(HttpResponseStatus.NOT_FOUND, TEXT, "not found: try /metrics or /metrics.json\n");
+        }
+        if (!request.method().equals(HttpMethod.GET)) {
+            FullHttpResponse refused = response(HttpResponseStatus.METHOD_NOT_ALLOWED, TEXT,
+                    "method not allowed: use GET\n");
+            refused.headers().set(HttpHeaderNames.ALLOW, "GET");
+            return refused;
+        }
+        InetAddress peer = ((InetSocketAddress) ctx.channel().remoteAddress()).getAddress();
+        long refusedFor = throttle.refusedForMillis(peer);
+        if (refusedFor > 0) {
+            FullHttpResponse slowDown = response(HttpResponseStatus.TOO_MANY_REQUESTS, TEXT,
+                    "too many failed passwords from this address, retry later\n");
+            slowDown.headers().set(HttpHeaderNames.RETRY_AFTER, Long.toString((refusedFor + 999) / 1000));
+            return slowDown;
+        }
+        String authorization = request.headers().get(HttpHeaderNames.AUTHORIZATION);
+        if (authorization == null) {
+            return unauthorized();
+        }
+        if (!authorized(authorization)) {
+            throttle.failed(peer);
+            return unauthorized();
+        }
+        throttle.succeeded(peer);
+        return path.equals("/metrics")
+                ? response(HttpResponseStatus.OK, PrometheusText.CONTENT_TYPE, PrometheusText.render(attached.metrics()))
+                : response(HttpResponseStatus.OK, "application/json", JsonReport.render(attached.metrics()));
+    }
+
+    private static FullHttpResponse unauthorized() {
+        FullHttpResponse response = response(HttpResponseStatus.UNAUTHORIZED, TEXT,
+                "authentication required (basic, the monitor password)\n");
+        response.headers().set(HttpHeaderNames.WWW_AUTHENTICATE, "Basic realm=\"jupiter-monitor\"");
+        return response;
+    }
+
+    private static FullHttpResponse response(HttpResponseStatus status, String contentType, String body) {
+        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status,
+                Unpooled.wrappedBuffer(body.getBytes(StandardCharsets.UTF_8)));
+        response.headers().set(HttpHeaderNames.CONTENT_TYPE, contentType);
+        HttpUtil.setContentLength(response, response.content().readableBytes());
+        return response;
+    }
+
     private boolean authorized(String header) {
-        if (header == null || !header.regionMatches(true, 0, "Basic ", 0, 6) || header.length() > 1024) {
+        if (!header.regionMatches(true, 0, "Basic ", 0, 6) || header.length() > 1024) {
             return false;
         }
         byte[] decoded;
@@ -104,20 +244,5 @@ public final class MetricsHttpServer implements AutoCloseable {
             Arrays.fill(candidate, '\0');
             Arrays.fill(chars.array(), '\0');
         }
-    }
-
-    private static void send(HttpExchange exchange, int status, String contentType, String body) throws IOException {
-        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        exchange.getResponseHeaders().set("Content-Type", contentType);
-        exchange.sendResponseHeaders(status, bytes.length);
-        try (OutputStream out = exchange.getResponseBody()) {
-            out.write(bytes);
-        }
-    }
-
-    @Override
-    public void close() {
-        server.stop(0);
-        executor.shutdownNow();
     }
 }
