@@ -1,5 +1,6 @@
 package io.jupiter.registry.embedded.internal;
 
+import io.jupiter.common.LogText;
 import io.jupiter.common.NamedThreadFactory;
 import io.jupiter.registry.NotifyListener;
 import io.jupiter.registry.ProviderAddress;
@@ -203,7 +204,7 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
             message = RegistryFrames.read(frame);
         } catch (RegistryCodecException e) {
             log.warn("dropping an unreadable registry message (code 0x{}) from {}: {}",
-                    Integer.toHexString(frame.messageCode()), connection.remoteAddress(), e.getMessage());
+                    Integer.toHexString(frame.messageCode()), connection.remoteAddress(), LogText.of(e.getMessage()));
             return;
         }
         run(() -> handle(connection, message));
@@ -230,7 +231,7 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
                             changed.add(entry.getKey());
                         }
                     }
-                    log.info("registry {} reports {} offline", connection.remoteAddress(), address);
+                    log.info("registry {} reports {} offline", connection.remoteAddress(), LogText.of(address));
                     changed.forEach(this::refresh);
                 }
             }
@@ -250,7 +251,7 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
             view.versions.put(service, message.version());
             if (list.isEmpty() && !providers.isEmpty()) {
                 log.warn("registry sent an empty provider list for {}; keeping the last known {} providers",
-                        service, providers.size());
+                        LogText.of(service), providers.size());
                 return;
             }
             providers.clear();
@@ -261,7 +262,7 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
             }
         } else if (push.providers() instanceof RegisterMeta meta) {
             if (known != null && message.version() <= known) {
-                log.debug("dropping stale push {} (version {} <= {})", meta, message.version(), known);
+                log.debug("dropping stale push {} (version {} <= {})", LogText.of(meta), message.version(), known);
                 return;
             }
             view.versions.put(service, message.version());

@@ -1,6 +1,8 @@
 package io.jupiter.registry.embedded.internal;
 
+import io.jupiter.common.LogText;
 import io.jupiter.common.NamedThreadFactory;
+import io.jupiter.common.ThrottledWarning;
 import io.jupiter.registry.ProviderAddress;
 import io.jupiter.registry.RegisterMeta;
 import io.jupiter.registry.ServiceMeta;
@@ -42,6 +44,8 @@ import org.slf4j.LoggerFactory;
 public final class RegistryServerHandler implements FrameHandler, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(RegistryServerHandler.class);
+    /** Warnings any peer can trigger at will: at most one line a second. */
+    private final ThrottledWarning malformed = new ThrottledWarning(log, 1, TimeUnit.SECONDS);
 
     private final ScheduledExecutorService worker;
     private final long resendNanos;
@@ -80,8 +84,8 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
         try {
             message = RegistryFrames.read(frame);
         } catch (RegistryCodecException e) {
-            log.warn("closing registry connection {}: unreadable message (code 0x{}): {}",
-                    connection.remoteAddress(), Integer.toHexString(frame.messageCode()), e.getMessage());
+            malformed.warn("closing registry connection {}: unreadable message (code 0x{}): {}",
+                    connection.remoteAddress(), Integer.toHexString(frame.messageCode()), LogText.of(e.getMessage()));
             connection.close();
             return;
         }
@@ -140,7 +144,7 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
         switch (message.messageCode()) {
             case RegistryFrames.PUBLISH_SERVICE -> {
                 if (!(data instanceof RegisterMeta meta)) {
-                    log.warn("ignoring a PUBLISH without a RegisterMeta from {}", connection.remoteAddress());
+                    malformed.warn("ignoring a PUBLISH without a RegisterMeta from {}", connection.remoteAddress());
                     return;
                 }
                 RegisterMeta filled = withHost(connection, meta);
@@ -150,13 +154,13 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
                 RegisterMeta previous = state.providers.put(filled.address(), filled);
                 if (!filled.equals(previous)) {
                     state.version++;
-                    log.info("published {}", filled);
+                    log.info("published {}", LogText.of(filled));
                     pushChange(filled.service(), state, RegistryFrames.PUBLISH_SERVICE, filled);
                 }
             }
             case RegistryFrames.PUBLISH_CANCEL_SERVICE -> {
                 if (!(data instanceof RegisterMeta meta)) {
-                    log.warn("ignoring a PUBLISH_CANCEL without a RegisterMeta from {}", connection.remoteAddress());
+                    malformed.warn("ignoring a PUBLISH_CANCEL without a RegisterMeta from {}", connection.remoteAddress());
                     return;
                 }
                 RegisterMeta filled = withHost(connection, meta);
@@ -166,7 +170,7 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
             }
             case RegistryFrames.SUBSCRIBE_SERVICE -> {
                 if (!(data instanceof ServiceMeta service)) {
-                    log.warn("ignoring a SUBSCRIBE without a ServiceMeta from {}", connection.remoteAddress());
+                    malformed.warn("ignoring a SUBSCRIBE without a ServiceMeta from {}", connection.remoteAddress());
                     return;
                 }
                 ServiceState state = services.computeIfAbsent(service, s -> new ServiceState());
@@ -184,7 +188,7 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
         ServiceState state = services.get(meta.service());
         if (state != null && state.providers.remove(meta.address(), meta)) {
             state.version++;
-            log.info("withdrew {}", meta);
+            log.info("withdrew {}", LogText.of(meta));
             pushChange(meta.service(), state, RegistryFrames.PUBLISH_CANCEL_SERVICE, meta);
             forgetIfUnused(meta.service(), state);
         }
@@ -209,7 +213,7 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
             offline.add(meta.address());
         }
         for (ProviderAddress address : offline) {
-            log.info("provider {} went offline", address);
+            log.info("provider {} went offline", LogText.of(address));
             for (Map.Entry<Connection, Peer> entry : peers.entrySet()) {
                 if (!entry.getValue().subscribed.isEmpty()) {
                     send(entry.getKey(), new RegistryMessage(nextSequence++, RegistryFrames.PROTOSTUFF,

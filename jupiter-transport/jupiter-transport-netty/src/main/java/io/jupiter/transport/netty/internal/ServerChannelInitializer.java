@@ -1,6 +1,7 @@
 package io.jupiter.transport.netty.internal;
 
 import io.jupiter.common.Requires;
+import io.jupiter.common.ThrottledWarning;
 import io.jupiter.transport.TransportConfig;
 import io.jupiter.transport.WriteBatching;
 import io.netty.channel.Channel;

@@ -1,4 +1,4 @@
-package io.jupiter.transport.netty.internal;
+package io.jupiter.common;
 
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -8,21 +8,22 @@ import org.slf4j.Logger;
  * A WARN line that is logged at most once per interval; the lines dropped in between are counted and the count is
  * added to the next line logged. For warnings a remote peer can trigger at will, so it cannot flood the log.
  */
-final class ThrottledWarning {
+public final class ThrottledWarning {
 
     private final Logger logger;
     private final long intervalNanos;
     private final AtomicLong nextNanos;
     private final AtomicLong suppressed = new AtomicLong();
 
-    ThrottledWarning(Logger logger, long interval, TimeUnit unit) {
+    /** A warning for {@code logger}, logged at most once per {@code interval}. */
+    public ThrottledWarning(Logger logger, long interval, TimeUnit unit) {
         this.logger = logger;
         this.intervalNanos = unit.toNanos(interval);
         this.nextNanos = new AtomicLong(System.nanoTime());
     }
 
     /** Logs {@code message} (SLF4J format) unless a line was logged less than an interval ago. */
-    void warn(String message, Object... args) {
+    public void warn(String message, Object... args) {
         long now = System.nanoTime();
         long next = nextNanos.get();
         if (now - next >= 0 && nextNanos.compareAndSet(next, now + intervalNanos)) {
