@@ -1,14 +1,8 @@
 package io.jupiter.rpc.internal.consumer;
 
-import io.jupiter.rpc.exception.BadRequestException;
-import io.jupiter.rpc.exception.FlowControlException;
 import io.jupiter.rpc.exception.RemoteServiceException;
 import io.jupiter.rpc.exception.RpcException;
 import io.jupiter.rpc.exception.SerializationFailedException;
-import io.jupiter.rpc.exception.ServerBusyException;
-import io.jupiter.rpc.exception.ServerErrorException;
-import io.jupiter.rpc.exception.ServiceNotFoundException;
-import io.jupiter.rpc.exception.TimeoutException;
 import io.jupiter.rpc.internal.LegacyExceptions;
 import io.jupiter.rpc.internal.Throwables;
 import io.jupiter.serialization.ClassNotTrustedException;
@@ -78,31 +72,14 @@ final class ResponseReader {
             return remote;
         }
         String detail = describe(remote, result, decodeError);
-        switch (status) {
-            case SERVICE_EXPECTED_ERROR:
-            case SERVICE_UNEXPECTED_ERROR:
-                if (remote != null) {
-                    return new RemoteServiceException(status, remote.getClass().getName(), remote.getMessage(), remote);
-                }
-                return new RemoteServiceException(status, "unknown", detail, decodeError);
-            case SERVICE_NOT_FOUND:
-                return new ServiceNotFoundException(status, where + detail, remote);
-            case BAD_REQUEST:
-                return new BadRequestException(status, where + detail, remote);
-            case SERVER_BUSY:
-                return new ServerBusyException(status, where + detail, remote);
-            case APP_FLOW_CONTROL:
-            case PROVIDER_FLOW_CONTROL:
-                return new FlowControlException(status, where + detail, remote);
-            case SERVER_ERROR:
-                return new ServerErrorException(status, where + detail, remote);
-            case CLIENT_TIMEOUT:
-            case SERVER_TIMEOUT:
-                return new TimeoutException(status, where + detail, remote);
-            default:
-                return new RpcException(status, where + "status 0x" + Integer.toHexString(status.value() & 0xff)
-                        + ": " + detail, remote);
+        if (status == Status.SERVICE_EXPECTED_ERROR || status == Status.SERVICE_UNEXPECTED_ERROR) {
+            return remote != null
+                    ? new RemoteServiceException(status, remote.getClass().getName(), remote.getMessage(), remote)
+                    : new RemoteServiceException(status, "unknown", detail, decodeError);
         }
+        RpcException known = LegacyExceptions.byStatus(status, where + detail, remote);
+        return known != null ? known : new RpcException(status, where + "status 0x"
+                + Integer.toHexString(status.value() & 0xff) + ": " + detail, remote);
     }
 
     private static String describe(Throwable remote, Object result, RuntimeException decodeError) {
