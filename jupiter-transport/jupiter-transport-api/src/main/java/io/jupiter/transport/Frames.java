@@ -5,7 +5,8 @@ import io.netty.buffer.ByteBufAllocator;
 
 /**
  * Builds outbound frames in one buffer: reserve the header, let a serializer append the body, then fill the header
- * in. This is 1.3.1's "low copy" path; the bytes are the same as writing header and body separately.
+ * in ({@link ProtocolHeader} defines its layout). This is 1.3.1's "low copy" path; the bytes are the same as writing
+ * header and body separately.
  */
 public final class Frames {
 
@@ -28,10 +29,10 @@ public final class Frames {
     public static ByteBuf fillHeader(ByteBuf frame, byte sign, byte status, long id) {
         int start = frame.readerIndex();
         frame.setShort(start, ProtocolHeader.MAGIC);
-        frame.setByte(start + 2, sign);
-        frame.setByte(start + 3, status);
-        frame.setLong(start + 4, id);
-        frame.setInt(start + 12, frame.writerIndex() - start - ProtocolHeader.HEADER_SIZE);
+        frame.setByte(start + ProtocolHeader.SIGN_OFFSET, sign);
+        frame.setByte(start + ProtocolHeader.STATUS_OFFSET, status);
+        frame.setLong(start + ProtocolHeader.ID_OFFSET, id);
+        frame.setInt(start + ProtocolHeader.BODY_SIZE_OFFSET, frame.writerIndex() - start - ProtocolHeader.HEADER_SIZE);
         return frame;
     }
 

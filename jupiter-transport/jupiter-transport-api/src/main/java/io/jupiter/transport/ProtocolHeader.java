@@ -1,5 +1,7 @@
 package io.jupiter.transport;
 
+import io.netty.buffer.ByteBuf;
+
 /**
  * The 16-byte frame header, identical to Jupiter 1.3.1's. All fields are big-endian.
  *
@@ -14,6 +16,10 @@ package io.jupiter.transport;
  * </pre>
  *
  * <p>There is no version field: a future incompatible change must use a new magic or a new message code.
+ *
+ * <p>This class is the header's one definition: its layout, the sign's two nibbles, and the checks every reader
+ * applies before it buffers a body ({@link #checkPrefix}, {@link #checkHeader}). {@link Frames} writes headers with
+ * these offsets; the transport's frame decoder reads them with these checks.
  */
 public final class ProtocolHeader {
 
@@ -21,6 +27,14 @@ public final class ProtocolHeader {
     public static final int HEADER_SIZE = 16;
     /** The magic number every frame starts with. */
     public static final short MAGIC = (short) 0xbabe;
+    /** Offset of the sign byte. */
+    public static final int SIGN_OFFSET = 2;
+    /** Offset of the status byte. */
+    public static final int STATUS_OFFSET = 3;
+    /** Offset of the 8-byte invoke id. */
+    public static final int ID_OFFSET = 4;
+    /** Offset of the 4-byte body size. */
+    public static final int BODY_SIZE_OFFSET = 12;
 
     /** Consumer to provider: a call. */
     public static final byte REQUEST = 0x01;
@@ -62,4 +76,52 @@ public final class ProtocolHeader {
 
     /** The codes a provider accepts: requests and heartbeats; anything else (a response) closes the connection. */
     public static final int PROVIDER_MESSAGE_CODES = messageCodeMask(REQUEST, HEARTBEAT);
+
+    /**
+     * Checks the first bytes of a header that is not complete yet (magic on the first byte, sign on the third), so
+     * that a peer sending a few bad bytes is refused at once. Returns the violation, or {@code null} if the bytes at
+     * {@code start} are fine so far.
+     */
+    public static String checkPrefix(ByteBuf in, int start, int readable, int acceptedMessageCodes) {
+        if (readable >= 1 && in.getByte(start) != (byte) (MAGIC >> 8)) {
+            return "bad magic 0x" + Integer.toHexString(in.getByte(start) & 0xff) + ".. (expected: 0xbabe)";
+        }
+        if (readable >= 2 && in.getShort(start) != MAGIC) {
+            return "bad magic 0x" + Integer.toHexString(in.getShort(start) & 0xffff) + " (expected: 0xbabe)";
+        }
+        return readable > SIGN_OFFSET ? checkSign(in.getByte(start + SIGN_OFFSET), acceptedMessageCodes) : null;
+    }
+
+    /**
+     * Checks a whole header at {@code start}: magic, message code among {@code acceptedMessageCodes} (a
+     * {@link #messageCodeMask}), and a body size from 0 to {@code maxBodySize}. Returns the violation, or
+     * {@code null} if the header is valid.
+     */
+    public static String checkHeader(ByteBuf in, int start, int acceptedMessageCodes, int maxBodySize) {
+        short magic = in.getShort(start);
+        if (magic != MAGIC) {
+            return "bad magic 0x" + Integer.toHexString(magic & 0xffff) + " (expected: 0xbabe)";
+        }
+        String badSign = checkSign(in.getByte(start + SIGN_OFFSET), acceptedMessageCodes);
+        if (badSign != null) {
+            return badSign;
+        }
+        int bodySize = in.getInt(start + BODY_SIZE_OFFSET);
+        if (bodySize < 0) {
+            return "negative body size " + bodySize;
+        }
+        if (bodySize > maxBodySize) {
+            return "body size " + bodySize + " exceeds the " + maxBodySize + "-byte cap";
+        }
+        return null;
+    }
+
+    private static String checkSign(byte sign, int acceptedMessageCodes) {
+        int messageCode = messageCode(sign);
+        if ((acceptedMessageCodes & (1 << messageCode)) == 0) {
+            return "message code 0x" + Integer.toHexString(messageCode) + " is not accepted here (sign 0x"
+                    + Integer.toHexString(sign & 0xff) + ")";
+        }
+        return null;
+    }
 }

@@ -17,7 +17,8 @@ import org.slf4j.LoggerFactory;
  * Cuts the inbound byte stream into {@link Frame}s. One instance per channel (it holds the header being read), so
  * it is not {@code @Sharable}.
  *
- * <p>Every frame starts with the 16-byte header of Jupiter 1.3.1 (big-endian):
+ * <p>Every frame starts with the 16-byte header of Jupiter 1.3.1 (big-endian; {@link ProtocolHeader} defines it and
+ * its checks):
  *
  * <pre>
  * offset  size  field       checked here
@@ -85,7 +86,8 @@ public final class FrameDecoder extends ByteToMessageDecoder {
             if (in.readableBytes() < ProtocolHeader.HEADER_SIZE) {
                 // Judge magic and sign as soon as they are here: a peer sending a few bad bytes is closed at
                 // once instead of holding the connection until the idle timeout.
-                String violation = checkPrefix(in);
+                String violation = ProtocolHeader.checkPrefix(in, in.readerIndex(), in.readableBytes(),
+                        acceptedMessageCodes);
                 if (violation != null) {
                     fail(ctx, in, violation);
                 }
@@ -154,51 +156,17 @@ public final class FrameDecoder extends ByteToMessageDecoder {
         }
     }
 
-    /** Checks the magic and sign bytes of a header not yet complete; {@code null} if they are fine so far. */
-    private String checkPrefix(ByteBuf in) {
-        int start = in.readerIndex();
-        int readable = in.readableBytes();
-        if (readable >= 1 && in.getByte(start) != (byte) (ProtocolHeader.MAGIC >> 8)) {
-            return "bad magic 0x" + Integer.toHexString(in.getByte(start) & 0xff) + ".. (expected: 0xbabe)";
-        }
-        if (readable >= 2 && in.getShort(start) != ProtocolHeader.MAGIC) {
-            return "bad magic 0x" + Integer.toHexString(in.getShort(start) & 0xffff) + " (expected: 0xbabe)";
-        }
-        return readable >= 3 ? checkSign(in.getByte(start + 2)) : null;
-    }
-
-    private String checkSign(byte sign) {
-        int messageCode = ProtocolHeader.messageCode(sign);
-        if ((acceptedMessageCodes & (1 << messageCode)) == 0) {
-            return "message code 0x" + Integer.toHexString(messageCode) + " is not accepted here (sign 0x"
-                    + Integer.toHexString(sign & 0xff) + ")";
-        }
-        return null;
-    }
-
-    /** Reads and checks the header at the reader index; returns the violation, or {@code null} if it is valid. */
+    /** Checks and takes the header at the reader index; returns the violation, or {@code null} if it is valid. */
     private String readHeader(ByteBuf in) {
         int start = in.readerIndex();
-        short magic = in.getShort(start);
-        if (magic != ProtocolHeader.MAGIC) {
-            return "bad magic 0x" + Integer.toHexString(magic & 0xffff) + " (expected: 0xbabe)";
+        String violation = ProtocolHeader.checkHeader(in, start, acceptedMessageCodes, maxBodySize);
+        if (violation != null) {
+            return violation;
         }
-        byte sign = in.getByte(start + 2);
-        String badSign = checkSign(sign);
-        if (badSign != null) {
-            return badSign;
-        }
-        int bodySize = in.getInt(start + 12);
-        if (bodySize < 0) {
-            return "negative body size " + bodySize;
-        }
-        if (bodySize > maxBodySize) {
-            return "body size " + bodySize + " exceeds the " + maxBodySize + "-byte cap";
-        }
-        this.sign = sign;
-        this.status = in.getByte(start + 3);
-        this.id = in.getLong(start + 4);
-        this.bodySize = bodySize;
+        this.sign = in.getByte(start + ProtocolHeader.SIGN_OFFSET);
+        this.status = in.getByte(start + ProtocolHeader.STATUS_OFFSET);
+        this.id = in.getLong(start + ProtocolHeader.ID_OFFSET);
+        this.bodySize = in.getInt(start + ProtocolHeader.BODY_SIZE_OFFSET);
         this.headerRead = true;
         frames++;
         in.skipBytes(ProtocolHeader.HEADER_SIZE);
