@@ -6,10 +6,7 @@ import io.jupiter.rpc.internal.LegacyExceptions;
 import io.jupiter.rpc.internal.filter.ContextHolder;
 import io.jupiter.rpc.internal.filter.DefaultInvocation;
 import io.jupiter.rpc.internal.filter.InterceptorChain;
-import io.jupiter.rpc.metrics.RpcMetrics;
-import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.wire.MessageWrapper;
-import io.jupiter.transport.Connection;
 import io.jupiter.transport.Status;
 import java.util.Map;
 import org.slf4j.Logger;
@@ -34,27 +31,25 @@ final class ProviderCall {
     }
 
     /** The call's extras, or {@code null} when nothing asked for them (the plain path then allocates nothing). */
-    static ProviderCall startIfNeeded(ServiceEntry service, MessageWrapper message, Connection connection,
-                                      long receivedNanos, int requestBytes) {
+    static ProviderCall startIfNeeded(ServiceEntry service, MessageWrapper message, ProviderRequest request) {
         InterceptorChain chain = service.chain();
         Map<String, String> attachments = message.getAttachments();
         if (chain == null && attachments == null) {
             return null;
         }
         return new ProviderCall(chain, DefaultInvocation.provider(service.key(), message.getMethodName(),
-                message.getArgs(), message.getAppName(), connection.remoteAddress(), attachments, receivedNanos,
-                requestBytes));
+                message.getArgs(), message.getAppName(), request.connection.remoteAddress(), attachments,
+                request.receivedNanos, request.requestBytes));
     }
 
     /**
      * Whether the request may run. It may not if its deadline passed (it is dropped unanswered: the consumer has
      * given up and would discard the response) or if an interceptor refused it (answered with the refusal).
      */
-    boolean admit(Connection connection, Serializer serializer, byte serializerCode, long id, RpcMetrics metrics,
-                  long receivedNanos) {
+    boolean admit(ProviderRequest request) {
         if (invocation.deadlinePassed()) {
-            log.debug("dropping request {} from {} ({}): its deadline passed {} ms ago, before it could run", id,
-                    connection.remoteAddress(), invocation, -invocation.remainingMillis());
+            log.debug("dropping request {} from {} ({}): its deadline passed {} ms ago, before it could run",
+                    request.id, request.connection.remoteAddress(), invocation, -invocation.remainingMillis());
             return false;
         }
         if (chain == null) {
@@ -68,8 +63,7 @@ final class ProviderCall {
             // A refusal by status (e.g. flow control): the status says what, the message why, in the exception
             // class 1.3.1 uses for that status (no io.jupiter class goes on the wire).
             Object body = e instanceof RpcException ? LegacyExceptions.body(status, e.getMessage()) : e;
-            ResponseWriter.write(connection, serializer, serializerCode, id, status, body, false, metrics,
-                    receivedNanos);
+            request.respond(status, body);
             return false;
         }
     }

@@ -1,8 +1,8 @@
 package io.jupiter.rpc.internal.provider;
 
 import io.jupiter.rpc.internal.PortableValues;
-import io.jupiter.rpc.metrics.RpcMetrics;
 import io.jupiter.serialization.Serializer;
+import io.jupiter.serialization.Serializers;
 import io.jupiter.serialization.wire.ResultWrapper;
 import io.jupiter.transport.Connection;
 import io.jupiter.transport.Frames;
@@ -17,15 +17,16 @@ final class ResponseWriter {
     }
 
     /**
-     * Writes {@code result} with {@code status}. If the result cannot be serialized, answers
-     * {@link Status#SERVER_ERROR} with a message saying so instead.
+     * Writes {@code result} with {@code status} as the answer to {@code request}, in the request's serializer (the
+     * accepted one, else any known one with its code; with none the body is empty), and records it in the metrics.
+     * If the result cannot be serialized, answers {@link Status#SERVER_ERROR} with a message saying so instead.
      *
-     * @param serializer the request's serializer, or {@code null} when there is none (the body is then empty)
-     * @param close      whether to close the connection after the response is written
-     * @param metrics    records the response (size, rejection, processing time since {@code receivedNanos})
+     * @param close whether to close the connection after the response is written
      */
-    static void write(Connection connection, Serializer serializer, byte serializerCode, long id, Status status,
-                      Object result, boolean close, RpcMetrics metrics, long receivedNanos) {
+    static void write(ProviderRequest request, Status status, Object result, boolean close) {
+        Connection connection = request.connection;
+        Serializer serializer = request.serializer != null ? request.serializer
+                : Serializers.find(request.serializerCode);
         ByteBuf frame = Frames.newFrame(connection.alloc(), 64);
         Status sent = status;
         if (serializer != null) {
@@ -54,8 +55,10 @@ final class ResponseWriter {
                 }
             }
         }
-        Frames.fillHeader(frame, ProtocolHeader.toSign(serializerCode, ProtocolHeader.RESPONSE), sent.value(), id);
-        metrics.response(sent.value(), frame.readableBytes() - ProtocolHeader.HEADER_SIZE, receivedNanos);
+        Frames.fillHeader(frame, ProtocolHeader.toSign(request.serializerCode, ProtocolHeader.RESPONSE), sent.value(),
+                request.id);
+        request.pipeline.metrics().response(sent.value(), frame.readableBytes() - ProtocolHeader.HEADER_SIZE,
+                request.receivedNanos);
         if (close) {
             connection.writeAndClose(frame);
         } else {

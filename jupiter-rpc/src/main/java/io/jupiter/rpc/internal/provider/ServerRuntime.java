@@ -4,7 +4,6 @@ import io.jupiter.rpc.ServiceKey;
 import io.jupiter.rpc.filter.Interceptor;
 import io.jupiter.rpc.filter.Side;
 import io.jupiter.rpc.flow.FlowLimiter;
-import io.jupiter.rpc.internal.LegacyExceptions;
 import io.jupiter.rpc.internal.WorkerPool;
 import io.jupiter.rpc.internal.filter.InterceptorChain;
 import io.jupiter.rpc.metrics.RpcMetrics;
@@ -18,7 +17,6 @@ import io.jupiter.transport.Frame;
 import io.jupiter.transport.FrameHandler;
 import io.jupiter.transport.Frames;
 import io.jupiter.transport.ProtocolHeader;
-import io.jupiter.transport.Status;
 import io.jupiter.transport.TransportConfig;
 import io.jupiter.transport.TransportFactory;
 import java.net.InetSocketAddress;
@@ -28,20 +26,13 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.LongAdder;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * Everything a server owns: the acceptor, the registered services and the provider executor. Also the transport's
- * frame handler: on the IO thread it only hands each request to the executor; a refused hand-over is answered
- * {@link Status#SERVER_BUSY} at once.
+ * Everything a server owns: the acceptor, the registered services, the provider pool and its connections; the
+ * transport's frame handler, which passes every request to the {@link ProviderPipeline}.
  */
 public final class ServerRuntime implements FrameHandler, AutoCloseable {
-
-    private static final Logger log = LoggerFactory.getLogger(ServerRuntime.class);
 
     private final ConcurrentHashMap<String, ServiceEntry> services = new ConcurrentHashMap<>();
     /**
@@ -54,11 +45,9 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
     private final WorkerPool pool;
     private final Acceptor acceptor;
     private final RpcMetrics metrics;
+    private final ProviderPipeline pipeline;
     private List<Interceptor> interceptors = List.of();
-    private FlowLimiter appFlowLimiter;
-    private final LongAdder received = new LongAdder();
     private final Set<Connection> connections = ConcurrentHashMap.newKeySet();
-    private volatile boolean draining;
 
     /**
      * @param providerThreads threads of the provider pool; 0 runs requests on the IO threads
@@ -75,6 +64,7 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
         } else {
             this.pool = null;
         }
+        this.pipeline = new ProviderPipeline(this, pool, metrics);
         // A provider has no use for responses: a peer sending one is not a consumer, and is closed at the header.
         TransportConfig providerConfig = transportConfig.toBuilder()
                 .acceptedMessageCodes(ProtocolHeader.PROVIDER_MESSAGE_CODES).build();
@@ -87,7 +77,7 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
      */
     public void extensions(List<Interceptor> interceptors, FlowLimiter appFlowLimiter) {
         this.interceptors = List.copyOf(interceptors);
-        this.appFlowLimiter = appFlowLimiter;
+        pipeline.appFlowLimiter(appFlowLimiter);
     }
 
     /** Adds interceptors to a registered service. */
@@ -160,62 +150,7 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
 
     @Override
     public void frameReceived(Connection connection, Frame frame) {
-        if (frame.messageCode() != ProtocolHeader.REQUEST) {
-            log.warn("dropping a frame with message code 0x{} from {}: a provider accepts only requests",
-                    Integer.toHexString(frame.messageCode()), connection.remoteAddress());
-            frame.release();
-            return;
-        }
-        metrics.request(frame.body().readableBytes());
-        received.increment();
-        if (draining) {
-            rejectBusy(connection, frame);
-            return;
-        }
-        FlowLimiter appFlow = appFlowLimiter;
-        if (appFlow != null && !appFlow.tryAcquire()) {
-            // Refused before the body is read: the cheapest answer there is.
-            rejectAppFlow(connection, frame, appFlow);
-            return;
-        }
-        RequestTask task = new RequestTask(this, connection, frame);
-        if (pool == null) {
-            task.run();
-            return;
-        }
-        try {
-            pool.execute(task);
-        } catch (RejectedExecutionException e) {
-            releaseAppFlow();
-            rejectBusy(connection, frame);
-        }
-    }
-
-    private void rejectBusy(Connection connection, Frame frame) {
-        long id = frame.id();
-        byte serializerCode = frame.serializerCode();
-        frame.release();
-        ResponseWriter.write(connection, Serializers.find(serializerCode), serializerCode, id, Status.SERVER_BUSY,
-                LegacyExceptions.body(Status.SERVER_BUSY, "provider busy: " + busyDetail()),
-                false, metrics, frame.receivedNanos());
-    }
-
-    /** A request admitted by the application-wide flow limiter ended (its task ran or was refused). */
-    void releaseAppFlow() {
-        FlowLimiter appFlow = appFlowLimiter;
-        if (appFlow != null) {
-            appFlow.release();
-        }
-    }
-
-    private void rejectAppFlow(Connection connection, Frame frame, FlowLimiter limiter) {
-        long id = frame.id();
-        byte serializerCode = frame.serializerCode();
-        frame.release();
-        ResponseWriter.write(connection, Serializers.find(serializerCode), serializerCode, id,
-                Status.APP_FLOW_CONTROL, LegacyExceptions.body(Status.APP_FLOW_CONTROL,
-                        "application flow control refused the request: " + limiter), false, metrics,
-                frame.receivedNanos());
+        pipeline.received(connection, frame);
     }
 
     @Override
@@ -230,7 +165,7 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
 
     /** Requests received so far (for graceful shutdown: has traffic stopped?). */
     public long receivedCount() {
-        return received.sum();
+        return pipeline.receivedCount();
     }
 
     /**
@@ -240,7 +175,7 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
      */
     public boolean drain(long timeoutMillis) {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-        draining = true;
+        pipeline.startDraining();
         boolean finished = true;
         if (pool != null) {
             pool.shutdown();
@@ -266,18 +201,10 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
         return finished && connections.isEmpty();
     }
 
-    private String busyDetail() {
-        if (draining || pool == null || pool.isShutdown()) {
-            return "shutting down";
-        }
-        return pool.activeCount() + " of " + pool.maxThreads() + " threads busy and " + pool.queuedCount()
-                + " requests queued";
-    }
-
     /** Requests that will not run: their buffers are released, their callers learn it from the closed connection. */
     private static void discard(List<WorkerPool.Task> tasks) {
         for (WorkerPool.Task task : tasks) {
-            ((RequestTask) task).discard();
+            ((ProviderRequest) task).discard();
         }
     }
 

@@ -1,0 +1,236 @@
+package io.jupiter.rpc.internal.provider;
+
+import io.jupiter.rpc.flow.FlowLimiter;
+import io.jupiter.rpc.internal.Throwables;
+import io.jupiter.rpc.internal.WorkerPool;
+import io.jupiter.rpc.internal.filter.DefaultInvocation;
+import io.jupiter.rpc.metrics.RpcMetrics;
+import io.jupiter.serialization.ClassNotTrustedException;
+import io.jupiter.serialization.Serializer;
+import io.jupiter.serialization.Serializers;
+import io.jupiter.serialization.wire.MessageWrapper;
+import io.jupiter.transport.Connection;
+import io.jupiter.transport.Frame;
+import io.jupiter.transport.ProtocolHeader;
+import io.jupiter.transport.Status;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.LongAdder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The provider's one pipeline: every request goes through these stages, in this order, here and nowhere else.
+ * <ol>
+ * <li><b>admission</b>, on the IO thread ({@link #received}): requests only; {@code SERVER_BUSY} while draining;
+ *     the application-wide flow limiter, before the body is read ({@code APP_FLOW_CONTROL}); then the hand-over to
+ *     the provider pool ({@code SERVER_BUSY} when it is full), or a run on the IO thread when there is no pool;</li>
+ * <li><b>read</b> ({@link #read}): the serializer must be accepted and the body readable ({@code BAD_REQUEST}
+ *     otherwise; the connection is closed unless the failure left the framing intact);</li>
+ * <li><b>service lookup</b>: {@code SERVICE_NOT_FOUND} otherwise;</li>
+ * <li><b>interceptors and context</b> ({@link ProviderCall}): the deadline, {@code before}, {@code enterMethod},
+ *     {@code RpcContext}; only when the service has interceptors or the request carries attachments;</li>
+ * <li><b>invocation</b> ({@link #invoke}): method resolution, the call, the method timer, and the status of a
+ *     failure ({@code SERVICE_EXPECTED_ERROR} if the method declares it, else {@code SERVICE_UNEXPECTED_ERROR});
+ *     a returned {@code CompletionStage} is answered when it completes;</li>
+ * <li><b>response</b> ({@link ResponseWriter}), then {@code afterInvoke}.</li>
+ * </ol>
+ */
+final class ProviderPipeline {
+
+    private static final Logger log = LoggerFactory.getLogger(ProviderPipeline.class);
+
+    private final ServerRuntime runtime;
+    /** {@code null}: requests run on the IO threads. */
+    private final WorkerPool pool;
+    private final RpcMetrics metrics;
+    private final LongAdder received = new LongAdder();
+    private volatile FlowLimiter appFlowLimiter;
+    private volatile boolean draining;
+
+    ProviderPipeline(ServerRuntime runtime, WorkerPool pool, RpcMetrics metrics) {
+        this.runtime = runtime;
+        this.pool = pool;
+        this.metrics = metrics;
+    }
+
+    RpcMetrics metrics() {
+        return metrics;
+    }
+
+    /** The application-wide flow limiter, or {@code null}. */
+    void appFlowLimiter(FlowLimiter limiter) {
+        this.appFlowLimiter = limiter;
+    }
+
+    /** From now on every new request is answered {@code SERVER_BUSY}. */
+    void startDraining() {
+        draining = true;
+    }
+
+    /** Requests received so far. */
+    long receivedCount() {
+        return received.sum();
+    }
+
+    // ---- admission (IO thread) ----
+
+    void received(Connection connection, Frame frame) {
+        if (frame.messageCode() != ProtocolHeader.REQUEST) {
+            // The decoder of a provider's connections passes requests and heartbeats only; this is a safety net.
+            log.warn("dropping a frame with message code 0x{} from {}: a provider accepts only requests",
+                    Integer.toHexString(frame.messageCode()), connection.remoteAddress());
+            frame.release();
+            return;
+        }
+        metrics.request(frame.body().readableBytes());
+        received.increment();
+        ProviderRequest request = new ProviderRequest(this, connection, frame);
+        if (draining) {
+            frame.release();
+            request.refuse(Status.SERVER_BUSY, "provider busy: shutting down", false);
+            return;
+        }
+        FlowLimiter appFlow = appFlowLimiter;
+        if (appFlow != null && !appFlow.tryAcquire()) {
+            frame.release();
+            request.refuse(Status.APP_FLOW_CONTROL, "application flow control refused the request: " + appFlow,
+                    false);
+            return;
+        }
+        if (pool == null) {
+            request.run();
+            return;
+        }
+        try {
+            pool.execute(request);
+        } catch (RejectedExecutionException e) {
+            ended();
+            frame.release();
+            request.refuse(Status.SERVER_BUSY, "provider busy: " + busyDetail(), false);
+        }
+    }
+
+    /** An admitted request ended (served, or dropped): it no longer counts against the application flow limit. */
+    void ended() {
+        FlowLimiter appFlow = appFlowLimiter;
+        if (appFlow != null) {
+            appFlow.release();
+        }
+    }
+
+    private String busyDetail() {
+        if (draining || pool.isShutdown()) {
+            return "shutting down";
+        }
+        return pool.activeCount() + " of " + pool.maxThreads() + " threads busy and " + pool.queuedCount()
+                + " requests queued";
+    }
+
+    // ---- the rest, on a provider thread (or the IO thread with no pool) ----
+
+    void serve(ProviderRequest request) {
+        try {
+            MessageWrapper message = read(request);
+            if (message == null) {
+                return;
+            }
+            ServiceEntry service = runtime.service(message.getMetadata());
+            if (service == null) {
+                request.refuse(Status.SERVICE_NOT_FOUND, "service not found: " + message.getMetadata().directory(),
+                        false);
+                return;
+            }
+            ProviderCall call = ProviderCall.startIfNeeded(service, message, request);
+            if (call != null && !call.admit(request)) {
+                return;
+            }
+            invoke(request, service, message, call);
+        } finally {
+            ended();
+        }
+    }
+
+    /** The request's message, or {@code null} once it was refused. Releases the frame. */
+    private MessageWrapper read(ProviderRequest request) {
+        Frame frame = request.frame;
+        MessageWrapper message;
+        try {
+            Serializer serializer = runtime.acceptedSerializer(request.serializerCode);
+            if (serializer == null) {
+                refuseSerializer(request);
+                return null;
+            }
+            request.serializer = serializer;
+            request.requestBytes = frame.body().readableBytes();
+            message = serializer.read(frame.body(), MessageWrapper.class);
+        } catch (RuntimeException e) {
+            // A class refused by the allow-list leaves the framing intact: answer, but keep the connection.
+            boolean close = !(e instanceof ClassNotTrustedException);
+            log.warn("{}{}: cannot read request {}: {}", close ? "closing " : "", request.connection.remoteAddress(),
+                    request.id, e.getMessage());
+            request.refuse(Status.BAD_REQUEST, "the provider cannot read the request: " + e.getMessage(), close);
+            return null;
+        } finally {
+            frame.release();
+        }
+        if (message.getMetadata() == null) {
+            request.refuse(Status.BAD_REQUEST, "the request names no service", true);
+            return null;
+        }
+        return message;
+    }
+
+    private void refuseSerializer(ProviderRequest request) {
+        Serializer known = Serializers.find(request.serializerCode);
+        String why = known == null
+                ? "the provider has no serializer with code " + request.serializerCode
+                : "the provider does not accept the " + known.type().id() + " serializer"
+                        + " (enable it with JupiterServer.Builder.serializers)";
+        log.warn("closing {}: request {} refused: {}", request.connection.remoteAddress(), request.id, why);
+        request.refuse(Status.BAD_REQUEST, why, true);
+    }
+
+    private void invoke(ProviderRequest request, ServiceEntry service, MessageWrapper message, ProviderCall call) {
+        DefaultInvocation outer = call == null ? null : call.enter();
+        MethodEntry method = null;
+        Object result;
+        long started = metrics.startNanos();
+        try {
+            method = service.resolve(message.getMethodName(), message.getArgs());
+            result = method.invoke(message.getArgs());
+            metrics.methodDone(method, service.key(), method.method.getName(), started);
+        } catch (Throwable t) {
+            if (call != null) {
+                call.exit(outer);
+            }
+            if (method != null) {
+                metrics.methodDone(method, service.key(), method.method.getName(), started);
+            }
+            Throwable cause = Throwables.unwrap(t);
+            Status status = method != null && Throwables.isDeclaredBy(cause, method.exceptionTypes)
+                    ? Status.SERVICE_EXPECTED_ERROR : Status.SERVICE_UNEXPECTED_ERROR;
+            request.respond(status, cause);
+            ProviderCall.end(call, status, null, cause);
+            return;
+        }
+        if (call != null) {
+            call.exit(outer);
+        }
+        if (method.returnsStage && result != null) {
+            ((CompletionStage<?>) result).whenComplete((value, error) -> {
+                if (error == null) {
+                    request.respond(Status.OK, value);
+                    ProviderCall.end(call, Status.OK, value, null);
+                } else {
+                    Throwable cause = Throwables.unwrap(error);
+                    request.respond(Status.SERVER_ERROR, cause);
+                    ProviderCall.end(call, Status.SERVER_ERROR, null, cause);
+                }
+            });
+            return;
+        }
+        request.respond(Status.OK, result);
+        ProviderCall.end(call, Status.OK, result, null);
+    }
+}
