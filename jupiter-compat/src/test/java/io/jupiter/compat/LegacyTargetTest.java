@@ -37,7 +37,7 @@ class LegacyTargetTest {
         String report = Compare.fromFlags("--jupiter-classpath", System.getProperty("java.class.path"),
                 "--legacy-classpath", String.join(File.pathSeparator, classes.toString(), driver, legacy),
                 "--targets", "raw,jupiter,legacy", "--cases", "sync 4 small,async 1 1k,sync 1 getUser",
-                "--runs", "1", "--warmup", "1", "--seconds", "1", "--base-port", "18390",
+                "--runs", "1", "--warmup", "2", "--seconds", "1", "--base-port", "18390",
                 "--logs", dir.resolve("logs").toString()).run();
 
         assertThat(report).contains("| case | raw echo | jupiter (defaults) | 1.3.1 fastest |",
