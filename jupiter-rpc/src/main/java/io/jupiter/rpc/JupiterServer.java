@@ -55,7 +55,8 @@ public final class JupiterServer implements AutoCloseable {
 
     private JupiterServer(Builder builder) {
         this.runtime = new ServerRuntime(builder.transportConfig, new InetSocketAddress(builder.host, builder.port),
-                builder.providerThreads, builder.queueCapacity, builder.serializers,
+                builder.providerThreads, builder.queueCapacity, new ServerRuntime.ConnectionLimits(
+                        builder.maxInFlightPerConnection, builder.maxQueuedBytesPerConnection), builder.serializers,
                 RpcMetrics.create(RpcMetrics.Side.PROVIDER, builder.metrics));
         runtime.extensions(builder.interceptors, builder.appFlowLimiter);
         this.registryUrl = builder.registry;
@@ -275,6 +276,8 @@ public final class JupiterServer implements AutoCloseable {
                 .writerIdleMillis(0).build();
         private int providerThreads = Math.max(4, Runtime.getRuntime().availableProcessors() * 2);
         private int queueCapacity = 8192;
+        private int maxInFlightPerConnection = 4096;
+        private long maxQueuedBytesPerConnection = 64L * 1024 * 1024;
         private String registry;
         private String advertisedHost;
         private int weight = RegisterMeta.DEFAULT_WEIGHT;
@@ -319,6 +322,18 @@ public final class JupiterServer implements AutoCloseable {
         /** Requests that may queue for a provider thread before new ones get {@code SERVER_BUSY}; default 8192. */
         public Builder queueCapacity(int capacity) {
             this.queueCapacity = Requires.positive(capacity, "queueCapacity");
+            return this;
+        }
+
+        /**
+         * What one connection may have in flight before its new requests get {@code SERVER_BUSY} (safe to retry):
+         * {@code requests} queued, being read or running (default 4096, half the default queue, and as many as one
+         * of our clients keeps in flight), and {@code bytes} of request bodies not read yet (default 64 MiB). So one
+         * connection cannot take the whole queue or fill the memory with unread bodies.
+         */
+        public Builder connectionLimits(int requests, long bytes) {
+            this.maxInFlightPerConnection = Requires.positive(requests, "connectionLimits requests");
+            this.maxQueuedBytesPerConnection = Requires.positive(bytes, "connectionLimits bytes");
             return this;
         }
 

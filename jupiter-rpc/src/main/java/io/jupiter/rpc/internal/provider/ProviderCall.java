@@ -39,7 +39,7 @@ final class ProviderCall {
         }
         return new ProviderCall(chain, DefaultInvocation.provider(service.key(), message.getMethodName(),
                 message.getArgs(), message.getAppName(), request.connection.remoteAddress(), attachments,
-                request.receivedNanos, request.requestBytes));
+                request.receivedNanos, request.bodyBytes));
     }
 
     /**

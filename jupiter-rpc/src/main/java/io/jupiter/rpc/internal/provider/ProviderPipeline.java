@@ -23,8 +23,10 @@ import org.slf4j.LoggerFactory;
  * The provider's one pipeline: every request goes through these stages, in this order, here and nowhere else.
  * <ol>
  * <li><b>admission</b>, on the IO thread ({@link #received}): requests only; {@code SERVER_BUSY} while draining;
- *     the application-wide flow limiter, before the body is read ({@code APP_FLOW_CONTROL}); then the hand-over to
- *     the provider pool ({@code SERVER_BUSY} when it is full), or a run on the IO thread when there is no pool;</li>
+ *     the connection's own limits ({@link ConnectionLoad}: requests in flight, bytes of unread bodies;
+ *     {@code SERVER_BUSY}); the application-wide flow limiter, before the body is read ({@code APP_FLOW_CONTROL});
+ *     then the hand-over to the provider pool ({@code SERVER_BUSY} when it is full), or a run on the IO thread when
+ *     there is no pool;</li>
  * <li><b>read</b> ({@link #read}): the serializer must be accepted and the body readable ({@code BAD_REQUEST}
  *     otherwise; the connection is closed unless the failure left the framing intact);</li>
  * <li><b>service lookup</b>: {@code SERVICE_NOT_FOUND} otherwise;</li>
@@ -91,9 +93,19 @@ final class ProviderPipeline {
             request.refuse(Status.SERVER_BUSY, "provider busy: shutting down", false);
             return;
         }
+        ConnectionLoad load = runtime.load(connection);
+        if (load != null) {
+            String overloaded = load.admit(request.bodyBytes);
+            if (overloaded != null) {
+                frame.release();
+                request.refuse(Status.SERVER_BUSY, "provider busy: " + overloaded, false);
+                return;
+            }
+            request.admitted(load);
+        }
         FlowLimiter appFlow = appFlowLimiter;
         if (appFlow != null && !appFlow.tryAcquire()) {
-            frame.release();
+            request.bodyDone();
             request.refuse(Status.APP_FLOW_CONTROL, "application flow control refused the request: " + appFlow,
                     false);
             return;
@@ -105,18 +117,19 @@ final class ProviderPipeline {
         try {
             pool.execute(request);
         } catch (RejectedExecutionException e) {
-            ended();
-            frame.release();
+            request.bodyDone();
+            ended(request);
             request.refuse(Status.SERVER_BUSY, "provider busy: " + busyDetail(), false);
         }
     }
 
-    /** An admitted request ended (served, or dropped): it no longer counts against the application flow limit. */
-    void ended() {
+    /** An admitted request ended (served, or dropped): it no longer counts against the limits that admitted it. */
+    void ended(ProviderRequest request) {
         FlowLimiter appFlow = appFlowLimiter;
         if (appFlow != null) {
             appFlow.release();
         }
+        request.leave();
     }
 
     private String busyDetail() {
@@ -147,7 +160,7 @@ final class ProviderPipeline {
             }
             invoke(request, service, message, call);
         } finally {
-            ended();
+            ended(request);
         }
     }
 
@@ -162,7 +175,6 @@ final class ProviderPipeline {
                 return null;
             }
             request.serializer = serializer;
-            request.requestBytes = frame.body().readableBytes();
             message = serializer.read(frame.body(), MessageWrapper.class);
         } catch (RuntimeException e) {
             // A class refused by the allow-list leaves the framing intact: answer, but keep the connection.
@@ -172,7 +184,7 @@ final class ProviderPipeline {
             request.refuse(Status.BAD_REQUEST, "the provider cannot read the request: " + e.getMessage(), close);
             return null;
         } finally {
-            frame.release();
+            request.bodyDone();
         }
         if (message.getMetadata() == null) {
             request.refuse(Status.BAD_REQUEST, "the request names no service", true);

@@ -6,6 +6,7 @@ import io.jupiter.serialization.Serializer;
 import io.jupiter.transport.Connection;
 import io.jupiter.transport.Frame;
 import io.jupiter.transport.Status;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 /**
  * One request on its way through the {@link ProviderPipeline}: where it came from and how to answer it. It is also
@@ -19,9 +20,16 @@ final class ProviderRequest implements WorkerPool.Task {
     final long id;
     final byte serializerCode;
     final long receivedNanos;
+    final int bodyBytes;
+    private static final AtomicIntegerFieldUpdater<ProviderRequest> LEFT =
+            AtomicIntegerFieldUpdater.newUpdater(ProviderRequest.class, "left");
+
+    /** The connection's load, once admission counted this request in; {@code null} before. */
+    private ConnectionLoad load;
+    /** 1 once the request no longer counts as in flight (answered, or dropped): from any thread, once. */
+    private volatile int left;
     /** The request's serializer once the read stage accepted it; answers are written with it. */
     Serializer serializer;
-    int requestBytes;
 
     ProviderRequest(ProviderPipeline pipeline, Connection connection, Frame frame) {
         this.pipeline = pipeline;
@@ -30,6 +38,7 @@ final class ProviderRequest implements WorkerPool.Task {
         this.id = frame.id();
         this.serializerCode = frame.serializerCode();
         this.receivedNanos = frame.receivedNanos();
+        this.bodyBytes = frame.body().readableBytes();
     }
 
     @Override
@@ -44,12 +53,38 @@ final class ProviderRequest implements WorkerPool.Task {
 
     /** This request will not be served (the pool was stopped): releases its frame and its admission. */
     void discard() {
+        bodyDone();
+        pipeline.ended(this);
+    }
+
+    /** Releases the frame, whose body was read or will not be: it no longer counts as queued bytes. */
+    void bodyDone() {
         frame.release();
-        pipeline.ended();
+        ConnectionLoad l = load;
+        if (l != null) {
+            l.bodyRead(bodyBytes);
+        }
+    }
+
+    /** Counts this request in {@code load} (admission did). */
+    void admitted(ConnectionLoad load) {
+        this.load = load;
+    }
+
+    /**
+     * This request no longer counts as in flight on its connection: it is answered, or will not be. Done before an
+     * answer is written, so a peer that keeps exactly the limit in flight never finds it still counted.
+     */
+    void leave() {
+        ConnectionLoad l = load;
+        if (l != null && LEFT.compareAndSet(this, 0, 1)) {
+            l.ended();
+        }
     }
 
     /** Answers with {@code status} and {@code result}: the method's value, or the error to send. */
     void respond(Status status, Object result) {
+        leave();
         ResponseWriter.write(this, status, result, false);
     }
 
@@ -58,6 +93,7 @@ final class ProviderRequest implements WorkerPool.Task {
      * message; then closes the connection if {@code close}.
      */
     void refuse(Status status, String why, boolean close) {
+        leave();
         ResponseWriter.write(this, status, LegacyExceptions.body(status, why), close);
     }
 }

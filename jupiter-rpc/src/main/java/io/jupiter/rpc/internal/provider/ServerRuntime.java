@@ -47,15 +47,31 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
     private final RpcMetrics metrics;
     private final ProviderPipeline pipeline;
     private List<Interceptor> interceptors = List.of();
-    private final Set<Connection> connections = ConcurrentHashMap.newKeySet();
+    /** Every open connection, with what it has admitted. */
+    private final ConcurrentHashMap<Connection, ConnectionLoad> connections = new ConcurrentHashMap<>();
+    private final int maxInFlightPerConnection;
+    private final long maxQueuedBytesPerConnection;
 
     /**
      * @param providerThreads threads of the provider pool; 0 runs requests on the IO threads
      * @param queueCapacity   requests that may wait for a provider thread before new ones are refused
+     * @param perConnection   what one connection may have in flight: requests, and bytes of unread bodies
      */
+    /**
+     * What one connection may have in flight at once, beyond which admission answers {@code SERVER_BUSY}.
+     *
+     * @param requests requests queued, being read or running
+     * @param bytes    bytes of request bodies not read yet
+     */
+    public record ConnectionLimits(int requests, long bytes) {
+    }
+
     public ServerRuntime(TransportConfig transportConfig, InetSocketAddress bindAddress, int providerThreads,
-                         int queueCapacity, Set<SerializerType> serializers, RpcMetrics metrics) {
+                         int queueCapacity, ConnectionLimits perConnection, Set<SerializerType> serializers,
+                         RpcMetrics metrics) {
         this.metrics = metrics;
+        this.maxInFlightPerConnection = perConnection.requests();
+        this.maxQueuedBytesPerConnection = perConnection.bytes();
         for (SerializerType type : serializers) {
             accepted[type.code()] = Serializers.get(type);
         }
@@ -143,6 +159,11 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
         return null;
     }
 
+    /** What {@code connection} has admitted, or {@code null} if it is not (or no longer) open. */
+    ConnectionLoad load(Connection connection) {
+        return connections.get(connection);
+    }
+
     /** The serializer for a wire code if this server accepts it, else {@code null}. */
     Serializer acceptedSerializer(byte code) {
         return code >= 0 && code < accepted.length ? accepted[code] : null;
@@ -155,7 +176,7 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
 
     @Override
     public void connected(Connection connection) {
-        connections.add(connection);
+        connections.put(connection, new ConnectionLoad(maxInFlightPerConnection, maxQueuedBytesPerConnection));
     }
 
     @Override
@@ -187,7 +208,7 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
             }
         }
         // Writes are ordered: a heartbeat written after the last response and then a close flushes every response.
-        for (Connection connection : connections) {
+        for (Connection connection : connections.keySet()) {
             connection.writeAndClose(Frames.heartbeat(connection.alloc()));
         }
         while (!connections.isEmpty() && System.nanoTime() - deadline < 0) {
