@@ -29,7 +29,8 @@ public interface Invocation {
 
     /**
      * The peer: on the provider the consumer's address; on the consumer the provider's address once a connection was
-     * chosen ({@code null} in {@code beforeInvoke}, which runs before that choice).
+     * chosen, that of the latest attempt when the call was retried ({@code null} in {@code beforeInvoke}, which runs
+     * before that choice, and for a broadcast).
      */
     SocketAddress remoteAddress();
 

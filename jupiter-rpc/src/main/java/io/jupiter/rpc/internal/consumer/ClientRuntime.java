@@ -121,8 +121,8 @@ public final class ClientRuntime implements AutoCloseable {
 
     private <T> T proxy(ProxySettings settings, Serializer serializer, Directory directory,
                         ConnectionSelector selector) {
-        ServiceInvoker invoker = new ServiceInvoker(settings, serializer, selector, calls, timer, executor,
-                metrics);
+        ServiceInvoker invoker = new ServiceInvoker(settings,
+                new Dispatch(settings, serializer, selector, calls, timer, executor, metrics));
         consumed.add(new Consumed(settings, directory));
         Object proxy = Proxy.newProxyInstance(settings.serviceInterface.getClassLoader(),
                 new Class<?>[] {settings.serviceInterface}, invoker);

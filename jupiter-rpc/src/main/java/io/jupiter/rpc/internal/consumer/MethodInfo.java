@@ -19,6 +19,8 @@ final class MethodInfo {
     ClusterStrategy cluster = ClusterStrategy.failFast();
     /** Whether the user marked the method safe to run twice (fail-over may then retry after a timeout). */
     boolean idempotent;
+    /** The stages every call of this method goes through; set once when the proxy is built. */
+    CallStage pipeline;
     /** The last request body size, to size the next frame buffer right. Racy updates are harmless. */
     int lastBodySize = 128;
 

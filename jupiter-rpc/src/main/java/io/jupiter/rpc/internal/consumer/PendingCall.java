@@ -26,22 +26,22 @@ final class PendingCall implements Runnable, TimerTask {
     private final InFlightCalls calls;
     private final Thread waiter;
     private final InvokeFuture<Object> future;
-    /** For an asynchronous call: its proxy's invoker (executor, metrics); {@code null} for a synchronous one. */
-    private final ServiceInvoker invoker;
+    /** For an asynchronous call: its proxy's dispatch (executor, metrics); {@code null} for a synchronous one. */
+    private final Dispatch dispatch;
     /** For an asynchronous call: when it started, for the method timer (0: not timed). */
     private final long startNanos;
     private volatile Object outcome;
     private volatile Timeout timeout;
 
     private PendingCall(long id, MethodInfo method, Connection connection, InFlightCalls calls, Thread waiter,
-                        InvokeFuture<Object> future, ServiceInvoker invoker, long startNanos) {
+                        InvokeFuture<Object> future, Dispatch dispatch, long startNanos) {
         this.id = id;
         this.method = method;
         this.connection = connection;
         this.calls = calls;
         this.waiter = waiter;
         this.future = future;
-        this.invoker = invoker;
+        this.dispatch = dispatch;
         this.startNanos = startNanos;
     }
 
@@ -49,11 +49,11 @@ final class PendingCall implements Runnable, TimerTask {
         return new PendingCall(id, method, connection, calls, Thread.currentThread(), null, null, 0L);
     }
 
-    /** An asynchronous call of {@code invoker}'s proxy, timed from now in the method's timer (when metrics are on). */
-    static PendingCall async(long id, MethodInfo method, Connection connection, ServiceInvoker invoker,
+    /** An asynchronous call of {@code dispatch}'s proxy, timed from now in its method timer (when metrics are on). */
+    static PendingCall async(long id, MethodInfo method, Connection connection, Dispatch dispatch,
                              InvokeFuture<Object> future) {
-        return new PendingCall(id, method, connection, invoker.calls, null, future, invoker,
-                invoker.metrics.startNanos());
+        return new PendingCall(id, method, connection, dispatch.calls, null, future, dispatch,
+                dispatch.metrics.startNanos());
     }
 
     void timeout(Timeout timeout) {
@@ -81,7 +81,7 @@ final class PendingCall implements Runnable, TimerTask {
             return;
         }
         try {
-            invoker.executor.execute(this);
+            dispatch.executor.execute(this);
         } catch (RejectedExecutionException e) {
             run();
         }
@@ -91,7 +91,7 @@ final class PendingCall implements Runnable, TimerTask {
     @Override
     public void run() {
         // Timed here rather than by a callback on the future: that would cost a dependent future per call.
-        invoker.asyncAttemptDone(method, startNanos);
+        dispatch.asyncAttemptDone(method, startNanos);
         Object result = outcome;
         if (result instanceof Frame) {
             try {

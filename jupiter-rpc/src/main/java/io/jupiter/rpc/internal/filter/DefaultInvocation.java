@@ -22,8 +22,11 @@ public final class DefaultInvocation implements Invocation {
     private final String appName;
     private final long startNanos;
     private long deadlineNanos;
-    /** On the consumer: the deadline came from the request this thread serves, so it must travel on. */
-    private boolean inheritedDeadline;
+    /**
+     * On the consumer: the deadline of the request this thread serves (0: none), which every attempt of this call
+     * carries on.
+     */
+    private long inheritedDeadlineNanos;
     private SocketAddress remoteAddress;
     private Map<String, String> attachments;
     /** Whether {@link #attachments} is this invocation's own map (else it is the one received, not to be changed). */
@@ -59,9 +62,11 @@ public final class DefaultInvocation implements Invocation {
                     carried.putAll(parent.attachments);
                     carried.remove(Deadlines.KEY);
                 }
-                if (parent.deadlineNanos != 0 && parent.deadlineNanos - invocation.deadlineNanos < 0) {
-                    invocation.deadlineNanos = parent.deadlineNanos;
-                    invocation.inheritedDeadline = true;
+                if (parent.deadlineNanos != 0) {
+                    invocation.inheritedDeadlineNanos = parent.deadlineNanos;
+                    if (parent.deadlineNanos - invocation.deadlineNanos < 0) {
+                        invocation.deadlineNanos = parent.deadlineNanos;
+                    }
                 }
             }
             if (context.scoped != null) {
@@ -87,19 +92,24 @@ public final class DefaultInvocation implements Invocation {
     }
 
     /**
-     * The attachments to send, with the deadline added when it is propagated ({@code propagateDeadline}, or inherited
-     * from the request being served); {@code null} when there are none.
+     * The attachments to send with one attempt of this consumer call, {@code null} when there are none. The deadline
+     * is added when it is propagated ({@code propagateDeadline}, or inherited from the request being served): the
+     * milliseconds this attempt waits ({@code timeoutMillis}, counted anew for each attempt), or less if the
+     * inherited deadline comes first.
      *
-     * @throws TimeoutException if an inherited deadline already passed: the call is not sent
+     * @throws TimeoutException ({@code CLIENT_TIMEOUT}) if the inherited deadline already passed: the attempt is not
+     *         sent
      */
-    public Map<String, String> outgoingAttachments(boolean propagateDeadline) {
-        if (propagateDeadline || inheritedDeadline) {
-            long left = Deadlines.remainingMillis(deadlineNanos);
+    public Map<String, String> attemptAttachments(boolean propagateDeadline, long timeoutMillis) {
+        if (inheritedDeadlineNanos != 0) {
+            long left = Deadlines.remainingMillis(inheritedDeadlineNanos);
             if (left <= 0) {
                 throw new TimeoutException(Status.CLIENT_TIMEOUT, service + "." + methodName
                         + " not sent: the deadline of the request being served has passed");
             }
-            ownAttachments().put(Deadlines.KEY, Long.toString(left));
+            ownAttachments().put(Deadlines.KEY, Long.toString(Math.min(left, timeoutMillis)));
+        } else if (propagateDeadline) {
+            ownAttachments().put(Deadlines.KEY, Long.toString(timeoutMillis));
         }
         return attachments;
     }

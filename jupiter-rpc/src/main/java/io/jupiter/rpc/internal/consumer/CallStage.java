@@ -1,0 +1,50 @@
+package io.jupiter.rpc.internal.consumer;
+
+import io.jupiter.rpc.InvokeFuture;
+import io.jupiter.rpc.internal.filter.DefaultInvocation;
+import io.jupiter.rpc.internal.filter.InterceptorChain;
+
+/**
+ * One stage of the consumer pipeline: every call of a proxy method goes through the same chain of stages, built once
+ * per method when the proxy is built ({@link #pipeline}). The plain call is this chain with no user stage, not a
+ * second path.
+ *
+ * <pre>
+ *  proxy method ──► ContextStage        attachments and deadline: makes the call's DefaultInvocation when
+ *                   │                   something needs one (interceptors, a request context, propagateDeadline)
+ *                   ▼
+ *                   InterceptorStage    user interceptors and service-loaded filters, once per call;
+ *                   │                   only in the chain when there are some
+ *                   ▼
+ *                   ClusterStage        fail-fast, fail-over, fail-safe or broadcast: how many attempts, where
+ *                   │
+ *                   ▼ (per attempt)
+ *                   Dispatch            load balancer → serialize → write → wait or future; method timer (metrics)
+ * </pre>
+ *
+ * <p>A stage gets the call's arguments and its invocation ({@code null} when nothing asked for one) and hands them
+ * on; a synchronous call returns the value or throws, an asynchronous one returns a future that a stage never
+ * fails by throwing. Nothing is allocated per call by a stage that has nothing to do.
+ */
+abstract class CallStage {
+
+    /** A synchronous call: the value, or the exception the call ended with. */
+    abstract Object invokeSync(Object[] arguments, DefaultInvocation invocation) throws Throwable;
+
+    /** An asynchronous call (a method returning a future, or {@code InvokeType.ASYNC}). */
+    abstract InvokeFuture<Object> invokeAsync(Object[] arguments, DefaultInvocation invocation);
+
+    /**
+     * The pipeline of one proxy method, outermost stage first.
+     *
+     * @param chain the proxy's interceptors and filters, {@code null} when there are none
+     */
+    static CallStage pipeline(MethodInfo info, InterceptorChain chain, Dispatch dispatch) {
+        CallStage stage = ClusterStage.of(info, dispatch);
+        if (chain != null) {
+            stage = new InterceptorStage(chain, stage);
+        }
+        ProxySettings settings = dispatch.settings;
+        return new ContextStage(settings, info, chain != null || settings.propagateDeadline, stage);
+    }
+}

@@ -1,0 +1,188 @@
+package io.jupiter.rpc.internal.consumer;
+
+import io.jupiter.rpc.InvokeFuture;
+import io.jupiter.rpc.cluster.ClusterStrategy;
+import io.jupiter.rpc.exception.ConnectionException;
+import io.jupiter.rpc.exception.RpcException;
+import io.jupiter.rpc.exception.TimeoutException;
+import io.jupiter.rpc.internal.InvokeIds;
+import io.jupiter.rpc.internal.balance.Endpoint;
+import io.jupiter.rpc.internal.filter.DefaultInvocation;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A method's {@link ClusterStrategy}: how many attempts a call makes and on which providers, each attempt made by
+ * the {@link Dispatch}. One subclass per strategy, chosen when the pipeline is built, so a call pays for its own
+ * strategy only: fail-fast returns the attempt's result or failure as it is.
+ */
+abstract class ClusterStage extends CallStage {
+
+    private static final Logger log = LoggerFactory.getLogger(ClusterStage.class);
+
+    final MethodInfo info;
+    final Dispatch dispatch;
+
+    ClusterStage(MethodInfo info, Dispatch dispatch) {
+        this.info = info;
+        this.dispatch = dispatch;
+    }
+
+    static ClusterStage of(MethodInfo info, Dispatch dispatch) {
+        switch (info.cluster.kind()) {
+            case FAIL_FAST:
+                return new FailFast(info, dispatch);
+            case FAIL_SAFE:
+                return new FailSafe(info, dispatch);
+            case BROADCAST:
+                return new Broadcasting(info, dispatch);
+            default:
+                return new FailOver(info, dispatch);
+        }
+    }
+
+    /**
+     * Whether a failure may be retried elsewhere: the request surely did not run (not sent, refused busy, service
+     * not found), or the method is idempotent and the outcome is unknown (timeout, connection lost).
+     */
+    static boolean retryable(MethodInfo info, RpcException e) {
+        if (e.isSafeToRetry()) {
+            return true;
+        }
+        return info.idempotent && (e instanceof TimeoutException || e instanceof ConnectionException);
+    }
+
+    /** One attempt; its outcome is the call's. */
+    static final class FailFast extends ClusterStage {
+
+        FailFast(MethodInfo info, Dispatch dispatch) {
+            super(info, dispatch);
+        }
+
+        @Override
+        Object invokeSync(Object[] arguments, DefaultInvocation invocation) throws Throwable {
+            return dispatch.sync(info, arguments, invocation, null, null);
+        }
+
+        @Override
+        InvokeFuture<Object> invokeAsync(Object[] arguments, DefaultInvocation invocation) {
+            return dispatch.async(info, arguments, invocation, null, null);
+        }
+    }
+
+    /** One attempt; a failure is logged and the call returns the return type's default value. */
+    static final class FailSafe extends ClusterStage {
+
+        FailSafe(MethodInfo info, Dispatch dispatch) {
+            super(info, dispatch);
+        }
+
+        @Override
+        Object invokeSync(Object[] arguments, DefaultInvocation invocation) {
+            try {
+                return dispatch.sync(info, arguments, invocation, null, null);
+            } catch (Throwable e) {
+                log.warn("{} failed; fail-safe returns {}: {}", info, info.defaultValue, e.toString());
+                return info.defaultValue;
+            }
+        }
+
+        @Override
+        InvokeFuture<Object> invokeAsync(Object[] arguments, DefaultInvocation invocation) {
+            InvokeFuture<Object> attempt = dispatch.async(info, arguments, invocation, null, null);
+            InvokeFuture<Object> result = new InvokeFuture<>(attempt.invokeId());
+            attempt.whenComplete((value, error) -> {
+                if (error == null) {
+                    result.complete(value);
+                } else {
+                    log.warn("{} failed; fail-safe returns {}: {}", info, info.defaultValue, error.toString());
+                    result.complete(info.defaultValue);
+                }
+            });
+            return result;
+        }
+    }
+
+    /**
+     * Up to {@code retries} more attempts, each on another provider when there is one, as long as the failure is
+     * {@linkplain #retryable retryable}; never after the method ran and threw.
+     */
+    static final class FailOver extends ClusterStage {
+
+        FailOver(MethodInfo info, Dispatch dispatch) {
+            super(info, dispatch);
+        }
+
+        @Override
+        Object invokeSync(Object[] arguments, DefaultInvocation invocation) throws Throwable {
+            int retries = info.cluster.retries();
+            Endpoint[] used = new Endpoint[1];
+            for (int attempt = 0; ; attempt++) {
+                try {
+                    return dispatch.sync(info, arguments, invocation, used[0], used);
+                } catch (RpcException e) {
+                    if (attempt >= retries || !retryable(info, e)) {
+                        throw e;
+                    }
+                    log.debug("{} failed on {} ({}); retrying on another provider", info, used[0], e.toString());
+                }
+            }
+        }
+
+        @Override
+        InvokeFuture<Object> invokeAsync(Object[] arguments, DefaultInvocation invocation) {
+            Endpoint[] used = new Endpoint[1];
+            InvokeFuture<Object> first = dispatch.async(info, arguments, invocation, null, used);
+            InvokeFuture<Object> result = new InvokeFuture<>(first.invokeId());
+            retryOnFailure(first, result, arguments, invocation, used, 0);
+            return result;
+        }
+
+        private void retryOnFailure(InvokeFuture<Object> attempt, InvokeFuture<Object> result, Object[] arguments,
+                                    DefaultInvocation invocation, Endpoint[] used, int attemptNumber) {
+            attempt.whenComplete((value, error) -> {
+                if (error == null) {
+                    result.complete(value);
+                } else if (attemptNumber < info.cluster.retries() && error instanceof RpcException e
+                        && retryable(info, e)) {
+                    log.debug("{} failed on {} ({}); retrying on another provider", info, used[0], e.toString());
+                    InvokeFuture<Object> next = dispatch.async(info, arguments, invocation, used[0], used);
+                    retryOnFailure(next, result, arguments, invocation, used, attemptNumber + 1);
+                } else {
+                    result.completeExceptionally(error);
+                }
+            });
+        }
+    }
+
+    /**
+     * One attempt on every provider, gathered by {@link Broadcast}; asynchronous only ({@code ProxyBuilder.build()}
+     * refuses a synchronous method). Every provider gets the same attachments.
+     */
+    static final class Broadcasting extends ClusterStage {
+
+        Broadcasting(MethodInfo info, Dispatch dispatch) {
+            super(info, dispatch);
+        }
+
+        @Override
+        Object invokeSync(Object[] arguments, DefaultInvocation invocation) {
+            // ProxyBuilder.build() refuses this; kept as a guard for paths that bypass it.
+            throw new IllegalArgumentException("broadcast & sync unsupported: " + info);
+        }
+
+        @Override
+        InvokeFuture<Object> invokeAsync(Object[] arguments, DefaultInvocation invocation) {
+            Endpoint[] targets;
+            try {
+                targets = dispatch.broadcastTargets(info);
+            } catch (RuntimeException e) {
+                InvokeFuture<Object> failed = new InvokeFuture<>(InvokeIds.next());
+                failed.completeExceptionally(e);
+                return failed;
+            }
+            return Broadcast.invoke(info, targets,
+                    endpoint -> dispatch.asyncOn(info, arguments, invocation, endpoint, false));
+        }
+    }
+}

@@ -1,0 +1,207 @@
+package io.jupiter.rpc.internal.consumer;
+
+import io.jupiter.rpc.InvokeFuture;
+import io.jupiter.rpc.exception.PayloadTooLargeException;
+import io.jupiter.rpc.exception.RequestNotSentException;
+import io.jupiter.rpc.exception.SerializationFailedException;
+import io.jupiter.rpc.internal.InvokeIds;
+import io.jupiter.rpc.internal.balance.Endpoint;
+import io.jupiter.rpc.internal.filter.DefaultInvocation;
+import io.jupiter.rpc.metrics.RpcMetrics;
+import io.jupiter.serialization.Serializer;
+import io.jupiter.serialization.wire.MessageWrapper;
+import io.jupiter.serialization.wire.ServiceMetadata;
+import io.jupiter.transport.Connection;
+import io.jupiter.transport.Frames;
+import io.jupiter.transport.ProtocolHeader;
+import io.jupiter.transport.Status;
+import io.netty.buffer.ByteBuf;
+import io.netty.util.Timer;
+import java.util.Map;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The last stage of every consumer call, and the only place one is dispatched: one <em>attempt</em> chooses a
+ * provider (the {@link ConnectionSelector}'s load balancer), serializes the request on the caller's thread, writes
+ * it and then waits (sync) or returns a future (async). The {@link ClusterStage cluster stage} above decides how many
+ * attempts a call makes and on which providers; everything above that sees one call.
+ *
+ * <p>Each attempt is timed in the method's timer (metrics), from the choice of its provider to its outcome, and
+ * carries the attachments of the call's {@link DefaultInvocation} (if it has one), with the deadline computed for
+ * that attempt.
+ */
+final class Dispatch {
+
+    final ProxySettings settings;
+    private final ServiceMetadata metadata;
+    private final Serializer serializer;
+    private final byte requestSign;
+    private final ConnectionSelector selector;
+    final InFlightCalls calls;
+    private final Timer timer;
+    final Executor executor;
+    final RpcMetrics metrics;
+
+    Dispatch(ProxySettings settings, Serializer serializer, ConnectionSelector selector, InFlightCalls calls,
+             Timer timer, Executor executor, RpcMetrics metrics) {
+        this.settings = settings;
+        this.metadata = new ServiceMetadata(settings.key.group(), settings.key.name(), settings.key.version());
+        this.serializer = serializer;
+        this.requestSign = ProtocolHeader.toSign(serializer.type().code(), ProtocolHeader.REQUEST);
+        this.selector = selector;
+        this.calls = calls;
+        this.timer = timer;
+        this.executor = executor;
+        this.metrics = metrics;
+    }
+
+    ConnectionSelector selector() {
+        return selector;
+    }
+
+    /**
+     * One synchronous attempt on a provider other than {@code excluded} if possible; the provider used is stored in
+     * {@code used[0]} when {@code used} is given.
+     */
+    Object sync(MethodInfo info, Object[] arguments, DefaultInvocation invocation, Endpoint excluded,
+                Endpoint[] used) throws Throwable {
+        Endpoint endpoint = selector.select(info, excluded);
+        if (used != null) {
+            used[0] = endpoint;
+        }
+        Connection connection = connectionOf(endpoint, info);
+        PendingCall call = PendingCall.sync(InvokeIds.next(), info, connection, calls);
+        long started = metrics.startNanos();
+        boolean countsActive = selector.countsActive();
+        if (countsActive) {
+            endpoint.active().incrementAndGet();
+        }
+        try {
+            send(call, arguments, invocation, true);
+            return call.await();
+        } finally {
+            if (countsActive) {
+                endpoint.active().decrementAndGet();
+            }
+            metrics.methodDone(info, settings.key, info.name, started);
+        }
+    }
+
+    /** One asynchronous attempt; see {@link #sync}. Never throws: every failure completes the future. */
+    InvokeFuture<Object> async(MethodInfo info, Object[] arguments, DefaultInvocation invocation, Endpoint excluded,
+                               Endpoint[] used) {
+        Endpoint endpoint;
+        try {
+            endpoint = selector.select(info, excluded);
+        } catch (RuntimeException e) {
+            InvokeFuture<Object> failed = new InvokeFuture<>(InvokeIds.next());
+            failed.completeExceptionally(e);
+            return failed;
+        }
+        if (used != null) {
+            used[0] = endpoint;
+        }
+        return asyncOn(info, arguments, invocation, endpoint, true);
+    }
+
+    /** The targets of a broadcast: every provider, connected, in provider order. */
+    Endpoint[] broadcastTargets(MethodInfo info) {
+        return selector.allConnected(info);
+    }
+
+    /**
+     * One asynchronous attempt on the given provider; failures to send complete the future.
+     *
+     * @param single whether it is the call's only attempt in flight (not one provider's share of a broadcast): then
+     *               the invocation records the provider's address
+     */
+    InvokeFuture<Object> asyncOn(MethodInfo info, Object[] arguments, DefaultInvocation invocation,
+                                 Endpoint endpoint, boolean single) {
+        long id = InvokeIds.next();
+        InvokeFuture<Object> future = new InvokeFuture<>(id);
+        try {
+            Connection connection = connectionOf(endpoint, info);
+            PendingCall call = PendingCall.async(id, info, connection, this, future);
+            if (selector.countsActive()) {
+                endpoint.active().incrementAndGet();
+                future.whenComplete((value, error) -> endpoint.active().decrementAndGet());
+            }
+            send(call, arguments, invocation, single);
+            // Armed after sending: a response that wins the race leaves a timer that finds nothing to do.
+            call.timeout(timer.newTimeout(call, info.timeoutMillis, TimeUnit.MILLISECONDS));
+        } catch (RuntimeException e) {
+            future.completeExceptionally(e);
+        }
+        return future;
+    }
+
+    /** Serializes and writes the request of one attempt. */
+    private void send(PendingCall call, Object[] arguments, DefaultInvocation invocation, boolean single) {
+        MethodInfo info = call.method;
+        Connection connection = call.connection;
+        Map<String, String> attachments = null;
+        if (invocation != null) {
+            // May refuse the attempt (an inherited deadline that passed): before it takes a slot.
+            attachments = invocation.attemptAttachments(settings.propagateDeadline, info.timeoutMillis);
+            if (single) {
+                invocation.remoteAddress(connection.remoteAddress());
+            }
+        }
+        calls.acquire(info);
+        boolean added = false;
+        try {
+            MessageWrapper message = new MessageWrapper(settings.appName, metadata, info.name, arguments,
+                    attachments);
+            ByteBuf frame = Frames.newFrame(connection.alloc(), info.lastBodySize);
+            try {
+                serializer.write(frame, message);
+            } catch (RuntimeException e) {
+                frame.release();
+                throw new SerializationFailedException(Status.CLIENT_ERROR, "cannot write the request of " + info
+                        + " with " + serializer.type().id() + ": " + e.getMessage(), e);
+            }
+            int bodySize = frame.readableBytes() - ProtocolHeader.HEADER_SIZE;
+            if (bodySize > connection.maxBodySize()) {
+                frame.release();
+                throw new PayloadTooLargeException(Status.CLIENT_ERROR, "the request of " + info + " is " + bodySize
+                        + " bytes, above the " + connection.maxBodySize() + "-byte body cap: not sent");
+            }
+            info.lastBodySize = bodySize;
+            metrics.request(bodySize);
+            if (invocation != null) {
+                invocation.requestBytes(bodySize);
+            }
+            Frames.fillHeader(frame, requestSign, (byte) 0, call.id);
+            calls.add(call);
+            added = true;
+            // No per-write listener (it costs a promise and a listener a call): a write fails only when the
+            // connection closes, and a closing connection fails its calls (ConsumerFrameHandler.disconnected).
+            connection.write(frame);
+            call.failIfConnectionClosed();
+        } finally {
+            if (!added) {
+                calls.release();
+            }
+        }
+    }
+
+    /** An asynchronous attempt ended; {@code startNanos} from {@code metrics.startNanos()}. */
+    void asyncAttemptDone(MethodInfo info, long startNanos) {
+        metrics.methodDone(info, settings.key, info.name, startNanos);
+    }
+
+    private Connection connectionOf(Endpoint endpoint, MethodInfo info) {
+        Connection connection = ConnectionSelector.connectionOf(endpoint);
+        if (connection == null) {
+            // Its last connection closed since it was chosen: choose again, waiting within the call's timeout while
+            // nothing is connected (as for a call that finds nothing connected in the first place).
+            connection = ConnectionSelector.connectionOf(selector.select(info, null));
+        }
+        if (connection == null) {
+            throw new RequestNotSentException("no connection to " + endpoint.address() + " for " + info
+                    + " (it closed just now)", null);
+        }
+        return connection;
+    }
+}
