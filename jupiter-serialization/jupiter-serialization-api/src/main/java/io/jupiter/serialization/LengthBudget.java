@@ -1,0 +1,37 @@
+package io.jupiter.serialization;
+
+/**
+ * How many more elements one body may declare. Starts at the body's size in bytes (every element, character or
+ * byte takes at least one byte on the wire) and is charged with every length read, before anything of that length
+ * is allocated. Charging the total rather than each length against what is left also stops nested declarations
+ * (an array whose first element is another huge array, and so on) from adding up. One comparison and one
+ * subtraction per length. Not thread-safe: one per read.
+ */
+public final class LengthBudget {
+
+    private long left;
+
+    /** A budget of {@code elements}. */
+    public LengthBudget(long elements) {
+        this.left = elements;
+    }
+
+    /**
+     * Charges {@code length} elements of {@code what} and returns {@code length}.
+     *
+     * @throws ReadLimitException if {@code length} is negative or more than the budget has left
+     */
+    public int charge(int length, String what) {
+        if (length < 0 || length > left) {
+            throw new ReadLimitException(what + " of length " + length + " declared with " + left
+                    + " bytes of budget left in the body (expected: at most one element per byte)");
+        }
+        left -= length;
+        return length;
+    }
+
+    /** Elements still allowed. */
+    public long left() {
+        return left;
+    }
+}
