@@ -23,8 +23,8 @@ public final class LengthBudget {
      */
     public int charge(int length, String what) {
         if (length < 0 || length > left) {
-            throw new ReadLimitException(what + " of length " + length + " declared with " + left
-                    + " bytes of budget left in the body (expected: at most one element per byte)");
+            throw new ReadLimitException(what + " of length " + length + " declared, with a budget of " + left
+                    + " left for the rest of the body (expected: no more elements than the body has bytes)");
         }
         left -= length;
         return length;

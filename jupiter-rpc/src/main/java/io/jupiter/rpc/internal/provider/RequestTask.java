@@ -5,6 +5,7 @@ import io.jupiter.rpc.internal.Throwables;
 import io.jupiter.rpc.internal.WorkerPool;
 import io.jupiter.rpc.internal.filter.DefaultInvocation;
 import io.jupiter.serialization.ClassNotTrustedException;
+import io.jupiter.serialization.ReadLimitException;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.wire.MessageWrapper;
 import io.jupiter.transport.Connection;
@@ -66,9 +67,11 @@ final class RequestTask implements WorkerPool.Task {
             }
             requestBytes = frame.body().readableBytes();
             message = serializer.read(frame.body(), MessageWrapper.class);
-        } catch (RuntimeException e) {
-            // A class refused by the allow-list leaves the framing intact: answer, but keep the connection.
-            boolean close = !(e instanceof ClassNotTrustedException);
+        } catch (RuntimeException | OutOfMemoryError | StackOverflowError e) {
+            // A class refused by the allow-list, a broken read limit, or a read that ran out of memory or stack
+            // leaves the framing intact: answer, but keep the connection.
+            boolean close = !(e instanceof ClassNotTrustedException || e instanceof ReadLimitException
+                    || e instanceof Error);
             log.warn("{}{}: cannot read request {}: {}", close ? "closing " : "", connection.remoteAddress(), id,
                     e.getMessage());
             ResponseWriter.write(connection, serializer, serializerCode, id, Status.BAD_REQUEST,
