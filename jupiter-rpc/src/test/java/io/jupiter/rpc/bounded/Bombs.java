@@ -89,7 +89,8 @@ final class Bombs {
         String element = "0b4a054d41524b410c";
         String level = "0b" + PS_ARRAY + "18011001";
         return List.of(
-                new Bomb("args array of length 2^31-1", t, replace(hello, PS_ARRAY + "1801", PS_ARRAY + "18" + varint(MAX))),
+                new Bomb("args array of length 2^31-1", t,
+                        replace(hello, PS_ARRAY + "1801", PS_ARRAY + "18" + varint(MAX))),
                 new Bomb("args array of length 2x10^8", t,
                         replace(hello, PS_ARRAY + "1801", PS_ARRAY + "18" + varint(TWO_HUNDRED_MILLION))),
                 new Bomb("args array of 2^31-1 dimensions", t,

@@ -20,7 +20,7 @@ final class BoundedHessianInput extends Hessian2Input {
     /** The input of the body this thread is reading, for the lengths Hessian passes without it. */
     private static final ThreadLocal<BoundedHessianInput> CURRENT = new ThreadLocal<>();
 
-    private LengthBudget budget = new LengthBudget(0);
+    private final LengthBudget budget = new LengthBudget(0);
     private int depth;
     private int references;
 
@@ -30,7 +30,7 @@ final class BoundedHessianInput extends Hessian2Input {
 
     /** Starts a body of {@code bytes} bytes: a full budget, no depth, no references. */
     void limits(int bytes) {
-        budget = new LengthBudget(bytes);
+        budget.reset(bytes);
         depth = 0;
         references = 0;
         CURRENT.set(this);

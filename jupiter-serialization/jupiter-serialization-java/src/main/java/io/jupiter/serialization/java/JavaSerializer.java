@@ -31,7 +31,8 @@ import java.util.Objects;
  * {@link ObjectInputFilter} (which the JDK consults after loading a class): the one given to the constructor, or
  * {@link #DEFAULT_FILTER}. Before that filter, each stream applies the {@link ReadLimits} (a
  * {@link LimitingInputFilter}): array and table lengths against the body's size, depth, references and bytes; a
- * breach fails the read with {@link ReadLimitException}. Providers refuse this serializer unless it is enabled. The JDK needs a fresh object stream per message (its
+ * breach fails the read with {@link ReadLimitException}. Providers refuse this serializer unless it is enabled.
+ * The JDK needs a fresh object stream per message (its
  * handle table must start empty), so each call allocates one; bytes still go straight to and from the
  * {@code ByteBuf}.
  */

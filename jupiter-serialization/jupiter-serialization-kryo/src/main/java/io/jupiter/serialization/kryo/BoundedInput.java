@@ -13,7 +13,7 @@ import java.nio.ByteBuffer;
  */
 final class BoundedInput extends ByteBufferInput {
 
-    private LengthBudget budget = new LengthBudget(0);
+    private final LengthBudget budget = new LengthBudget(0);
 
     BoundedInput(ByteBuffer buffer) {
         super(buffer);
@@ -23,7 +23,9 @@ final class BoundedInput extends ByteBufferInput {
     @Override
     public void setBuffer(ByteBuffer buffer) {
         super.setBuffer(buffer);
-        budget = new LengthBudget(buffer.remaining());
+        if (budget != null) { // null while the superclass's constructor sets its first buffer
+            budget.reset(buffer.remaining());
+        }
     }
 
     /** Charges {@code length} to the budget of {@code input} if it is one of ours. */

@@ -101,14 +101,15 @@ final class LegacyNameInput implements Input {
     private final ByteBufferInput in;
     private final ByteBuffer buffer;
     private final ClassAllowList allowList;
-    private final LengthBudget budget;
+    /** What is left of the body's {@link LengthBudget}, kept here rather than in an object of its own. */
+    private long budget;
     private int lastField;
     private Schema<?> lastSchema;
     private int arrayHeader;
     private int depth;
 
     LegacyNameInput(ByteBuffer buffer, ClassAllowList allowList) {
-        this.budget = new LengthBudget(buffer.remaining());
+        this.budget = buffer.remaining();
         this.in = new ByteBufferInput(buffer, true);
         this.buffer = INPUT_BUFFER == null ? null : (ByteBuffer) INPUT_BUFFER.get(in);
         this.allowList = allowList;
@@ -221,7 +222,7 @@ final class LegacyNameInput implements Input {
     public int readInt32() throws IOException {
         int value = in.readInt32();
         if (lastField == ARRAY_SCHEMA_LENGTH && ARRAY_SCHEMA.isInstance(lastSchema)) {
-            budget.charge(value >= 0 ? value : -(value + 1), "array");
+            budget = LengthBudget.charge(budget, value >= 0 ? value : -(value + 1), "array");
         }
         return value;
     }
@@ -238,7 +239,7 @@ final class LegacyNameInput implements Input {
     /** The length and then the dimensions of the array wrapper whose class name was just read. */
     private void checkArrayHeader(int value) {
         if (arrayHeader == HEADER_LENGTH && lastField == WRAPPER_LENGTH) {
-            budget.charge(value, "array");
+            budget = LengthBudget.charge(budget, value, "array");
             arrayHeader = HEADER_DIMENSIONS;
         } else if (arrayHeader == HEADER_DIMENSIONS && lastField == WRAPPER_DIMENSIONS) {
             arrayHeader = HEADER_NONE;

@@ -42,7 +42,8 @@ import java.util.Objects;
  * ({@link LegacyNameInput}, {@link ByteBufOutput}).
  *
  * <p>Reading charges every array length to a budget of the body's size before protostuff allocates the array
- * ({@link LegacyNameInput}) and nested messages may nest at most {@link ReadLimits#maxDepth()} deep; a breach fails the read with {@link ReadLimitException}.
+ * ({@link LegacyNameInput}), and nested messages may nest at most {@link ReadLimits#maxDepth()} deep; a breach
+ * fails the read with {@link ReadLimitException}.
  */
 public final class ProtostuffSerializer implements Serializer {
 
