@@ -119,7 +119,22 @@ final class Bombs {
                 new Bomb("byte[] of 2^31-2", t,
                         replace(hello(t, new byte[] {7, 7, 7}), "1b04" + "070707", "1b" + varint(MAX) + "070707")),
                 new Bomb("arrays nested " + DEEP + " deep", t,
-                        replace(hello, "1902" + marka, "1902".repeat(DEEP + 1) + marka)));
+                        replace(hello, "1902" + marka, "1902".repeat(DEEP + 1) + marka)),
+                new Bomb("throwable whose stack trace is an array of 2^31-1", t, throwableBomb()));
+    }
+
+    /**
+     * Kryo writes throwables as JDK streams (length-prefixed); the stack trace array's length, the 4 bytes after its
+     * class descriptor ({@code 78 70}: end of descriptor, no superclass), is replaced in place.
+     */
+    private static byte[] throwableBomb() {
+        String hex = HEX.formatHex(hello(SerializerType.KRYO, new IllegalStateException("MARKA")));
+        int at = indexOfAligned(hex, ascii("[Ljava.lang.StackTraceElement;"), 0);
+        int length = indexOfAligned(hex, "7870", at) + 4;
+        if (at < 0 || length < 4) {
+            throw new IllegalStateException("no stack trace array in " + hex);
+        }
+        return HEX.parseHex(hex.substring(0, length) + int32(MAX) + hex.substring(length + 8));
     }
 
     // hessian: args is a typed fixed-length list 71 (length 1) 07 "[object"; nested ones refer to the type as 90.
