@@ -69,6 +69,9 @@ final class BoundedHessianInput extends Hessian2Input {
     @Override
     @SuppressWarnings("rawtypes")
     public Object readObject(Class cl) throws IOException {
+        if (cl == null || cl == Object.class) {
+            return readObject(); // what Hessian does first; counted there, not twice
+        }
         enter();
         try {
             return super.readObject(cl);
