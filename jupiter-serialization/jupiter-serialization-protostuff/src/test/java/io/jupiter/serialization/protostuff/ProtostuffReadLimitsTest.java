@@ -22,6 +22,7 @@ class ProtostuffReadLimitsTest {
         int[] ints;
         String[] names;
         Integer[] boxed;
+        long[][] grid;
     }
 
     private static final HexFormat HEX = HexFormat.of();
@@ -49,12 +50,14 @@ class ProtostuffReadLimitsTest {
         holder.ints = new int[100_000];
         holder.names = new String[] {"", "", ""};
         holder.boxed = new Integer[] {1, 2};
+        holder.grid = new long[][] {{1, 2}, {3}}; // its component type travels by name: "long"
         ByteBuf body = Unpooled.buffer();
         serializer.write(body, holder);
         Holder read = serializer.read(body, Holder.class);
         assertThat(read.ints).hasSize(100_000);
         assertThat(read.names).containsExactly("", "", "");
         assertThat(read.boxed).containsExactly(1, 2);
+        assertThat(read.grid).isDeepEqualTo(new long[][] {{1, 2}, {3}});
     }
 
     private byte[] holder() {
