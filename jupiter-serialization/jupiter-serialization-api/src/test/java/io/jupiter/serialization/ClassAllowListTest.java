@@ -26,7 +26,7 @@ class ClassAllowListTest {
             "java.io.IOException", "java.util.concurrent.TimeoutException", "[Ljava.lang.String;", "[[I", "[B",
             "io.jupiter.serialization.wire.MessageWrapper", "org.jupiter.rpc.model.metadata.MessageWrapper",
             "org.jupiter.rpc.exception.JupiterBadRequestException",
-            "io.jupiter.serialization.wire.legacy.JupiterBizException"})
+            "io.jupiter.serialization.wire.legacy.JupiterBizException", "int", "long", "double", "boolean"})
     void builtInTypesAreTrusted(String name) {
         assertThat(strict.isTrusted(name)).isTrue();
         assertThatCode(() -> strict.check("test", name)).doesNotThrowAnyException();

@@ -6,6 +6,7 @@ import io.jupiter.rpc.internal.WorkerPool;
 import io.jupiter.rpc.internal.filter.DefaultInvocation;
 import io.jupiter.rpc.metrics.RpcMetrics;
 import io.jupiter.serialization.ClassNotTrustedException;
+import io.jupiter.serialization.ReadLimitException;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.Serializers;
 import io.jupiter.serialization.wire.MessageWrapper;
@@ -176,9 +177,11 @@ final class ProviderPipeline {
             }
             request.serializer = serializer;
             message = serializer.read(frame.body(), MessageWrapper.class);
-        } catch (RuntimeException e) {
-            // A class refused by the allow-list leaves the framing intact: answer, but keep the connection.
-            boolean close = !(e instanceof ClassNotTrustedException);
+        } catch (RuntimeException | OutOfMemoryError | StackOverflowError e) {
+            // A class refused by the allow-list, a broken read limit, or a read that ran out of memory or stack
+            // leaves the framing intact: answer, but keep the connection.
+            boolean close = !(e instanceof ClassNotTrustedException || e instanceof ReadLimitException
+                    || e instanceof Error);
             log.warn("{}{}: cannot read request {}: {}", close ? "closing " : "", request.connection.remoteAddress(),
                     request.id, e.getMessage());
             request.refuse(Status.BAD_REQUEST, "the provider cannot read the request: " + e.getMessage(), close);

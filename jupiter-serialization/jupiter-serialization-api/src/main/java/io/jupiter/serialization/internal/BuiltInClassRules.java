@@ -46,7 +46,10 @@ public final class BuiltInClassRules {
             "java.lang.Short", "java.lang.Integer", "java.lang.Long", "java.lang.Float", "java.lang.Double",
             "java.lang.Number", "java.lang.Void", "java.lang.Enum", "java.lang.StringBuilder",
             "java.lang.StringBuffer", "java.lang.StackTraceElement", "java.lang.Throwable",
-            "java.net.URI", "java.sql.Date", "java.sql.Time", "java.sql.Timestamp");
+            "java.net.URI", "java.sql.Date", "java.sql.Time", "java.sql.Timestamp",
+            // Primitive types, named by protostuff as the component type of arrays of arrays (long[][]); keywords,
+            // so no class can bear these names.
+            "boolean", "byte", "char", "short", "int", "long", "float", "double");
 
     /**
      * Packages whose own classes (not subpackages) are trusted: collections, maps, dates, numbers, time. The few

@@ -1,10 +1,11 @@
 package io.jupiter.serialization.hessian;
 
-import com.caucho.hessian.io.Hessian2Input;
 import com.caucho.hessian.io.Hessian2Output;
 import com.caucho.hessian.io.SerializerFactory;
 import io.jupiter.serialization.ClassAllowList;
 import io.jupiter.serialization.ClassNotTrustedException;
+import io.jupiter.serialization.ReadLimitException;
+import io.jupiter.serialization.ReadLimits;
 import io.jupiter.serialization.SerializationException;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.SerializerType;
@@ -21,7 +22,7 @@ import java.util.Objects;
  * Re-encoding a decoded 1.3.1 body therefore gives the same bytes. Classes must be {@code Serializable}; a class name
  * that cannot be loaded fails the read.
  *
- * <p>Each thread keeps one {@code Hessian2Output} and one {@code Hessian2Input} (with their internal buffers),
+ * <p>Each thread keeps one {@code Hessian2Output} and one {@code Hessian2Input} (ours, bounded; with their buffers),
  * re-initialised per call; they write to and read from the {@code ByteBuf} directly.
  *
  * <p>Hessian 4.0.38 (1.3.1's) and 4.0.66 (ours) differ; this serializer keeps 4.0.38's wire where it matters:
@@ -32,6 +33,10 @@ import java.util.Objects;
  *
  * <p>Every class name read from the wire is checked against a {@link ClassAllowList} before Hessian loads the class;
  * a refused one fails the read with {@link ClassNotTrustedException}.
+ *
+ * <p>Reading applies the {@link ReadLimits} ({@link BoundedHessianInput}): list and array lengths and field counts
+ * charged to a budget of the body's size before allocation, depth and references; a breach fails the read with
+ * {@link ReadLimitException}.
  */
 public final class HessianSerializer implements Serializer {
 
@@ -80,23 +85,32 @@ public final class HessianSerializer implements Serializer {
     @Override
     public <T> T read(ByteBuf in, Class<T> type) {
         State s = state.get();
-        Hessian2Input input = s.input;
+        BoundedHessianInput input = s.input;
         int readable = in.readableBytes();
         s.source.buf = in;
         Object value;
         try {
             input.init(s.source);
+            input.limits(readable);
             value = input.readObject(type);
-        } catch (Exception | StackOverflowError e) {
+        } catch (Exception | StackOverflowError | OutOfMemoryError e) {
             s.input = State.newInput(factory); // its buffer and chunk state may be inconsistent now
             ClassNotTrustedException refused = ClassNotTrustedException.findIn(e);
             if (refused != null) {
                 throw refused.reading(type);
             }
+            ReadLimitException breach = ReadLimitException.findIn(e);
+            if (breach != null) {
+                throw breach.reading("hessian", type);
+            }
+            if (e instanceof VirtualMachineError) {
+                throw ReadLimitException.exhausted("hessian", type, (VirtualMachineError) e);
+            }
             throw new SerializationException("hessian: cannot read " + type.getName() + " from " + readable
                     + " bytes: " + e, e);
         } finally {
             s.source.buf = null;
+            input.done();
         }
         try {
             input.resetBuffer();
@@ -120,7 +134,7 @@ public final class HessianSerializer implements Serializer {
         final ByteBufStreams.Sink sink = new ByteBufStreams.Sink();
         final ByteBufStreams.Source source = new ByteBufStreams.Source();
         final Hessian2Output output;
-        Hessian2Input input;
+        BoundedHessianInput input;
 
         State(SerializerFactory factory) {
             output = new Hessian2Output(null);
@@ -128,8 +142,8 @@ public final class HessianSerializer implements Serializer {
             input = newInput(factory);
         }
 
-        static Hessian2Input newInput(SerializerFactory factory) {
-            Hessian2Input input = new Hessian2Input(null);
+        static BoundedHessianInput newInput(SerializerFactory factory) {
+            BoundedHessianInput input = new BoundedHessianInput();
             input.setSerializerFactory(factory);
             return input;
         }

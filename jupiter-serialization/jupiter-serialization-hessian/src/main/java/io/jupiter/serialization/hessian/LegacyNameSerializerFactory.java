@@ -28,6 +28,9 @@ import java.util.Set;
  * decode the object as a {@code HashMap}. {@link #getDeserializer(String)} is the one place class names from the
  * wire are resolved (Hessian's object definitions, typed maps and lists, and array element types all come here),
  * so that is where each name is checked against the {@link ClassAllowList}, before Hessian loads the class.
+ *
+ * <p>Every deserializer it hands out is a {@link BoundedDeserializer}, which charges list lengths and field counts
+ * to the body's budget before allocating.
  */
 final class LegacyNameSerializerFactory extends SerializerFactory {
 
@@ -104,7 +107,30 @@ final class LegacyNameSerializerFactory extends SerializerFactory {
     @Override
     @SuppressWarnings("rawtypes")
     public Deserializer getDeserializer(Class cl) throws HessianProtocolException {
-        return cl == BigDecimal.class ? CompatSerializers.BIG_DECIMAL : super.getDeserializer(cl);
+        return BoundedDeserializer.of(cl == BigDecimal.class ? CompatSerializers.BIG_DECIMAL
+                : super.getDeserializer(cl));
+    }
+
+    @Override
+    @SuppressWarnings("rawtypes")
+    public Deserializer getListDeserializer(String type, Class cl) throws HessianProtocolException {
+        return BoundedDeserializer.of(super.getListDeserializer(type, cl));
+    }
+
+    @Override
+    public Deserializer getListDeserializer(String type) throws HessianProtocolException {
+        return BoundedDeserializer.of(super.getListDeserializer(type));
+    }
+
+    @Override
+    @SuppressWarnings("rawtypes")
+    public Deserializer getObjectDeserializer(String type, Class cl) throws HessianProtocolException {
+        return BoundedDeserializer.of(super.getObjectDeserializer(type, cl));
+    }
+
+    @Override
+    public Deserializer getObjectDeserializer(String type) throws HessianProtocolException {
+        return BoundedDeserializer.of(super.getObjectDeserializer(type));
     }
 
     @Override
@@ -114,7 +140,7 @@ final class LegacyNameSerializerFactory extends SerializerFactory {
             return getDeserializer(local);
         }
         if (BIG_DECIMAL.equals(type)) {
-            return CompatSerializers.BIG_DECIMAL;
+            return BoundedDeserializer.of(CompatSerializers.BIG_DECIMAL);
         }
         if (type != null && !type.isEmpty() && type.charAt(0) != '[' && !HESSIAN_TYPE_NAMES.contains(type)) {
             // Arrays ("[name") are left to Hessian, which asks this method again for the element type.
@@ -124,6 +150,6 @@ final class LegacyNameSerializerFactory extends SerializerFactory {
         if (deserializer == null && type != null && !type.isEmpty()) {
             throw new HessianProtocolException("class '" + type + "' is unknown");
         }
-        return deserializer;
+        return BoundedDeserializer.of(deserializer);
     }
 }

@@ -2,9 +2,12 @@ package io.jupiter.serialization.java;
 
 import io.jupiter.serialization.ClassAllowList;
 import io.jupiter.serialization.ClassNotTrustedException;
+import io.jupiter.serialization.ReadLimitException;
+import io.jupiter.serialization.ReadLimits;
 import io.jupiter.serialization.SerializationException;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.SerializerType;
+import io.jupiter.serialization.internal.LimitingInputFilter;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufInputStream;
 import io.netty.buffer.ByteBufOutputStream;
@@ -26,7 +29,10 @@ import java.util.Objects;
  * array types, proxy interfaces) is checked against a {@link ClassAllowList} before the class is loaded; a refused
  * one fails the read with {@link ClassNotTrustedException}. On top of that every stream gets an
  * {@link ObjectInputFilter} (which the JDK consults after loading a class): the one given to the constructor, or
- * {@link #DEFAULT_FILTER}. Providers refuse this serializer unless it is enabled. The JDK needs a fresh object stream per message (its
+ * {@link #DEFAULT_FILTER}. Before that filter, each stream applies the {@link ReadLimits} (a
+ * {@link LimitingInputFilter}): array and table lengths against the body's size, depth, references and bytes; a
+ * breach fails the read with {@link ReadLimitException}. Providers refuse this serializer unless it is enabled.
+ * The JDK needs a fresh object stream per message (its
  * handle table must start empty), so each call allocates one; bytes still go straight to and from the
  * {@code ByteBuf}.
  */
@@ -88,13 +94,20 @@ public final class JavaSerializer implements Serializer {
     public <T> T read(ByteBuf in, Class<T> type) {
         int readable = in.readableBytes();
         Object value;
-        try (ObjectInputStream input = new LegacyObjectInputStream(new ByteBufInputStream(in), filter, allowList,
+        LimitingInputFilter limits = new LimitingInputFilter(readable, filter);
+        try (ObjectInputStream input = new LegacyObjectInputStream(new ByteBufInputStream(in), limits, allowList,
                 loader)) {
             value = input.readObject();
-        } catch (Exception | StackOverflowError e) {
+        } catch (Exception | StackOverflowError | OutOfMemoryError e) {
             ClassNotTrustedException refused = ClassNotTrustedException.findIn(e);
             if (refused != null) {
                 throw refused.reading(type);
+            }
+            if (limits.breach() != null) {
+                throw limits.breach().reading("java", type);
+            }
+            if (e instanceof VirtualMachineError) {
+                throw ReadLimitException.exhausted("java", type, (VirtualMachineError) e);
             }
             throw new SerializationException("java: cannot read " + type.getName() + " from " + readable
                     + " bytes: " + e, e);

@@ -1,12 +1,14 @@
 package io.jupiter.serialization.kryo;
 
 import com.esotericsoftware.kryo.Kryo;
-import com.esotericsoftware.kryo.io.ByteBufferInput;
+import com.esotericsoftware.kryo.KryoException;
 import com.esotericsoftware.kryo.io.Output;
 import com.esotericsoftware.kryo.util.DefaultInstantiatorStrategy;
 import com.esotericsoftware.kryo.util.MapReferenceResolver;
 import io.jupiter.serialization.ClassAllowList;
 import io.jupiter.serialization.ClassNotTrustedException;
+import io.jupiter.serialization.ReadLimitException;
+import io.jupiter.serialization.ReadLimits;
 import io.jupiter.serialization.SerializationException;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.SerializerType;
@@ -50,6 +52,11 @@ import org.objenesis.strategy.StdInstantiatorStrategy;
  * both peers having to register the same classes in the same order.
  * Output goes through the thread's 4 KiB Kryo buffer into the {@code ByteBuf}; input is read from a
  * {@code ByteBuffer} view of the {@code ByteBuf}.
+ *
+ * <p>Reading applies the {@link ReadLimits}: every length (strings, byte and primitive arrays, object arrays,
+ * collections, maps) is charged to a budget of the body's size before anything of that length is allocated
+ * ({@link BoundedInput}, {@link BoundedSerializers}), Kryo's maximum depth is set, and throwables' JDK streams get
+ * the same limits as the java serializer. A breach fails the read with {@link ReadLimitException}.
  */
 public final class KryoSerializer implements Serializer {
 
@@ -68,6 +75,8 @@ public final class KryoSerializer implements Serializer {
             Collections.emptyMap().getClass(), Collections.singletonList(null).getClass(),
             Collections.singleton(null).getClass(), Collections.singletonMap(null, null).getClass());
 
+    /** How Kryo's {@code KryoException} for {@link Kryo#setMaxDepth} begins. */
+    private static final String MAX_DEPTH_MESSAGE = "Max depth exceeded";
     private static final int BUFFER_SIZE = 4096;
     private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
 
@@ -133,11 +142,23 @@ public final class KryoSerializer implements Serializer {
             T value = s.kryo.readObject(s.input, type);
             in.skipBytes(readable);
             return value;
-        } catch (Exception | StackOverflowError e) {
+        } catch (Exception | StackOverflowError | OutOfMemoryError e) {
             s.kryo.reset();
             ClassNotTrustedException refused = ClassNotTrustedException.findIn(e);
             if (refused != null) {
                 throw refused.reading(type);
+            }
+            ReadLimitException breach = ReadLimitException.findIn(e);
+            if (breach == null && e instanceof KryoException && e.getMessage() != null
+                    && e.getMessage().startsWith(MAX_DEPTH_MESSAGE)) {
+                breach = new ReadLimitException("values nested deeper than " + ReadLimits.maxDepth()
+                        + " (-D" + ReadLimits.MAX_DEPTH_PROPERTY + ")");
+            }
+            if (breach != null) {
+                throw breach.reading("kryo", type);
+            }
+            if (e instanceof VirtualMachineError) {
+                throw ReadLimitException.exhausted("kryo", type, (VirtualMachineError) e);
             }
             throw new SerializationException("kryo: cannot read " + type.getName() + " from " + readable
                     + " bytes: " + e, e);
@@ -148,7 +169,14 @@ public final class KryoSerializer implements Serializer {
 
     /** A new {@link Kryo} configured as described in the class comment. */
     static Kryo newKryo(ClassAllowList allowList) {
-        Kryo kryo = new Kryo(new ResolvingClassResolver(allowList), new MapReferenceResolver());
+        Kryo kryo = new Kryo(new ResolvingClassResolver(allowList), new MapReferenceResolver()) {
+            @Override
+            @SuppressWarnings("rawtypes")
+            public com.esotericsoftware.kryo.Serializer getDefaultSerializer(Class type) {
+                return BoundedSerializers.bounded(this, type, super.getDefaultSerializer(type));
+            }
+        };
+        kryo.setMaxDepth(ReadLimits.maxDepth());
         kryo.setReferences(false);
         kryo.setRegistrationRequired(false);
         kryo.setInstantiatorStrategy(new DefaultInstantiatorStrategy(new StdInstantiatorStrategy()));
@@ -166,7 +194,7 @@ public final class KryoSerializer implements Serializer {
         final Kryo kryo;
         final Sink sink = new Sink();
         final Output output = new Output(BUFFER_SIZE, -1);
-        final ByteBufferInput input = new ByteBufferInput(EMPTY);
+        final BoundedInput input = new BoundedInput(EMPTY);
 
         State(ClassAllowList allowList) {
             kryo = newKryo(allowList);

@@ -7,16 +7,19 @@ import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
 import io.jupiter.serialization.ClassAllowList;
 import io.jupiter.serialization.internal.CheckedObjectInputStream;
+import io.jupiter.serialization.internal.LimitingInputFilter;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.ObjectInputFilter;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 
 /**
  * Throwables as JDK serialization (they keep their stack, cause and suppressed list), length-prefixed, and read
  * through a {@link CheckedObjectInputStream} so that the classes inside are held to the same allow-list as Kryo's
- * own class names. (Kryo's stock {@code JavaSerializer} would read any class there.) Only failed calls take this
+ * own class names, and with the java serializer's read limits ({@link LimitingInputFilter}: lengths, depth,
+ * references, bytes). (Kryo's stock {@code JavaSerializer} would read any class there.) Only failed calls take this
  * path, so the byte array per throwable is no concern.
  */
 final class ThrowableSerializer extends Serializer<Throwable> {
@@ -46,8 +49,10 @@ final class ThrowableSerializer extends Serializer<Throwable> {
             throw new KryoException("throwable of " + length + " bytes, more than the body holds");
         }
         byte[] bytes = input.readBytes(length);
+        LimitingInputFilter limits = new LimitingInputFilter(length, ObjectInputFilter.Config.getSerialFilter());
         try (ObjectInputStream in = new CheckedObjectInputStream(new ByteArrayInputStream(bytes), allowList, "kryo",
                 kryo.getClassLoader())) {
+            in.setObjectInputFilter(limits);
             Object value = in.readObject();
             if (!type.isInstance(value)) {
                 throw new KryoException("expected " + type.getName() + ", found "
@@ -55,6 +60,9 @@ final class ThrowableSerializer extends Serializer<Throwable> {
             }
             return type.cast(value);
         } catch (IOException | ClassNotFoundException e) {
+            if (limits.breach() != null) {
+                throw limits.breach();
+            }
             throw new KryoException("cannot read " + type.getName() + ": " + e, e);
         }
     }

@@ -1,6 +1,9 @@
 package io.jupiter.serialization.protostuff;
 
 import io.jupiter.serialization.ClassAllowList;
+import io.jupiter.serialization.LengthBudget;
+import io.jupiter.serialization.ReadLimitException;
+import io.jupiter.serialization.ReadLimits;
 import io.jupiter.serialization.wire.LegacyClassNames;
 import io.jupiter.serialization.wire.MessageWrapper;
 import io.jupiter.serialization.wire.ServiceMetadata;
@@ -33,6 +36,14 @@ import java.nio.charset.StandardCharsets;
  * string array items 2, collection items 1, map keys and values 1 and 2, enum constant names 1), so nothing else is
  * taken for a class name. Nested messages are merged here rather than in the wrapped input, so that their reads
  * pass through this class too (protostuff's format encodes them as groups).
+ *
+ * <p>It also charges every array length protostuff reads to the body's {@link LengthBudget} before protostuff
+ * allocates the array (strings and byte arrays protostuff checks itself against the bytes left; collections and
+ * maps declare no size). Array lengths come in two places: the array wrapper of a polymorphic slot (class name
+ * under field 15 or 17, then the length under field 3 and the dimensions under field 2, all unsigned ints), and
+ * the arrays of protostuff's {@code ArraySchemas} (the length under field 1, negative {@code -n-1} for boxed
+ * elements). Dimensions must be 1 to 255, as in the JVM. Nested messages (every one is merged here) may nest
+ * {@link ReadLimits#maxDepth()} deep.
  */
 final class LegacyNameInput implements Input {
 
@@ -41,6 +52,23 @@ final class LegacyNameInput implements Input {
 
     private static final int ID_COLLECTION = 25;
     private static final int ID_MAP = 26;
+    private static final int ID_ARRAY = 15;
+    private static final int ID_ARRAY_MAPPED = 17;
+    /** The array wrapper's fields: length, then dimensions (protostuff's {@code ObjectSchema}). */
+    private static final int WRAPPER_LENGTH = 3;
+    private static final int WRAPPER_DIMENSIONS = 2;
+    /** The length field of protostuff's {@code ArraySchemas}. */
+    private static final int ARRAY_SCHEMA_LENGTH = 1;
+    /** The JVM's limit on array dimensions. */
+    private static final int MAX_DIMENSIONS = 255;
+    private static final int MAX_DEPTH = ReadLimits.maxDepth();
+    /** protostuff's {@code ArraySchemas.Base}, the schema of arrays whose type the field declares. */
+    private static final Class<?> ARRAY_SCHEMA = arraySchemaClass();
+
+    /** Where the reading of an array wrapper's header is. */
+    private static final int HEADER_NONE = 0;
+    private static final int HEADER_LENGTH = 1;
+    private static final int HEADER_DIMENSIONS = 2;
 
     /**
      * The field numbers of protostuff's polymorphic schemas (its {@code RuntimeFieldFactory.ID_*}) after which a
@@ -73,13 +101,27 @@ final class LegacyNameInput implements Input {
     private final ByteBufferInput in;
     private final ByteBuffer buffer;
     private final ClassAllowList allowList;
+    /** What is left of the body's {@link LengthBudget}, kept here rather than in an object of its own. */
+    private long budget;
     private int lastField;
     private Schema<?> lastSchema;
+    private int arrayHeader;
+    private int depth;
 
     LegacyNameInput(ByteBuffer buffer, ClassAllowList allowList) {
+        this.budget = buffer.remaining();
         this.in = new ByteBufferInput(buffer, true);
         this.buffer = INPUT_BUFFER == null ? null : (ByteBuffer) INPUT_BUFFER.get(in);
         this.allowList = allowList;
+    }
+
+    private static Class<?> arraySchemaClass() {
+        try {
+            return Class.forName("io.protostuff.runtime.ArraySchemas$Base", false,
+                    LegacyNameInput.class.getClassLoader());
+        } catch (ClassNotFoundException e) {
+            throw new ExceptionInInitializerError("this protostuff has no ArraySchemas.Base: " + e);
+        }
     }
 
     private static VarHandle inputBufferHandle() {
@@ -139,6 +181,9 @@ final class LegacyNameInput implements Input {
             return name;
         }
         allowList.check("protostuff", name);
+        if (field == ID_ARRAY || field == ID_ARRAY_MAPPED) {
+            arrayHeader = HEADER_LENGTH;
+        }
         if (field == ID_POJO || field == ID_THROWABLE) {
             Class<?> local = LegacyClassNames.localClass(name);
             if (local != null && name.startsWith(LegacyClassNames.EXCEPTION_PACKAGE)) {
@@ -150,8 +195,13 @@ final class LegacyNameInput implements Input {
 
     @Override
     public <T> T mergeObject(T value, Schema<T> schema) throws IOException {
+        if (++depth > MAX_DEPTH) {
+            throw new ReadLimitException("values nested deeper than " + MAX_DEPTH + " (-D"
+                    + ReadLimits.MAX_DEPTH_PROPERTY + ")");
+        }
         T message = value == null ? schema.newMessage() : value;
         schema.mergeFrom(this, message);
+        depth--;
         if (!schema.isInitialized(message)) {
             throw new UninitializedMessageException(message, schema);
         }
@@ -170,12 +220,36 @@ final class LegacyNameInput implements Input {
 
     @Override
     public int readInt32() throws IOException {
-        return in.readInt32();
+        int value = in.readInt32();
+        if (lastField == ARRAY_SCHEMA_LENGTH && ARRAY_SCHEMA.isInstance(lastSchema)) {
+            budget = LengthBudget.charge(budget, value >= 0 ? value : -(value + 1), "array");
+        }
+        return value;
     }
 
     @Override
     public int readUInt32() throws IOException {
-        return in.readUInt32();
+        int value = in.readUInt32();
+        if (arrayHeader != HEADER_NONE) {
+            checkArrayHeader(value);
+        }
+        return value;
+    }
+
+    /** The length and then the dimensions of the array wrapper whose class name was just read. */
+    private void checkArrayHeader(int value) {
+        if (arrayHeader == HEADER_LENGTH && lastField == WRAPPER_LENGTH) {
+            budget = LengthBudget.charge(budget, value, "array");
+            arrayHeader = HEADER_DIMENSIONS;
+        } else if (arrayHeader == HEADER_DIMENSIONS && lastField == WRAPPER_DIMENSIONS) {
+            arrayHeader = HEADER_NONE;
+            if (value < 1 || value > MAX_DIMENSIONS) {
+                throw new ReadLimitException("array of " + value + " dimensions (expected: 1 to "
+                        + MAX_DIMENSIONS + ")");
+            }
+        } else {
+            arrayHeader = HEADER_NONE;
+        }
     }
 
     @Override

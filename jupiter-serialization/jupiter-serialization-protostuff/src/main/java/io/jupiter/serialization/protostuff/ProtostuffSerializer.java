@@ -2,6 +2,8 @@ package io.jupiter.serialization.protostuff;
 
 import io.jupiter.serialization.ClassAllowList;
 import io.jupiter.serialization.ClassNotTrustedException;
+import io.jupiter.serialization.ReadLimitException;
+import io.jupiter.serialization.ReadLimits;
 import io.jupiter.serialization.SerializationException;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.SerializerType;
@@ -38,6 +40,10 @@ import java.util.Objects;
  * ({@code org.jupiter.rpc.exception.*}, sent with 0x40/0x44/0x51) are read as our classes of the same simple name in
  * {@code io.jupiter.serialization.wire.legacy}, and those are written under the 1.3.1 names
  * ({@link LegacyNameInput}, {@link ByteBufOutput}).
+ *
+ * <p>Reading charges every array length to a budget of the body's size before protostuff allocates the array
+ * ({@link LegacyNameInput}), and nested messages may nest at most {@link ReadLimits#maxDepth()} deep; a breach
+ * fails the read with {@link ReadLimitException}.
  */
 public final class ProtostuffSerializer implements Serializer {
 
@@ -101,10 +107,17 @@ public final class ProtostuffSerializer implements Serializer {
             input.checkLastTagWas(0);
             in.skipBytes(readable);
             return message;
-        } catch (Exception | StackOverflowError e) {
+        } catch (Exception | StackOverflowError | OutOfMemoryError e) {
             ClassNotTrustedException refused = ClassNotTrustedException.findIn(e);
             if (refused != null) {
                 throw refused.reading(type);
+            }
+            ReadLimitException breach = ReadLimitException.findIn(e);
+            if (breach != null) {
+                throw breach.reading("protostuff", type);
+            }
+            if (e instanceof VirtualMachineError) {
+                throw ReadLimitException.exhausted("protostuff", type, (VirtualMachineError) e);
             }
             throw new SerializationException("protostuff: cannot read " + type.getName() + " from " + readable
                     + " bytes: " + e, e);

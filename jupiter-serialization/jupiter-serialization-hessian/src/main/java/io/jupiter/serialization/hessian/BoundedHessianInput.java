@@ -1,0 +1,99 @@
+package io.jupiter.serialization.hessian;
+
+import com.caucho.hessian.io.AbstractHessianInput;
+import com.caucho.hessian.io.Hessian2Input;
+import io.jupiter.serialization.LengthBudget;
+import io.jupiter.serialization.ReadLimitException;
+import io.jupiter.serialization.ReadLimits;
+import java.io.IOException;
+
+/**
+ * Hessian 2 input with the {@link ReadLimits}: the nesting of {@code readObject} calls (every value a deserializer
+ * reads goes through them), the number of objects registered for back-references ({@link #addRef}), and a
+ * {@link LengthBudget} of the body's size that {@link BoundedDeserializer} charges with the lengths of fixed-length
+ * lists and arrays and the field counts of object definitions before Hessian allocates for them. Hessian 4.0.66 has
+ * none of these limits. Strings, byte arrays and maps need none: Hessian reads them in chunks of at most 64 KiB and
+ * grows them with what actually arrives.
+ */
+final class BoundedHessianInput extends Hessian2Input {
+
+    /** The input of the body this thread is reading, for the lengths Hessian passes without it. */
+    private static final ThreadLocal<BoundedHessianInput> CURRENT = new ThreadLocal<>();
+
+    private final LengthBudget budget = new LengthBudget(0);
+    private int depth;
+    private int references;
+
+    BoundedHessianInput() {
+        super(null);
+    }
+
+    /** Starts a body of {@code bytes} bytes: a full budget, no depth, no references. */
+    void limits(int bytes) {
+        budget.reset(bytes);
+        depth = 0;
+        references = 0;
+        CURRENT.set(this);
+    }
+
+    /** The body is read (or failed): lengths without an input are no longer charged to it. */
+    void done() {
+        CURRENT.remove();
+    }
+
+    /** Charges {@code length} to the budget of the body this thread is reading, if any. */
+    static void charge(int length, String what) {
+        BoundedHessianInput current = CURRENT.get();
+        if (current != null) {
+            current.budget.charge(length, what);
+        }
+    }
+
+    /** Charges {@code length} to the budget of {@code in} if it is one of ours. */
+    static void charge(AbstractHessianInput in, int length, String what) {
+        if (in instanceof BoundedHessianInput) {
+            ((BoundedHessianInput) in).budget.charge(length, what);
+        }
+    }
+
+    @Override
+    public Object readObject() throws IOException {
+        enter();
+        try {
+            return super.readObject();
+        } finally {
+            depth--;
+        }
+    }
+
+    @Override
+    @SuppressWarnings("rawtypes")
+    public Object readObject(Class cl) throws IOException {
+        if (cl == null || cl == Object.class) {
+            return readObject(); // what Hessian does first; counted there, not twice
+        }
+        enter();
+        try {
+            return super.readObject(cl);
+        } finally {
+            depth--;
+        }
+    }
+
+    private void enter() {
+        if (++depth > ReadLimits.maxDepth()) {
+            depth--;
+            throw new ReadLimitException("values nested deeper than " + ReadLimits.maxDepth() + " (-D"
+                    + ReadLimits.MAX_DEPTH_PROPERTY + ")");
+        }
+    }
+
+    @Override
+    public int addRef(Object ref) {
+        if (++references > ReadLimits.maxReferences()) {
+            throw new ReadLimitException("more than " + ReadLimits.maxReferences() + " references (-D"
+                    + ReadLimits.MAX_REFERENCES_PROPERTY + ")");
+        }
+        return super.addRef(ref);
+    }
+}
