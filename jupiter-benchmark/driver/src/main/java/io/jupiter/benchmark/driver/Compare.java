@@ -19,8 +19,10 @@ import java.util.stream.Stream;
  * java -jar jupiter-benchmark-driver-standalone.jar --jupiter-classpath JAR --legacy-classpath CP
  *      [--targets raw,jupiter,jupiter-direct,legacy] [--cases "sync 1 small,sync 32 small,async 32 small,sync 32 1k"]
  *      [--runs 2] [--warmup 5] [--seconds 10] [--connections 2] [--io-threads 2] [--serializer protostuff]
- *      [--base-port 18190] [--logs target/compare-logs] [--out FILE]
+ *      [--base-port 18190] [--logs target/compare-logs] [--out FILE] [--baseline-classpath JAR]
  * </pre>
+ * With {@code --baseline-classpath} (our example jar from another build), the targets {@code baseline} and
+ * {@code baseline-direct} measure that build beside this one, so a change is measured before and after in one run.
  */
 public final class Compare {
 
@@ -29,7 +31,8 @@ public final class Compare {
     static final String DEFAULT_TARGETS = String.join(",", TargetSpec.RAW, TargetSpec.JUPITER,
             TargetSpec.JUPITER_DIRECT, TargetSpec.LEGACY);
 
-    private static final Set<String> FLAGS = Set.of("jupiter-classpath", "legacy-classpath", "targets", "cases",
+    private static final Set<String> FLAGS = Set.of("jupiter-classpath", "legacy-classpath", "baseline-classpath",
+            "targets", "cases",
             "runs", "warmup", "seconds", "connections", "io-threads", "serializer", "base-port", "logs", "out");
     private static final long READY_TIMEOUT_SECONDS = 60;
     /** Beyond warm-up and measurement: JVM start, connecting, and the last async batches draining. */
@@ -58,7 +61,8 @@ public final class Compare {
         Set<String> names = new LinkedHashSet<>(List.of(flags.get("targets", DEFAULT_TARGETS).split(",")));
         List<TargetSpec> specs = new ArrayList<>();
         for (String name : names) {
-            specs.add(TargetSpec.named(name.trim(), jupiterClassPath, legacyClassPath));
+            specs.add(TargetSpec.named(name.trim(), jupiterClassPath, legacyClassPath,
+                    flags.get("baseline-classpath", null)));
         }
         this.targets = List.copyOf(specs);
         this.cases = List.copyOf(new LinkedHashSet<>(LoadCase.parseList(flags.get("cases", DEFAULT_CASES))));

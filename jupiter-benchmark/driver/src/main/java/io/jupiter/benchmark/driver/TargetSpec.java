@@ -23,6 +23,8 @@ record TargetSpec(String name, String label, String classPath, String adapter, L
     static final String JUPITER_DIRECT = "jupiter-direct";
     static final String LEGACY = "legacy";
     static final String LEGACY_POOL = "legacy-pool";
+    static final String BASELINE = "baseline";
+    static final String BASELINE_DIRECT = "baseline-direct";
 
     /** Opens 1.3.1 needs on JDK 17 (its Netty 4.1.27 and protostuff 1.6 reach into the JDK). */
     private static final List<String> LEGACY_OPENS = List.of("--add-opens", "java.base/java.nio=ALL-UNNAMED",
@@ -36,9 +38,15 @@ record TargetSpec(String name, String label, String classPath, String adapter, L
      * The targets this project compares, by name: {@code raw} (the raw Netty echo with our framing: the ceiling),
      * {@code jupiter} (our defaults), {@code jupiter-direct} (provider and consumer work on the IO threads),
      * {@code legacy} (1.3.1 at its fastest: callerRuns provider and consumer executors) and {@code legacy-pool}
-     * (1.3.1 with its default provider thread pool).
+     * (1.3.1 with its default provider thread pool); {@code baseline} and {@code baseline-direct} are ours again
+     * from another build ({@code --baseline-classpath}), to measure a change before and after in one run.
      */
     static TargetSpec named(String name, String jupiterClassPath, String legacyClassPath) {
+        return named(name, jupiterClassPath, legacyClassPath, null);
+    }
+
+    /** As {@link #named(String, String, String)}, with the class path of the baseline build (or {@code null}). */
+    static TargetSpec named(String name, String jupiterClassPath, String legacyClassPath, String baselineClassPath) {
         String jupiterAdapter = "io.jupiter.example.benchmark.JupiterTarget";
         return switch (name) {
             case RAW -> new TargetSpec(name, "raw echo", required(jupiterClassPath, "--jupiter-classpath", name),
@@ -54,8 +62,13 @@ record TargetSpec(String name, String label, String classPath, String adapter, L
             case LEGACY_POOL -> new TargetSpec(name, "1.3.1 thread pool",
                     required(legacyClassPath, "--legacy-classpath", name), "io.jupiter.benchmark.legacy.LegacyTarget",
                     concat(LEGACY_OPENS, LEGACY_SETTINGS), false, false);
+            case BASELINE -> new TargetSpec(name, "baseline (defaults)",
+                    required(baselineClassPath, "--baseline-classpath", name), jupiterAdapter, List.of(), false, true);
+            case BASELINE_DIRECT -> new TargetSpec(name, "baseline (IO threads)",
+                    required(baselineClassPath, "--baseline-classpath", name), jupiterAdapter, List.of(), true, true);
             default -> throw new IllegalArgumentException("--targets: unknown target '" + name + "' (expected: "
-                    + String.join("|", RAW, JUPITER, JUPITER_DIRECT, LEGACY, LEGACY_POOL) + ")");
+                    + String.join("|", RAW, JUPITER, JUPITER_DIRECT, LEGACY, LEGACY_POOL, BASELINE, BASELINE_DIRECT)
+                    + ")");
         };
     }
 
