@@ -59,6 +59,7 @@ public final class JupiterServer implements AutoCloseable {
                         builder.maxInFlightPerConnection, builder.maxQueuedBytesPerConnection), builder.serializers,
                 RpcMetrics.create(RpcMetrics.Side.PROVIDER, builder.metrics));
         runtime.extensions(builder.interceptors, builder.appFlowLimiter);
+        runtime.sendStackTraces(builder.sendStackTraces);
         this.registryUrl = builder.registry;
         // Without an advertised host, a wildcard bind publishes no host: the embedded registry fills in the address
         // the provider connects from (as 1.3.1 does), ZooKeeper the machine's address.
@@ -288,6 +289,7 @@ public final class JupiterServer implements AutoCloseable {
         private final List<Interceptor> interceptors = new ArrayList<>();
         private FlowLimiter appFlowLimiter;
         private boolean metrics = RpcMetrics.enabledByDefault();
+        private boolean sendStackTraces = SystemProperties.getBoolean("jupiter.rpc.provider.stack.traces", false);
 
         private Builder() {
         }
@@ -322,6 +324,16 @@ public final class JupiterServer implements AutoCloseable {
         /** Requests that may queue for a provider thread before new ones get {@code SERVER_BUSY}; default 8192. */
         public Builder queueCapacity(int capacity) {
             this.queueCapacity = Requires.positive(capacity, "queueCapacity");
+            return this;
+        }
+
+        /**
+         * Whether the exceptions a method throws reach callers with their stack traces (and those of their causes);
+         * default off ({@code -Djupiter.rpc.provider.stack.traces}): a remote peer learns the exception's class and
+         * message, never the provider's code paths. Turn on only where every caller is trusted.
+         */
+        public Builder sendStackTraces(boolean send) {
+            this.sendStackTraces = send;
             return this;
         }
 

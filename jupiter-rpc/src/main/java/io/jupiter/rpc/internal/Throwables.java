@@ -1,6 +1,11 @@
 package io.jupiter.rpc.internal;
 
 import java.lang.reflect.InvocationTargetException;
+import java.util.ArrayDeque;
+import java.util.Collections;
+import java.util.Deque;
+import java.util.IdentityHashMap;
+import java.util.Set;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 
@@ -28,5 +33,30 @@ public final class Throwables {
             }
         }
         return false;
+    }
+
+    /** Throwables of one chain that {@link #clearStackTraces} visits at most (causes and suppressed ones). */
+    private static final int MAX_CLEARED = 64;
+    private static final StackTraceElement[] NO_FRAMES = new StackTraceElement[0];
+
+    /**
+     * Empties the stack trace of {@code t}, of its causes and of its suppressed throwables (at most
+     * {@value #MAX_CLEARED} of them, each once), so that none of the provider's frames leaves the process.
+     */
+    public static void clearStackTraces(Throwable t) {
+        Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        Deque<Throwable> todo = new ArrayDeque<>();
+        todo.add(t);
+        while (!todo.isEmpty() && seen.size() < MAX_CLEARED) {
+            Throwable next = todo.poll();
+            if (!seen.add(next)) {
+                continue;
+            }
+            next.setStackTrace(NO_FRAMES);
+            if (next.getCause() != null) {
+                todo.add(next.getCause());
+            }
+            Collections.addAll(todo, next.getSuppressed());
+        }
     }
 }

@@ -145,11 +145,15 @@ public final class ClassAllowList {
     /**
      * Trusts every class in {@code packageName} and its subpackages (except names that are never trusted).
      *
-     * @throws IllegalArgumentException if the package is one of those never trusted
+     * @throws IllegalArgumentException if the package is one of those never trusted, or has a single segment
+     *                                  ({@code "com"}, {@code "org"}: that would trust half the class path)
      */
     public ClassAllowList trustPackage(String packageName) {
         String prefix = Requires.notBlank(packageName, "packageName").trim();
         prefix = prefix.endsWith(".") ? prefix : prefix + '.';
+        Requires.argument(prefix.indexOf('.') < prefix.length() - 1, "trustPackage(\"" + packageName
+                + "\"): a one-segment prefix would trust every library under it; name your own package, e.g. "
+                + "\"com.example.model\"");
         Requires.argument(!BuiltInClassRules.neverTrusted(prefix),
                 packageName + " is never trusted for deserialization (it can run code named by a peer)");
         if (!packages.contains(prefix)) {

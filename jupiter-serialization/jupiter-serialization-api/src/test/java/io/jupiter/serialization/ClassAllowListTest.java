@@ -39,7 +39,8 @@ class ClassAllowListTest {
             "com.sun.rowset.JdbcRowSetImpl", "org.apache.commons.collections.functors.InvokerTransformer",
             "org.springframework.beans.factory.ObjectFactory", "com.mchange.v2.c3p0.PoolBackedDataSource",
             "[Lorg.apache.commons.collections.Transformer;", "java.net.URL", "com.acme.Unknown", "Unqualified",
-            "java.lang.Foo$Exception", "java.util.logging.Level", ""})
+            "java.lang.Foo$Exception", "java.util.logging.Level", "java.util.concurrent.ThreadPoolExecutor$Worker",
+            "java.util.concurrent.ForkJoinPool$WorkQueue", "java.lang.ProcessBuilder$Redirect", ""})
     void othersAreRefusedInStrictMode(String name) {
         assertThat(strict.isTrusted(name)).isFalse();
         assertThatThrownBy(() -> strict.check("test", name))
@@ -55,9 +56,19 @@ class ClassAllowListTest {
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> strict.trustPackage("org.springframework.beans"))
                 .isInstanceOf(IllegalArgumentException.class);
-        strict.trustPackage("org"); // a wide package still leaves out the gadget packages inside it
+        assertThatThrownBy(() -> strict.trustName("java.util.concurrent.ThreadPoolExecutor$Worker"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("never trusted");
+        strict.trustPackage("org.acme"); // a trusted package still leaves out the gadget packages inside it
         assertThat(strict.isTrusted("org.acme.Order")).isTrue();
-        assertThat(strict.isTrusted("org.springframework.beans.factory.ObjectFactory")).isFalse();
+    }
+
+    @Test
+    void aOneSegmentPackageIsRefused() {
+        for (String wide : List.of("org", "com.", " java ")) {
+            assertThatThrownBy(() -> strict.trustPackage(wide))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("one-segment prefix");
+        }
+        assertThat(strict.isTrusted("org.acme.Order")).isFalse();
     }
 
     @Test

@@ -23,6 +23,8 @@ import java.util.stream.Stream;
  * </pre>
  * With {@code --baseline-classpath} (our example jar from another build), the targets {@code baseline} and
  * {@code baseline-direct} measure that build beside this one, so a change is measured before and after in one run.
+ * {@code --jupiter-jvm-options "-Dkey=value ..."} adds JVM options to the {@code jupiter} and {@code jupiter-direct}
+ * JVMs only (against {@code baseline} on the same jar, it measures a setting before and after).
  */
 public final class Compare {
 
@@ -32,7 +34,7 @@ public final class Compare {
             TargetSpec.JUPITER_DIRECT, TargetSpec.LEGACY);
 
     private static final Set<String> FLAGS = Set.of("jupiter-classpath", "legacy-classpath", "baseline-classpath",
-            "targets", "cases",
+            "jupiter-jvm-options", "targets", "cases",
             "runs", "warmup", "seconds", "connections", "io-threads", "serializer", "base-port", "logs", "out");
     private static final long READY_TIMEOUT_SECONDS = 60;
     /** Beyond warm-up and measurement: JVM start, connecting, and the last async batches draining. */
@@ -59,10 +61,13 @@ public final class Compare {
         String jupiterClassPath = flags.get("jupiter-classpath", null);
         String legacyClassPath = flags.get("legacy-classpath", null);
         Set<String> names = new LinkedHashSet<>(List.of(flags.get("targets", DEFAULT_TARGETS).split(",")));
+        String options = flags.get("jupiter-jvm-options", "").trim();
+        List<String> jupiterJvmOptions = options.isEmpty() ? List.of() : List.of(options.split("\\s+"));
         List<TargetSpec> specs = new ArrayList<>();
         for (String name : names) {
-            specs.add(TargetSpec.named(name.trim(), jupiterClassPath, legacyClassPath,
-                    flags.get("baseline-classpath", null)));
+            TargetSpec spec = TargetSpec.named(name.trim(), jupiterClassPath, legacyClassPath,
+                    flags.get("baseline-classpath", null));
+            specs.add(spec.name().startsWith(TargetSpec.JUPITER) ? spec.withJvmOptions(jupiterJvmOptions) : spec);
         }
         this.targets = List.copyOf(specs);
         this.cases = List.copyOf(new LinkedHashSet<>(LoadCase.parseList(flags.get("cases", DEFAULT_CASES))));

@@ -72,6 +72,17 @@ record TargetSpec(String name, String label, String classPath, String adapter, L
         };
     }
 
+    /** This target with {@code more} JVM options after its own. */
+    TargetSpec withJvmOptions(List<String> more) {
+        if (more.isEmpty()) {
+            return this;
+        }
+        List<String> all = new ArrayList<>(jvmOptions);
+        all.addAll(more);
+        return new TargetSpec(name, label + " " + String.join(" ", more), classPath, adapter, List.copyOf(all), direct,
+                reference);
+    }
+
     private static String required(String classPath, String flag, String target) {
         if (classPath == null || classPath.isBlank()) {
             throw new IllegalArgumentException("target '" + target + "' needs " + flag);

@@ -1,5 +1,7 @@
 package io.jupiter.rpc.internal.provider;
 
+import io.jupiter.common.LogText;
+import io.jupiter.common.ThrottledWarning;
 import io.jupiter.rpc.flow.FlowLimiter;
 import io.jupiter.rpc.internal.Throwables;
 import io.jupiter.rpc.internal.WorkerPool;
@@ -16,6 +18,7 @@ import io.jupiter.transport.ProtocolHeader;
 import io.jupiter.transport.Status;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,6 +45,8 @@ import org.slf4j.LoggerFactory;
 final class ProviderPipeline {
 
     private static final Logger log = LoggerFactory.getLogger(ProviderPipeline.class);
+    /** Warnings a peer can trigger with every request it sends: at most one line a second. */
+    private static final ThrottledWarning badRequests = new ThrottledWarning(log, 1, TimeUnit.SECONDS);
 
     private final ServerRuntime runtime;
     /** {@code null}: requests run on the IO threads. */
@@ -50,6 +55,7 @@ final class ProviderPipeline {
     private final LongAdder received = new LongAdder();
     private volatile FlowLimiter appFlowLimiter;
     private volatile boolean draining;
+    private volatile boolean sendStackTraces;
 
     ProviderPipeline(ServerRuntime runtime, WorkerPool pool, RpcMetrics metrics) {
         this.runtime = runtime;
@@ -64,6 +70,15 @@ final class ProviderPipeline {
     /** The application-wide flow limiter, or {@code null}. */
     void appFlowLimiter(FlowLimiter limiter) {
         this.appFlowLimiter = limiter;
+    }
+
+    /** Whether errors sent to callers keep their stack traces (off: a remote peer learns nothing of our code). */
+    void sendStackTraces(boolean send) {
+        this.sendStackTraces = send;
+    }
+
+    boolean sendsStackTraces() {
+        return sendStackTraces;
     }
 
     /** From now on every new request is answered {@code SERVER_BUSY}. */
@@ -81,7 +96,7 @@ final class ProviderPipeline {
     void received(Connection connection, Frame frame) {
         if (frame.messageCode() != ProtocolHeader.REQUEST) {
             // The decoder of a provider's connections passes requests and heartbeats only; this is a safety net.
-            log.warn("dropping a frame with message code 0x{} from {}: a provider accepts only requests",
+            badRequests.warn("dropping a frame with message code 0x{} from {}: a provider accepts only requests",
                     Integer.toHexString(frame.messageCode()), connection.remoteAddress());
             frame.release();
             return;
@@ -182,8 +197,8 @@ final class ProviderPipeline {
             // leaves the framing intact: answer, but keep the connection.
             boolean close = !(e instanceof ClassNotTrustedException || e instanceof ReadLimitException
                     || e instanceof Error);
-            log.warn("{}{}: cannot read request {}: {}", close ? "closing " : "", request.connection.remoteAddress(),
-                    request.id, e.getMessage());
+            badRequests.warn("{}{}: cannot read request {}: {}", close ? "closing " : "",
+                    request.connection.remoteAddress(), request.id, LogText.of(e.getMessage()));
             request.refuse(Status.BAD_REQUEST, "the provider cannot read the request: " + e.getMessage(), close);
             return null;
         } finally {
@@ -202,7 +217,7 @@ final class ProviderPipeline {
                 ? "the provider has no serializer with code " + request.serializerCode
                 : "the provider does not accept the " + known.type().id() + " serializer"
                         + " (enable it with JupiterServer.Builder.serializers)";
-        log.warn("closing {}: request {} refused: {}", request.connection.remoteAddress(), request.id, why);
+        badRequests.warn("closing {}: request {} refused: {}", request.connection.remoteAddress(), request.id, why);
         request.refuse(Status.BAD_REQUEST, why, true);
     }
 

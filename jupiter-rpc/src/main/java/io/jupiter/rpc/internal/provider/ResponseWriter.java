@@ -1,6 +1,7 @@
 package io.jupiter.rpc.internal.provider;
 
 import io.jupiter.rpc.internal.PortableValues;
+import io.jupiter.rpc.internal.Throwables;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.Serializers;
 import io.jupiter.serialization.wire.ResultWrapper;
@@ -27,6 +28,9 @@ final class ResponseWriter {
         Connection connection = request.connection;
         Serializer serializer = request.serializer != null ? request.serializer
                 : Serializers.find(request.serializerCode);
+        if (result instanceof Throwable error && !request.pipeline.sendsStackTraces()) {
+            Throwables.clearStackTraces(error);
+        }
         ByteBuf frame = Frames.newFrame(connection.alloc(), 64);
         Status sent = status;
         if (serializer != null) {

@@ -96,6 +96,11 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
         pipeline.appFlowLimiter(appFlowLimiter);
     }
 
+    /** Whether errors sent to callers keep their stack traces; off by default. */
+    public void sendStackTraces(boolean send) {
+        pipeline.sendStackTraces(send);
+    }
+
     /** Adds interceptors to a registered service. */
     public void intercept(String directory, List<Interceptor> added) {
         ServiceEntry entry = services.get(directory);

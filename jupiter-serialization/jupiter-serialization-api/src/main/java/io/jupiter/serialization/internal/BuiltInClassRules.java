@@ -69,9 +69,14 @@ public final class BuiltInClassRules {
     private BuiltInClassRules() {
     }
 
-    /** Whether {@code name} (a plain class name, not an array) may never be trusted. */
+    /**
+     * Whether {@code name} (a plain class name, not an array) may never be trusted. A nested class of a class never
+     * trusted is never trusted either ({@code java.util.concurrent.ThreadPoolExecutor$Worker},
+     * {@code java.lang.ProcessBuilder$Redirect}), though its package may be trusted.
+     */
     public static boolean neverTrusted(String name) {
-        if (NEVER_NAMES.contains(name)) {
+        int nested = name.indexOf('$');
+        if (NEVER_NAMES.contains(nested < 0 ? name : name.substring(0, nested))) {
             return true;
         }
         for (int i = 0; i < NEVER_PACKAGES.size(); i++) {
