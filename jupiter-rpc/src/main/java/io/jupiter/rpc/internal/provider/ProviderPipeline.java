@@ -45,7 +45,7 @@ import org.slf4j.LoggerFactory;
 final class ProviderPipeline {
 
     private static final Logger log = LoggerFactory.getLogger(ProviderPipeline.class);
-    /** Warnings a peer can trigger with every request it sends: at most one line a second. */
+    /** Warnings a peer can trigger with every request it sends: at most one line a second per peer. */
     private static final ThrottledWarning badRequests = new ThrottledWarning(log, 1, TimeUnit.SECONDS);
 
     private final ServerRuntime runtime;
@@ -96,7 +96,8 @@ final class ProviderPipeline {
     void received(Connection connection, Frame frame) {
         if (frame.messageCode() != ProtocolHeader.REQUEST) {
             // The decoder of a provider's connections passes requests and heartbeats only; this is a safety net.
-            badRequests.warn("dropping a frame with message code 0x{} from {}: a provider accepts only requests",
+            badRequests.warnFor(connection.remoteAddress().getAddress(),
+                    "dropping a frame with message code 0x{} from {}: a provider accepts only requests",
                     Integer.toHexString(frame.messageCode()), connection.remoteAddress());
             frame.release();
             return;
@@ -197,7 +198,7 @@ final class ProviderPipeline {
             // leaves the framing intact: answer, but keep the connection.
             boolean close = !(e instanceof ClassNotTrustedException || e instanceof ReadLimitException
                     || e instanceof Error);
-            badRequests.warn("{}{}: cannot read request {}: {}", close ? "closing " : "",
+            badRequests.warnFor(request.peer(), "{}{}: cannot read request {}: {}", close ? "closing " : "",
                     request.connection.remoteAddress(), request.id, LogText.of(e.getMessage()));
             request.refuse(Status.BAD_REQUEST, "the provider cannot read the request: " + e.getMessage(), close);
             return null;
@@ -217,7 +218,8 @@ final class ProviderPipeline {
                 ? "the provider has no serializer with code " + request.serializerCode
                 : "the provider does not accept the " + known.type().id() + " serializer"
                         + " (enable it with JupiterServer.Builder.serializers)";
-        badRequests.warn("closing {}: request {} refused: {}", request.connection.remoteAddress(), request.id, why);
+        badRequests.warnFor(request.peer(), "closing {}: request {} refused: {}", request.connection.remoteAddress(),
+                request.id, why);
         request.refuse(Status.BAD_REQUEST, why, true);
     }
 

@@ -66,6 +66,12 @@ final class ProviderRequest implements WorkerPool.Task {
         }
     }
 
+    /** The peer's IP address (for warnings throttled per peer), or {@code null}. */
+    Object peer() {
+        java.net.InetSocketAddress remote = connection.remoteAddress();
+        return remote == null ? null : remote.getAddress();
+    }
+
     /** Counts this request in {@code load} (admission did). */
     void admitted(ConnectionLoad load) {
         this.load = load;

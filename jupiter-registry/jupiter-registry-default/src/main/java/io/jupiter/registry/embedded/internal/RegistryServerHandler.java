@@ -44,7 +44,7 @@ import org.slf4j.LoggerFactory;
 public final class RegistryServerHandler implements FrameHandler, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(RegistryServerHandler.class);
-    /** Warnings any peer can trigger at will: at most one line a second. */
+    /** Warnings any peer can trigger at will: at most one line a second per peer. */
     private final ThrottledWarning malformed = new ThrottledWarning(log, 1, TimeUnit.SECONDS);
 
     private final ScheduledExecutorService worker;
@@ -84,7 +84,7 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
         try {
             message = RegistryFrames.read(frame);
         } catch (RegistryCodecException e) {
-            malformed.warn("closing registry connection {}: unreadable message (code 0x{}): {}",
+            malformed.warnFor(peer(connection), "closing registry connection {}: unreadable message (code 0x{}): {}",
                     connection.remoteAddress(), Integer.toHexString(frame.messageCode()), LogText.of(e.getMessage()));
             connection.close();
             return;
@@ -144,7 +144,8 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
         switch (message.messageCode()) {
             case RegistryFrames.PUBLISH_SERVICE -> {
                 if (!(data instanceof RegisterMeta meta)) {
-                    malformed.warn("ignoring a PUBLISH without a RegisterMeta from {}", connection.remoteAddress());
+                    malformed.warnFor(peer(connection), "ignoring a PUBLISH without a RegisterMeta from {}",
+                            connection.remoteAddress());
                     return;
                 }
                 RegisterMeta filled = withHost(connection, meta);
@@ -160,7 +161,8 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
             }
             case RegistryFrames.PUBLISH_CANCEL_SERVICE -> {
                 if (!(data instanceof RegisterMeta meta)) {
-                    malformed.warn("ignoring a PUBLISH_CANCEL without a RegisterMeta from {}", connection.remoteAddress());
+                    malformed.warnFor(peer(connection), "ignoring a PUBLISH_CANCEL without a RegisterMeta from {}",
+                            connection.remoteAddress());
                     return;
                 }
                 RegisterMeta filled = withHost(connection, meta);
@@ -170,7 +172,8 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
             }
             case RegistryFrames.SUBSCRIBE_SERVICE -> {
                 if (!(data instanceof ServiceMeta service)) {
-                    malformed.warn("ignoring a SUBSCRIBE without a ServiceMeta from {}", connection.remoteAddress());
+                    malformed.warnFor(peer(connection), "ignoring a SUBSCRIBE without a ServiceMeta from {}",
+                            connection.remoteAddress());
                     return;
                 }
                 ServiceState state = services.computeIfAbsent(service, s -> new ServiceState());
@@ -316,5 +319,10 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
     private static final class Peer {
         final Set<RegisterMeta> published = new LinkedHashSet<>();
         final Set<ServiceMeta> subscribed = new LinkedHashSet<>();
+    }
+
+    private static Object peer(Connection connection) {
+        InetSocketAddress remote = connection.remoteAddress();
+        return remote == null ? null : remote.getAddress();
     }
 }

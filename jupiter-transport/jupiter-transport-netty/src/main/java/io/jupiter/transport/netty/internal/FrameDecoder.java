@@ -8,7 +8,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import java.util.List;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,8 +40,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Once a header has arrived, its body must be complete within the config's {@code bodyTimeoutMillis}, else the
  * connection is closed the same way: a peer cannot hold a partial frame open by trickling bytes (the reader idle
- * time restarts with every byte). The timer is armed only when a body does not arrive in the read that brought its
- * header, so frames that come whole cost nothing.
+ * time restarts with every byte). The deadline is set when a body does not arrive in the read that brought its
+ * header and checked when more bytes come, with no timer (a timer per partial frame cost 6 % at 32 threads with
+ * 1 KB bodies); a peer that goes silent instead is closed by the reader idle time.
  *
  * <p>The body of an emitted frame is a retained slice of the cumulation buffer: nothing is copied, and the frame's
  * consumer releases it. Heartbeats (message code {@code 0x0f}) are consumed here and never emitted; a body they
@@ -55,6 +55,7 @@ public final class FrameDecoder extends ByteToMessageDecoder {
     private final int acceptedMessageCodes;
     private final int maxBodySize;
     private final long bodyTimeoutMillis;
+    private final long bodyTimeoutNanos;
 
     // The header of the frame whose body is awaited; valid while headerRead.
     private boolean headerRead;
@@ -64,9 +65,8 @@ public final class FrameDecoder extends ByteToMessageDecoder {
     private int bodySize;
 
     private boolean failed;
-    // Armed while a body is incomplete; frames counts headers read, so a late timer can tell it is stale.
-    private ScheduledFuture<?> bodyTimer;
-    private long frames;
+    /** When the body awaited must be complete ({@link System#nanoTime()}); 0 while none is awaited. */
+    private long bodyDeadlineNanos;
 
     /** A decoder checking frames against {@code config}'s accepted message codes and body cap. */
     public FrameDecoder(TransportConfig config) {
@@ -74,6 +74,7 @@ public final class FrameDecoder extends ByteToMessageDecoder {
         this.acceptedMessageCodes = config.acceptedMessageCodes();
         this.maxBodySize = config.maxBodySize();
         this.bodyTimeoutMillis = config.bodyTimeoutMillis();
+        this.bodyTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(bodyTimeoutMillis);
     }
 
     @Override
@@ -121,39 +122,25 @@ public final class FrameDecoder extends ByteToMessageDecoder {
                 System.nanoTime()));
     }
 
-    @Override
-    protected void handlerRemoved0(ChannelHandlerContext ctx) {
-        cancelBodyTimer();
-    }
-
+    /** The body of the current frame is not all here yet: sets its deadline, or closes if it has passed. */
     private void awaitBody(ChannelHandlerContext ctx) {
-        if (bodyTimer == null && bodyTimeoutMillis > 0) {
-            long frame = frames;
-            bodyTimer = ctx.executor().schedule(() -> bodyTimedOut(ctx, frame), bodyTimeoutMillis,
-                    TimeUnit.MILLISECONDS);
+        if (bodyTimeoutNanos == 0) {
+            return;
+        }
+        long now = System.nanoTime();
+        if (bodyDeadlineNanos == 0) {
+            bodyDeadlineNanos = now + bodyTimeoutNanos;
+        } else if (now - bodyDeadlineNanos > 0) {
+            failed = true;
+            logger.warn("closing {}: the {}-byte body of a frame was not complete {} ms after its header",
+                    ctx.channel().remoteAddress(), bodySize, bodyTimeoutMillis);
+            ctx.close();
         }
     }
 
     private void bodyComplete() {
         headerRead = false;
-        cancelBodyTimer();
-    }
-
-    private void bodyTimedOut(ChannelHandlerContext ctx, long frame) {
-        if (failed || !headerRead || frame != frames) {
-            return;
-        }
-        failed = true;
-        logger.warn("closing {}: the {}-byte body of a frame was not complete {} ms after its header",
-                ctx.channel().remoteAddress(), bodySize, bodyTimeoutMillis);
-        ctx.close();
-    }
-
-    private void cancelBodyTimer() {
-        if (bodyTimer != null) {
-            bodyTimer.cancel(false);
-            bodyTimer = null;
-        }
+        bodyDeadlineNanos = 0;
     }
 
     /** Checks and takes the header at the reader index; returns the violation, or {@code null} if it is valid. */
@@ -168,14 +155,12 @@ public final class FrameDecoder extends ByteToMessageDecoder {
         this.id = in.getLong(start + ProtocolHeader.ID_OFFSET);
         this.bodySize = in.getInt(start + ProtocolHeader.BODY_SIZE_OFFSET);
         this.headerRead = true;
-        frames++;
         in.skipBytes(ProtocolHeader.HEADER_SIZE);
         return null;
     }
 
     private void fail(ChannelHandlerContext ctx, ByteBuf in, String violation) {
         failed = true;
-        cancelBodyTimer();
         in.skipBytes(in.readableBytes());
         logger.warn("closing {}: {}", ctx.channel().remoteAddress(), violation);
         ctx.close();

@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * </pre>
  *
  * <p>A connection beyond {@link TransportConfig#maxConnections()} or {@link TransportConfig#maxConnectionsPerAddress()}
- * is closed as soon as it is accepted, with a WARN line at most once a second.
+ * is closed as soon as it is accepted, with a WARN line at most once a second per remote address.
  *
  * <p>There is no encoder: a {@link io.jupiter.transport.Connection} writes complete frames built with
  * {@link io.jupiter.transport.Frames}. Accepted channels are added to {@code children} so the acceptor can close
@@ -60,7 +60,7 @@ public final class ServerChannelInitializer extends ChannelInitializer<Channel> 
     protected void initChannel(Channel channel) {
         String refused = limits.admit(channel);
         if (refused != null) {
-            refusals.warn("refusing the connection from {}: {}", channel.remoteAddress(), refused);
+            refusals.warnFor(peer(channel), "refusing the connection from {}: {}", channel.remoteAddress(), refused);
             channel.close();
             return;
         }
@@ -76,5 +76,9 @@ public final class ServerChannelInitializer extends ChannelInitializer<Channel> 
         }
         pipeline.addLast("decoder", new FrameDecoder(config));
         pipeline.addLast("dispatcher", dispatcher);
+    }
+
+    private static Object peer(Channel channel) {
+        return channel.remoteAddress() instanceof java.net.InetSocketAddress remote ? remote.getAddress() : null;
     }
 }

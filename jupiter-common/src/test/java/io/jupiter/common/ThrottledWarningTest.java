@@ -1,0 +1,68 @@
+package io.jupiter.common;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.InetAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.slf4j.Logger;
+import org.slf4j.helpers.MessageFormatter;
+import org.slf4j.helpers.SubstituteLogger;
+
+class ThrottledWarningTest {
+
+    private final List<String> lines = new ArrayList<>();
+
+    @Test
+    void eachPeerGetsOneLineAPeriodAndTheDroppedOnesAreCounted() throws Exception {
+        ThrottledWarning warning = new ThrottledWarning(recording(), 1, TimeUnit.HOURS);
+        InetAddress noisy = InetAddress.getByName("10.0.0.1");
+        InetAddress quiet = InetAddress.getByName("10.0.0.2");
+        for (int i = 0; i < 1000; i++) {
+            warning.warnFor(noisy, "bad frame from {}", noisy.getHostAddress());
+        }
+        warning.warnFor(quiet, "bad frame from {}", quiet.getHostAddress());
+        // The noisy peer's flood neither fills the log nor hides the quiet peer's warning.
+        assertThat(lines).containsExactly("bad frame from 10.0.0.1", "bad frame from 10.0.0.2");
+    }
+
+    @Test
+    void theNextLineSaysHowManyWereDropped() throws InterruptedException {
+        ThrottledWarning warning = new ThrottledWarning(recording(), 50, TimeUnit.MILLISECONDS);
+        for (int i = 0; i < 10; i++) {
+            warning.warn("burst");
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (lines.size() < 2 && System.nanoTime() < deadline) {
+            warning.warn("again");
+            TimeUnit.MILLISECONDS.sleep(1); // each call before the interval ends is one more dropped line
+        }
+        assertThat(lines).hasSize(2);
+        assertThat(lines.get(0)).isEqualTo("burst");
+        assertThat(lines.get(1)).matches("again \\(and \\d+ more since the last such line\\)");
+        int dropped = Integer.parseInt(lines.get(1).replaceAll("\\D", ""));
+        assertThat(dropped).isGreaterThanOrEqualTo(9);
+    }
+
+    /** A logger that keeps the formatted WARN lines. */
+    private Logger recording() {
+        return new SubstituteLogger("test", null, false) {
+            @Override
+            public void warn(String format, Object... arguments) {
+                lines.add(MessageFormatter.arrayFormat(format, arguments).getMessage());
+            }
+
+            @Override
+            public void warn(String format, Object argument) {
+                lines.add(MessageFormatter.format(format, argument).getMessage());
+            }
+
+            @Override
+            public void warn(String message) {
+                lines.add(message);
+            }
+        };
+    }
+}
