@@ -1,5 +1,6 @@
 package io.jupiter.rpc.internal.consumer;
 
+import io.jupiter.common.LogText;
 import io.jupiter.rpc.InvokeFuture;
 import io.jupiter.rpc.cluster.ClusterStrategy;
 import io.jupiter.rpc.exception.ConnectionException;
@@ -82,7 +83,7 @@ abstract class ClusterStage extends CallStage {
             try {
                 return dispatch.sync(info, arguments, invocation, null, null);
             } catch (Throwable e) {
-                log.warn("{} failed; fail-safe returns {}: {}", info, info.defaultValue, e.toString());
+                log.warn("{} failed; fail-safe returns {}: {}", info, info.defaultValue, LogText.of(e));
                 return info.defaultValue;
             }
         }
@@ -95,7 +96,7 @@ abstract class ClusterStage extends CallStage {
                 if (error == null) {
                     result.complete(value);
                 } else {
-                    log.warn("{} failed; fail-safe returns {}: {}", info, info.defaultValue, error.toString());
+                    log.warn("{} failed; fail-safe returns {}: {}", info, info.defaultValue, LogText.of(error));
                     result.complete(info.defaultValue);
                 }
             });
@@ -124,7 +125,7 @@ abstract class ClusterStage extends CallStage {
                     if (attempt >= retries || !retryable(info, e)) {
                         throw e;
                     }
-                    log.debug("{} failed on {} ({}); retrying on another provider", info, used[0], e.toString());
+                    log.debug("{} failed on {} ({}); retrying on another provider", info, used[0], LogText.of(e));
                 }
             }
         }
@@ -145,7 +146,7 @@ abstract class ClusterStage extends CallStage {
                     result.complete(value);
                 } else if (attemptNumber < info.cluster.retries() && error instanceof RpcException e
                         && retryable(info, e)) {
-                    log.debug("{} failed on {} ({}); retrying on another provider", info, used[0], e.toString());
+                    log.debug("{} failed on {} ({}); retrying on another provider", info, used[0], LogText.of(e));
                     InvokeFuture<Object> next = dispatch.async(info, arguments, invocation, used[0], used);
                     retryOnFailure(next, result, arguments, invocation, used, attemptNumber + 1);
                 } else {
