@@ -19,8 +19,6 @@ import io.jupiter.transport.Status;
 import io.jupiter.transport.TransportConfig;
 import io.jupiter.transport.TransportFactory;
 import io.netty.util.HashedWheelTimer;
-import io.netty.util.Timeout;
-import io.netty.util.TimerTask;
 import java.lang.reflect.Proxy;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -32,7 +30,6 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -55,9 +52,6 @@ public final class ClientRuntime implements AutoCloseable {
             SystemProperties.getLong("jupiter.rpc.load-balancer.warm-up", 60_000));
     private volatile boolean closed;
 
-    /** How often the in-flight table is scanned for async calls past their deadline: the old timer wheel's tick. */
-    private static final long SCAN_MILLIS = 10;
-
     /**
      * @param consumerThreads threads that read async responses and run callbacks; 0 does it on the IO threads
      * @param maxInFlight     calls that may wait for a response at once; more wait for a slot (back-pressure)
@@ -69,8 +63,6 @@ public final class ClientRuntime implements AutoCloseable {
                 new ConsumerFrameHandler(calls, metrics));
         this.timer = new HashedWheelTimer(new NamedThreadFactory("jupiter-timeout", true), 10, TimeUnit.MILLISECONDS,
                 512);
-        // Async calls time out by one scan of the in-flight table a tick, not by a timer entry each.
-        timer.newTimeout(new TimeoutScan(), SCAN_MILLIS, TimeUnit.MILLISECONDS);
         // A provider that left is disconnected after this grace, so calls still in flight on it can finish.
         this.groups = new SharedGroups(connector, timer,
                 SystemProperties.getLong("jupiter.rpc.consumer.removed-provider.grace.millis", 10_000));
@@ -130,7 +122,7 @@ public final class ClientRuntime implements AutoCloseable {
     private <T> T proxy(ProxySettings settings, Serializer serializer, Directory directory,
                         ConnectionSelector selector) {
         ServiceInvoker invoker = new ServiceInvoker(settings,
-                new Dispatch(settings, serializer, selector, calls, executor, metrics));
+                new Dispatch(settings, serializer, selector, calls, timer, executor, metrics));
         consumed.add(new Consumed(settings, directory));
         Object proxy = Proxy.newProxyInstance(settings.serviceInterface.getClassLoader(),
                 new Class<?>[] {settings.serviceInterface}, invoker);
@@ -194,24 +186,6 @@ public final class ClientRuntime implements AutoCloseable {
                 pool.awaitTermination(5, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-            }
-        }
-    }
-
-    /** Fails the async calls whose deadline passed, then comes back a tick later until the client closes. */
-    private final class TimeoutScan implements TimerTask {
-        @Override
-        public void run(Timeout timeout) {
-            try {
-                calls.expire(System.nanoTime());
-            } finally {
-                if (!closed) {
-                    try {
-                        timer.newTimeout(this, SCAN_MILLIS, TimeUnit.MILLISECONDS);
-                    } catch (IllegalStateException | RejectedExecutionException stopping) {
-                        // The client is closing: its calls were failed already.
-                    }
-                }
             }
         }
     }

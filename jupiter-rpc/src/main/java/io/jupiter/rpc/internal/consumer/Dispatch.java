@@ -16,6 +16,7 @@ import io.jupiter.transport.Frames;
 import io.jupiter.transport.ProtocolHeader;
 import io.jupiter.transport.Status;
 import io.netty.buffer.ByteBuf;
+import io.netty.util.Timer;
 import java.util.Map;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
@@ -38,17 +39,19 @@ final class Dispatch {
     private final byte requestSign;
     private final ConnectionSelector selector;
     final InFlightCalls calls;
+    private final Timer timer;
     final Executor executor;
     final RpcMetrics metrics;
 
     Dispatch(ProxySettings settings, Serializer serializer, ConnectionSelector selector, InFlightCalls calls,
-             Executor executor, RpcMetrics metrics) {
+             Timer timer, Executor executor, RpcMetrics metrics) {
         this.settings = settings;
         this.metadata = new ServiceMetadata(settings.key.group(), settings.key.name(), settings.key.version());
         this.serializer = serializer;
         this.requestSign = ProtocolHeader.toSign(serializer.type().code(), ProtocolHeader.REQUEST);
         this.selector = selector;
         this.calls = calls;
+        this.timer = timer;
         this.executor = executor;
         this.metrics = metrics;
     }
@@ -125,6 +128,8 @@ final class Dispatch {
                 future.whenComplete((value, error) -> endpoint.active().decrementAndGet());
             }
             send(call, arguments, invocation, single);
+            // Armed after sending: a response that wins the race leaves a timer that finds nothing to do.
+            call.timeout(timer.newTimeout(call, info.timeoutMillis, TimeUnit.MILLISECONDS));
         } catch (RuntimeException e) {
             future.completeExceptionally(e);
         }

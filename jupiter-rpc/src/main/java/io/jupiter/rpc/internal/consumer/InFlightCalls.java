@@ -96,35 +96,6 @@ final class InFlightCalls {
         return removed;
     }
 
-    /**
-     * Fails every asynchronous call whose deadline passed by {@code nowNanos} (synchronous callers watch their own).
-     * Walks the table, and only while some call is in flight: one scan every tick replaces a timer entry per call.
-     */
-    void expire(long nowNanos) {
-        if (permits.availablePermits() == maxInFlight) {
-            return;
-        }
-        for (int i = 0; i < SLOTS; i++) {
-            PendingCall call = slots.get(i);
-            if (call != null && isExpired(call, nowNanos) && slots.compareAndSet(i, call, null)) {
-                permits.release();
-                call.expired();
-            }
-        }
-        if (!overflow.isEmpty()) {
-            for (PendingCall call : overflow.values()) {
-                if (isExpired(call, nowNanos) && overflow.remove(call.id, call)) {
-                    permits.release();
-                    call.expired();
-                }
-            }
-        }
-    }
-
-    private static boolean isExpired(PendingCall call, long nowNanos) {
-        return call.deadlineNanos != 0 && nowNanos - call.deadlineNanos >= 0;
-    }
-
     /** Removes and returns every call matching {@code filter}. Walks the whole table: for rare events only. */
     List<PendingCall> removeAll(Predicate<PendingCall> filter) {
         List<PendingCall> removed = new ArrayList<>();

@@ -7,6 +7,8 @@ import io.jupiter.rpc.exception.TimeoutException;
 import io.jupiter.transport.Connection;
 import io.jupiter.transport.Frame;
 import io.jupiter.transport.Status;
+import io.netty.util.Timeout;
+import io.netty.util.TimerTask;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -14,10 +16,9 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * One call waiting for its response. A synchronous call parks its own thread and reads the response there, so the
  * IO thread only hands the frame over; an asynchronous call reads it on a consumer thread and completes its
- * future. The call is its own consumer task, so a call allocates nothing else; an asynchronous call's timeout is
- * its deadline, which the client's scan of the in-flight table checks ({@link InFlightCalls#expire}).
+ * future. The call is its own timer task and consumer task, so a call allocates nothing else.
  */
-final class PendingCall implements Runnable {
+final class PendingCall implements Runnable, TimerTask {
 
     final long id;
     final MethodInfo method;
@@ -29,9 +30,8 @@ final class PendingCall implements Runnable {
     private final Dispatch dispatch;
     /** For an asynchronous call: when it started, for the method timer (0: not timed). */
     private final long startNanos;
-    /** For an asynchronous call: when it times out ({@link System#nanoTime()}); 0 for a synchronous one. */
-    final long deadlineNanos;
     private volatile Object outcome;
+    private volatile Timeout timeout;
 
     private PendingCall(long id, MethodInfo method, Connection connection, InFlightCalls calls, Thread waiter,
                         InvokeFuture<Object> future, Dispatch dispatch, long startNanos) {
@@ -43,8 +43,6 @@ final class PendingCall implements Runnable {
         this.future = future;
         this.dispatch = dispatch;
         this.startNanos = startNanos;
-        this.deadlineNanos = waiter == null ? System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(method.timeoutMillis)
-                : 0L;
     }
 
     static PendingCall sync(long id, MethodInfo method, Connection connection, InFlightCalls calls) {
@@ -58,6 +56,9 @@ final class PendingCall implements Runnable {
                 dispatch.metrics.startNanos());
     }
 
+    void timeout(Timeout timeout) {
+        this.timeout = timeout;
+    }
 
     /** The response arrived; this call was already removed from the in-flight table by the caller. */
     void responded(Frame frame) {
@@ -70,6 +71,10 @@ final class PendingCall implements Runnable {
     }
 
     private void finish(Object result) {
+        Timeout t = timeout;
+        if (t != null) {
+            t.cancel();
+        }
         outcome = result;
         if (waiter != null) {
             LockSupport.unpark(waiter);
@@ -99,11 +104,13 @@ final class PendingCall implements Runnable {
         }
     }
 
-    /** The scan found this asynchronous call past its deadline and removed it from the table. */
-    void expired() {
-        failed(timeoutException());
+    /** The timer fired. */
+    @Override
+    public void run(Timeout t) {
+        if (calls.remove(this)) {
+            failed(timeoutException());
+        }
     }
-
 
     /**
      * Called after the request was handed to the connection: if the connection is no longer active, the call may
