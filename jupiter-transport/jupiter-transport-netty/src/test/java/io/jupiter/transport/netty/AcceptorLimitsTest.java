@@ -1,6 +1,7 @@
 package io.jupiter.transport.netty;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.jupiter.testkit.Await;
 import io.jupiter.transport.Acceptor;
@@ -78,7 +79,10 @@ class AcceptorLimitsTest {
             out.write(header(ProtocolHeader.REQUEST, 7, 4));
             out.write("ab".getBytes(StandardCharsets.UTF_8));
             out.flush();
-            TimeUnit.MILLISECONDS.sleep(100); // pacing the sender, not waiting for a result
+            // Half a body gets no answer: the decoder waits for the rest.
+            socket.setSoTimeout(100);
+            assertThatThrownBy(() -> socket.getInputStream().read()).isInstanceOf(SocketTimeoutException.class);
+            socket.setSoTimeout(5_000);
             out.write("cd".getBytes(StandardCharsets.UTF_8));
             out.flush();
             assertThat(readResponseBody(socket, 7)).isEqualTo("abcd");
