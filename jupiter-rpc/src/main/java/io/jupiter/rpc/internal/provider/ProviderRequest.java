@@ -3,6 +3,7 @@ package io.jupiter.rpc.internal.provider;
 import io.jupiter.rpc.internal.LegacyExceptions;
 import io.jupiter.rpc.internal.WorkerPool;
 import io.jupiter.serialization.Serializer;
+import io.jupiter.serialization.wire.MessageWrapper;
 import io.jupiter.transport.Connection;
 import io.jupiter.transport.Frame;
 import io.jupiter.transport.Status;
@@ -30,6 +31,11 @@ final class ProviderRequest implements WorkerPool.Task {
     private volatile int left;
     /** The request's serializer once the read stage accepted it; answers are written with it. */
     Serializer serializer;
+    /** The request's message and service once read and looked up ({@code null} before). */
+    MessageWrapper message;
+    ServiceEntry service;
+    /** Whether the frame was released (its body read, or dropped). */
+    private boolean bodyDone;
 
     ProviderRequest(ProviderPipeline pipeline, Connection connection, Frame frame) {
         this.pipeline = pipeline;
@@ -59,6 +65,10 @@ final class ProviderRequest implements WorkerPool.Task {
 
     /** Releases the frame, whose body was read or will not be: it no longer counts as queued bytes. */
     void bodyDone() {
+        if (bodyDone) {
+            return;
+        }
+        bodyDone = true;
         frame.release();
         ConnectionLoad l = load;
         if (l != null) {

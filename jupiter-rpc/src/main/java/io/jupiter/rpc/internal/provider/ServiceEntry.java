@@ -7,8 +7,10 @@ import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -21,6 +23,8 @@ public final class ServiceEntry {
     private final ServiceKey key;
     private final Class<?> serviceInterface;
     private final Map<String, MethodEntry[]> byName;
+    /** Names whose every overload may run on an IO thread ({@link MethodEntry#nonBlocking}). */
+    private final Set<String> nonBlockingNames;
     private final ConcurrentHashMap<OverloadKey, MethodEntry> overloadCache = new ConcurrentHashMap<>();
     /** This service's own interceptors, and the chain it runs (filters, global, own); {@code null}: none. */
     private volatile List<Interceptor> interceptors = List.of();
@@ -40,6 +44,23 @@ public final class ServiceEntry {
         Map<String, MethodEntry[]> frozen = new HashMap<>();
         grouped.forEach((name, list) -> frozen.put(name, list.toArray(new MethodEntry[0])));
         this.byName = frozen;
+        Set<String> nonBlocking = new HashSet<>();
+        frozen.forEach((name, overloads) -> {
+            if (Arrays.stream(overloads).allMatch(m -> m.nonBlocking)) {
+                nonBlocking.add(name);
+            }
+        });
+        this.nonBlockingNames = Set.copyOf(nonBlocking);
+    }
+
+    /** Whether a call of {@code methodName} may run on the IO thread that read it (every overload never blocks). */
+    boolean runsOnIoThread(String methodName) {
+        return methodName != null && nonBlockingNames.contains(methodName);
+    }
+
+    /** Whether any method of this service may run on an IO thread. */
+    boolean hasNonBlockingMethods() {
+        return !nonBlockingNames.isEmpty();
     }
 
     public ServiceKey key() {
