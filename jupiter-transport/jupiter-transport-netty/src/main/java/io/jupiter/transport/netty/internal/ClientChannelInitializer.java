@@ -3,6 +3,7 @@ package io.jupiter.transport.netty.internal;
 import io.jupiter.common.Requires;
 import io.jupiter.transport.TransportConfig;
 import io.jupiter.transport.WriteBatching;
+import io.jupiter.transport.netty.ReloadingSslContext;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandler.Sharable;
@@ -10,6 +11,7 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
 import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.handler.timeout.IdleStateHandler;
+import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -17,6 +19,8 @@ import java.util.concurrent.TimeUnit;
  *
  * <pre>
  *  socket
+ *    │  SslHandler (per channel)               only with TLS: checks the server's certificate and host name
+ *    │  TlsGate (per channel)                  only with TLS: channelActive after the handshake
  *    │  FlushConsolidationHandler(256, true)   outbound: the flushes of one read batch become one syscall
  *    │  IdleStateHandler(0, writerIdle, 0)     (left out when writerIdleMillis is 0)
  *    │  HeartbeatSender (shared)               writes a heartbeat when nothing was written for writerIdle
@@ -31,20 +35,32 @@ public final class ClientChannelInitializer extends ChannelInitializer<Channel> 
     private final TransportConfig config;
     private final FrameDispatcher dispatcher;
     private final ChannelHandler watchdog;
+    private final ReloadingSslContext tls;
+    private final InetSocketAddress address;
 
     /**
-     * @param watchdog the last handler, told when the channel becomes active and inactive
+     * @param watchdog the last handler, told when the channel becomes active (with TLS: once the handshake has
+     *                 succeeded) and inactive, and passed the {@code SslHandshakeCompletionEvent}
+     * @param tls the TLS context, or {@code null} for plaintext
+     * @param address the address connected to: with TLS, the server's certificate must name its host
      */
-    public ClientChannelInitializer(TransportConfig config, FrameDispatcher dispatcher, ChannelHandler watchdog) {
+    public ClientChannelInitializer(TransportConfig config, FrameDispatcher dispatcher, ChannelHandler watchdog,
+                                    ReloadingSslContext tls, InetSocketAddress address) {
         this.config = Requires.notNull(config, "config");
         this.dispatcher = Requires.notNull(dispatcher, "dispatcher");
         this.watchdog = Requires.notNull(watchdog, "watchdog");
+        this.tls = tls;
+        this.address = Requires.notNull(address, "address");
     }
 
     @Override
     protected void initChannel(Channel channel) {
         NettyConnection.configure(channel, config, false);
         ChannelPipeline pipeline = channel.pipeline();
+        if (tls != null) {
+            pipeline.addLast("tls", tls.newHandler(channel.alloc(), address));
+            pipeline.addLast("tls-gate", new TlsGate(null));
+        }
         if (config.writeBatching() != WriteBatching.DISABLE) {
             pipeline.addLast("flush", new FlushConsolidationHandler(
                     ServerChannelInitializer.EXPLICIT_FLUSH_AFTER_FLUSHES, true));
