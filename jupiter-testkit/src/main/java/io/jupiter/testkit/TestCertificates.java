@@ -11,7 +11,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Certificates for TLS tests, made by the system's {@code openssl} command in a directory the test owns: a CA, a
- * server certificate for {@code localhost} and {@code 127.0.0.1}, a client certificate, an expired client
+ * server certificate for {@code localhost} and {@code 127.0.0.1} (also usable as a client certificate), a client
+ * certificate, an expired client
  * certificate, and a second CA with a client and a server certificate of its own. Keys are EC P-256 in PKCS#8 PEM.
  *
  * <pre>{@code
@@ -53,7 +54,8 @@ public final class TestCertificates {
         TestCertificates certs = new TestCertificates(dir);
         certs.authority("ca");
         certs.authority("other-ca");
-        certs.issue("ca", "server", "localhost", "DNS:localhost,IP:127.0.0.1", "serverAuth", 2);
+        // The server certificate may serve as a client certificate too (the demo's consumer presents it).
+        certs.issue("ca", "server", "localhost", "DNS:localhost,IP:127.0.0.1", "serverAuth,clientAuth", 2);
         certs.issue("ca", "client", "client", "DNS:client", "clientAuth", 2);
         certs.issue("ca", "expired", "expired-client", "DNS:expired-client", "clientAuth", -1);
         certs.issue("other-ca", "other-client", "other-client", "DNS:other-client", "clientAuth", 2);

@@ -4,7 +4,9 @@ import io.jupiter.common.Requires;
 import io.jupiter.common.ThrottledWarning;
 import io.jupiter.transport.TlsConfig;
 import io.jupiter.transport.netty.internal.PemFiles;
+import io.jupiter.transport.netty.internal.TlsGate;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.channel.ChannelPipeline;
 import io.netty.handler.ssl.ClientAuth;
 import io.netty.handler.ssl.OpenSsl;
 import io.netty.handler.ssl.SslContext;
@@ -115,6 +117,21 @@ public final class ReloadingSslContext implements AutoCloseable {
             return server ? context.newHandler(alloc)
                     : context.newHandler(alloc, peer.getHostString(), peer.getPort());
         }
+    }
+
+    /**
+     * Adds this context's TLS to the head of a new channel's pipeline: an {@link SslHandler} ({@code "tls"}) for the
+     * files as they are now, then a gate ({@code "tls-gate"}) that holds {@code channelActive} back until the
+     * handshake has succeeded and closes the channel when it fails (a plaintext peer fails on its first bytes). Call
+     * it from the channel initializer, before adding the other handlers.
+     *
+     * @param peer the remote address (a client checks the server certificate against its host)
+     * @param failures where a failed handshake is logged, one line at most once per interval and peer; {@code null}
+     *                 logs nothing (a client, whose caller learns it from the handshake event)
+     */
+    public void addTo(ChannelPipeline pipeline, InetSocketAddress peer, ThrottledWarning failures) {
+        pipeline.addFirst("tls-gate", new TlsGate(failures));
+        pipeline.addFirst("tls", newHandler(pipeline.channel().alloc(), peer));
     }
 
     /** Releases the current context; handlers made before keep working until their connections close. */

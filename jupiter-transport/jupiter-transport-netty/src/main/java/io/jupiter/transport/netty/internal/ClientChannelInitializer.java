@@ -58,8 +58,7 @@ public final class ClientChannelInitializer extends ChannelInitializer<Channel> 
         NettyConnection.configure(channel, config, false);
         ChannelPipeline pipeline = channel.pipeline();
         if (tls != null) {
-            pipeline.addLast("tls", tls.newHandler(channel.alloc(), address));
-            pipeline.addLast("tls-gate", new TlsGate(null));
+            tls.addTo(pipeline, address, null);
         }
         if (config.writeBatching() != WriteBatching.DISABLE) {
             pipeline.addLast("flush", new FlushConsolidationHandler(

@@ -82,8 +82,7 @@ public final class ServerChannelInitializer extends ChannelInitializer<Channel> 
         NettyConnection.configure(channel, config, true);
         ChannelPipeline pipeline = channel.pipeline();
         if (tls != null) {
-            pipeline.addLast("tls", tls.newHandler(channel.alloc(), (InetSocketAddress) channel.remoteAddress()));
-            pipeline.addLast("tls-gate", new TlsGate(handshakeFailures));
+            tls.addTo(pipeline, (InetSocketAddress) channel.remoteAddress(), handshakeFailures);
         }
         if (config.writeBatching() != WriteBatching.DISABLE) {
             pipeline.addLast("flush", new FlushConsolidationHandler(EXPLICIT_FLUSH_AFTER_FLUSHES, true));
