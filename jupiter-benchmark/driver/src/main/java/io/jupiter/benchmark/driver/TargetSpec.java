@@ -81,7 +81,8 @@ record TargetSpec(String name, String label, String classPath, String adapter, L
             case BASELINE_DIRECT -> new TargetSpec(name, "baseline (IO threads)",
                     required(baselineClassPath, "--baseline-classpath", name), jupiterAdapter, List.of(), true, true);
             default -> throw new IllegalArgumentException("--targets: unknown target '" + name + "' (expected: "
-                    + String.join("|", RAW, JUPITER, JUPITER_DIRECT, JUPITER_TLS, LEGACY, LEGACY_POOL, BASELINE, BASELINE_DIRECT)
+                    + String.join("|", RAW, JUPITER, JUPITER_DIRECT, JUPITER_TLS, LEGACY, LEGACY_POOL, BASELINE,
+                    BASELINE_DIRECT)
                     + ")");
         };
     }

@@ -27,7 +27,8 @@ import org.slf4j.LoggerFactory;
  * <p>Each connection's pipeline:
  *
  * <pre>
- *  socket ──► [SslHandler ──► TlsGate] ──► FlushConsolidationHandler ──► IdleStateHandler(writer idle) ──► HeartbeatSender
+ *  socket ──► [SslHandler ──► TlsGate, with TLS] ──► FlushConsolidationHandler
+ *         ──► IdleStateHandler(writer idle) ──► HeartbeatSender
  *         ──► FrameDecoder ──► FrameDispatcher ──► group slot (reconnect)
  * </pre>
  *

@@ -240,6 +240,10 @@ class TlsTransportTest {
         // a reader in between sees a mismatched pair, refuses it and keeps the old one).
         CompletableFuture<Void> load = CompletableFuture.runAsync(() -> assertEchoes(before, client, 1_000, 400));
         replace(nextKey, key);
+        // In between, the pair does not match: a new connection still gets the old certificate.
+        ConnectionGroup torn = connector.connect(acceptor.localAddress(), 1);
+        assertThat(torn.awaitAvailable(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(peerCommonName(torn)).isEqualTo("CN=localhost");
         replace(next, cert);
         ConnectionGroup after = connector.connect(acceptor.localAddress(), 1);
         assertThat(after.awaitAvailable(10, TimeUnit.SECONDS)).isTrue();

@@ -1,5 +1,6 @@
 package io.jupiter.transport.netty.internal;
 
+import io.jupiter.common.LogText;
 import io.jupiter.common.ThrottledWarning;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -78,6 +79,7 @@ public final class TlsGate extends ChannelInboundHandlerAdapter {
                 message = t.getMessage();
             }
         }
-        return "TLS handshake failed: " + (message != null ? message : cause.getClass().getSimpleName());
+        // Library text, but it may quote what the peer sent (a certificate name): neutralised like any remote text.
+        return "TLS handshake failed: " + (message != null ? LogText.of(message) : cause.getClass().getSimpleName());
     }
 }
