@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.jupiter.testkit.Await;
+import io.jupiter.testkit.OwnThreads;
 import io.jupiter.testkit.TestCertificates;
 import io.jupiter.transport.Acceptor;
 import io.jupiter.transport.Connection;
@@ -238,7 +239,7 @@ class TlsTransportTest {
 
         // Calls keep flowing on the open connections while the files are replaced (key first, then certificate:
         // a reader in between sees a mismatched pair, refuses it and keeps the old one).
-        CompletableFuture<Void> load = CompletableFuture.runAsync(() -> assertEchoes(before, client, 1_000, 400));
+        CompletableFuture<Void> load = CompletableFuture.runAsync(() -> assertEchoes(before, client, 1_000, 400), OwnThreads.EXECUTOR);
         replace(nextKey, key);
         // In between, the pair does not match: a new connection still gets the old certificate.
         ConnectionGroup torn = connector.connect(acceptor.localAddress(), 1);
