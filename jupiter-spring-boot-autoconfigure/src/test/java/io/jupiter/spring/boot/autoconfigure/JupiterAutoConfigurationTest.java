@@ -2,19 +2,25 @@ package io.jupiter.spring.boot.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jupiter.monitor.MonitorServer;
 import io.jupiter.registry.embedded.RegistryServer;
 import io.jupiter.rpc.JupiterClient;
 import io.jupiter.rpc.JupiterServer;
 import io.jupiter.spring.boot.JupiterReference;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import io.micrometer.core.instrument.binder.MeterBinder;
 import org.springframework.boot.actuate.info.Info;
+import org.springframework.boot.actuate.info.InfoContributor;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -130,6 +136,38 @@ class JupiterAutoConfigurationTest {
                 .run(context -> assertThat(invalid(context.getStartupFailure()))
                         .hasMessageContaining("@JupiterReference on Consumer.caller(parameter 0: Greeter)")
                         .hasMessageContaining("jupiter.registry.address"));
+    }
+
+    @Test
+    void monitorListensOnLoopbackWithItsPassword() {
+        runner.withPropertyValues("jupiter.monitor.enabled=true", "jupiter.monitor.password=s3cret-pass",
+                "jupiter.monitor.port=0").run(context -> {
+                    assertThat(context).hasNotFailed();
+                    InetSocketAddress console = context.getBean(MonitorServer.class).address();
+                    assertThat(console.getAddress().isLoopbackAddress()).isTrue();
+                    try (Socket socket = new Socket(console.getAddress(), console.getPort())) {
+                        assertThat(socket.isConnected()).isTrue();
+                    }
+                });
+        runner.withPropertyValues("jupiter.monitor.enabled=true", "jupiter.monitor.password=short")
+                .run(context -> assertThat(invalid(context.getStartupFailure()))
+                        .hasMessageContaining("jupiter.monitor.password")
+                        .hasMessageContaining("at least 8"));
+    }
+
+    @Test
+    void worksWithoutActuatorMicrometerAndMonitor() {
+        runner.withClassLoader(new FilteredClassLoader(HealthIndicator.class, InfoContributor.class,
+                        MeterBinder.class, MonitorServer.class))
+                .withUserConfiguration(Provider.class)
+                .withPropertyValues("jupiter.monitor.enabled=true")
+                .run(context -> {
+                    assertThat(context).hasNotFailed().hasSingleBean(JupiterServer.class)
+                            .doesNotHaveBean(JupiterHealthIndicator.class)
+                            .doesNotHaveBean(JupiterInfoContributor.class)
+                            .doesNotHaveBean("jupiterMeterBinder").doesNotHaveBean("jupiterMonitor");
+                    assertThat(context.getBean(JupiterServer.class).localAddress()).isNotNull();
+                });
     }
 
     @Test
