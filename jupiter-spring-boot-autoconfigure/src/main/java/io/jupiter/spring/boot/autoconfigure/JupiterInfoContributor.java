@@ -18,6 +18,10 @@ public final class JupiterInfoContributor implements InfoContributor {
     private final JupiterServerLifecycle server;
     private final JupiterClient client;
 
+    /**
+     * @param server the server's lifecycle (which services it serves)
+     * @param client the client (which proxies it made)
+     */
     public JupiterInfoContributor(JupiterServerLifecycle server, JupiterClient client) {
         this.server = server;
         this.client = client;
