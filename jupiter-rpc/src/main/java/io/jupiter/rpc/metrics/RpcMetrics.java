@@ -10,6 +10,7 @@ import io.jupiter.common.Requires;
 import io.jupiter.common.SystemProperties;
 import io.jupiter.rpc.ServiceKey;
 import io.jupiter.transport.Status;
+import java.util.Arrays;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
@@ -21,7 +22,8 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Recording is wait-free (HdrHistogram reservoirs, {@code LongAdder} counts) and allocates nothing on the
  * provider; when disabled every recording method returns at once. The recording methods are for the RPC runtime;
- * readers (the monitor) use {@link #registry()}.
+ * readers (the monitor) use {@link #registry()}; other metrics libraries (e.g. {@code jupiter-micrometer}) receive
+ * every recording through a {@link Listener}.
  */
 public final class RpcMetrics {
 
@@ -35,6 +37,40 @@ public final class RpcMetrics {
         }
     }
 
+    /**
+     * Receives every recording as it is made, on the thread that makes it (an IO or provider thread: keep it short and
+     * never block or throw). Each method does nothing by default. Not called when the metrics are disabled.
+     *
+     * @see #addListener(Listener)
+     */
+    public interface Listener {
+
+        /** A request body of {@code bodyBytes} was received (provider) or sent (consumer). */
+        default void requestSize(int bodyBytes) {
+        }
+
+        /** A response body of {@code bodyBytes} was handed to the connection (provider) or received (consumer). */
+        default void responseSize(int bodyBytes) {
+        }
+
+        /** A request was refused ({@link #isRejection(byte)}). */
+        default void rejected() {
+        }
+
+        /** Provider only: a request took {@code nanos} from decoded to its response handed to the connection. */
+        default void processed(long nanos) {
+        }
+
+        /**
+         * A call of {@code method} of {@code key} took {@code nanos}; {@code token} is the same object for every call
+         * of the same method (compare by identity to cache per-method state).
+         */
+        default void methodDone(Object token, ServiceKey key, String method, long nanos) {
+        }
+    }
+
+    private static final Listener[] NO_LISTENERS = {};
+
     /** {@code -Djupiter.metrics.enabled}: the default of the builders' {@code metrics(boolean)}. */
     public static final String ENABLED_PROPERTY = "jupiter.metrics.enabled";
 
@@ -47,6 +83,8 @@ public final class RpcMetrics {
     private final Timer processing;
     /** Method timers by the runtime's own method object (identity), so the hot path builds no name. */
     private final ConcurrentHashMap<Object, Timer> methodTimers = new ConcurrentHashMap<>();
+    /** Copied on write: the recording paths read the array once and allocate nothing. */
+    private volatile Listener[] listeners = NO_LISTENERS;
 
     private RpcMetrics(Side side, boolean enabled) {
         this.side = Requires.notNull(side, "side");
@@ -89,6 +127,23 @@ public final class RpcMetrics {
         return registry;
     }
 
+    /**
+     * Adds a listener that receives every recording from now on (none of the past ones).
+     *
+     * @see #removeListener(Listener)
+     */
+    public synchronized void addListener(Listener listener) {
+        Requires.notNull(listener, "listener");
+        Listener[] grown = Arrays.copyOf(listeners, listeners.length + 1);
+        grown[listeners.length] = listener;
+        listeners = grown;
+    }
+
+    /** Removes a listener added with {@link #addListener}; nothing happens if it is not there. */
+    public synchronized void removeListener(Listener listener) {
+        listeners = Arrays.stream(listeners).filter(l -> l != listener).toArray(Listener[]::new);
+    }
+
     // ---- recording (called by the RPC runtime) ----
 
     /** A start time for {@link #methodDone}, or 0 when disabled (saves the clock read). */
@@ -100,6 +155,9 @@ public final class RpcMetrics {
     public void request(int bodyBytes) {
         if (enabled) {
             requestSize.update(bodyBytes);
+            for (Listener listener : listeners) {
+                listener.requestSize(bodyBytes);
+            }
         }
     }
 
@@ -112,12 +170,23 @@ public final class RpcMetrics {
         if (!enabled) {
             return;
         }
+        Listener[] current = listeners;
         responseSize.update(bodyBytes);
+        for (Listener listener : current) {
+            listener.responseSize(bodyBytes);
+        }
         if (isRejection(status)) {
             rejection.mark();
+            for (Listener listener : current) {
+                listener.rejected();
+            }
         }
         if (processing != null && receivedNanos != 0L) {
-            processing.update(System.nanoTime() - receivedNanos, TimeUnit.NANOSECONDS);
+            long nanos = System.nanoTime() - receivedNanos;
+            processing.update(nanos, TimeUnit.NANOSECONDS);
+            for (Listener listener : current) {
+                listener.processed(nanos);
+            }
         }
     }
 
@@ -127,7 +196,11 @@ public final class RpcMetrics {
      */
     public void methodDone(Object token, ServiceKey key, String method, long startNanos) {
         if (enabled && startNanos != 0L) {
-            methodTimer(token, key, method).update(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
+            long nanos = System.nanoTime() - startNanos;
+            methodTimer(token, key, method).update(nanos, TimeUnit.NANOSECONDS);
+            for (Listener listener : listeners) {
+                listener.methodDone(token, key, method, nanos);
+            }
         }
     }
 

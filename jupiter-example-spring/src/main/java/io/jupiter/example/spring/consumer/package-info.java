@@ -1,0 +1,2 @@
+/** The example's consumer application. */
+package io.jupiter.example.spring.consumer;

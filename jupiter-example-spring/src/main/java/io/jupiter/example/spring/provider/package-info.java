@@ -1,0 +1,2 @@
+/** The example's provider application. */
+package io.jupiter.example.spring.provider;
