@@ -19,6 +19,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * initialisation and checked against the parameter type at its position, before protostuff creates anything of
  * it. Values without a class name (strings, numbers, dates, scalar arrays) are checked once read
  * ({@link ArgumentTypes#checkValues}).
+ *
+ * <p>An element's position is counted from the elements on the wire, which is where protostuff puts it with its
+ * default {@code allow_null_array_element=false} (nulls are not written and the rest move up). With that property
+ * set, nulls are written as markers between the elements, so positions are not counted and class names are not
+ * checked before the values; the values are still checked once read.
  */
 final class ArgumentReader {
 
@@ -36,6 +41,9 @@ final class ArgumentReader {
         }
         return false;
     }
+
+    /** Whether protostuff writes null array elements (set by {@link ProtostuffSerializer} before this loads). */
+    private static final boolean NULLS_WRITTEN = Boolean.getBoolean("protostuff.runtime.allow_null_array_element");
 
     private static final int ARGS = 4;
     private static final int ATTACHMENTS = 5;
@@ -98,7 +106,7 @@ final class ArgumentReader {
     }
 
     void valueStarts(int parentDepth) {
-        if (state == ELEMENTS && parentDepth == WRAPPER_DEPTH) {
+        if (state == ELEMENTS && parentDepth == WRAPPER_DEPTH && !NULLS_WRITTEN) {
             index++;
             elementStarts = true;
             nameExpected = false;
