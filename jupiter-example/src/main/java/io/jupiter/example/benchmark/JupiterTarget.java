@@ -17,7 +17,18 @@ import java.util.concurrent.CompletableFuture;
  * ({@code providerThreads(0)}) and the consumer completes calls on its IO threads ({@code consumerThreads(0)}),
  * the arrangement the docs recommend for services that never block.
  */
-public final class JupiterTarget implements BenchmarkTarget {
+public class JupiterTarget implements BenchmarkTarget {
+
+    private final boolean nonBlockingServices;
+
+    public JupiterTarget() {
+        this(false);
+    }
+
+    /** @param nonBlockingServices register the services declared {@link io.jupiter.rpc.NonBlocking} */
+    protected JupiterTarget(boolean nonBlockingServices) {
+        this.nonBlockingServices = nonBlockingServices;
+    }
 
     @Override
     public AutoCloseable startServer(ServerSettings settings) {
@@ -28,8 +39,9 @@ public final class JupiterTarget implements BenchmarkTarget {
             builder.providerThreads(0);
         }
         JupiterServer server = builder.build();
-        server.register(new BenchmarkServiceImpl());
-        server.register(new UserServiceImpl());
+        server.register(nonBlockingServices ? new BenchmarkServiceImpl.NonBlockingBenchmarkService()
+                : new BenchmarkServiceImpl());
+        server.register(nonBlockingServices ? new UserServiceImpl.NonBlocking() : new UserServiceImpl());
         server.start();
         return server;
     }

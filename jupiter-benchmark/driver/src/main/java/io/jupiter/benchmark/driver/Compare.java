@@ -17,7 +17,7 @@ import java.util.stream.Stream;
  * their ratios come from the same run. Prints Markdown tables (see {@link ComparisonReport}).
  * <pre>
  * java -jar jupiter-benchmark-driver-standalone.jar --jupiter-classpath JAR --legacy-classpath CP
- *      [--targets raw,jupiter,jupiter-direct,legacy] [--cases "sync 1 small,sync 32 small,async 32 small,sync 32 1k"]
+ *      [--targets raw,jupiter,jupiter-nonblocking,jupiter-direct,legacy] [--cases "sync 1 small,sync 32 small,async 32 small,sync 32 1k"]
  *      [--runs 2] [--warmup 5] [--seconds 10] [--connections 2] [--io-threads 2] [--serializer protostuff]
  *      [--base-port 18190] [--logs target/compare-logs] [--out FILE] [--baseline-classpath JAR]
  * </pre>
@@ -31,7 +31,7 @@ public final class Compare {
     /** The cases of the performance issue's table. */
     static final String DEFAULT_CASES = "sync 1 small,sync 32 small,async 32 small,sync 32 1k";
     static final String DEFAULT_TARGETS = String.join(",", TargetSpec.RAW, TargetSpec.JUPITER,
-            TargetSpec.JUPITER_DIRECT, TargetSpec.LEGACY);
+            TargetSpec.JUPITER_NON_BLOCKING, TargetSpec.JUPITER_DIRECT, TargetSpec.LEGACY);
 
     private static final Set<String> FLAGS = Set.of("jupiter-classpath", "legacy-classpath", "baseline-classpath",
             "jupiter-jvm-options", "targets", "cases",

@@ -21,6 +21,7 @@ record TargetSpec(String name, String label, String classPath, String adapter, L
     static final String RAW = "raw";
     static final String JUPITER = "jupiter";
     static final String JUPITER_DIRECT = "jupiter-direct";
+    static final String JUPITER_NON_BLOCKING = "jupiter-nonblocking";
     static final String LEGACY = "legacy";
     static final String LEGACY_POOL = "legacy-pool";
     static final String BASELINE = "baseline";
@@ -36,7 +37,8 @@ record TargetSpec(String name, String label, String classPath, String adapter, L
 
     /**
      * The targets this project compares, by name: {@code raw} (the raw Netty echo with our framing: the ceiling),
-     * {@code jupiter} (our defaults), {@code jupiter-direct} (provider and consumer work on the IO threads),
+     * {@code jupiter} (our defaults), {@code jupiter-nonblocking} (our defaults, the services declared
+     * {@code @NonBlocking}), {@code jupiter-direct} (provider and consumer work on the IO threads),
      * {@code legacy} (1.3.1 at its fastest: callerRuns provider and consumer executors) and {@code legacy-pool}
      * (1.3.1 with its default provider thread pool); {@code baseline} and {@code baseline-direct} are ours again
      * from another build ({@code --baseline-classpath}), to measure a change before and after in one run.
@@ -55,6 +57,9 @@ record TargetSpec(String name, String label, String classPath, String adapter, L
                     required(jupiterClassPath, "--jupiter-classpath", name), jupiterAdapter, List.of(), false, false);
             case JUPITER_DIRECT -> new TargetSpec(name, "jupiter (IO threads)",
                     required(jupiterClassPath, "--jupiter-classpath", name), jupiterAdapter, List.of(), true, false);
+            case JUPITER_NON_BLOCKING -> new TargetSpec(name, "jupiter (defaults, @NonBlocking)",
+                    required(jupiterClassPath, "--jupiter-classpath", name),
+                    "io.jupiter.example.benchmark.NonBlockingJupiterTarget", List.of(), false, false);
             case LEGACY -> new TargetSpec(name, "1.3.1 fastest", required(legacyClassPath, "--legacy-classpath", name),
                     "io.jupiter.benchmark.legacy.LegacyTarget",
                     concat(LEGACY_OPENS, LEGACY_SETTINGS, "-Djupiter.executor.factory.provider.factory_name=callerRuns"),
@@ -67,7 +72,7 @@ record TargetSpec(String name, String label, String classPath, String adapter, L
             case BASELINE_DIRECT -> new TargetSpec(name, "baseline (IO threads)",
                     required(baselineClassPath, "--baseline-classpath", name), jupiterAdapter, List.of(), true, true);
             default -> throw new IllegalArgumentException("--targets: unknown target '" + name + "' (expected: "
-                    + String.join("|", RAW, JUPITER, JUPITER_DIRECT, LEGACY, LEGACY_POOL, BASELINE, BASELINE_DIRECT)
+                    + String.join("|", RAW, JUPITER, JUPITER_DIRECT, JUPITER_NON_BLOCKING, LEGACY, LEGACY_POOL, BASELINE, BASELINE_DIRECT)
                     + ")");
         };
     }

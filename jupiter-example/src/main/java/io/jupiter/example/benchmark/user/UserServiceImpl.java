@@ -4,7 +4,7 @@ import io.jupiter.rpc.ServiceProviderImpl;
 
 /** The benchmark provider: answers from fresh objects, no storage. */
 @ServiceProviderImpl(version = "1.0.0")
-public final class UserServiceImpl implements UserService {
+public class UserServiceImpl implements UserService {
 
     @Override
     public boolean existUser(String email) {
@@ -24,5 +24,10 @@ public final class UserServiceImpl implements UserService {
     @Override
     public Page<User> listUser(int pageNo) {
         return Users.page(pageNo);
+    }
+
+    /** The same service, declared to never block: the provider runs it on its IO threads. */
+    @io.jupiter.rpc.NonBlocking
+    public static final class NonBlocking extends UserServiceImpl {
     }
 }

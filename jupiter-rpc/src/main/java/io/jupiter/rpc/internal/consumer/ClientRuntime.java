@@ -7,6 +7,7 @@ import io.jupiter.registry.RegistryService;
 import io.jupiter.registry.ServiceMeta;
 import io.jupiter.rpc.ServiceKey;
 import io.jupiter.rpc.balance.LoadBalancerType;
+import io.jupiter.rpc.internal.WorkerPool;
 import io.jupiter.rpc.internal.balance.Endpoint;
 import io.jupiter.rpc.internal.balance.LoadBalancer;
 import io.jupiter.common.NamedThreadFactory;
@@ -26,10 +27,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -41,8 +38,8 @@ public final class ClientRuntime implements AutoCloseable {
     private final InFlightCalls calls;
     private final Connector connector;
     private final HashedWheelTimer timer;
-    private final ExecutorService pool;
-    private final Executor executor;
+    /** Threads that complete async calls; {@code null}: the IO threads do. */
+    private final WorkerPool pool;
     private final RpcMetrics metrics;
     private final List<Consumed> consumed = new CopyOnWriteArrayList<>();
     private final SharedGroups groups;
@@ -66,14 +63,11 @@ public final class ClientRuntime implements AutoCloseable {
         // A provider that left is disconnected after this grace, so calls still in flight on it can finish.
         this.groups = new SharedGroups(connector, timer,
                 SystemProperties.getLong("jupiter.rpc.consumer.removed-provider.grace.millis", 10_000));
-        if (consumerThreads > 0) {
-            this.pool = new ThreadPoolExecutor(consumerThreads, consumerThreads, 60, TimeUnit.SECONDS,
-                    new LinkedBlockingQueue<>(), new NamedThreadFactory("jupiter-consumer", true));
-            this.executor = pool;
-        } else {
-            this.pool = null;
-            this.executor = Runnable::run;
-        }
+        // Every thread may run callbacks at once; a thread is woken only when none is looking for work, so a read
+        // that completes twenty calls wakes one thread, not twenty. Completions beyond the queue (callbacks slower
+        // than responses arrive, twice the in-flight window) run on the IO thread: back-pressure, nothing lost.
+        this.pool = consumerThreads > 0 ? new WorkerPool("jupiter-consumer", consumerThreads,
+                Math.max(1024, 2 * maxInFlight), consumerThreads, WorkerPool.DEFAULT_STALL_NANOS, 0) : null;
     }
 
     /** A proxy of {@code settings.serviceInterface} calling the given addresses. */
@@ -122,7 +116,7 @@ public final class ClientRuntime implements AutoCloseable {
     private <T> T proxy(ProxySettings settings, Serializer serializer, Directory directory,
                         ConnectionSelector selector) {
         ServiceInvoker invoker = new ServiceInvoker(settings,
-                new Dispatch(settings, serializer, selector, calls, timer, executor, metrics));
+                new Dispatch(settings, serializer, selector, calls, timer, pool, metrics));
         consumed.add(new Consumed(settings, directory));
         Object proxy = Proxy.newProxyInstance(settings.serviceInterface.getClassLoader(),
                 new Class<?>[] {settings.serviceInterface}, invoker);

@@ -5,6 +5,7 @@ import io.jupiter.rpc.exception.PayloadTooLargeException;
 import io.jupiter.rpc.exception.RequestNotSentException;
 import io.jupiter.rpc.exception.SerializationFailedException;
 import io.jupiter.rpc.internal.InvokeIds;
+import io.jupiter.rpc.internal.WorkerPool;
 import io.jupiter.rpc.internal.balance.Endpoint;
 import io.jupiter.rpc.internal.filter.DefaultInvocation;
 import io.jupiter.rpc.metrics.RpcMetrics;
@@ -18,7 +19,6 @@ import io.jupiter.transport.Status;
 import io.netty.buffer.ByteBuf;
 import io.netty.util.Timer;
 import java.util.Map;
-import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -40,11 +40,12 @@ final class Dispatch {
     private final ConnectionSelector selector;
     final InFlightCalls calls;
     private final Timer timer;
-    final Executor executor;
+    /** Completes async calls; {@code null}: the IO thread that read the response does. */
+    final WorkerPool consumerPool;
     final RpcMetrics metrics;
 
     Dispatch(ProxySettings settings, Serializer serializer, ConnectionSelector selector, InFlightCalls calls,
-             Timer timer, Executor executor, RpcMetrics metrics) {
+             Timer timer, WorkerPool consumerPool, RpcMetrics metrics) {
         this.settings = settings;
         this.metadata = new ServiceMetadata(settings.key.group(), settings.key.name(), settings.key.version());
         this.serializer = serializer;
@@ -52,7 +53,7 @@ final class Dispatch {
         this.selector = selector;
         this.calls = calls;
         this.timer = timer;
-        this.executor = executor;
+        this.consumerPool = consumerPool;
         this.metrics = metrics;
     }
 

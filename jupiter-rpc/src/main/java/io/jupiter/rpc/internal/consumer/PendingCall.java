@@ -4,6 +4,7 @@ import io.jupiter.rpc.InvokeFuture;
 import io.jupiter.rpc.exception.RequestNotSentException;
 import io.jupiter.rpc.exception.RpcException;
 import io.jupiter.rpc.exception.TimeoutException;
+import io.jupiter.rpc.internal.WorkerPool;
 import io.jupiter.transport.Connection;
 import io.jupiter.transport.Frame;
 import io.jupiter.transport.Status;
@@ -18,7 +19,7 @@ import java.util.concurrent.locks.LockSupport;
  * IO thread only hands the frame over; an asynchronous call reads it on a consumer thread and completes its
  * future. The call is its own timer task and consumer task, so a call allocates nothing else.
  */
-final class PendingCall implements Runnable, TimerTask {
+final class PendingCall implements WorkerPool.Task, TimerTask {
 
     final long id;
     final MethodInfo method;
@@ -30,6 +31,8 @@ final class PendingCall implements Runnable, TimerTask {
     private final Dispatch dispatch;
     /** For an asynchronous call: when it started, for the method timer (0: not timed). */
     private final long startNanos;
+    /** When an async call's completion was queued for a consumer thread. */
+    private long queuedNanos;
     private volatile Object outcome;
     private volatile Timeout timeout;
 
@@ -80,11 +83,22 @@ final class PendingCall implements Runnable, TimerTask {
             LockSupport.unpark(waiter);
             return;
         }
+        WorkerPool pool = dispatch.consumerPool;
+        if (pool == null) {
+            run();
+            return;
+        }
+        queuedNanos = System.nanoTime();
         try {
-            dispatch.executor.execute(this);
+            pool.execute(this);
         } catch (RejectedExecutionException e) {
             run();
         }
+    }
+
+    @Override
+    public long queuedNanos() {
+        return queuedNanos;
     }
 
     /** Completes the future on a consumer thread. */

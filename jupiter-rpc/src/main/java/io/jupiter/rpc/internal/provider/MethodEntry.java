@@ -1,5 +1,6 @@
 package io.jupiter.rpc.internal.provider;
 
+import io.jupiter.rpc.NonBlocking;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
@@ -17,6 +18,8 @@ final class MethodEntry {
     final Class<?>[] parameterTypes;
     final Class<?>[] exceptionTypes;
     final boolean returnsStage;
+    /** Whether the method may run on an IO thread: declared {@link NonBlocking}, or returning a stage. */
+    final boolean nonBlocking;
     private final MethodHandle handle;
 
     MethodEntry(Method method, Object implementation) {
@@ -24,6 +27,8 @@ final class MethodEntry {
         this.parameterTypes = method.getParameterTypes();
         this.exceptionTypes = method.getExceptionTypes();
         this.returnsStage = CompletionStage.class.isAssignableFrom(method.getReturnType());
+        NonBlocking declared = declaration(method, implementation.getClass());
+        this.nonBlocking = declared != null ? declared.value() : returnsStage;
         try {
             method.setAccessible(true);
             this.handle = MethodHandles.lookup().unreflect(method)
@@ -33,6 +38,24 @@ final class MethodEntry {
         } catch (ReflectiveOperationException | RuntimeException e) {
             throw new IllegalArgumentException("cannot provide " + method + ": " + e.getMessage(), e);
         }
+    }
+
+    /** The {@link NonBlocking} that applies: the implementation's method, the interface's, the class, the interface. */
+    private static NonBlocking declaration(Method method, Class<?> implementationClass) {
+        try {
+            NonBlocking onImplementation = implementationClass.getMethod(method.getName(), method.getParameterTypes())
+                    .getAnnotation(NonBlocking.class);
+            if (onImplementation != null) {
+                return onImplementation;
+            }
+        } catch (NoSuchMethodException e) {
+            // Not public on the implementation class (a proxy, say): the class and the interface decide.
+        }
+        NonBlocking found = method.getAnnotation(NonBlocking.class);
+        if (found == null) {
+            found = implementationClass.getAnnotation(NonBlocking.class);
+        }
+        return found != null ? found : method.getDeclaringClass().getAnnotation(NonBlocking.class);
     }
 
     /** Calls the method; throws whatever it throws. */

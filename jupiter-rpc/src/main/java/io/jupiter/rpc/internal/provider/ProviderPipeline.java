@@ -36,7 +36,8 @@ import org.slf4j.LoggerFactory;
  *     the connection's own limits ({@link ConnectionLoad}: requests in flight, bytes of unread bodies;
  *     {@code SERVER_BUSY}); the application-wide flow limiter, before the body is read ({@code APP_FLOW_CONTROL});
  *     then the hand-over to the provider pool ({@code SERVER_BUSY} when it is full), or a run on the IO thread when
- *     there is no pool;</li>
+ *     there is no pool. Once a service with {@link io.jupiter.rpc.NonBlocking} methods is registered, the IO thread
+ *     reads and looks up every request itself and hands over only calls of methods that may block;</li>
  * <li><b>read</b> ({@link #read}): the serializer must be accepted and the body readable ({@code BAD_REQUEST}
  *     otherwise; the connection is closed unless the failure left the framing intact). The serializer reads the
  *     envelope (service, method) first and runs the next stage before it reads any argument
@@ -69,6 +70,8 @@ final class ProviderPipeline {
     private volatile FlowLimiter appFlowLimiter;
     private volatile boolean draining;
     private volatile boolean sendStackTraces;
+    /** Whether the IO thread reads each request to see if its method may run there (some methods never block). */
+    private volatile boolean readOnIoThreads;
 
     ProviderPipeline(ServerRuntime runtime, WorkerPool pool, RpcMetrics metrics) {
         this.runtime = runtime;
@@ -92,6 +95,11 @@ final class ProviderPipeline {
 
     boolean sendsStackTraces() {
         return sendStackTraces;
+    }
+
+    /** From now on the IO threads read requests and run the calls of methods that never block. */
+    void readOnIoThreads() {
+        this.readOnIoThreads = true;
     }
 
     /** From now on every new request is answered {@code SERVER_BUSY}. */
@@ -147,8 +155,15 @@ final class ProviderPipeline {
         }
         if (pool == null) {
             request.run();
-            return;
+        } else if (readOnIoThreads) {
+            serveOrHandOver(request);
+        } else {
+            handOver(request);
         }
+    }
+
+    /** Gives the request to the pool, which ends it; when the pool is full, answers {@code SERVER_BUSY} and ends it. */
+    private void handOver(ProviderRequest request) {
         try {
             pool.execute(request);
         } catch (RejectedExecutionException e) {
@@ -179,19 +194,58 @@ final class ProviderPipeline {
 
     void serve(ProviderRequest request) {
         try {
-            MessageWrapper message = read(request);
-            if (message == null) {
+            if (request.message == null && !readAndLookUp(request)) {
                 return;
             }
-            ServiceEntry service = request.service;
-            ProviderCall call = ProviderCall.startIfNeeded(service, message, request);
-            if (call != null && !call.admit(request)) {
-                return;
-            }
-            invoke(request, service, message, call);
+            proceed(request);
         } finally {
             ended(request);
         }
+    }
+
+    /**
+     * On the IO thread: reads the request and finds its service here, then runs the call here if its method never
+     * blocks, else hands it, read, to the pool.
+     */
+    private void serveOrHandOver(ProviderRequest request) {
+        boolean handedOver = false;
+        try {
+            if (!readAndLookUp(request)) {
+                return;
+            }
+            if (request.service.runsOnIoThread(request.message.getMethodName())) {
+                proceed(request);
+            } else {
+                handedOver = true;
+                handOver(request);
+            }
+        } finally {
+            if (!handedOver) {
+                ended(request);
+            }
+        }
+    }
+
+    /**
+     * The read and lookup stages (the serializer runs the lookup, {@link #envelopeRead}, once the envelope is read);
+     * {@code false} once the request was refused.
+     */
+    private boolean readAndLookUp(ProviderRequest request) {
+        MessageWrapper message = read(request);
+        if (message == null) {
+            return false;
+        }
+        request.message = message;
+        return true;
+    }
+
+    /** The interceptor, invocation and response stages, for a request read and looked up. */
+    private void proceed(ProviderRequest request) {
+        ProviderCall call = ProviderCall.startIfNeeded(request.service, request.message, request);
+        if (call != null && !call.admit(request)) {
+            return;
+        }
+        invoke(request, request.service, request.message, call);
     }
 
     /** The request's message, or {@code null} once it was refused. Releases the frame. */

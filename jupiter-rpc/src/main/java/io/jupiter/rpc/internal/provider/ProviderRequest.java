@@ -5,6 +5,7 @@ import io.jupiter.rpc.internal.WorkerPool;
 import io.jupiter.serialization.ArgumentTypes;
 import io.jupiter.serialization.EnvelopeListener;
 import io.jupiter.serialization.Serializer;
+import io.jupiter.serialization.wire.MessageWrapper;
 import io.jupiter.serialization.wire.ServiceMetadata;
 import io.jupiter.transport.Connection;
 import io.jupiter.transport.Frame;
@@ -34,13 +35,17 @@ final class ProviderRequest implements WorkerPool.Task, EnvelopeListener {
     private volatile int left;
     /** The request's serializer once the read stage accepted it; answers are written with it. */
     Serializer serializer;
-    /** The service the envelope named, once the lookup stage found it and let the request through. */
+    /** The request's message and service once read and looked up ({@code null} before). */
+    MessageWrapper message;
+    /** Set by the lookup stage once it found the service and let the request through. */
     ServiceEntry service;
     /** Why the lookup stage refused the request (answered once the body is released); {@code null}: it did not. */
     Status refusedStatus;
     /** The refusal's answer: a message for 1.3.1's exception of that status, or the throwable to send. */
     Object refusedBecause;
     boolean refusedClose;
+    /** Whether the frame was released (its body read, or dropped). */
+    private boolean bodyDone;
 
     ProviderRequest(ProviderPipeline pipeline, Connection connection, Frame frame) {
         this.pipeline = pipeline;
@@ -91,6 +96,10 @@ final class ProviderRequest implements WorkerPool.Task, EnvelopeListener {
 
     /** Releases the frame, whose body was read or will not be: it no longer counts as queued bytes. */
     void bodyDone() {
+        if (bodyDone) {
+            return;
+        }
+        bodyDone = true;
         frame.release();
         ConnectionLoad l = load;
         if (l != null) {

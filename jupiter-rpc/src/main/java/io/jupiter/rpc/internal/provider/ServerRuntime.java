@@ -183,6 +183,9 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
             all[known.length] = added[0];
             return all;
         });
+        if (entry.hasNonBlockingMethods()) {
+            pipeline.readOnIoThreads();
+        }
     }
 
     public Collection<ServiceEntry> services() {

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -30,6 +31,8 @@ public final class ServiceEntry {
     private final Map<String, ArgumentTypes> argumentTypes;
     /** Wire codes of the serializers this service accepts; {@code null}: every one the server accepts. */
     private volatile boolean[] pinned;
+    /** Names whose every overload may run on an IO thread ({@link MethodEntry#nonBlocking}). */
+    private final Set<String> nonBlockingNames;
     private final ConcurrentHashMap<OverloadKey, MethodEntry> overloadCache = new ConcurrentHashMap<>();
     /** This service's own interceptors, and the chain it runs (filters, global, own); {@code null}: none. */
     private volatile List<Interceptor> interceptors = List.of();
@@ -56,6 +59,23 @@ public final class ServiceEntry {
         });
         this.byName = frozen;
         this.argumentTypes = types;
+        Set<String> nonBlocking = new HashSet<>();
+        frozen.forEach((name, overloads) -> {
+            if (Arrays.stream(overloads).allMatch(m -> m.nonBlocking)) {
+                nonBlocking.add(name);
+            }
+        });
+        this.nonBlockingNames = Set.copyOf(nonBlocking);
+    }
+
+    /** Whether a call of {@code methodName} may run on the IO thread that read it (every overload never blocks). */
+    boolean runsOnIoThread(String methodName) {
+        return methodName != null && nonBlockingNames.contains(methodName);
+    }
+
+    /** Whether any method of this service may run on an IO thread. */
+    boolean hasNonBlockingMethods() {
+        return !nonBlockingNames.isEmpty();
     }
 
     /** What the arguments of the method(s) named {@code name} may be, or {@code null} if there is none. */

@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * <p>Each connection's pipeline:
  *
  * <pre>
- *  socket ──► FlushConsolidationHandler ──► IdleStateHandler(writer idle) ──► HeartbeatSender
+ *  socket ──► FlushConsolidationHandler ──► WriterIdleHeartbeat
  *         ──► FrameDecoder ──► FrameDispatcher ──► group slot (reconnect)
  * </pre>
  *

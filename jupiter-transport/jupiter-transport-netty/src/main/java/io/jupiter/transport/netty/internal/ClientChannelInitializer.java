@@ -9,8 +9,6 @@ import io.netty.channel.ChannelHandler.Sharable;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
 import io.netty.handler.flush.FlushConsolidationHandler;
-import io.netty.handler.timeout.IdleStateHandler;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Builds the pipeline of each outbound connection:
@@ -18,8 +16,8 @@ import java.util.concurrent.TimeUnit;
  * <pre>
  *  socket
  *    │  FlushConsolidationHandler(256, true)   outbound: the flushes of one read batch become one syscall
- *    │  IdleStateHandler(0, writerIdle, 0)     (left out when writerIdleMillis is 0)
- *    │  HeartbeatSender (shared)               writes a heartbeat when nothing was written for writerIdle
+ *    │  WriterIdleHeartbeat                    writes a heartbeat when nothing was written for about writerIdle
+ *    │                                         (left out when writerIdleMillis is 0)
  *    │  FrameDecoder (per channel)             16-byte header checks, heartbeats dropped
  *    │  FrameDispatcher (shared)               FrameHandler callbacks, back-pressure
  *    ▼  group slot (one per slot)              group membership, reconnect when the channel closes
@@ -50,8 +48,7 @@ public final class ClientChannelInitializer extends ChannelInitializer<Channel> 
                     ServerChannelInitializer.EXPLICIT_FLUSH_AFTER_FLUSHES, true));
         }
         if (config.writerIdleMillis() > 0) {
-            pipeline.addLast("idle", new IdleStateHandler(0, config.writerIdleMillis(), 0, TimeUnit.MILLISECONDS));
-            pipeline.addLast("heartbeat", IdleHandlers.HEARTBEAT_SENDER);
+            pipeline.addLast("heartbeat", new WriterIdleHeartbeat(config.writerIdleMillis()));
         }
         pipeline.addLast("decoder", new FrameDecoder(config));
         pipeline.addLast("dispatcher", dispatcher);

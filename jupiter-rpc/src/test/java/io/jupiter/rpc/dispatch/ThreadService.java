@@ -1,0 +1,35 @@
+package io.jupiter.rpc.dispatch;
+
+import io.jupiter.rpc.NonBlocking;
+import io.jupiter.rpc.ServiceProvider;
+import java.util.concurrent.CompletableFuture;
+
+/** Methods that answer with the name of the thread they ran on, one for each way a method can be declared. */
+@ServiceProvider(group = "test", name = "threads")
+public interface ThreadService {
+
+    /** Not declared: may block. */
+    String plain();
+
+    @NonBlocking
+    String declaredOnInterface();
+
+    /** Declared by the implementation's method. */
+    String declaredOnImplementation();
+
+    /** Declared on the interface, undone by the implementation. */
+    @NonBlocking
+    String undeclaredByImplementation();
+
+    /** A stage: non-blocking unless declared otherwise. */
+    CompletableFuture<String> stage();
+
+    @NonBlocking(false)
+    CompletableFuture<String> blockingStage();
+
+    /** An overload pair where only one never blocks: the name runs on the pool. */
+    @NonBlocking
+    String overloaded(String a);
+
+    String overloaded(int a);
+}
