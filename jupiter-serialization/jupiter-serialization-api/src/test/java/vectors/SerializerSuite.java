@@ -350,4 +350,21 @@ public abstract class SerializerSuite {
             assertThat(thrown).isInstanceOf(ClassNotTrustedException.class);
         }
     }
+
+    @Test
+    void aRequestInsideAnArgumentIsReadAsAValueNotAsTheEnvelope() {
+        MessageWrapper inner = new MessageWrapper("inner", new ServiceMetadata("g", "n", "v"), "innerMethod",
+                new Object[] {"i"}, null);
+        byte[] bytes = VectorBodies.encode(s(), Samples.request(new Object[] {inner}, null));
+        List<String> methods = new java.util.ArrayList<>();
+
+        MessageWrapper received = readRequest(bytes, (app, service, method) -> {
+            methods.add(method);
+            return expecting(Object.class);
+        });
+
+        assertThat(methods).containsExactly("call");
+        assertThat(received.getArgs()).singleElement().isInstanceOfSatisfying(MessageWrapper.class,
+                m -> assertThat(m.getMethodName()).isEqualTo("innerMethod"));
+    }
 }

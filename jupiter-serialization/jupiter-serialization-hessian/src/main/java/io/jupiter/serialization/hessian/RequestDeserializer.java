@@ -51,6 +51,9 @@ final class RequestDeserializer extends AbstractDeserializer {
     private static MessageWrapper read(AbstractHessianInput in, Object[] fields) throws IOException {
         int ref = in.addRef(null);
         RequestRead request = in instanceof BoundedHessianInput ? ((BoundedHessianInput) in).request() : null;
+        if (request != null && !request.claimRoot()) {
+            request = null; // a MessageWrapper inside an argument: no envelope of the request
+        }
         boolean asked = request == null;
         String appName = null;
         String methodName = null;

@@ -20,6 +20,8 @@ import io.jupiter.serialization.wire.ServiceMetadata;
 final class RequestRead {
 
     private final EnvelopeListener listener;
+    /** Whether the body's own {@code MessageWrapper} has started (one nested in an argument is read plainly). */
+    private boolean rootClaimed;
     private ArgumentTypes types;
     private boolean stopped;
     /** The next list Hessian reads is the {@code args} array. */
@@ -31,6 +33,13 @@ final class RequestRead {
 
     RequestRead(EnvelopeListener listener) {
         this.listener = listener;
+    }
+
+    /** Whether the {@code MessageWrapper} starting now is the body's own: {@code true} once, for the first. */
+    boolean claimRoot() {
+        boolean first = !rootClaimed;
+        rootClaimed = true;
+        return first;
     }
 
     /** Asks the listener; returns whether the read goes on. */
