@@ -3,6 +3,7 @@ package io.jupiter.compat;
 import compat.model.Color;
 import compat.model.CompatException;
 import compat.model.User;
+import io.jupiter.testkit.OwnThreads;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.Date;
@@ -216,14 +217,14 @@ public class CompatServiceImpl implements CompatService {
 
     @Override
     public CompletableFuture<String> later(String value) {
-        return CompletableFuture.supplyAsync(() -> value);
+        return CompletableFuture.supplyAsync(() -> value, OwnThreads.EXECUTOR);
     }
 
     @Override
     public CompletableFuture<String> laterFails(String message) {
         return CompletableFuture.supplyAsync(() -> {
             throw new IllegalStateException(message);
-        });
+        }, OwnThreads.EXECUTOR);
     }
 
     @Override

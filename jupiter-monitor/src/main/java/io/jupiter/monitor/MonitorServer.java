@@ -11,6 +11,8 @@ import io.jupiter.monitor.internal.PasswordHash;
 import io.jupiter.monitor.internal.SessionSlots;
 import io.jupiter.rpc.JupiterClient;
 import io.jupiter.rpc.JupiterServer;
+import io.jupiter.transport.TlsConfig;
+import io.jupiter.transport.netty.ReloadingSslContext;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
@@ -67,8 +69,11 @@ public final class MonitorServer implements AutoCloseable {
     private final SessionSlots sessions;
     private volatile Channel serverChannel;
     private volatile MetricsHttpServer http;
+    private final ReloadingSslContext httpTls;
 
     private MonitorServer(Builder builder, PasswordHash password) {
+        // First: a TLS file that does not load fails here, before any thread is started.
+        this.httpTls = builder.httpTls == null ? null : ReloadingSslContext.forServer(builder.httpTls);
         this.config = builder;
         this.password = password;
         this.attached = new Attached(builder.servers, builder.clients, builder.registry);
@@ -111,7 +116,7 @@ public final class MonitorServer implements AutoCloseable {
             serverChannel = bootstrap.bind(config.host, config.port).syncUninterruptibly().channel();
             if (config.httpPort >= 0) {
                 http = new MetricsHttpServer(group, new InetSocketAddress(config.host, config.httpPort), attached,
-                        password, throttle, config.maxSessions, config.httpRequestTimeoutMillis);
+                        password, throttle, config.maxSessions, config.httpRequestTimeoutMillis, httpTls);
                 http.start();
             }
         } catch (Exception e) {
@@ -147,6 +152,9 @@ public final class MonitorServer implements AutoCloseable {
             h.close();
         }
         group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        if (httpTls != null) {
+            httpTls.close();
+        }
     }
 
     /** Builds a {@link MonitorServer}; {@link #password} is required. */
@@ -165,6 +173,7 @@ public final class MonitorServer implements AutoCloseable {
         private final List<JupiterServer> servers = new ArrayList<>();
         private final List<JupiterClient> clients = new ArrayList<>();
         private RegistryView registry;
+        private TlsConfig httpTls;
 
         private Builder() {
         }
@@ -196,6 +205,17 @@ public final class MonitorServer implements AutoCloseable {
         /** The HTTP metrics port ({@code /metrics}, {@code /metrics.json}), on the same host; default off (-1). */
         public Builder httpPort(int port) {
             this.httpPort = Requires.inRange(port, -1, 65535, "httpPort");
+            return this;
+        }
+
+        /**
+         * HTTPS for the HTTP endpoint: its key pair (and, with {@link TlsConfig#requireClientAuth()}, the CAs of the
+         * client certificates scrapers must present); default {@code null}, plain HTTP. The files are checked by
+         * {@link #build()} and re-read for new connections when they change. The console stays plaintext: bind it
+         * to 127.0.0.1 (its default).
+         */
+        public Builder httpTls(TlsConfig tls) {
+            this.httpTls = tls;
             return this;
         }
 
@@ -267,6 +287,7 @@ public final class MonitorServer implements AutoCloseable {
 
         /**
          * @throws IllegalStateException if no password is configured: the monitor never runs without one
+         * @throws IllegalArgumentException if {@link #httpTls(TlsConfig)} is set and its files do not load
          */
         public MonitorServer build() {
             if (password == null) {

@@ -1,5 +1,6 @@
 package io.jupiter.rpc;
 
+import io.jupiter.testkit.OwnThreads;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -117,7 +118,7 @@ public class EchoServiceImpl implements EchoService {
 
     @Override
     public CompletableFuture<String> helloLater(String name) {
-        return CompletableFuture.supplyAsync(() -> "later, " + name);
+        return CompletableFuture.supplyAsync(() -> "later, " + name, OwnThreads.EXECUTOR);
     }
 
     @Override

@@ -6,6 +6,7 @@ import io.jupiter.serialization.SerializerType;
 import io.jupiter.serialization.Serializers;
 import io.jupiter.serialization.wire.MessageWrapper;
 import io.jupiter.serialization.wire.ServiceMetadata;
+import io.jupiter.testkit.OwnThreads;
 import io.jupiter.transport.ProtocolHeader;
 import io.jupiter.transport.Status;
 import io.netty.buffer.ByteBuf;
@@ -68,7 +69,7 @@ class HostileInputTest {
                 assertThat(echo.add(goodCalls.get(), 1)).isEqualTo(goodCalls.get() + 1);
                 goodCalls.incrementAndGet();
             }
-        });
+        }, OwnThreads.EXECUTOR);
 
         Random random = new Random(SEED);
         for (int i = 0; i < ATTACKS; i++) {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.sun.management.UnixOperatingSystemMXBean;
 import io.jupiter.testkit.Await;
+import io.jupiter.testkit.OwnThreads;
 import io.jupiter.transport.TransportConfig;
 import io.netty.buffer.PooledByteBufAllocator;
 import java.io.BufferedReader;
@@ -107,7 +108,7 @@ class ManyConnectionsTest {
             } catch (java.io.IOException e) {
                 return "(flood output failed: " + e + ")";
             }
-        });
+        }, OwnThreads.EXECUTOR);
         return line.get(timeoutSeconds, TimeUnit.SECONDS);
     }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.jupiter.rpc.exception.ConnectionException;
 import io.jupiter.rpc.exception.RpcException;
 import io.jupiter.testkit.Await;
+import io.jupiter.testkit.OwnThreads;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
@@ -79,7 +80,7 @@ class ProviderKilledTest {
                     pauseBeforeRetry();
                 }
             }
-        });
+        }, OwnThreads.EXECUTOR);
     }
 
     /** A caller that backs off a little, as a real one would, so the outage is not a busy loop on 2 cores. */
@@ -109,7 +110,7 @@ class ProviderKilledTest {
             } catch (IOException e) {
                 return null;
             }
-        });
+        }, OwnThreads.EXECUTOR);
         try {
             assertThat(ready.get(30, TimeUnit.SECONDS)).isEqualTo("ready " + port);
         } catch (Exception e) {
@@ -125,7 +126,7 @@ class ProviderKilledTest {
             } catch (IOException ignored) {
                 // the process is gone
             }
-        });
+        }, OwnThreads.EXECUTOR);
         return process;
     }
 

@@ -8,6 +8,7 @@ import io.jupiter.rpc.EchoService.Person;
 import io.jupiter.rpc.exception.RemoteServiceException;
 import io.jupiter.rpc.exception.ServerErrorException;
 import io.jupiter.serialization.SerializerType;
+import io.jupiter.testkit.OwnThreads;
 import io.jupiter.transport.Status;
 import java.math.BigDecimal;
 import java.net.InetSocketAddress;
@@ -130,7 +131,7 @@ class RpcEndToEndTest {
                 for (int i = 0; i < 300; i++) {
                     assertThat(echo.add(thread, i)).isEqualTo(thread + i);
                 }
-            }));
+            }, OwnThreads.EXECUTOR));
         }
         CompletableFuture.allOf(workers.toArray(new CompletableFuture[0])).get(60, TimeUnit.SECONDS);
     }

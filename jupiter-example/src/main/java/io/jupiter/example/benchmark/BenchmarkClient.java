@@ -5,9 +5,13 @@ import io.jupiter.benchmark.driver.LoadDriver;
 import io.jupiter.benchmark.driver.LoadResult;
 import io.jupiter.benchmark.driver.Payloads;
 import io.jupiter.benchmark.driver.TargetClient;
+import io.jupiter.example.TlsOption;
 import io.jupiter.rpc.JupiterClient;
 import io.jupiter.serialization.SerializerType;
+import io.jupiter.transport.TlsConfig;
+import io.jupiter.transport.TransportConfig;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -27,7 +31,9 @@ public final class BenchmarkClient {
         Set<String> flags = new HashSet<>(FLAGS);
         flags.add("metrics");
         flags.add("scenario");
+        flags.addAll(List.of("tls-trust", "tls-cert", "tls-key"));
         Flags args = new Flags(argv, 1, flags);
+        TlsConfig tls = TlsOption.client(args);
         boolean metrics = io.jupiter.example.MonitorOption.metricsEnabled(args);
         String host = args.get("host", "127.0.0.1");
         int port = args.getInt("port", 18099, 1, 65535);
@@ -51,10 +57,12 @@ public final class BenchmarkClient {
         // hello prints the line it always printed; the user scenarios name themselves where hello names its payload.
         String what = scenario == Scenario.HELLO ? "payload=" + payloadName : "scenario=" + scenario.id();
         System.out.printf("benchmark-client: jupiter %s mode=%s threads=%d %s serializer=%s "
-                        + "connections=%d warmup=%ds seconds=%ds cores=%d metrics=%s%n", where, mode, threads,
+                        + "connections=%d warmup=%ds seconds=%ds cores=%d metrics=%s%s%n", where, mode, threads,
                 what, serializer.id(), connections, warmup, seconds, Runtime.getRuntime().availableProcessors(),
-                metrics ? "on" : "off");
-        try (JupiterClient client = JupiterClient.builder().appName("benchmark").metrics(metrics).build();
+                metrics ? "on" : "off", tls != null ? " tls=on" : "");
+        try (JupiterClient client = JupiterClient.builder().appName("benchmark").metrics(metrics)
+                .transportConfig(TransportConfig.builder().threadNamePrefix("jupiter-connector").readerIdleMillis(0)
+                        .tls(tls).build()).build();
              TargetClient target = scenario.target(
                      new BenchmarkProxies(client, registry, host, port, serializer, connections), payload)) {
             JvmStats jvm = new JvmStats();

@@ -2,6 +2,7 @@ package io.jupiter.example.benchmark;
 
 import io.jupiter.benchmark.driver.Flags;
 import io.jupiter.example.MonitorOption;
+import io.jupiter.example.TlsOption;
 import io.jupiter.example.benchmark.user.UserService;
 import io.jupiter.example.benchmark.user.UserServiceImpl;
 import io.jupiter.monitor.MonitorServer;
@@ -24,14 +25,17 @@ public final class BenchmarkServer {
         Set<String> flags = new HashSet<>(Set.of("port", "host", "provider-threads", "io-threads", "metrics",
                 "stats-interval", "registry"));
         flags.addAll(MonitorOption.FLAGS);
-        Flags args = new Flags(argv, 1, flags);
+        flags.addAll(TlsOption.FLAGS);
+        Flags args = new Flags(argv, 1, flags, TlsOption.SWITCHES);
         JupiterServer server = newServer(args);
         InetSocketAddress bound = server.start();
         int cores = Runtime.getRuntime().availableProcessors();
         String registry = args.get("registry", null);
         System.out.println("benchmark-server listening on " + bound + " (services test/service/1.0.0 and "
                 + "test/userService/1.0.0, " + cores + " cores, metrics " + (server.metrics().enabled() ? "on" : "off")
-                + ")" + (registry != null ? ", published to " + registry : ""));
+                + ")" + (registry != null ? ", published to " + registry : "")
+                + (args.has("tls-cert") ? ", TLS" + (args.has("tls-client-auth") ? " with client certificates" : "")
+                : ""));
         MonitorServer monitor = MonitorOption.start(args, server, null);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -68,7 +72,7 @@ public final class BenchmarkServer {
                 .serializers(SerializerType.values())
                 .metrics(MonitorOption.metricsEnabled(args))
                 .transportConfig(TransportConfig.builder().threadNamePrefix("jupiter-acceptor").writerIdleMillis(0)
-                        .ioThreads(args.getInt("io-threads", cores, 1, 256)).build());
+                        .ioThreads(args.getInt("io-threads", cores, 1, 256)).tls(TlsOption.server(args)).build());
         String registry = args.get("registry", null);
         if (registry != null) {
             builder.registry(registry);

@@ -8,7 +8,9 @@ import io.jupiter.example.benchmark.user.UserServiceImpl;
 import io.jupiter.rpc.JupiterClient;
 import io.jupiter.rpc.JupiterServer;
 import io.jupiter.serialization.SerializerType;
+import io.jupiter.transport.TlsConfig;
 import io.jupiter.transport.TransportConfig;
+import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -16,6 +18,10 @@ import java.util.concurrent.CompletableFuture;
  * threads and the serializers the run uses are set. With {@code direct}, the provider runs methods on its IO threads
  * ({@code providerThreads(0)}) and the consumer completes calls on its IO threads ({@code consumerThreads(0)}),
  * the arrangement the docs recommend for services that never block.
+ *
+ * <p>With the system property {@value #TLS_DIR} (the driver's target {@code jupiter-tls} sets it) both sides speak
+ * TLS: the server presents {@code server.crt}/{@code server.key} of that directory, the client trusts its
+ * {@code ca.crt} (and checks the host name, as by default).
  */
 public class JupiterTarget implements BenchmarkTarget {
 
@@ -30,11 +36,14 @@ public class JupiterTarget implements BenchmarkTarget {
         this.nonBlockingServices = nonBlockingServices;
     }
 
+    /** System property: a directory with {@code ca.crt}, {@code server.crt} and {@code server.key}; set, TLS is on. */
+    public static final String TLS_DIR = "jupiter.benchmark.tls.dir";
+
     @Override
     public AutoCloseable startServer(ServerSettings settings) {
         JupiterServer.Builder builder = JupiterServer.builder().host(settings.host()).port(settings.port())
                 .serializers(SerializerType.values())
-                .transportConfig(TransportConfig.builder().ioThreads(settings.ioThreads()).build());
+                .transportConfig(TransportConfig.builder().ioThreads(settings.ioThreads()).tls(serverTls()).build());
         if (settings.direct()) {
             builder.providerThreads(0);
         }
@@ -49,7 +58,8 @@ public class JupiterTarget implements BenchmarkTarget {
     @Override
     public TargetClient connect(ClientSettings settings) {
         JupiterClient.Builder builder = JupiterClient.builder().appName("benchmark")
-                .transportConfig(TransportConfig.builder().ioThreads(settings.ioThreads()).build());
+                .transportConfig(TransportConfig.builder().ioThreads(settings.ioThreads()).tls(clientTls())
+                        .build());
         if (settings.direct()) {
             builder.consumerThreads(0);
         }
@@ -62,6 +72,22 @@ public class JupiterTarget implements BenchmarkTarget {
             client.close();
             throw e;
         }
+    }
+
+    private static TlsConfig serverTls() {
+        Path dir = tlsDir();
+        return dir == null ? null : TlsConfig.builder().keyPair(dir.resolve("server.crt"), dir.resolve("server.key"))
+                .build();
+    }
+
+    private static TlsConfig clientTls() {
+        Path dir = tlsDir();
+        return dir == null ? null : TlsConfig.builder().trust(dir.resolve("ca.crt")).build();
+    }
+
+    private static Path tlsDir() {
+        String dir = System.getProperty(TLS_DIR);
+        return dir == null || dir.isBlank() ? null : Path.of(dir);
     }
 
     /** The scenario's calls, closing the {@link JupiterClient} that owns their proxies when closed. */

@@ -2,6 +2,7 @@ package io.jupiter.example.demo;
 
 import io.jupiter.benchmark.driver.Flags;
 import io.jupiter.example.MonitorOption;
+import io.jupiter.example.TlsOption;
 import io.jupiter.example.demo.GreeterService.GreetingRefusedException;
 import io.jupiter.monitor.MonitorServer;
 import io.jupiter.monitor.TextReport;
@@ -9,14 +10,19 @@ import io.jupiter.rpc.InvokeFuture;
 import io.jupiter.rpc.InvokeFutureContext;
 import io.jupiter.rpc.InvokeType;
 import io.jupiter.example.registry.RegistryServerView;
+import io.jupiter.registry.embedded.EmbeddedRegistryFactory;
 import io.jupiter.registry.embedded.RegistryServer;
+import io.jupiter.transport.TlsConfig;
+import io.jupiter.transport.TransportConfig;
 import io.jupiter.rpc.JupiterClient;
 import io.jupiter.rpc.JupiterServer;
 import io.jupiter.rpc.exception.RemoteServiceException;
 import io.jupiter.rpc.exception.TimeoutException;
 import io.jupiter.serialization.SerializerType;
 import java.net.InetSocketAddress;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -34,22 +40,41 @@ public final class Demo {
     }
 
     public static int run(String[] argv) throws Exception {
-        return new Demo().runAll(new Flags(argv, 1, MonitorOption.FLAGS));
+        Set<String> flags = new HashSet<>(MonitorOption.FLAGS);
+        flags.addAll(TlsOption.FLAGS);
+        return new Demo().runAll(new Flags(argv, 1, flags, TlsOption.SWITCHES));
     }
 
     private int runAll(Flags args) throws Exception {
         MonitorServer monitor = null;
+        // With --tls-*, every port speaks TLS: the registry's, the provider's; the consumer and both registry clients
+        // trust --tls-trust (or the certificate itself) and present the certificate when --tls-client-auth asks.
+        TlsConfig serverTls = TlsOption.server(args);
+        TlsConfig clientTls = TlsOption.sameProcessClient(serverTls);
+        if (clientTls != null) {
+            // The registry clients JupiterServer and JupiterClient make from the URL read these.
+            System.setProperty(EmbeddedRegistryFactory.TLS_TRUST, clientTls.trustFile().toString());
+            if (clientTls.hasKeyPair()) {
+                System.setProperty(EmbeddedRegistryFactory.TLS_CERT, clientTls.certificateFile().toString());
+                System.setProperty(EmbeddedRegistryFactory.TLS_KEY, clientTls.keyFile().toString());
+            }
+        }
         // The embedded registry, in this process: the provider publishes to it, the consumer finds the provider there.
-        try (RegistryServer registry = RegistryServer.builder().host("127.0.0.1").port(0).build()) {
+        try (RegistryServer registry = RegistryServer.builder().host("127.0.0.1").port(0).tls(serverTls).build()) {
             String registryUrl = "default://127.0.0.1:" + registry.start().getPort();
-            System.out.println("registry: listening on " + registryUrl);
+            System.out.println("registry: listening on " + registryUrl + (serverTls == null ? "" : " (TLS)"));
             try (JupiterServer server = JupiterServer.builder().host("127.0.0.1").port(0).registry(registryUrl)
-                    .serializers(SerializerType.values()).build();
-                 JupiterClient client = JupiterClient.builder().appName("demo").registry(registryUrl).build()) {
+                    .serializers(SerializerType.values())
+                    .transportConfig(TransportConfig.builder().threadNamePrefix("jupiter-acceptor").writerIdleMillis(0)
+                            .tls(serverTls).build()).build();
+                 JupiterClient client = JupiterClient.builder().appName("demo").registry(registryUrl)
+                         .transportConfig(TransportConfig.builder().threadNamePrefix("jupiter-connector")
+                                 .readerIdleMillis(0).tls(clientTls).build()).build()) {
                 server.register(new GreeterServiceImpl());
                 InetSocketAddress bound = server.start();
                 System.out.println("provider: demo/greeter/1.0.0 listening on " + bound + ", published to "
-                        + registryUrl);
+                        + registryUrl + (serverTls == null ? "" : serverTls.requireClientAuth()
+                        ? " (TLS, client certificates required)" : " (TLS)"));
                 monitor = MonitorOption.start(args, server, client, new RegistryServerView(registry));
                 for (SerializerType serializer : SerializerType.values()) {
                     System.out.println("-- serializer " + serializer.id());
@@ -72,6 +97,11 @@ public final class Demo {
         } finally {
             if (monitor != null) {
                 monitor.close();
+            }
+            if (clientTls != null) {
+                System.clearProperty(EmbeddedRegistryFactory.TLS_TRUST);
+                System.clearProperty(EmbeddedRegistryFactory.TLS_CERT);
+                System.clearProperty(EmbeddedRegistryFactory.TLS_KEY);
             }
         }
         System.out.println(failures == 0 ? "demo: every call behaved as expected" : "demo: " + failures + " FAILED");

@@ -2,8 +2,11 @@ package io.jupiter.example.registry;
 
 import io.jupiter.benchmark.driver.Flags;
 import io.jupiter.example.MonitorOption;
+import io.jupiter.example.TlsOption;
 import io.jupiter.monitor.MonitorServer;
+import io.jupiter.registry.embedded.EmbeddedRegistryFactory;
 import io.jupiter.registry.embedded.RegistryServer;
+import io.jupiter.transport.TlsConfig;
 import java.net.InetSocketAddress;
 import java.util.HashSet;
 import java.util.Set;
@@ -22,12 +25,16 @@ public final class RegistryCommand {
         Set<String> flags = new HashSet<>(MonitorOption.FLAGS);
         flags.add("port");
         flags.add("host");
-        Flags args = new Flags(argv, 1, flags);
+        flags.addAll(TlsOption.FLAGS);
+        Flags args = new Flags(argv, 1, flags, TlsOption.SWITCHES);
+        TlsConfig tls = TlsOption.server(args);
         RegistryServer server = RegistryServer.builder().host(args.get("host", "0.0.0.0"))
-                .port(args.getInt("port", RegistryServer.DEFAULT_PORT, 0, 65535)).build();
+                .port(args.getInt("port", RegistryServer.DEFAULT_PORT, 0, 65535)).tls(tls).build();
         InetSocketAddress bound = server.start();
         System.out.println("registry listening on " + bound + " (use --registry default://<this host>:"
-                + bound.getPort() + ")");
+                + bound.getPort() + (tls == null ? ")" : "; TLS only: clients need -D"
+                + EmbeddedRegistryFactory.TLS_TRUST + "=<CA file>" + (tls.requireClientAuth() ? " and -D"
+                + EmbeddedRegistryFactory.TLS_CERT + ", -D" + EmbeddedRegistryFactory.TLS_KEY : "") + ")"));
         MonitorServer monitor;
         try {
             monitor = MonitorOption.start(args, null, null, new RegistryServerView(server));

@@ -1,7 +1,9 @@
 package io.jupiter.monitor.internal;
 
+import io.jupiter.common.ThrottledWarning;
 import io.jupiter.monitor.JsonReport;
 import io.jupiter.monitor.PrometheusText;
+import io.jupiter.transport.netty.ReloadingSslContext;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
@@ -35,6 +37,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The HTTP metrics endpoint, on the monitor's event loop: {@code GET /metrics} in Prometheus text format and
@@ -46,9 +50,14 @@ import java.util.concurrent.TimeUnit;
  * within {@code requestTimeoutMillis} of the connection opening or of the previous response (this is both the read
  * timeout and the keep-alive idle timeout), else the connection is closed; request lines, headers and bodies are
  * capped in size.
+ *
+ * <p>With a TLS context it serves HTTPS only: a plaintext request is closed at once with one WARN line (at most
+ * once a second per address), and the connection counts as open for the request deadline once the handshake is
+ * done (the handshake has its own 10 s timeout).
  */
 public final class MetricsHttpServer implements AutoCloseable {
 
+    private static final Logger logger = LoggerFactory.getLogger(MetricsHttpServer.class);
     private static final int MAX_INITIAL_LINE = 4096;
     private static final int MAX_HEADERS = 8192;
     private static final int MAX_BODY = 4096;
@@ -63,11 +72,17 @@ public final class MetricsHttpServer implements AutoCloseable {
     private final long requestTimeoutMillis;
     private final ChannelGroup connections =
             new DefaultChannelGroup("jupiter-monitor-http", GlobalEventExecutor.INSTANCE);
+    private final ReloadingSslContext tls;
+    private final ThrottledWarning handshakeFailures = new ThrottledWarning(logger, 1, TimeUnit.SECONDS);
     private volatile Channel serverChannel;
 
+    /**
+     * @param tls the TLS context (HTTPS), or {@code null} for plain HTTP; the caller keeps and releases it
+     */
     public MetricsHttpServer(EventLoopGroup group, InetSocketAddress bindAddress, Attached attached,
                              PasswordHash password, AuthThrottle throttle, int maxConnections,
-                             long requestTimeoutMillis) {
+                             long requestTimeoutMillis, ReloadingSslContext tls) {
+        this.tls = tls;
         this.group = group;
         this.bindAddress = bindAddress;
         this.attached = attached;
@@ -88,6 +103,9 @@ public final class MetricsHttpServer implements AutoCloseable {
                             return;
                         }
                         connections.add(ch);
+                        if (tls != null) {
+                            tls.addTo(ch.pipeline(), ch.remoteAddress(), handshakeFailures);
+                        }
                         ch.pipeline()
                                 .addLast(new HttpServerCodec(MAX_INITIAL_LINE, MAX_HEADERS, MAX_BODY))
                                 .addLast(new HttpObjectAggregator(MAX_BODY))

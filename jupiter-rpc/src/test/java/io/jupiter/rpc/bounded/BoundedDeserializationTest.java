@@ -10,6 +10,7 @@ import io.jupiter.rpc.bounded.Bombs.Bomb;
 import io.jupiter.serialization.SerializerType;
 import io.jupiter.serialization.Serializers;
 import io.jupiter.serialization.wire.ResultWrapper;
+import io.jupiter.testkit.OwnThreads;
 import io.jupiter.transport.ProtocolHeader;
 import io.jupiter.transport.Status;
 import io.netty.buffer.ByteBuf;
@@ -145,7 +146,7 @@ class BoundedDeserializationTest {
                 assertThat(echo.add(goodCalls.get(), 1)).isEqualTo(goodCalls.get() + 1);
                 goodCalls.incrementAndGet();
             }
-        });
+        }, OwnThreads.EXECUTOR);
         try {
             for (Bomb bomb : Bombs.all()) {
                 try (Socket socket = connect()) {

@@ -25,6 +25,17 @@ public interface ConnectionGroup extends AutoCloseable {
      */
     boolean everAvailable();
 
+    /**
+     * Why the last connection of this group failed its TLS handshake, while none is active; {@code null} when one is
+     * active, or the last attempt did not fail in the handshake (plaintext groups: always {@code null}). A failed
+     * handshake is a mismatch of configuration (a plaintext server, a certificate or host name that does not
+     * verify, a client certificate refused), not an outage: waiting for a reconnect will not help, so a caller may
+     * fail at once.
+     */
+    default TransportException handshakeFailure() {
+        return null;
+    }
+
     /** Waits until at least one connection is active; returns whether one is. */
     boolean awaitAvailable(long timeout, TimeUnit unit) throws InterruptedException;
 

@@ -31,6 +31,7 @@ import io.jupiter.common.SystemProperties;
  * <td>jupiter.io.max.connections</td></tr>
  * <tr><td>maxConnectionsPerAddress (accepted connections from one remote IP address)</td><td>2,000</td>
  * <td>jupiter.io.max.connections.per.address</td></tr>
+ * <tr><td>tls (see {@link TlsConfig})</td><td>none: plaintext, as 1.3.1</td><td>-</td></tr>
  * </table>
  */
 public final class TransportConfig {
@@ -56,6 +57,7 @@ public final class TransportConfig {
     private final long bodyTimeoutMillis;
     private final int maxConnections;
     private final int maxConnectionsPerAddress;
+    private final TlsConfig tls;
 
     private TransportConfig(Builder b) {
         this.maxBodySize = b.maxBodySize;
@@ -76,6 +78,7 @@ public final class TransportConfig {
         this.bodyTimeoutMillis = b.bodyTimeoutMillis;
         this.maxConnections = b.maxConnections;
         this.maxConnectionsPerAddress = b.maxConnectionsPerAddress;
+        this.tls = b.tls;
     }
 
     /** A builder holding the defaults. */
@@ -109,6 +112,7 @@ public final class TransportConfig {
         b.bodyTimeoutMillis = bodyTimeoutMillis;
         b.maxConnections = maxConnections;
         b.maxConnectionsPerAddress = maxConnectionsPerAddress;
+        b.tls = tls;
         return b;
     }
 
@@ -204,6 +208,11 @@ public final class TransportConfig {
         return maxConnectionsPerAddress;
     }
 
+    /** TLS settings, or {@code null} for plaintext (the default, and all a 1.3.1 peer speaks). */
+    public TlsConfig tls() {
+        return tls;
+    }
+
     /** Prefix of IO thread names. */
     public String threadNamePrefix() {
         return threadNamePrefix;
@@ -230,6 +239,7 @@ public final class TransportConfig {
         private long bodyTimeoutMillis = SystemProperties.getLong("jupiter.io.decoder.body.timeout.millis", 10_000);
         private int maxConnections = SystemProperties.getInt("jupiter.io.max.connections", 20_000);
         private int maxConnectionsPerAddress = SystemProperties.getInt("jupiter.io.max.connections.per.address", 2_000);
+        private TlsConfig tls;
 
         private Builder() {
         }
@@ -315,6 +325,12 @@ public final class TransportConfig {
             Requires.positive(perAddress, "maxConnectionsPerAddress");
             this.maxConnections = total;
             this.maxConnectionsPerAddress = perAddress;
+            return this;
+        }
+
+        /** TLS for every connection of this endpoint; {@code null} (the default) for plaintext. */
+        public Builder tls(TlsConfig tls) {
+            this.tls = tls;
             return this;
         }
 

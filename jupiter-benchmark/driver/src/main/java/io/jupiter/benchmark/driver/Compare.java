@@ -24,7 +24,9 @@ import java.util.stream.Stream;
  * With {@code --baseline-classpath} (our example jar from another build), the targets {@code baseline} and
  * {@code baseline-direct} measure that build beside this one, so a change is measured before and after in one run.
  * {@code --jupiter-jvm-options "-Dkey=value ..."} adds JVM options to the {@code jupiter} and {@code jupiter-direct}
- * JVMs only (against {@code baseline} on the same jar, it measures a setting before and after).
+ * JVMs only (against {@code baseline} on the same jar, it measures a setting before and after). The target
+ * {@code jupiter-tls} is {@code jupiter} with TLS on both sides; it needs {@code --tls-dir D} with {@code ca.crt},
+ * {@code server.crt} (valid for 127.0.0.1) and {@code server.key}, as {@code bench/tls-certs.sh D} makes them.
  */
 public final class Compare {
 
@@ -35,7 +37,8 @@ public final class Compare {
 
     private static final Set<String> FLAGS = Set.of("jupiter-classpath", "legacy-classpath", "baseline-classpath",
             "jupiter-jvm-options", "targets", "cases",
-            "runs", "warmup", "seconds", "connections", "io-threads", "serializer", "base-port", "logs", "out");
+            "runs", "warmup", "seconds", "connections", "io-threads", "serializer", "base-port", "logs", "out",
+            "tls-dir");
     private static final long READY_TIMEOUT_SECONDS = 60;
     /** Beyond warm-up and measurement: JVM start, connecting, and the last async batches draining. */
     private static final long CLIENT_SLACK_SECONDS = 120;
@@ -66,7 +69,7 @@ public final class Compare {
         List<TargetSpec> specs = new ArrayList<>();
         for (String name : names) {
             TargetSpec spec = TargetSpec.named(name.trim(), jupiterClassPath, legacyClassPath,
-                    flags.get("baseline-classpath", null));
+                    flags.get("baseline-classpath", null), flags.get("tls-dir", null));
             specs.add(spec.name().startsWith(TargetSpec.JUPITER) ? spec.withJvmOptions(jupiterJvmOptions) : spec);
         }
         this.targets = List.copyOf(specs);

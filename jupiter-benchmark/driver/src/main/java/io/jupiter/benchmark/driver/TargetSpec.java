@@ -22,6 +22,7 @@ record TargetSpec(String name, String label, String classPath, String adapter, L
     static final String JUPITER = "jupiter";
     static final String JUPITER_DIRECT = "jupiter-direct";
     static final String JUPITER_NON_BLOCKING = "jupiter-nonblocking";
+    static final String JUPITER_TLS = "jupiter-tls";
     static final String LEGACY = "legacy";
     static final String LEGACY_POOL = "legacy-pool";
     static final String BASELINE = "baseline";
@@ -49,6 +50,16 @@ record TargetSpec(String name, String label, String classPath, String adapter, L
 
     /** As {@link #named(String, String, String)}, with the class path of the baseline build (or {@code null}). */
     static TargetSpec named(String name, String jupiterClassPath, String legacyClassPath, String baselineClassPath) {
+        return named(name, jupiterClassPath, legacyClassPath, baselineClassPath, null);
+    }
+
+    /**
+     * As {@link #named(String, String, String, String)}, with the directory of the TLS files of {@code jupiter-tls}
+     * (or {@code null}): {@code ca.crt}, {@code server.crt} and {@code server.key} ({@code bench/tls-certs.sh} makes
+     * them). {@code jupiter-tls} is {@code jupiter} (defaults) with TLS on both sides.
+     */
+    static TargetSpec named(String name, String jupiterClassPath, String legacyClassPath, String baselineClassPath,
+                            String tlsDir) {
         String jupiterAdapter = "io.jupiter.example.benchmark.JupiterTarget";
         return switch (name) {
             case RAW -> new TargetSpec(name, "raw echo", required(jupiterClassPath, "--jupiter-classpath", name),
@@ -60,6 +71,9 @@ record TargetSpec(String name, String label, String classPath, String adapter, L
             case JUPITER_NON_BLOCKING -> new TargetSpec(name, "jupiter (defaults, @NonBlocking)",
                     required(jupiterClassPath, "--jupiter-classpath", name),
                     "io.jupiter.example.benchmark.NonBlockingJupiterTarget", List.of(), false, false);
+            case JUPITER_TLS -> new TargetSpec(name, "jupiter (TLS)",
+                    required(jupiterClassPath, "--jupiter-classpath", name), jupiterAdapter,
+                    List.of("-Djupiter.benchmark.tls.dir=" + required(tlsDir, "--tls-dir", name)), false, false);
             case LEGACY -> new TargetSpec(name, "1.3.1 fastest", required(legacyClassPath, "--legacy-classpath", name),
                     "io.jupiter.benchmark.legacy.LegacyTarget",
                     concat(LEGACY_OPENS, LEGACY_SETTINGS, "-Djupiter.executor.factory.provider.factory_name=callerRuns"),
@@ -72,7 +86,8 @@ record TargetSpec(String name, String label, String classPath, String adapter, L
             case BASELINE_DIRECT -> new TargetSpec(name, "baseline (IO threads)",
                     required(baselineClassPath, "--baseline-classpath", name), jupiterAdapter, List.of(), true, true);
             default -> throw new IllegalArgumentException("--targets: unknown target '" + name + "' (expected: "
-                    + String.join("|", RAW, JUPITER, JUPITER_DIRECT, JUPITER_NON_BLOCKING, LEGACY, LEGACY_POOL, BASELINE, BASELINE_DIRECT)
+                    + String.join("|", RAW, JUPITER, JUPITER_DIRECT, JUPITER_NON_BLOCKING, JUPITER_TLS, LEGACY,
+                    LEGACY_POOL, BASELINE, BASELINE_DIRECT)
                     + ")");
         };
     }

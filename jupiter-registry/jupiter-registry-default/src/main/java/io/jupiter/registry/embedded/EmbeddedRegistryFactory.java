@@ -6,7 +6,9 @@ import io.jupiter.registry.Registries;
 import io.jupiter.registry.RegistryFactory;
 import io.jupiter.registry.RegistryService;
 import io.jupiter.registry.embedded.internal.EmbeddedRegistryClient;
+import io.jupiter.transport.TlsConfig;
 import io.jupiter.transport.TransportConfig;
+import java.nio.file.Path;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,8 +16,21 @@ import java.util.List;
 /**
  * Scheme {@code default}: clients of {@link RegistryServer}s. Unacknowledged messages are resent after
  * {@code jupiter.registry.default.resend.millis} (default 10,000, as in 1.3.1).
+ *
+ * <p>A registry server with TLS needs clients with TLS. Those made from a URL ({@code default://host:port}, as
+ * {@code JupiterServer.Builder.registry} and {@code JupiterClient.Builder.registry} make them) use TLS when the
+ * system property {@value #TLS_TRUST} names the PEM file of the CAs to trust; {@value #TLS_CERT} and
+ * {@value #TLS_KEY} add a client certificate (for a registry that requires one). Without them (the default) they
+ * speak plaintext, as 1.3.1. {@link #connect(String, long, TlsConfig)} takes the settings directly.
  */
 public final class EmbeddedRegistryFactory implements RegistryFactory {
+
+    /** System property: the trust file of registry clients made from a URL; set, they use TLS. */
+    public static final String TLS_TRUST = "jupiter.registry.tls.trust";
+    /** System property: the certificate registry clients made from a URL present. */
+    public static final String TLS_CERT = "jupiter.registry.tls.cert";
+    /** System property: the key of {@value #TLS_CERT}. */
+    public static final String TLS_KEY = "jupiter.registry.tls.key";
 
     @Override
     public String scheme() {
@@ -24,17 +39,45 @@ public final class EmbeddedRegistryFactory implements RegistryFactory {
 
     @Override
     public RegistryService connect(String addresses) {
-        return connect(addresses, SystemProperties.getLong("jupiter.registry.default.resend.millis", 10_000));
+        return connect(addresses, SystemProperties.getLong("jupiter.registry.default.resend.millis", 10_000),
+                tlsFromSystemProperties());
     }
 
-    /** A client with an explicit resend interval. */
+    /** A plaintext client with an explicit resend interval. */
     public static RegistryService connect(String addresses, long resendMillis) {
+        return connect(addresses, resendMillis, null);
+    }
+
+    /**
+     * A client with an explicit resend interval and TLS settings ({@code null}: plaintext).
+     *
+     * @throws IllegalArgumentException if the TLS files do not load
+     */
+    public static RegistryService connect(String addresses, long resendMillis, TlsConfig tls) {
         List<InetSocketAddress> servers = new ArrayList<>();
         for (ProviderAddress address : Registries.parseAddresses(addresses)) {
             servers.add(new InetSocketAddress(address.host(), address.port()));
         }
         TransportConfig config = TransportConfig.builder().threadNamePrefix("jupiter-registry-connector")
-                .readerIdleMillis(0).ioThreads(1).build();
+                .readerIdleMillis(0).ioThreads(1).tls(tls).build();
         return new EmbeddedRegistryClient(servers, config, resendMillis);
+    }
+
+    /** The TLS of {@value #TLS_TRUST}, {@value #TLS_CERT} and {@value #TLS_KEY}, or {@code null} if no trust is set. */
+    static TlsConfig tlsFromSystemProperties() {
+        String trust = SystemProperties.get(TLS_TRUST, null);
+        if (trust == null || trust.isBlank()) {
+            return null;
+        }
+        TlsConfig.Builder tls = TlsConfig.builder().trust(Path.of(trust));
+        String cert = SystemProperties.get(TLS_CERT, null);
+        if (cert != null && !cert.isBlank()) {
+            String key = SystemProperties.get(TLS_KEY, null);
+            if (key == null || key.isBlank()) {
+                throw new IllegalArgumentException(TLS_KEY + ": not set (expected: the key of " + TLS_CERT + ")");
+            }
+            tls.keyPair(Path.of(cert), Path.of(key));
+        }
+        return tls.build();
     }
 }

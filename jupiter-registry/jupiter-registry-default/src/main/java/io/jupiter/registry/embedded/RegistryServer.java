@@ -6,6 +6,7 @@ import io.jupiter.registry.ServiceMeta;
 import io.jupiter.registry.embedded.internal.RegistryFrames;
 import io.jupiter.registry.embedded.internal.RegistryServerHandler;
 import io.jupiter.transport.Acceptor;
+import io.jupiter.transport.TlsConfig;
 import io.jupiter.transport.TransportConfig;
 import io.jupiter.transport.TransportFactory;
 import java.net.InetSocketAddress;
@@ -21,6 +22,9 @@ import java.util.List;
  *     ...  // JupiterServer.builder().registry("default://127.0.0.1:20001") ...
  * }
  * }</pre>
+ *
+ * <p>With {@link Builder#tls(TlsConfig)} the port speaks TLS only (a plaintext peer, such as a 1.3.1 provider, is
+ * closed at once with one log line); its clients then need TLS too: {@link EmbeddedRegistryFactory}.
  */
 public final class RegistryServer implements AutoCloseable {
 
@@ -111,6 +115,16 @@ public final class RegistryServer implements AutoCloseable {
         /** Transport settings (idle timeout, IO threads, body cap); the accepted message codes are set here. */
         public Builder transportConfig(TransportConfig config) {
             this.transportConfig = Requires.notNull(config, "transportConfig");
+            return this;
+        }
+
+        /**
+         * TLS on the registry's port (it needs a key pair; with {@link TlsConfig#requireClientAuth()} only clients
+         * with a certificate of the trusted CAs may publish or subscribe); {@code null} (the default) for plaintext.
+         * Shorthand for the {@code tls} of {@link #transportConfig(TransportConfig)}.
+         */
+        public Builder tls(TlsConfig tls) {
+            this.transportConfig = transportConfig.toBuilder().tls(tls).build();
             return this;
         }
 

@@ -6,13 +6,15 @@ import io.jupiter.rpc.internal.balance.Endpoint;
 import io.jupiter.rpc.internal.balance.LoadBalancer;
 import io.jupiter.transport.Connection;
 import io.jupiter.transport.Status;
+import io.jupiter.transport.TransportException;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.concurrent.TimeUnit;
 
 /**
  * Picks the connection of a call: the load balancer chooses a provider among those with an open connection, the
- * provider's group its next connection. When nothing is connected (yet), waits within the call's timeout.
+ * provider's group its next connection. When nothing is connected (yet), waits within the call's timeout, unless
+ * every provider's connections fail their TLS handshake: that is a configuration mismatch, reported at once.
  */
 final class ConnectionSelector {
 
@@ -97,6 +99,20 @@ final class ConnectionSelector {
         return endpoint.group().next();
     }
 
+    /** Throws when there are providers and the connections to each fail their TLS handshake. */
+    private static void failIfEveryHandshakeFails(Endpoint[] endpoints, MethodInfo info) {
+        TransportException failure = null;
+        for (Endpoint endpoint : endpoints) {
+            failure = endpoint.group().handshakeFailure();
+            if (failure == null) {
+                return;
+            }
+        }
+        if (failure != null) {
+            throw new ConnectionException(Status.CLIENT_ERROR, failure.getMessage() + " (" + info + ")", failure);
+        }
+    }
+
     private Endpoint await(MethodInfo info) {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(info.timeoutMillis);
         try {
@@ -107,6 +123,7 @@ final class ConnectionSelector {
                 if (chosen != null) {
                     return chosen;
                 }
+                failIfEveryHandshakeFails(endpoints, info);
                 for (Endpoint endpoint : endpoints) {
                     long left = Math.min(deadline - System.nanoTime(), WAIT_SLICE_NANOS);
                     if (left > 0 && endpoint.group().awaitAvailable(left, TimeUnit.NANOSECONDS)) {

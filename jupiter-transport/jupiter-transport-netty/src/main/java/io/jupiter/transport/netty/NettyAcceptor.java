@@ -29,7 +29,8 @@ import org.slf4j.LoggerFactory;
  * <p>Each accepted connection gets this pipeline (see {@link ServerChannelInitializer}):
  *
  * <pre>
- *  socket ──► FlushConsolidationHandler(256, true)  one syscall per read batch of flushes
+ *  socket ──► SslHandler, TlsGate                    only with {@link TransportConfig#tls()}
+ *         ──► FlushConsolidationHandler(256, true)  one syscall per read batch of flushes
  *         ──► IdleStateHandler(readerIdle)          absent when readerIdleMillis is 0
  *         ──► ReaderIdleCloser                      closes a connection silent for readerIdle
  *         ──► FrameDecoder                          header checks before the body is buffered
@@ -38,6 +39,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Socket options: {@code SO_BACKLOG 1024}, {@code SO_REUSEADDR}, and on each connection {@code TCP_NODELAY},
  * {@code SO_KEEPALIVE}, the configured write buffer water marks and the pooled allocator.
+ *
+ * <p>With {@link TransportConfig#tls()} every connection speaks TLS (1.3 or 1.2) and a peer that does not is closed
+ * at once; the certificate files are read when the acceptor is created (so a bad file fails here, with a message
+ * naming it) and again for new connections whenever they change (see {@link ReloadingSslContext}).
  *
  * <p>{@link #close()} closes the listening socket and every connection, then shuts both thread groups down and waits
  * (a few seconds at most) until their threads have ended. It must not be called from an IO thread.
@@ -54,6 +59,7 @@ public final class NettyAcceptor implements Acceptor {
     private final TransportConfig config;
     private final InetSocketAddress bindAddress;
     private final FrameDispatcher dispatcher;
+    private final ReloadingSslContext tls;
 
     // Guarded by this.
     private boolean started;
@@ -65,11 +71,17 @@ public final class NettyAcceptor implements Acceptor {
 
     private volatile InetSocketAddress localAddress;
 
-    /** An acceptor that will bind {@code bindAddress} (port 0 picks a free port) and feed {@code handler}. */
+    /**
+     * An acceptor that will bind {@code bindAddress} (port 0 picks a free port) and feed {@code handler}.
+     *
+     * @throws IllegalArgumentException if {@link TransportConfig#tls()} is set but does not load: no key pair, a
+     *         file that is not PEM, a key that does not match its certificate
+     */
     public NettyAcceptor(TransportConfig config, InetSocketAddress bindAddress, FrameHandler handler) {
         this.config = Requires.notNull(config, "config");
         this.bindAddress = Requires.notNull(bindAddress, "bindAddress");
         this.dispatcher = new FrameDispatcher(handler);
+        this.tls = config.tls() == null ? null : ReloadingSslContext.forServer(config.tls());
     }
 
     /**
@@ -100,17 +112,19 @@ public final class NettyAcceptor implements Acceptor {
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
                         new WriteBufferWaterMark(config.writeBufferLowWaterMark(), config.writeBufferHighWaterMark()))
                 .childOption(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
-                .childHandler(new ServerChannelInitializer(config, dispatcher, children));
+                .childHandler(new ServerChannelInitializer(config, dispatcher, children, tls));
         ChannelFuture bound = bootstrap.bind(bindAddress).awaitUninterruptibly();
         if (!bound.isSuccess()) {
             Throwable cause = bound.cause();
             Transports.shutdown(boss, workers);
+            releaseTls();
             String reason = cause.getMessage() != null ? cause.getMessage() : cause.toString();
             throw new TransportException("cannot bind " + bindAddress + ": " + reason, cause);
         }
         serverChannel = bound.channel();
         localAddress = (InetSocketAddress) serverChannel.localAddress();
-        logger.info("accepting on {} ({})", localAddress, transports.isEpoll() ? "native epoll" : "NIO");
+        logger.info("accepting on {} ({}{})", localAddress, transports.isEpoll() ? "native epoll" : "NIO",
+                tls == null ? "" : ", TLS by " + tls.providerName());
         return localAddress;
     }
 
@@ -132,6 +146,7 @@ public final class NettyAcceptor implements Acceptor {
         }
         closed = true;
         if (!started) {
+            releaseTls();
             return;
         }
         if (serverChannel != null) {
@@ -139,6 +154,13 @@ public final class NettyAcceptor implements Acceptor {
             children.close().awaitUninterruptibly(CLOSE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
             Transports.shutdown(boss, workers);
             logger.info("stopped accepting on {}", localAddress);
+        }
+        releaseTls();
+    }
+
+    private void releaseTls() {
+        if (tls != null) {
+            tls.close();
         }
     }
 

@@ -27,9 +27,13 @@ import org.slf4j.LoggerFactory;
  * <p>Each connection's pipeline:
  *
  * <pre>
- *  socket ──► FlushConsolidationHandler ──► WriterIdleHeartbeat
+ *  socket ──► [SslHandler ──► TlsGate, with TLS] ──► FlushConsolidationHandler ──► WriterIdleHeartbeat
  *         ──► FrameDecoder ──► FrameDispatcher ──► group slot (reconnect)
  * </pre>
+ *
+ * <p>With {@link TransportConfig#tls()} every connection speaks TLS and counts as connected once its handshake has
+ * succeeded; the server's certificate must chain to the trust file and, unless turned off, name the host connected
+ * to. A failed handshake is reported by {@link ConnectionGroup#handshakeFailure()}.
  *
  * <p>{@link #connect} returns a {@link ConnectionGroup} at once and opens its connections in the background; see
  * {@link NettyConnectionGroup} for the reconnect policy. {@link #close()} closes every group, then shuts the event
@@ -47,11 +51,18 @@ public final class NettyConnector implements Connector {
     private final Bootstrap bootstrap;
     private final Set<NettyConnectionGroup> groups = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean closed = new AtomicBoolean();
+    private final ReloadingSslContext tls;
 
-    /** A connector whose connections deliver frames to {@code handler}. */
+    /**
+     * A connector whose connections deliver frames to {@code handler}.
+     *
+     * @throws IllegalArgumentException if {@link TransportConfig#tls()} is set but does not load (the message names
+     *         the file and why)
+     */
     public NettyConnector(TransportConfig config, FrameHandler handler) {
         this.config = Requires.notNull(config, "config");
         this.dispatcher = new FrameDispatcher(handler);
+        this.tls = config.tls() == null ? null : ReloadingSslContext.forClient(config.tls());
         Transports transports = Transports.of(config);
         this.group = transports.newEventLoopGroup(config.ioThreads(), config.threadNamePrefix(), "connector", true);
         this.bootstrap = new Bootstrap()
@@ -79,7 +90,7 @@ public final class NettyConnector implements Connector {
         if (closed.get()) {
             throw new IllegalStateException("connector is closed");
         }
-        NettyConnectionGroup connectionGroup = new NettyConnectionGroup(bootstrap, config, dispatcher, address,
+        NettyConnectionGroup connectionGroup = new NettyConnectionGroup(bootstrap, config, dispatcher, tls, address,
                 connections, groups::remove);
         groups.add(connectionGroup);
         if (closed.get()) {
@@ -100,5 +111,8 @@ public final class NettyConnector implements Connector {
             connectionGroup.close();
         }
         Transports.shutdown(group);
+        if (tls != null) {
+            tls.close();
+        }
     }
 }

@@ -3,20 +3,24 @@ package io.jupiter.transport.netty.internal;
 import io.jupiter.common.Requires;
 import io.jupiter.transport.TransportConfig;
 import io.jupiter.transport.WriteBatching;
+import io.jupiter.transport.netty.ReloadingSslContext;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandler.Sharable;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
 import io.netty.handler.flush.FlushConsolidationHandler;
+import java.net.InetSocketAddress;
 
 /**
  * Builds the pipeline of each outbound connection:
  *
  * <pre>
  *  socket
+ *    │  SslHandler (per channel)               only with TLS: checks the server's certificate and host name
+ *    │  TlsGate (per channel)                  only with TLS: channelActive after the handshake
  *    │  FlushConsolidationHandler(256, true)   outbound: the flushes of one read batch become one syscall
- *    │  WriterIdleHeartbeat                    writes a heartbeat when nothing was written for about writerIdle
+ *    │  WriterIdleHeartbeat                    writes a heartbeat when nothing was written for writerIdle
  *    │                                         (left out when writerIdleMillis is 0)
  *    │  FrameDecoder (per channel)             16-byte header checks, heartbeats dropped
  *    │  FrameDispatcher (shared)               FrameHandler callbacks, back-pressure
@@ -29,20 +33,31 @@ public final class ClientChannelInitializer extends ChannelInitializer<Channel> 
     private final TransportConfig config;
     private final FrameDispatcher dispatcher;
     private final ChannelHandler watchdog;
+    private final ReloadingSslContext tls;
+    private final InetSocketAddress address;
 
     /**
-     * @param watchdog the last handler, told when the channel becomes active and inactive
+     * @param watchdog the last handler, told when the channel becomes active (with TLS: once the handshake has
+     *                 succeeded) and inactive, and passed the {@code SslHandshakeCompletionEvent}
+     * @param tls the TLS context, or {@code null} for plaintext
+     * @param address the address connected to: with TLS, the server's certificate must name its host
      */
-    public ClientChannelInitializer(TransportConfig config, FrameDispatcher dispatcher, ChannelHandler watchdog) {
+    public ClientChannelInitializer(TransportConfig config, FrameDispatcher dispatcher, ChannelHandler watchdog,
+                                    ReloadingSslContext tls, InetSocketAddress address) {
         this.config = Requires.notNull(config, "config");
         this.dispatcher = Requires.notNull(dispatcher, "dispatcher");
         this.watchdog = Requires.notNull(watchdog, "watchdog");
+        this.tls = tls;
+        this.address = Requires.notNull(address, "address");
     }
 
     @Override
     protected void initChannel(Channel channel) {
         NettyConnection.configure(channel, config, false);
         ChannelPipeline pipeline = channel.pipeline();
+        if (tls != null) {
+            tls.addTo(pipeline, address, null);
+        }
         if (config.writeBatching() != WriteBatching.DISABLE) {
             pipeline.addLast("flush", new FlushConsolidationHandler(
                     ServerChannelInitializer.EXPLICIT_FLUSH_AFTER_FLUSHES, true));

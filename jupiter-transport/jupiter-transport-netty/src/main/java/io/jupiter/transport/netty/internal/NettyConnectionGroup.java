@@ -4,12 +4,15 @@ import io.jupiter.common.Requires;
 import io.jupiter.transport.Connection;
 import io.jupiter.transport.ConnectionGroup;
 import io.jupiter.transport.TransportConfig;
+import io.jupiter.transport.TransportException;
+import io.jupiter.transport.netty.ReloadingSslContext;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandler.Sharable;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.net.InetSocketAddress;
 import java.util.Arrays;
@@ -34,6 +37,9 @@ import org.slf4j.LoggerFactory;
  * many clients losing the same server do not come back in step; {@code attempt} starts again at 0 once a connection
  * is up.
  *
+ * <p>With TLS a connection counts as active once its handshake has succeeded; a failed handshake is kept as
+ * {@link #handshakeFailure()} until a connection succeeds, and the slot reconnects as after any failure.
+ *
  * <p>{@link #next()} is the hot path: it reads a volatile array of the active connections (rebuilt, under a lock,
  * only when one comes or goes) and advances an atomic counter; it neither allocates nor locks.
  */
@@ -51,6 +57,7 @@ public final class NettyConnectionGroup implements ConnectionGroup {
     private final Condition available = lock.newCondition();
     private volatile NettyConnection[] active = NONE;
     private volatile boolean everAvailable;
+    private volatile TransportException handshakeFailure;
     private final AtomicInteger cursor = new AtomicInteger();
     private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -58,10 +65,11 @@ public final class NettyConnectionGroup implements ConnectionGroup {
      * A group of {@code connections} connections to {@code address}; nothing happens before {@link #start()}.
      *
      * @param bootstrap configured with the event loop group, channel class and options, but no handler
+     * @param tls the connector's TLS context, or {@code null} for plaintext
      * @param onClose told once when the group is closed
      */
     public NettyConnectionGroup(Bootstrap bootstrap, TransportConfig config, FrameDispatcher dispatcher,
-                                InetSocketAddress address, int connections,
+                                ReloadingSslContext tls, InetSocketAddress address, int connections,
                                 Consumer<? super NettyConnectionGroup> onClose) {
         Requires.notNull(bootstrap, "bootstrap");
         Requires.notNull(dispatcher, "dispatcher");
@@ -71,7 +79,7 @@ public final class NettyConnectionGroup implements ConnectionGroup {
         Requires.positive(connections, "connections");
         this.slots = new Slot[connections];
         for (int i = 0; i < connections; i++) {
-            slots[i] = new Slot(bootstrap.clone(), dispatcher, i);
+            slots[i] = new Slot(bootstrap.clone(), dispatcher, tls, i);
         }
     }
 
@@ -123,6 +131,11 @@ public final class NettyConnectionGroup implements ConnectionGroup {
     @Override
     public boolean everAvailable() {
         return everAvailable;
+    }
+
+    @Override
+    public TransportException handshakeFailure() {
+        return isAvailable() ? null : handshakeFailure;
     }
 
     @Override
@@ -232,8 +245,8 @@ public final class NettyConnectionGroup implements ConnectionGroup {
         private Channel channel;
         private ScheduledFuture<?> reconnect;
 
-        Slot(Bootstrap bootstrap, FrameDispatcher dispatcher, int index) {
-            this.bootstrap = bootstrap.handler(new ClientChannelInitializer(config, dispatcher, this));
+        Slot(Bootstrap bootstrap, FrameDispatcher dispatcher, ReloadingSslContext tls, int index) {
+            this.bootstrap = bootstrap.handler(new ClientChannelInitializer(config, dispatcher, this, tls, address));
             this.index = index;
         }
 
@@ -266,6 +279,7 @@ public final class NettyConnectionGroup implements ConnectionGroup {
             synchronized (this) {
                 attempt = 0;
             }
+            handshakeFailure = null;
             added(NettyConnection.of(ctx.channel()));
             if (closed.get()) {
                 ctx.close();
@@ -274,9 +288,19 @@ public final class NettyConnectionGroup implements ConnectionGroup {
         }
 
         @Override
+        public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+            if (evt instanceof SslHandshakeCompletionEvent done && !done.isSuccess()) {
+                handshakeFailure = new TransportException("no TLS connection to " + address + ": "
+                        + TlsGate.describe(done.cause()), done.cause());
+            }
+            ctx.fireUserEventTriggered(evt);
+        }
+
+        @Override
         public void channelInactive(ChannelHandlerContext ctx) {
             removed(NettyConnection.of(ctx.channel()));
-            scheduleReconnect("connection closed");
+            TransportException failed = handshakeFailure;
+            scheduleReconnect(failed != null && !isAvailable() ? failed.getMessage() : "connection closed");
             ctx.fireChannelInactive();
         }
 

@@ -4,6 +4,7 @@ import io.jupiter.common.Requires;
 import io.jupiter.common.ThrottledWarning;
 import io.jupiter.transport.TransportConfig;
 import io.jupiter.transport.WriteBatching;
+import io.jupiter.transport.netty.ReloadingSslContext;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler.Sharable;
 import io.netty.channel.ChannelInitializer;
@@ -11,6 +12,7 @@ import io.netty.channel.ChannelPipeline;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.handler.timeout.IdleStateHandler;
+import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,6 +22,8 @@ import org.slf4j.LoggerFactory;
  *
  * <pre>
  *  socket
+ *    │  SslHandler (per channel)               only with TLS: TLS 1.3/1.2, from the files as they are now
+ *    │  TlsGate (per channel)                  only with TLS: channelActive after the handshake; failures closed
  *    │  FlushConsolidationHandler(256, true)   outbound: the flushes of one read batch become one syscall
  *    │  IdleStateHandler(readerIdle, 0, 0)     (left out when readerIdleMillis is 0)
  *    │  ReaderIdleCloser (shared)              closes a connection that sent nothing for readerIdle
@@ -28,7 +32,9 @@ import org.slf4j.LoggerFactory;
  * </pre>
  *
  * <p>A connection beyond {@link TransportConfig#maxConnections()} or {@link TransportConfig#maxConnectionsPerAddress()}
- * is closed as soon as it is accepted, with a WARN line at most once a second per remote address.
+ * is closed as soon as it is accepted, with a WARN line at most once a second per remote address. With TLS, a peer
+ * whose handshake fails (a plaintext client sends no TLS record: it fails on its first bytes) is closed with one
+ * such line too.
  *
  * <p>There is no encoder: a {@link io.jupiter.transport.Connection} writes complete frames built with
  * {@link io.jupiter.transport.Frames}. Accepted channels are added to {@code children} so the acceptor can close
@@ -47,13 +53,21 @@ public final class ServerChannelInitializer extends ChannelInitializer<Channel> 
     private final ChannelGroup children;
     private final ConnectionLimits limits;
     private final ThrottledWarning refusals = new ThrottledWarning(logger, 1, TimeUnit.SECONDS);
+    private final ThrottledWarning handshakeFailures = new ThrottledWarning(logger, 1, TimeUnit.SECONDS);
+    private final ReloadingSslContext tls;
 
-    /** An initializer for the acceptor configured by {@code config}. */
-    public ServerChannelInitializer(TransportConfig config, FrameDispatcher dispatcher, ChannelGroup children) {
+    /**
+     * An initializer for the acceptor configured by {@code config}.
+     *
+     * @param tls the TLS context, or {@code null} for plaintext
+     */
+    public ServerChannelInitializer(TransportConfig config, FrameDispatcher dispatcher, ChannelGroup children,
+                                    ReloadingSslContext tls) {
         this.config = Requires.notNull(config, "config");
         this.dispatcher = Requires.notNull(dispatcher, "dispatcher");
         this.children = Requires.notNull(children, "children");
         this.limits = new ConnectionLimits(config);
+        this.tls = tls;
     }
 
     @Override
@@ -67,6 +81,9 @@ public final class ServerChannelInitializer extends ChannelInitializer<Channel> 
         children.add(channel);
         NettyConnection.configure(channel, config, true);
         ChannelPipeline pipeline = channel.pipeline();
+        if (tls != null) {
+            tls.addTo(pipeline, (InetSocketAddress) channel.remoteAddress(), handshakeFailures);
+        }
         if (config.writeBatching() != WriteBatching.DISABLE) {
             pipeline.addLast("flush", new FlushConsolidationHandler(EXPLICIT_FLUSH_AFTER_FLUSHES, true));
         }

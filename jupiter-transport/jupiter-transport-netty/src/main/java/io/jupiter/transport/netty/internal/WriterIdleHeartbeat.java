@@ -10,41 +10,37 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Writes {@link Frames#heartbeat} on a client connection that wrote nothing for about the writer idle time.
+ * Writes {@link Frames#heartbeat} on a client connection that wrote nothing for the writer idle time.
  *
  * <p>Netty's {@code IdleStateHandler} times writes by their completion, so it turns every write's void promise into a
- * real one and adds a listener to it: two objects and a notification per call. This handler only notes that a write
- * happened and looks every quarter of the idle time; after {@value #IDLE_CHECKS} looks in a row with no write it
- * sends a heartbeat. So a heartbeat follows the last write after 1 to 1.25 times the idle time (a provider's reader
- * idle time must exceed that: 1.3.1's and ours are twice the consumer's writer idle time).
+ * real one and adds a listener to it: two objects and a notification per call. This handler notes when a write was
+ * handed to the socket instead (a clock read), and, like it, looks once per idle period: when the connection has
+ * been idle that long it sends a heartbeat, else it looks again when the period since the last write ends.
  */
 final class WriterIdleHeartbeat extends ChannelDuplexHandler implements Runnable {
 
     private static final Logger logger = LoggerFactory.getLogger(WriterIdleHeartbeat.class);
-    private static final int IDLE_CHECKS = 4;
-
-    private final long checkNanos;
+    private final long idleNanos;
     private ChannelHandlerContext ctx;
     private ScheduledFuture<?> check;
     /** Event loop only. */
-    private boolean wrote;
-    private int idleChecks;
+    private long lastWriteNanos;
 
     WriterIdleHeartbeat(long writerIdleMillis) {
-        this.checkNanos = Math.max(1, TimeUnit.MILLISECONDS.toNanos(writerIdleMillis) / IDLE_CHECKS);
+        this.idleNanos = TimeUnit.MILLISECONDS.toNanos(writerIdleMillis);
     }
 
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         this.ctx = ctx;
         if (ctx.channel().isActive() && ctx.channel().isRegistered()) {
-            schedule();
+            start();
         }
     }
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) throws Exception {
-        schedule();
+        start();
         super.channelActive(ctx);
     }
 
@@ -61,7 +57,7 @@ final class WriterIdleHeartbeat extends ChannelDuplexHandler implements Runnable
 
     @Override
     public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
-        wrote = true;
+        lastWriteNanos = System.nanoTime();
         ctx.write(msg, promise);
     }
 
@@ -72,23 +68,29 @@ final class WriterIdleHeartbeat extends ChannelDuplexHandler implements Runnable
         if (!ctx.channel().isActive()) {
             return;
         }
-        if (wrote) {
-            wrote = false;
-            idleChecks = 0;
-        } else if (++idleChecks >= IDLE_CHECKS) {
-            idleChecks = 0;
-            if (logger.isTraceEnabled()) {
-                logger.trace("heartbeat to {}", ctx.channel());
-            }
-            ctx.writeAndFlush(Frames.heartbeat(ctx.alloc()), ctx.voidPromise());
+        long now = System.nanoTime();
+        long idle = now - lastWriteNanos;
+        if (idle < idleNanos) {
+            schedule(idleNanos - idle);
+            return;
         }
-        schedule();
+        if (logger.isTraceEnabled()) {
+            logger.trace("heartbeat to {}", ctx.channel());
+        }
+        lastWriteNanos = now;
+        ctx.writeAndFlush(Frames.heartbeat(ctx.alloc()), ctx.voidPromise());
+        schedule(idleNanos);
     }
 
-    private void schedule() {
+    private void start() {
         if (check == null) {
-            check = ctx.executor().schedule(this, checkNanos, TimeUnit.NANOSECONDS);
+            lastWriteNanos = System.nanoTime();
+            schedule(idleNanos);
         }
+    }
+
+    private void schedule(long delayNanos) {
+        check = ctx.executor().schedule(this, delayNanos, TimeUnit.NANOSECONDS);
     }
 
     private void cancel() {

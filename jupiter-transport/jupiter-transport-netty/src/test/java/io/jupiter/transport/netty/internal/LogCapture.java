@@ -11,20 +11,20 @@ import java.util.List;
  * appenders write to whatever those streams are at the time); used on code that runs on the test thread, such as
  * an {@code EmbeddedChannel}.
  */
-final class LogCapture implements AutoCloseable {
+public final class LogCapture implements AutoCloseable {
 
     private final PrintStream originalOut = System.out;
     private final PrintStream originalErr = System.err;
     private final ByteArrayOutputStream captured = new ByteArrayOutputStream();
 
-    LogCapture() {
+    public LogCapture() {
         PrintStream capture = new PrintStream(captured, true, StandardCharsets.UTF_8);
         System.setOut(capture);
         System.setErr(capture);
     }
 
     /** The captured lines at {@code level} ({@code WARN}, {@code INFO}, ...). */
-    List<String> lines(String level) {
+    public List<String> lines(String level) {
         String text = captured.toString(StandardCharsets.UTF_8);
         return Arrays.stream(text.split("\\R")).filter(line -> line.contains(" " + level + " ")).toList();
     }

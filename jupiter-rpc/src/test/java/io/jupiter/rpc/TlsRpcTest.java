@@ -1,0 +1,96 @@
+package io.jupiter.rpc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.jupiter.rpc.exception.ConnectionException;
+import io.jupiter.testkit.TestCertificates;
+import io.jupiter.transport.Status;
+import io.jupiter.transport.TlsConfig;
+import io.jupiter.transport.TransportConfig;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Calls over TLS between a {@link JupiterServer} and a {@link JupiterClient}, each given a {@link TlsConfig}. */
+class TlsRpcTest {
+
+    @TempDir
+    static Path certDir;
+    private static TestCertificates certs;
+
+    private JupiterServer server;
+    private JupiterClient client;
+
+    @BeforeAll
+    static void makeCertificates() throws IOException {
+        assumeTrue(TestCertificates.opensslAvailable(), TestCertificates.SKIP_MESSAGE);
+        certs = TestCertificates.create(certDir);
+    }
+
+    @AfterEach
+    void stop() {
+        if (client != null) {
+            client.close();
+        }
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @Test
+    void callsFlowOverMutualTls() {
+        TlsConfig serverTls = TlsConfig.builder().keyPair(certs.serverCert(), certs.serverKey())
+                .trust(certs.caCert()).requireClientAuth(true).build();
+        int port = startServer(serverTls);
+        client = client(TlsConfig.builder().trust(certs.caCert()).keyPair(certs.clientCert(), certs.clientKey())
+                .build());
+        EchoService echo = client.proxy(EchoService.class).address("127.0.0.1", port).timeoutMillis(10_000).build();
+        for (int i = 0; i < 50; i++) {
+            assertThat(echo.hello("tls-" + i)).isEqualTo("hello, tls-" + i);
+        }
+    }
+
+    @Test
+    void aTlsClientOnAPlaintextServerFailsFastWithAConnectionException() {
+        int port = startServer(null);
+        client = client(TlsConfig.builder().trust(certs.caCert()).build());
+        EchoService echo = client.proxy(EchoService.class).address("127.0.0.1", port).timeoutMillis(30_000).build();
+        long start = System.nanoTime();
+        assertThatThrownBy(echo::ping).isInstanceOfSatisfying(ConnectionException.class, e -> {
+            assertThat(e.status()).isEqualTo(Status.CLIENT_ERROR);
+            assertThat(e.getMessage()).contains("no TLS connection to /127.0.0.1:" + port)
+                    .contains("closed the connection during the TLS handshake");
+        });
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+    }
+
+    @Test
+    void aClientThatDoesNotTrustTheServerFailsFast() {
+        int port = startServer(TlsConfig.builder().keyPair(certs.otherServerCert(), certs.otherServerKey()).build());
+        client = client(TlsConfig.builder().trust(certs.caCert()).build());
+        EchoService echo = client.proxy(EchoService.class).address("127.0.0.1", port).timeoutMillis(30_000).build();
+        long start = System.nanoTime();
+        assertThatThrownBy(echo::ping).isInstanceOf(ConnectionException.class)
+                .hasMessageContaining("no TLS connection to");
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+    }
+
+    private int startServer(TlsConfig tls) {
+        server = JupiterServer.builder().host("127.0.0.1").port(0)
+                .transportConfig(TransportConfig.builder().threadNamePrefix("tls-rpc-acceptor").tls(tls).build())
+                .build();
+        server.register(new EchoServiceImpl());
+        return server.start().getPort();
+    }
+
+    private static JupiterClient client(TlsConfig tls) {
+        return JupiterClient.builder().transportConfig(TransportConfig.builder().threadNamePrefix("tls-rpc-connector")
+                .readerIdleMillis(0).tls(tls).build()).build();
+    }
+}
