@@ -6,12 +6,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import io.jupiter.serialization.ArgumentTypeException;
+import io.jupiter.serialization.ArgumentTypes;
+import io.jupiter.serialization.ClassNotTrustedException;
+import io.jupiter.serialization.EnvelopeListener;
 import io.jupiter.serialization.SerializationException;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.SerializerType;
 import io.jupiter.serialization.Serializers;
 import io.jupiter.serialization.wire.MessageWrapper;
 import io.jupiter.serialization.wire.ResultWrapper;
+import io.jupiter.serialization.wire.ServiceMetadata;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import java.time.Duration;
@@ -22,6 +27,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
+import vectors.gadget.Decoy;
+import vectors.model.Box;
 import vectors.model.VectorCheckedException;
 
 /**
@@ -231,5 +238,133 @@ public abstract class SerializerSuite {
         } finally {
             buf.release();
         }
+    }
+
+    // ---- requests read envelope first (readRequest) ----
+
+    private MessageWrapper readRequest(byte[] bytes, EnvelopeListener listener) {
+        ByteBuf buf = PooledByteBufAllocator.DEFAULT.directBuffer(bytes.length);
+        try {
+            buf.writeBytes(bytes);
+            MessageWrapper message = s().readRequest(buf, listener);
+            assertThat(buf.isReadable()).as("bytes left unread").isFalse();
+            return message;
+        } finally {
+            buf.release();
+        }
+    }
+
+    private static ArgumentTypes expecting(Class<?>... parameterTypes) {
+        return ArgumentTypes.of("call", List.<Class<?>[]>of(parameterTypes));
+    }
+
+    @Test
+    void readRequestReadsEveryArgumentKindAsReadDoes() {
+        Object[] args = Samples.argumentKinds().toArray();
+        byte[] bytes = VectorBodies.encode(s(), Samples.request(args, Map.of("k", "v")));
+        Class<?>[] declared = new Class<?>[args.length];
+        for (int i = 0; i < args.length; i++) {
+            declared[i] = asDecoded(args[i]).getClass();
+        }
+        List<String> envelopes = new java.util.ArrayList<>();
+
+        MessageWrapper received = readRequest(bytes, (app, service, method) -> {
+            envelopes.add(app + " " + service.directory() + " " + method);
+            return expecting(declared);
+        });
+
+        assertThat(envelopes).containsExactly("app test-vectors-1.0.0 call");
+        assertThat(received.getArgs()).hasSameSizeAs(args);
+        for (int i = 0; i < args.length; i++) {
+            assertThat(received.getArgs()[i]).as("arg %d", i).isEqualTo(asDecoded(args[i]));
+        }
+        assertThat(received.getAttachments()).containsEntry("k", "v");
+    }
+
+    @Test
+    void anArgumentOfAnotherTypeIsRefusedNamingItsPosition() {
+        byte[] bytes = VectorBodies.encode(s(), Samples.request(new Object[] {"ok", 42L}, null));
+
+        assertThatThrownBy(() -> readRequest(bytes, (app, service, method) -> expecting(String.class, int.class)))
+                .isInstanceOf(ArgumentTypeException.class)
+                .hasMessageContaining("argument 2 of 2")
+                .hasMessageContaining("java.lang.Long")
+                .hasMessageContaining("java.lang.Integer");
+        // The thread's streams still work.
+        assertThat(readRequest(bytes, (app, service, method) -> expecting(String.class, long.class)).getArgs())
+                .containsExactly("ok", 42L);
+    }
+
+    @Test
+    void aWrongNumberOfArgumentsIsRefused() {
+        byte[] bytes = VectorBodies.encode(s(), Samples.request(new Object[] {"a", "b"}, null));
+
+        assertThatThrownBy(() -> readRequest(bytes, (app, service, method) -> expecting(String.class)))
+                .isInstanceOf(ArgumentTypeException.class)
+                .hasMessageContaining("2 argument(s) for call(String)");
+    }
+
+    @Test
+    void objectParametersLeaveTheDecisionToTheAllowList() {
+        byte[] bytes = VectorBodies.encode(s(), Samples.request(new Object[] {new Box(new Decoy("x"))}, null));
+
+        assertThatThrownBy(() -> readRequest(bytes, (app, service, method) -> expecting(Object.class)))
+                .isInstanceOf(ClassNotTrustedException.class)
+                .hasMessageContaining(Decoy.class.getName());
+    }
+
+    @Test
+    void aStoppedReadLeavesTheArgumentsUnread() {
+        // An argument the allow-list refuses: reading it at all fails the read.
+        byte[] bytes = VectorBodies.encode(s(), Samples.request(new Object[] {new Box(new Decoy("x"))}, null));
+        List<String> methods = new java.util.ArrayList<>();
+        EnvelopeListener stop = (app, service, method) -> {
+            methods.add(method);
+            return null;
+        };
+        if (!s().readsEnvelopeFirst()) {
+            // Java serialization and Kryo order fields by name: the arguments come before the envelope.
+            assertThatThrownBy(() -> readRequest(bytes, stop)).isInstanceOf(ClassNotTrustedException.class);
+            assertThat(methods).isEmpty();
+            return;
+        }
+
+        MessageWrapper envelope = readRequest(bytes, stop);
+
+        assertThat(methods).containsExactly("call");
+        assertThat(envelope.getMetadata()).isEqualTo(new ServiceMetadata("test", "vectors", "1.0.0"));
+        assertThat(envelope.getArgs()).isEmpty();
+    }
+
+    @Test
+    void aClassNamedBeforeItsValueIsRefusedBeforeTheValueIsRead() {
+        // Box is trusted, its content is not: had the Box been read, the content's class would have been refused.
+        byte[] bytes = VectorBodies.encode(s(), Samples.request(new Object[] {new Box(new Decoy("x"))}, null));
+        Throwable thrown = catchThrowable(() -> readRequest(bytes, (app, service, method) -> expecting(String.class)));
+
+        if (s().readsEnvelopeFirst()) {
+            assertThat(thrown).isInstanceOf(ArgumentTypeException.class)
+                    .hasMessageContaining("argument 1 of 1")
+                    .hasMessageContaining(Box.class.getName());
+        } else {
+            assertThat(thrown).isInstanceOf(ClassNotTrustedException.class);
+        }
+    }
+
+    @Test
+    void aRequestInsideAnArgumentIsReadAsAValueNotAsTheEnvelope() {
+        MessageWrapper inner = new MessageWrapper("inner", new ServiceMetadata("g", "n", "v"), "innerMethod",
+                new Object[] {"i"}, null);
+        byte[] bytes = VectorBodies.encode(s(), Samples.request(new Object[] {inner}, null));
+        List<String> methods = new java.util.ArrayList<>();
+
+        MessageWrapper received = readRequest(bytes, (app, service, method) -> {
+            methods.add(method);
+            return expecting(Object.class);
+        });
+
+        assertThat(methods).containsExactly("call");
+        assertThat(received.getArgs()).singleElement().isInstanceOfSatisfying(MessageWrapper.class,
+                m -> assertThat(m.getMethodName()).isEqualTo("innerMethod"));
     }
 }

@@ -1,5 +1,7 @@
 package io.jupiter.benchmark;
 
+import io.jupiter.serialization.ArgumentTypes;
+import io.jupiter.serialization.EnvelopeListener;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.SerializerType;
 import io.jupiter.serialization.Serializers;
@@ -8,6 +10,7 @@ import io.jupiter.serialization.wire.ResultWrapper;
 import io.jupiter.serialization.wire.ServiceMetadata;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -47,6 +50,9 @@ public class SerializerBenchmark {
     private ResultWrapper response;
     private ByteBuf encodedRequest;
     private ByteBuf encodedResponse;
+    private final ArgumentTypes helloTypes = ArgumentTypes.of("hello",
+            List.<Class<?>[]>of(new Class<?>[] {String.class}));
+    private final EnvelopeListener lookup = (app, service, method) -> method.equals("hello") ? helloTypes : null;
 
     @Setup(Level.Trial)
     public void setUp() {
@@ -82,6 +88,16 @@ public class SerializerBenchmark {
     public Object readRequest() {
         ByteBuf in = encodedRequest.duplicate();
         return chosen.read(in, MessageWrapper.class);
+    }
+
+    /**
+     * The provider's read: the envelope first, a lookup answering {@code hello(String)}'s parameter types, then the
+     * argument checked against them (compare with {@link #readRequest}, the whole body with the allow-list only).
+     */
+    @Benchmark
+    public Object readRequestEnvelopeFirst() {
+        ByteBuf in = encodedRequest.duplicate();
+        return chosen.readRequest(in, lookup);
     }
 
     @Benchmark

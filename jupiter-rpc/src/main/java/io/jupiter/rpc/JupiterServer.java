@@ -17,6 +17,10 @@ import io.jupiter.rpc.flow.FlowLimiter;
 import io.jupiter.rpc.internal.provider.ServerRuntime;
 import io.jupiter.rpc.internal.provider.ServiceEntry;
 import io.jupiter.rpc.metrics.RpcMetrics;
+import io.jupiter.rpc.security.AuthorizationRules;
+import io.jupiter.rpc.security.Authorizer;
+import io.jupiter.rpc.security.CallerIdentifier;
+import io.jupiter.rpc.security.CallerIdentity;
 import io.jupiter.serialization.ClassAllowList;
 import io.jupiter.serialization.SerializerType;
 import io.jupiter.transport.TransportConfig;
@@ -60,6 +64,7 @@ public final class JupiterServer implements AutoCloseable {
                 RpcMetrics.create(RpcMetrics.Side.PROVIDER, builder.metrics));
         runtime.extensions(builder.interceptors, builder.appFlowLimiter);
         runtime.sendStackTraces(builder.sendStackTraces);
+        runtime.security(builder.callerIdentifier, builder.authorizer);
         this.registryUrl = builder.registry;
         // Without an advertised host, a wildcard bind publishes no host: the embedded registry fills in the address
         // the provider connects from (as 1.3.1 does), ZooKeeper the machine's address.
@@ -116,6 +121,20 @@ public final class JupiterServer implements AutoCloseable {
             Requires.notNull(interceptor, "interceptor");
         }
         runtime.intercept(key.directory(), List.of(interceptors));
+        return this;
+    }
+
+    /**
+     * Pins the serializers the registered service {@code key} accepts: a request written with any other is answered
+     * {@code BAD_REQUEST} naming the accepted ones, before its arguments are read (the connection stays open).
+     * Default: every serializer the server accepts ({@link Builder#serializers}).
+     *
+     * @throws IllegalStateException if no service is registered under {@code key}
+     */
+    public JupiterServer pinSerializers(ServiceKey key, SerializerType... types) {
+        Requires.notNull(key, "key");
+        Requires.argument(types.length > 0, "pinSerializers: none (expected: at least one)");
+        runtime.pinSerializers(key.directory(), EnumSet.of(types[0], types));
         return this;
     }
 
@@ -290,6 +309,8 @@ public final class JupiterServer implements AutoCloseable {
         private FlowLimiter appFlowLimiter;
         private boolean metrics = RpcMetrics.enabledByDefault();
         private boolean sendStackTraces = SystemProperties.getBoolean("jupiter.rpc.provider.stack.traces", false);
+        private CallerIdentifier callerIdentifier;
+        private Authorizer authorizer;
 
         private Builder() {
         }
@@ -411,6 +432,26 @@ public final class JupiterServer implements AutoCloseable {
          */
         public Builder connCount(int count) {
             this.connCount = Requires.inRange(count, 1, 64, "connCount");
+            return this;
+        }
+
+        /**
+         * Establishes who is on the other end of each connection, once when it opens ({@link CallerIdentity}, seen
+         * by the {@link #authorizer} and by interceptors as {@link io.jupiter.rpc.filter.Invocation#caller()});
+         * default: every caller is {@link CallerIdentity#ANONYMOUS}.
+         */
+        public Builder callerIdentifier(CallerIdentifier identifier) {
+            this.callerIdentifier = Requires.notNull(identifier, "callerIdentifier");
+            return this;
+        }
+
+        /**
+         * Decides per service and method which callers may call, from the request's envelope alone: a refused
+         * request is answered {@code BAD_REQUEST} and its arguments are never read. Default: none, every caller may
+         * call every method (as in 1.3.1). The built-in one is {@link AuthorizationRules}.
+         */
+        public Builder authorizer(Authorizer authorizer) {
+            this.authorizer = Requires.notNull(authorizer, "authorizer");
             return this;
         }
 

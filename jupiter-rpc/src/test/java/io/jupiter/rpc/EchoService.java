@@ -12,6 +12,9 @@ public interface EchoService {
 
     String hello(String name);
 
+    /** Returns its argument: a parameter of type {@code Object}, which only the allow-list restricts. */
+    Object echo(Object value);
+
     int add(int a, int b);
 
     long twice(long value);

@@ -20,6 +20,11 @@ public class EchoServiceImpl implements EchoService {
     }
 
     @Override
+    public Object echo(Object value) {
+        return value;
+    }
+
+    @Override
     public int add(int a, int b) {
         return a + b;
     }

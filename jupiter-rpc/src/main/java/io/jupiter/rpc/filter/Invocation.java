@@ -1,6 +1,7 @@
 package io.jupiter.rpc.filter;
 
 import io.jupiter.rpc.ServiceKey;
+import io.jupiter.rpc.security.CallerIdentity;
 import io.jupiter.transport.Status;
 import java.net.SocketAddress;
 import java.util.Map;
@@ -33,6 +34,13 @@ public interface Invocation {
      * before that choice, and for a broadcast).
      */
     SocketAddress remoteAddress();
+
+    /**
+     * Who called: on the provider the identity of the connection the request came on, as its
+     * {@link io.jupiter.rpc.security.CallerIdentifier} established it ({@link CallerIdentity#ANONYMOUS} without one);
+     * on the consumer always {@link CallerIdentity#ANONYMOUS}.
+     */
+    CallerIdentity caller();
 
     /** The attachment under {@code key}, or {@code null}. */
     String attachment(String key);

@@ -16,8 +16,9 @@ import java.util.Map;
 
 /**
  * Request bodies that ask a provider to allocate far more than they hold, or to recurse far deeper than any
- * argument does. Each starts from a real {@code hello} request written by the serializer itself (as a 1.3.1
- * consumer would write it) and changes only the bytes of one length, count or nesting, so everything else about it
+ * argument does. Each starts from a real {@code echo(Object)} request written by the serializer itself (as a 1.3.1
+ * consumer would write it; a parameter of type {@code Object}, so that the limits, not the parameter's type, stop
+ * them) and changes only the bytes of one length, count or nesting, so everything else about it
  * is valid. The places are found by the bytes around them, and a change that finds its place more or less than
  * once fails the test: the serializer's format moved, not the provider.
  */
@@ -63,9 +64,9 @@ final class Bombs {
         return bombs;
     }
 
-    /** A valid {@code hello(arg)} request body. */
+    /** A valid {@code echo(arg)} request body. */
     static byte[] hello(SerializerType type, Object arg) {
-        MessageWrapper message = new MessageWrapper("a", new ServiceMetadata("test", "echo", "1.0.0"), "hello",
+        MessageWrapper message = new MessageWrapper("a", new ServiceMetadata("test", "echo", "1.0.0"), "echo",
                 new Object[] {arg}, null);
         ByteBuf body = Unpooled.buffer();
         try {
@@ -164,7 +165,7 @@ final class Bombs {
                 new Bomb("back-reference to object 2^31-1", t, replace(hello, HS_ARGS + marka,
                         HS_ARGS + "51" + "49" + int32(MAX))).unreadable(),
                 new Bomb("1,100,000 objects to refer back to", t, replace(hello, HS_ARGS + marka,
-                        "56075b6f626a656374" + "49" + int32(1_100_000) + "78".repeat(1_100_000))));
+                        HS_ARGS + "5690" + "49" + int32(1_100_000) + "78".repeat(1_100_000))));
     }
 
     // java: args is TC_ARRAY 75, class descriptor, then its length as 4 bytes (00000001); 74 0005 "MARKA" follows.

@@ -9,6 +9,7 @@ import io.jupiter.rpc.InvokeType;
 import io.jupiter.rpc.JupiterClient;
 import io.jupiter.rpc.JupiterServer;
 import io.jupiter.rpc.ServiceKey;
+import io.jupiter.rpc.exception.BadRequestException;
 import io.jupiter.rpc.exception.RemoteServiceException;
 import io.jupiter.rpc.filter.Side;
 import io.jupiter.rpc.generic.GenericInvoker;
@@ -94,6 +95,10 @@ class GenericInvokeEndToEndTest {
                 .hasMessageContaining("checked");
         assertThatThrownBy(() -> echo.$invoke("noSuchMethod", 1)).isInstanceOf(RemoteServiceException.class)
                 .hasMessageContaining("noSuchMethod");
-        assertThatThrownBy(() -> echo.$invoke("add", 1L, 2L)).isInstanceOf(RemoteServiceException.class);
+        // Arguments are cast, never converted: a Long for an int is refused before the method is looked at further.
+        assertThatThrownBy(() -> echo.$invoke("add", 1L, 2L)).isInstanceOfSatisfying(BadRequestException.class,
+                e -> assertThat(e.status()).isEqualTo(Status.BAD_REQUEST))
+                .hasMessageContaining("argument 1 of 2 for add(Integer, Integer) is a java.lang.Long");
+        assertThat(echo.$invoke("add", 1, 2)).as("the connection still serves").isEqualTo(3);
     }
 }

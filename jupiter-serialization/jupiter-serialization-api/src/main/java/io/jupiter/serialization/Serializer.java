@@ -1,5 +1,6 @@
 package io.jupiter.serialization;
 
+import io.jupiter.serialization.wire.MessageWrapper;
 import io.netty.buffer.ByteBuf;
 
 /**
@@ -26,4 +27,37 @@ public interface Serializer {
      * @throws SerializationException if the bytes are not a valid encoding, or name a class that is not allowed
      */
     <T> T read(ByteBuf in, Class<T> type);
+
+    /**
+     * Reads a request body, calling {@code listener} with its envelope (app name, service, method) once that is
+     * read, and reading the arguments against the {@link ArgumentTypes} it returns; if it returns {@code null},
+     * the arguments and attachments are left unread (the returned message has none). Reads all readable bytes of
+     * {@code in} either way.
+     *
+     * <p>Where the format puts the envelope before the arguments ({@link #readsEnvelopeFirst()}), the listener runs
+     * before any argument is read, and a class named before a value is checked against the expected type before
+     * anything of it is created. This default is for formats that put the arguments first: it reads the whole body
+     * with {@link #read}, then calls the listener and checks the values read.
+     *
+     * @throws ArgumentTypeException if an argument is not of an expected type
+     * @throws SerializationException if the bytes are not a valid request, or name a class that is not allowed
+     */
+    default MessageWrapper readRequest(ByteBuf in, EnvelopeListener listener) {
+        MessageWrapper message = read(in, MessageWrapper.class);
+        ArgumentTypes types = listener.envelopeRead(message.getAppName(), message.getMetadata(),
+                message.getMethodName());
+        if (types != null) {
+            types.checkValues(message.getArgs());
+        }
+        return message;
+    }
+
+    /**
+     * Whether {@link #readRequest} reads the envelope before the arguments, so that a request refused from its
+     * envelope never has its arguments read. Protostuff and Hessian bodies put the envelope first; Java
+     * serialization and Kryo order fields by name, which puts {@code args} before {@code metadata}.
+     */
+    default boolean readsEnvelopeFirst() {
+        return false;
+    }
 }

@@ -57,6 +57,11 @@ final class Dispatch {
         this.metrics = metrics;
     }
 
+    /** The wire code of the serializer requests are written with. */
+    byte serializerCode() {
+        return (byte) serializer.type().code();
+    }
+
     ConnectionSelector selector() {
         return selector;
     }

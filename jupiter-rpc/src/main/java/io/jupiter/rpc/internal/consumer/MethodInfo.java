@@ -21,6 +21,8 @@ final class MethodInfo {
     boolean idempotent;
     /** The stages every call of this method goes through; set once when the proxy is built. */
     CallStage pipeline;
+    /** The wire code of the serializer this proxy's requests use; responses must come back in it. */
+    byte serializerCode;
     /** The last request body size, to size the next frame buffer right. Racy updates are harmless. */
     int lastBodySize = 128;
 

@@ -7,6 +7,7 @@ import io.jupiter.rpc.internal.LegacyExceptions;
 import io.jupiter.rpc.internal.Throwables;
 import io.jupiter.serialization.ClassNotTrustedException;
 import io.jupiter.serialization.Serializer;
+import io.jupiter.serialization.SerializerType;
 import io.jupiter.serialization.Serializers;
 import io.jupiter.serialization.wire.LegacyClassNames;
 import io.jupiter.serialization.wire.ResultWrapper;
@@ -26,6 +27,14 @@ final class ResponseReader {
         RuntimeException decodeError = null;
         Status status = Status.fromByte(frame.status());
         try {
+            if (frame.serializerCode() != method.serializerCode) {
+                // Only the serializer the request was written with is read: a provider cannot pick another (Java
+                // serialization, say, which a consumer reads only when its own requests use it).
+                throw new SerializationFailedException(Status.DESERIALIZATION_FAIL, "refused the answer to "
+                        + method + " from " + connection.remoteAddress() + ": written with serializer "
+                        + describe(frame.serializerCode()) + ", the request with " + describe(method.serializerCode)
+                        + " (expected: the same)", null);
+            }
             if (frame.body().isReadable()) {
                 Serializer serializer = Serializers.find(frame.serializerCode());
                 if (serializer == null) {
@@ -80,6 +89,11 @@ final class ResponseReader {
         RpcException known = LegacyExceptions.byStatus(status, where + detail, remote);
         return known != null ? known : new RpcException(status, where + "status 0x"
                 + Integer.toHexString(status.value() & 0xff) + ": " + detail, remote);
+    }
+
+    private static String describe(byte serializerCode) {
+        SerializerType type = SerializerType.fromCode(serializerCode);
+        return type == null ? "code " + serializerCode : type.id();
     }
 
     private static String describe(Throwable remote, Object result, RuntimeException decodeError) {

@@ -55,6 +55,7 @@ final class ServiceInvoker implements InvocationHandler {
         info.cluster = settings.clusterFor(info.name);
         info.idempotent = settings.idempotentMethods.contains(info.name);
         info.pipeline = CallStage.pipeline(info, chain, dispatch);
+        info.serializerCode = dispatch.serializerCode();
         return info;
     }
 

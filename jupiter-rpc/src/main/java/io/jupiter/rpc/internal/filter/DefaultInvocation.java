@@ -5,6 +5,7 @@ import io.jupiter.rpc.exception.RpcException;
 import io.jupiter.rpc.exception.TimeoutException;
 import io.jupiter.rpc.filter.Invocation;
 import io.jupiter.rpc.filter.Side;
+import io.jupiter.rpc.security.CallerIdentity;
 import io.jupiter.transport.Status;
 import java.net.SocketAddress;
 import java.util.Collections;
@@ -28,6 +29,7 @@ public final class DefaultInvocation implements Invocation {
      */
     private long inheritedDeadlineNanos;
     private SocketAddress remoteAddress;
+    private CallerIdentity caller = CallerIdentity.ANONYMOUS;
     private Map<String, String> attachments;
     /** Whether {@link #attachments} is this invocation's own map (else it is the one received, not to be changed). */
     private boolean ownsAttachments;
@@ -78,11 +80,13 @@ public final class DefaultInvocation implements Invocation {
 
     /** A request a provider serves. */
     public static DefaultInvocation provider(ServiceKey service, String methodName, Object[] args, String appName,
-                                             SocketAddress remoteAddress, Map<String, String> attachments,
-                                             long receivedNanos, int requestBytes) {
+                                             SocketAddress remoteAddress, CallerIdentity caller,
+                                             Map<String, String> attachments, long receivedNanos,
+                                             int requestBytes) {
         DefaultInvocation invocation = new DefaultInvocation(Side.PROVIDER, service, methodName, args, appName,
                 receivedNanos);
         invocation.remoteAddress = remoteAddress;
+        invocation.caller = caller;
         invocation.attachments = attachments;
         invocation.requestBytes = requestBytes;
         if (attachments != null) {
@@ -172,6 +176,11 @@ public final class DefaultInvocation implements Invocation {
     @Override
     public SocketAddress remoteAddress() {
         return remoteAddress;
+    }
+
+    @Override
+    public CallerIdentity caller() {
+        return caller;
     }
 
     @Override

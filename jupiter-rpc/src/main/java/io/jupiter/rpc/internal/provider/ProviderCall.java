@@ -38,7 +38,8 @@ final class ProviderCall {
             return null;
         }
         return new ProviderCall(chain, DefaultInvocation.provider(service.key(), message.getMethodName(),
-                message.getArgs(), message.getAppName(), request.connection.remoteAddress(), attachments,
+                message.getArgs(), message.getAppName(), request.connection.remoteAddress(),
+                request.pipeline.caller(request.connection), attachments,
                 request.receivedNanos, request.bodyBytes));
     }
 

@@ -7,11 +7,17 @@ import io.jupiter.rpc.internal.Throwables;
 import io.jupiter.rpc.internal.WorkerPool;
 import io.jupiter.rpc.internal.filter.DefaultInvocation;
 import io.jupiter.rpc.metrics.RpcMetrics;
+import io.jupiter.rpc.security.Authorizer;
+import io.jupiter.rpc.security.CallerIdentity;
+import io.jupiter.serialization.ArgumentTypeException;
+import io.jupiter.serialization.ArgumentTypes;
 import io.jupiter.serialization.ClassNotTrustedException;
 import io.jupiter.serialization.ReadLimitException;
 import io.jupiter.serialization.Serializer;
+import io.jupiter.serialization.SerializerType;
 import io.jupiter.serialization.Serializers;
 import io.jupiter.serialization.wire.MessageWrapper;
+import io.jupiter.serialization.wire.ServiceMetadata;
 import io.jupiter.transport.Connection;
 import io.jupiter.transport.Frame;
 import io.jupiter.transport.ProtocolHeader;
@@ -33,8 +39,15 @@ import org.slf4j.LoggerFactory;
  *     there is no pool. Once a service with {@link io.jupiter.rpc.NonBlocking} methods is registered, the IO thread
  *     reads and looks up every request itself and hands over only calls of methods that may block;</li>
  * <li><b>read</b> ({@link #read}): the serializer must be accepted and the body readable ({@code BAD_REQUEST}
- *     otherwise; the connection is closed unless the failure left the framing intact);</li>
- * <li><b>service lookup</b>: {@code SERVICE_NOT_FOUND} otherwise;</li>
+ *     otherwise; the connection is closed unless the failure left the framing intact). The serializer reads the
+ *     envelope (service, method) first and runs the next stage before it reads any argument
+ *     ({@link io.jupiter.serialization.Serializer#readRequest}; Java serialization and Kryo put the arguments
+ *     first, so with them it runs after);</li>
+ * <li><b>lookup</b> ({@link #envelopeRead}), from the envelope alone: the service ({@code SERVICE_NOT_FOUND}),
+ *     the serializers it is pinned to ({@code BAD_REQUEST}), the method ({@code SERVICE_UNEXPECTED_ERROR} with a
+ *     {@code NoSuchMethodException}, as in 1.3.1), the {@link Authorizer} ({@code BAD_REQUEST}); a request refused
+ *     here has no argument read. Otherwise the arguments are read against the method's parameter types, and one of
+ *     another type is answered {@code BAD_REQUEST} (connection kept);</li>
  * <li><b>interceptors and context</b> ({@link ProviderCall}): the deadline, {@code before}, {@code enterMethod},
  *     {@code RpcContext}; only when the service has interceptors or the request carries attachments;</li>
  * <li><b>invocation</b> ({@link #invoke}): method resolution, the call, the method timer, and the status of a
@@ -92,6 +105,11 @@ final class ProviderPipeline {
     /** From now on every new request is answered {@code SERVER_BUSY}. */
     void startDraining() {
         draining = true;
+    }
+
+    /** Who is on the other end of {@code connection}. */
+    CallerIdentity caller(Connection connection) {
+        return runtime.caller(connection);
     }
 
     /** Requests received so far. */
@@ -208,19 +226,16 @@ final class ProviderPipeline {
         }
     }
 
-    /** The read and service-lookup stages; {@code false} once the request was refused. */
+    /**
+     * The read and lookup stages (the serializer runs the lookup, {@link #envelopeRead}, once the envelope is read);
+     * {@code false} once the request was refused.
+     */
     private boolean readAndLookUp(ProviderRequest request) {
         MessageWrapper message = read(request);
         if (message == null) {
             return false;
         }
-        ServiceEntry service = runtime.service(message.getMetadata());
-        if (service == null) {
-            request.refuse(Status.SERVICE_NOT_FOUND, "service not found: " + message.getMetadata().directory(), false);
-            return false;
-        }
         request.message = message;
-        request.service = service;
         return true;
     }
 
@@ -244,12 +259,12 @@ final class ProviderPipeline {
                 return null;
             }
             request.serializer = serializer;
-            message = serializer.read(frame.body(), MessageWrapper.class);
+            message = serializer.readRequest(frame.body(), request);
         } catch (RuntimeException | OutOfMemoryError | StackOverflowError e) {
-            // A class refused by the allow-list, a broken read limit, or a read that ran out of memory or stack
-            // leaves the framing intact: answer, but keep the connection.
+            // A class refused by the allow-list or as an argument, a broken read limit, or a read that ran out of
+            // memory or stack leaves the framing intact: answer, but keep the connection.
             boolean close = !(e instanceof ClassNotTrustedException || e instanceof ReadLimitException
-                    || e instanceof Error);
+                    || e instanceof ArgumentTypeException || e instanceof Error);
             badRequests.warnFor(request.peer(), "{}{}: cannot read request {}: {}", close ? "closing " : "",
                     request.connection.remoteAddress(), request.id, LogText.of(e.getMessage()));
             request.refuse(Status.BAD_REQUEST, "the provider cannot read the request: " + e.getMessage(), close);
@@ -257,11 +272,59 @@ final class ProviderPipeline {
         } finally {
             request.bodyDone();
         }
-        if (message.getMetadata() == null) {
+        if (request.refusedStatus != null) {
+            request.answerRefusal();
+            return null;
+        }
+        if (message == null || request.service == null) {
             request.refuse(Status.BAD_REQUEST, "the request names no service", true);
             return null;
         }
         return message;
+    }
+
+    /**
+     * The lookup stage, run by the serializer as soon as the envelope is read: finds the service and the method,
+     * checks the serializer and the caller, and returns what the arguments may be; or records the refusal and
+     * returns {@code null}, and the arguments are not read.
+     */
+    ArgumentTypes envelopeRead(ProviderRequest request, ServiceMetadata metadata, String methodName) {
+        if (metadata == null) {
+            request.refuseLater(Status.BAD_REQUEST, "the request names no service", true);
+            return null;
+        }
+        ServiceEntry service = runtime.service(metadata);
+        if (service == null) {
+            request.refuseLater(Status.SERVICE_NOT_FOUND, "service not found: " + metadata.directory(), false);
+            return null;
+        }
+        if (!service.acceptsSerializer(request.serializerCode)) {
+            SerializerType used = SerializerType.fromCode(request.serializerCode);
+            request.refuseLater(Status.BAD_REQUEST, "service " + service.key() + " accepts only "
+                    + service.pinnedSerializers() + " serializers, not " + (used == null ? "code "
+                    + request.serializerCode : used.id()), false);
+            return null;
+        }
+        ArgumentTypes types = service.argumentTypes(methodName);
+        if (types == null) {
+            request.refuseLater(Status.SERVICE_UNEXPECTED_ERROR, new NoSuchMethodException(
+                    service.serviceInterface().getName() + "." + methodName), false);
+            return null;
+        }
+        Authorizer authorizer = runtime.authorizer();
+        if (authorizer != null) {
+            CallerIdentity caller = runtime.caller(request.connection);
+            if (!authorizer.permits(caller, service.key(), methodName)) {
+                badRequests.warnFor(request.peer(), "{}: request {} refused: caller {} may not call {}.{}",
+                        request.connection.remoteAddress(), request.id, LogText.of(caller.toString()),
+                        service.key(), LogText.of(methodName));
+                request.refuseLater(Status.BAD_REQUEST, "caller " + caller + " is not authorized to call "
+                        + service.key() + "." + methodName, false);
+                return null;
+            }
+        }
+        request.service = service;
+        return types;
     }
 
     private void refuseSerializer(ProviderRequest request) {

@@ -2,8 +2,11 @@ package io.jupiter.rpc.internal.provider;
 
 import io.jupiter.rpc.internal.LegacyExceptions;
 import io.jupiter.rpc.internal.WorkerPool;
+import io.jupiter.serialization.ArgumentTypes;
+import io.jupiter.serialization.EnvelopeListener;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.wire.MessageWrapper;
+import io.jupiter.serialization.wire.ServiceMetadata;
 import io.jupiter.transport.Connection;
 import io.jupiter.transport.Frame;
 import io.jupiter.transport.Status;
@@ -11,9 +14,10 @@ import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 /**
  * One request on its way through the {@link ProviderPipeline}: where it came from and how to answer it. It is also
- * the task the provider pool runs.
+ * the task the provider pool runs, and what its serializer tells once the envelope is read (the pipeline's lookup
+ * stage, {@link ProviderPipeline#envelopeRead}).
  */
-final class ProviderRequest implements WorkerPool.Task {
+final class ProviderRequest implements WorkerPool.Task, EnvelopeListener {
 
     final ProviderPipeline pipeline;
     final Connection connection;
@@ -33,7 +37,13 @@ final class ProviderRequest implements WorkerPool.Task {
     Serializer serializer;
     /** The request's message and service once read and looked up ({@code null} before). */
     MessageWrapper message;
+    /** Set by the lookup stage once it found the service and let the request through. */
     ServiceEntry service;
+    /** Why the lookup stage refused the request (answered once the body is released); {@code null}: it did not. */
+    Status refusedStatus;
+    /** The refusal's answer: a message for 1.3.1's exception of that status, or the throwable to send. */
+    Object refusedBecause;
+    boolean refusedClose;
     /** Whether the frame was released (its body read, or dropped). */
     private boolean bodyDone;
 
@@ -55,6 +65,27 @@ final class ProviderRequest implements WorkerPool.Task {
     @Override
     public void run() {
         pipeline.serve(this);
+    }
+
+    @Override
+    public ArgumentTypes envelopeRead(String appName, ServiceMetadata metadata, String methodName) {
+        return pipeline.envelopeRead(this, metadata, methodName);
+    }
+
+    /** The lookup stage refuses this request: answered so once its body is released ({@link #answerRefusal}). */
+    void refuseLater(Status status, Object because, boolean close) {
+        this.refusedStatus = status;
+        this.refusedBecause = because;
+        this.refusedClose = close;
+    }
+
+    /** Answers the refusal {@link #refuseLater} recorded. */
+    void answerRefusal() {
+        if (refusedBecause instanceof Throwable) {
+            respond(refusedStatus, refusedBecause);
+        } else {
+            refuse(refusedStatus, (String) refusedBecause, refusedClose);
+        }
     }
 
     /** This request will not be served (the pool was stopped): releases its frame and its admission. */

@@ -1,5 +1,6 @@
 package io.jupiter.rpc.internal.provider;
 
+import io.jupiter.common.LogText;
 import io.jupiter.rpc.ServiceKey;
 import io.jupiter.rpc.filter.Interceptor;
 import io.jupiter.rpc.filter.Side;
@@ -7,6 +8,9 @@ import io.jupiter.rpc.flow.FlowLimiter;
 import io.jupiter.rpc.internal.WorkerPool;
 import io.jupiter.rpc.internal.filter.InterceptorChain;
 import io.jupiter.rpc.metrics.RpcMetrics;
+import io.jupiter.rpc.security.Authorizer;
+import io.jupiter.rpc.security.CallerIdentifier;
+import io.jupiter.rpc.security.CallerIdentity;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.SerializerType;
 import io.jupiter.serialization.Serializers;
@@ -24,15 +28,20 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Everything a server owns: the acceptor, the registered services, the provider pool and its connections; the
  * transport's frame handler, which passes every request to the {@link ProviderPipeline}.
  */
 public final class ServerRuntime implements FrameHandler, AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(ServerRuntime.class);
 
     private final ConcurrentHashMap<String, ServiceEntry> services = new ConcurrentHashMap<>();
     /**
@@ -51,6 +60,12 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
     private final ConcurrentHashMap<Connection, ConnectionLoad> connections = new ConcurrentHashMap<>();
     private final int maxInFlightPerConnection;
     private final long maxQueuedBytesPerConnection;
+    /** {@code null}: every caller is anonymous, and {@link #callers} stays empty. */
+    private volatile CallerIdentifier identifier;
+    /** The identity of every open connection, when there is an identifier. */
+    private final ConcurrentHashMap<Connection, CallerIdentity> callers = new ConcurrentHashMap<>();
+    /** {@code null}: every caller may call every method. */
+    private volatile Authorizer authorizer;
 
     /**
      * @param providerThreads threads of the provider pool; 0 runs requests on the IO threads
@@ -94,6 +109,35 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
     public void extensions(List<Interceptor> interceptors, FlowLimiter appFlowLimiter) {
         this.interceptors = List.copyOf(interceptors);
         pipeline.appFlowLimiter(appFlowLimiter);
+    }
+
+    /**
+     * Who callers are ({@code null}: all anonymous) and who may call what ({@code null}: everyone everything). Call
+     * before starting.
+     */
+    public void security(CallerIdentifier identifier, Authorizer authorizer) {
+        this.identifier = identifier;
+        this.authorizer = authorizer;
+    }
+
+    /** The authorizer, or {@code null}. */
+    Authorizer authorizer() {
+        return authorizer;
+    }
+
+    /** Who is on the other end of {@code connection}. */
+    CallerIdentity caller(Connection connection) {
+        CallerIdentity caller = identifier == null ? null : callers.get(connection);
+        return caller == null ? CallerIdentity.ANONYMOUS : caller;
+    }
+
+    /** Lets requests for the registered service {@code directory} use only {@code types}. */
+    public void pinSerializers(String directory, Set<SerializerType> types) {
+        ServiceEntry entry = services.get(directory);
+        if (entry == null) {
+            throw new IllegalStateException("no service " + directory + " is registered");
+        }
+        entry.pinSerializers(types);
     }
 
     /** Whether errors sent to callers keep their stack traces; off by default. */
@@ -184,12 +228,24 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
 
     @Override
     public void connected(Connection connection) {
+        CallerIdentifier who = identifier;
+        if (who != null) {
+            try {
+                callers.put(connection, Objects.requireNonNull(who.identify(connection), "caller identity"));
+            } catch (RuntimeException e) {
+                log.warn("closing {}: its caller identity could not be established: {}",
+                        connection.remoteAddress(), LogText.of(e.toString()));
+                connection.close();
+                return;
+            }
+        }
         connections.put(connection, new ConnectionLoad(maxInFlightPerConnection, maxQueuedBytesPerConnection));
     }
 
     @Override
     public void disconnected(Connection connection) {
         connections.remove(connection);
+        callers.remove(connection);
     }
 
     /** Requests received so far (for graceful shutdown: has traffic stopped?). */

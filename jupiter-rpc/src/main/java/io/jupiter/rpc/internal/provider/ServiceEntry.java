@@ -3,9 +3,12 @@ package io.jupiter.rpc.internal.provider;
 import io.jupiter.rpc.ServiceKey;
 import io.jupiter.rpc.filter.Interceptor;
 import io.jupiter.rpc.internal.filter.InterceptorChain;
+import io.jupiter.serialization.ArgumentTypes;
+import io.jupiter.serialization.SerializerType;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -16,13 +19,18 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * A registered service: its key, implementation and methods. A request names only the method, so the method is
  * chosen by name and, for overloads, by the runtime types of the arguments (as in 1.3.1); the choice for each
- * name and argument shape is made once and cached.
+ * name and argument shape is made once and cached. What the arguments of each method name may be
+ * ({@link ArgumentTypes}, read by the serializer before the arguments are) is resolved once, at registration.
+ * A service may accept only some serializers ({@link #pinSerializers}).
  */
 public final class ServiceEntry {
 
     private final ServiceKey key;
     private final Class<?> serviceInterface;
     private final Map<String, MethodEntry[]> byName;
+    private final Map<String, ArgumentTypes> argumentTypes;
+    /** Wire codes of the serializers this service accepts; {@code null}: every one the server accepts. */
+    private volatile boolean[] pinned;
     /** Names whose every overload may run on an IO thread ({@link MethodEntry#nonBlocking}). */
     private final Set<String> nonBlockingNames;
     private final ConcurrentHashMap<OverloadKey, MethodEntry> overloadCache = new ConcurrentHashMap<>();
@@ -42,8 +50,15 @@ public final class ServiceEntry {
                     .add(new MethodEntry(method, implementation));
         }
         Map<String, MethodEntry[]> frozen = new HashMap<>();
-        grouped.forEach((name, list) -> frozen.put(name, list.toArray(new MethodEntry[0])));
+        Map<String, ArgumentTypes> types = new HashMap<>();
+        grouped.forEach((name, list) -> {
+            frozen.put(name, list.toArray(new MethodEntry[0]));
+            List<Class<?>[]> overloads = new ArrayList<>();
+            list.forEach(entry -> overloads.add(entry.parameterTypes));
+            types.put(name, ArgumentTypes.of(name, overloads));
+        });
         this.byName = frozen;
+        this.argumentTypes = types;
         Set<String> nonBlocking = new HashSet<>();
         frozen.forEach((name, overloads) -> {
             if (Arrays.stream(overloads).allMatch(m -> m.nonBlocking)) {
@@ -61,6 +76,41 @@ public final class ServiceEntry {
     /** Whether any method of this service may run on an IO thread. */
     boolean hasNonBlockingMethods() {
         return !nonBlockingNames.isEmpty();
+    }
+
+    /** What the arguments of the method(s) named {@code name} may be, or {@code null} if there is none. */
+    ArgumentTypes argumentTypes(String name) {
+        return name == null ? null : argumentTypes.get(name);
+    }
+
+    /** Accepts only requests written with one of {@code types} from now on. */
+    void pinSerializers(Set<SerializerType> types) {
+        boolean[] accepted = new boolean[SerializerType.MAX_CODE + 1];
+        for (SerializerType type : types) {
+            accepted[type.code()] = true;
+        }
+        this.pinned = accepted;
+    }
+
+    /** Whether this service accepts requests written with the serializer of wire code {@code code}. */
+    boolean acceptsSerializer(byte code) {
+        boolean[] accepted = pinned;
+        return accepted == null || (code >= 0 && code < accepted.length && accepted[code]);
+    }
+
+    /** The serializers this service is pinned to, or {@code null} if it is not. */
+    Set<SerializerType> pinnedSerializers() {
+        boolean[] accepted = pinned;
+        if (accepted == null) {
+            return null;
+        }
+        Set<SerializerType> types = EnumSet.noneOf(SerializerType.class);
+        for (SerializerType type : SerializerType.values()) {
+            if (accepted[type.code()]) {
+                types.add(type);
+            }
+        }
+        return types;
     }
 
     public ServiceKey key() {

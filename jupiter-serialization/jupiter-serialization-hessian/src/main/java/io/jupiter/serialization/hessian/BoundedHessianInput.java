@@ -23,6 +23,8 @@ final class BoundedHessianInput extends Hessian2Input {
     private final LengthBudget budget = new LengthBudget(0);
     private int depth;
     private int references;
+    /** The request read envelope first, or {@code null} for any other read. */
+    private RequestRead request;
 
     BoundedHessianInput() {
         super(null);
@@ -39,6 +41,26 @@ final class BoundedHessianInput extends Hessian2Input {
     /** The body is read (or failed): lengths without an input are no longer charged to it. */
     void done() {
         CURRENT.remove();
+        request = null;
+    }
+
+    /** Reads this body as a request envelope first ({@code null}: a plain read). */
+    void request(RequestRead read) {
+        this.request = read;
+    }
+
+    RequestRead request() {
+        return request;
+    }
+
+    /** How many {@code readObject} calls are under way. */
+    int depth() {
+        return depth;
+    }
+
+    /** The input of the body this thread is reading, or {@code null}. */
+    static BoundedHessianInput current() {
+        return CURRENT.get();
     }
 
     /** Charges {@code length} to the budget of the body this thread is reading, if any. */

@@ -2,13 +2,17 @@ package io.jupiter.serialization.hessian;
 
 import com.caucho.hessian.io.Hessian2Output;
 import com.caucho.hessian.io.SerializerFactory;
+import io.jupiter.serialization.ArgumentTypeException;
+import io.jupiter.serialization.ArgumentTypes;
 import io.jupiter.serialization.ClassAllowList;
+import io.jupiter.serialization.EnvelopeListener;
 import io.jupiter.serialization.ClassNotTrustedException;
 import io.jupiter.serialization.ReadLimitException;
 import io.jupiter.serialization.ReadLimits;
 import io.jupiter.serialization.SerializationException;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.SerializerType;
+import io.jupiter.serialization.wire.MessageWrapper;
 import io.netty.buffer.ByteBuf;
 import io.netty.util.concurrent.FastThreadLocal;
 import java.util.Objects;
@@ -84,6 +88,31 @@ public final class HessianSerializer implements Serializer {
 
     @Override
     public <T> T read(ByteBuf in, Class<T> type) {
+        return read(in, type, null);
+    }
+
+    /**
+     * Reads the envelope first: 1.3.1's class definition lists {@code appName, methodName, metadata} before
+     * {@code args}, so the listener runs before any argument is read, and each argument's class name is checked
+     * against its parameter's type before anything of it is created ({@link RequestRead}).
+     */
+    @Override
+    public MessageWrapper readRequest(ByteBuf in, EnvelopeListener listener) {
+        RequestRead request = new RequestRead(Objects.requireNonNull(listener, "listener"));
+        MessageWrapper message = read(in, MessageWrapper.class, request);
+        ArgumentTypes types = request.types();
+        if (types != null) {
+            types.checkValues(message.getArgs());
+        }
+        return message;
+    }
+
+    @Override
+    public boolean readsEnvelopeFirst() {
+        return true;
+    }
+
+    private <T> T read(ByteBuf in, Class<T> type, RequestRead request) {
         State s = state.get();
         BoundedHessianInput input = s.input;
         int readable = in.readableBytes();
@@ -92,9 +121,14 @@ public final class HessianSerializer implements Serializer {
         try {
             input.init(s.source);
             input.limits(readable);
+            input.request(request);
             value = input.readObject(type);
         } catch (Exception | StackOverflowError | OutOfMemoryError e) {
             s.input = State.newInput(factory); // its buffer and chunk state may be inconsistent now
+            ArgumentTypeException wrongType = ArgumentTypeException.findIn(e);
+            if (wrongType != null) {
+                throw wrongType;
+            }
             ClassNotTrustedException refused = ClassNotTrustedException.findIn(e);
             if (refused != null) {
                 throw refused.reading(type);

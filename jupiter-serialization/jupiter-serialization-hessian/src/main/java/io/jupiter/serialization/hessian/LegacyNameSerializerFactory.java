@@ -107,6 +107,9 @@ final class LegacyNameSerializerFactory extends SerializerFactory {
     @Override
     @SuppressWarnings("rawtypes")
     public Deserializer getDeserializer(Class cl) throws HessianProtocolException {
+        if (cl == MessageWrapper.class) {
+            return BoundedDeserializer.of(RequestDeserializer.INSTANCE);
+        }
         return BoundedDeserializer.of(cl == BigDecimal.class ? CompatSerializers.BIG_DECIMAL
                 : super.getDeserializer(cl));
     }
@@ -114,6 +117,11 @@ final class LegacyNameSerializerFactory extends SerializerFactory {
     @Override
     @SuppressWarnings("rawtypes")
     public Deserializer getListDeserializer(String type, Class cl) throws HessianProtocolException {
+        BoundedHessianInput input = BoundedHessianInput.current();
+        RequestRead request = input == null ? null : input.request();
+        if (request != null && request.takeArguments()) {
+            return BoundedDeserializer.of(new ArgumentsDeserializer(request, super.getListDeserializer(type, cl)));
+        }
         return BoundedDeserializer.of(super.getListDeserializer(type, cl));
     }
 
@@ -146,9 +154,18 @@ final class LegacyNameSerializerFactory extends SerializerFactory {
             // Arrays ("[name") are left to Hessian, which asks this method again for the element type.
             allowList.check("hessian", type);
         }
+        // An argument's own class name is checked against its parameter's type once loaded, before anything of it
+        // is created; asked before Hessian resolves an array's element type, which is not the argument's type.
+        BoundedHessianInput input = BoundedHessianInput.current();
+        RequestRead request = input == null ? null : input.request();
+        boolean argument = request != null && type != null && !type.isEmpty()
+                && request.takeElementName(input.depth());
         Deserializer deserializer = super.getDeserializer(type);
         if (deserializer == null && type != null && !type.isEmpty()) {
             throw new HessianProtocolException("class '" + type + "' is unknown");
+        }
+        if (argument && deserializer.getType() != null) {
+            request.checkElement(deserializer.getType());
         }
         return BoundedDeserializer.of(deserializer);
     }

@@ -44,6 +44,9 @@ import java.nio.charset.StandardCharsets;
  * the arrays of protostuff's {@code ArraySchemas} (the length under field 1, negative {@code -n-1} for boxed
  * elements). Dimensions must be 1 to 255, as in the JVM. Nested messages (every one is merged here) may nest
  * {@link ReadLimits#maxDepth()} deep.
+ *
+ * <p>A request read envelope first tells its {@link ArgumentReader} of every field, value, class name and array
+ * header read, so that the arguments' classes are checked against the called method before protostuff creates them.
  */
 final class LegacyNameInput implements Input {
 
@@ -107,12 +110,19 @@ final class LegacyNameInput implements Input {
     private Schema<?> lastSchema;
     private int arrayHeader;
     private int depth;
+    /** The request's arguments being checked against their expected types; {@code null} for other reads. */
+    private final ArgumentReader arguments;
 
     LegacyNameInput(ByteBuffer buffer, ClassAllowList allowList) {
+        this(buffer, allowList, null);
+    }
+
+    LegacyNameInput(ByteBuffer buffer, ClassAllowList allowList, ArgumentReader arguments) {
         this.budget = buffer.remaining();
         this.in = new ByteBufferInput(buffer, true);
         this.buffer = INPUT_BUFFER == null ? null : (ByteBuffer) INPUT_BUFFER.get(in);
         this.allowList = allowList;
+        this.arguments = arguments;
     }
 
     private static Class<?> arraySchemaClass() {
@@ -137,6 +147,9 @@ final class LegacyNameInput implements Input {
     public <T> int readFieldNumber(Schema<T> schema) throws IOException {
         lastField = in.readFieldNumber(schema);
         lastSchema = schema;
+        if (arguments != null) {
+            arguments.fieldRead(depth, lastField);
+        }
         return lastField;
     }
 
@@ -178,19 +191,26 @@ final class LegacyNameInput implements Input {
     private String checkedClassName(int field, String name) {
         if ((field == ID_COLLECTION || field == ID_MAP) && name.indexOf('.') < 0) {
             // A java.util collection or map by simple name: protostuff resolves it among its own factories only.
+            if (arguments != null) {
+                arguments.classNamed(depth, field, "java.util." + name);
+            }
             return name;
         }
         allowList.check("protostuff", name);
         if (field == ID_ARRAY || field == ID_ARRAY_MAPPED) {
             arrayHeader = HEADER_LENGTH;
         }
+        String local = name;
         if (field == ID_POJO || field == ID_THROWABLE) {
-            Class<?> local = LegacyClassNames.localClass(name);
-            if (local != null && name.startsWith(LegacyClassNames.EXCEPTION_PACKAGE)) {
-                return local.getName();
+            Class<?> legacy = LegacyClassNames.localClass(name);
+            if (legacy != null && name.startsWith(LegacyClassNames.EXCEPTION_PACKAGE)) {
+                local = legacy.getName();
             }
         }
-        return name;
+        if (arguments != null) {
+            arguments.classNamed(depth, field, local);
+        }
+        return local;
     }
 
     @Override
@@ -198,6 +218,9 @@ final class LegacyNameInput implements Input {
         if (++depth > MAX_DEPTH) {
             throw new ReadLimitException("values nested deeper than " + MAX_DEPTH + " (-D"
                     + ReadLimits.MAX_DEPTH_PROPERTY + ")");
+        }
+        if (arguments != null) {
+            arguments.valueStarts(depth - 1);
         }
         T message = value == null ? schema.newMessage() : value;
         schema.mergeFrom(this, message);
@@ -241,11 +264,17 @@ final class LegacyNameInput implements Input {
         if (arrayHeader == HEADER_LENGTH && lastField == WRAPPER_LENGTH) {
             budget = LengthBudget.charge(budget, value, "array");
             arrayHeader = HEADER_DIMENSIONS;
+            if (arguments != null) {
+                arguments.arrayLength(depth, value);
+            }
         } else if (arrayHeader == HEADER_DIMENSIONS && lastField == WRAPPER_DIMENSIONS) {
             arrayHeader = HEADER_NONE;
             if (value < 1 || value > MAX_DIMENSIONS) {
                 throw new ReadLimitException("array of " + value + " dimensions (expected: 1 to "
                         + MAX_DIMENSIONS + ")");
+            }
+            if (arguments != null) {
+                arguments.arrayDimensions(depth, value);
             }
         } else {
             arrayHeader = HEADER_NONE;

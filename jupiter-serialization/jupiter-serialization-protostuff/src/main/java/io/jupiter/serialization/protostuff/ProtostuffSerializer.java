@@ -1,5 +1,7 @@
 package io.jupiter.serialization.protostuff;
 
+import io.jupiter.serialization.ArgumentTypeException;
+import io.jupiter.serialization.ArgumentTypes;
 import io.jupiter.serialization.ClassAllowList;
 import io.jupiter.serialization.ClassNotTrustedException;
 import io.jupiter.serialization.ReadLimitException;
@@ -7,6 +9,8 @@ import io.jupiter.serialization.ReadLimits;
 import io.jupiter.serialization.SerializationException;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.SerializerType;
+import io.jupiter.serialization.EnvelopeListener;
+import io.jupiter.serialization.wire.MessageWrapper;
 import io.netty.buffer.ByteBuf;
 import io.protostuff.Schema;
 import io.protostuff.runtime.RuntimeSchema;
@@ -95,19 +99,53 @@ public final class ProtostuffSerializer implements Serializer {
 
     @Override
     public <T> T read(ByteBuf in, Class<T> type) {
+        return read(in, type, null);
+    }
+
+    /**
+     * Reads the envelope (fields 1 to 3) first: the listener runs when the root reaches its field 4 ({@code args}),
+     * and the arguments are then read against what it expects, their class names checked before protostuff
+     * creates anything of them ({@link ArgumentReader}).
+     */
+    @Override
+    public MessageWrapper readRequest(ByteBuf in, EnvelopeListener listener) {
+        ArgumentReader arguments = new ArgumentReader(new MessageWrapper(), Objects.requireNonNull(listener));
+        MessageWrapper message = read(in, MessageWrapper.class, arguments);
+        ArgumentTypes types = arguments.types();
+        if (types != null) {
+            types.checkValues(message.getArgs());
+        }
+        return message;
+    }
+
+    @Override
+    public boolean readsEnvelopeFirst() {
+        return true;
+    }
+
+    @SuppressWarnings("unchecked")
+    private <T> T read(ByteBuf in, Class<T> type, ArgumentReader arguments) {
         Schema<T> schema = schemaOf(type);
         int readable = in.readableBytes();
         ByteBuffer nio = in.nioBufferCount() == 1
                 ? in.nioBuffer(in.readerIndex(), readable)
                 : ByteBuffer.wrap(readAll(in, readable));
+        T message = arguments == null ? schema.newMessage() : (T) arguments.message();
         try {
-            LegacyNameInput input = new LegacyNameInput(nio, allowList);
-            T message = schema.newMessage();
+            LegacyNameInput input = new LegacyNameInput(nio, allowList, arguments);
             schema.mergeFrom(input, message);
             input.checkLastTagWas(0);
             in.skipBytes(readable);
             return message;
         } catch (Exception | StackOverflowError | OutOfMemoryError e) {
+            if (ArgumentReader.stopped(e)) {
+                in.skipBytes(readable);
+                return message;
+            }
+            ArgumentTypeException wrongType = ArgumentTypeException.findIn(e);
+            if (wrongType != null) {
+                throw wrongType;
+            }
             ClassNotTrustedException refused = ClassNotTrustedException.findIn(e);
             if (refused != null) {
                 throw refused.reading(type);

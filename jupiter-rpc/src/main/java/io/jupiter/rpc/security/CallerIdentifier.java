@@ -1,0 +1,21 @@
+package io.jupiter.rpc.security;
+
+import io.jupiter.transport.Connection;
+
+/**
+ * Establishes the {@link CallerIdentity} of a provider's connection, once, when it opens (on its IO thread, before
+ * any of its requests is read). Set with {@link io.jupiter.rpc.JupiterServer.Builder#callerIdentifier}; the default
+ * ({@link #ANONYMOUS}) knows nobody. A transport that authenticates its peer (mutual TLS) is where an identifier
+ * takes a name from, e.g. the client certificate's subject.
+ *
+ * <p>Must be fast and must not block: it runs on the IO thread. An exception closes the connection.
+ */
+@FunctionalInterface
+public interface CallerIdentifier {
+
+    /** Every caller is {@link CallerIdentity#ANONYMOUS}. */
+    CallerIdentifier ANONYMOUS = connection -> CallerIdentity.ANONYMOUS;
+
+    /** Who is on the other end of {@code connection}; never {@code null}. */
+    CallerIdentity identify(Connection connection);
+}
