@@ -6,6 +6,8 @@ import io.jupiter.example.benchmark.RawEchoClient;
 import io.jupiter.example.benchmark.RawEchoServer;
 import io.jupiter.example.demo.Demo;
 import io.jupiter.example.registry.RegistryCommand;
+import java.io.IOException;
+import java.net.BindException;
 import java.util.Arrays;
 
 /**
@@ -45,7 +47,7 @@ public final class Main {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length == 0 || args[0].equals("help") || args[0].equals("--help")) {
+        if (args.length == 0 || isHelp(args[0]) || (args.length > 1 && isHelp(args[1]))) {
             System.out.println(USAGE);
             return;
         }
@@ -64,7 +66,34 @@ public final class Main {
             System.err.println("error: " + e.getMessage() + " in " + Arrays.toString(args));
             System.err.println(USAGE);
             status = 2;
+        } catch (Exception e) {
+            IOException taken = bindFailure(e);
+            if (taken == null) {
+                throw e;
+            }
+            // A port in use is the user's to fix, not a bug: one line, no stack trace.
+            System.err.println("error: " + args[0] + " cannot listen: " + (e.getMessage() != null ? e.getMessage()
+                    : taken.getMessage()));
+            status = 1;
         }
         System.exit(status);
+    }
+
+    private static boolean isHelp(String arg) {
+        return arg.equals("help") || arg.equals("--help") || arg.equals("-h");
+    }
+
+    /**
+     * The failure to bind behind {@code e}, or {@code null}: a {@link BindException}, or the I/O error native epoll
+     * raises for {@code EADDRINUSE}.
+     */
+    private static IOException bindFailure(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof BindException
+                    || (t instanceof IOException && String.valueOf(t.getMessage()).contains("already in use"))) {
+                return (IOException) t;
+            }
+        }
+        return null;
     }
 }

@@ -56,9 +56,11 @@ public final class BenchmarkClient {
         String where = registry != null ? registry : host + ":" + port;
         // hello prints the line it always printed; the user scenarios name themselves where hello names its payload.
         String what = scenario == Scenario.HELLO ? "payload=" + payloadName : "scenario=" + scenario.id();
+        // Through a registry each provider's published connection count applies, not --connections.
+        String connectionsShown = registry != null ? "as-published" : Integer.toString(connections);
         System.out.printf("benchmark-client: jupiter %s mode=%s threads=%d %s serializer=%s "
-                        + "connections=%d warmup=%ds seconds=%ds cores=%d metrics=%s%s%n", where, mode, threads,
-                what, serializer.id(), connections, warmup, seconds, Runtime.getRuntime().availableProcessors(),
+                        + "connections=%s warmup=%ds seconds=%ds cores=%d metrics=%s%s%n", where, mode, threads,
+                what, serializer.id(), connectionsShown, warmup, seconds, Runtime.getRuntime().availableProcessors(),
                 metrics ? "on" : "off", tls != null ? " tls=on" : "");
         try (JupiterClient client = JupiterClient.builder().appName("benchmark").metrics(metrics)
                 .transportConfig(TransportConfig.builder().threadNamePrefix("jupiter-connector").readerIdleMillis(0)
