@@ -15,10 +15,9 @@ import java.lang.annotation.Target;
  *
  * <p>Put it on a method or on a type (the service interface or the implementation class) to cover all of its
  * methods. A method's declaration wins over a type's, and at the same level the implementation's wins over the
- * interface's. Methods returning
- * a {@link java.util.concurrent.CompletionStage} count as non-blocking unless declared {@code @NonBlocking(false)}:
- * they are expected to return at once and complete later. With {@code JupiterServer.Builder.providerThreads(0)}
- * every method runs on the IO threads, declared or not.
+ * interface's. A method returning a {@link java.util.concurrent.CompletionStage} is no exception: it too runs on the
+ * pool unless declared, since many such methods do blocking work before they return their stage. With
+ * {@code JupiterServer.Builder.providerThreads(0)} every method runs on the IO threads, declared or not.
  *
  * <p>Interceptors of a method that runs on an IO thread run there too.
  */
@@ -28,6 +27,6 @@ import java.lang.annotation.Target;
 @Target({ElementType.METHOD, ElementType.TYPE})
 public @interface NonBlocking {
 
-    /** {@code false} declares a method (or type) blocking, e.g. a {@code CompletionStage} method that blocks. */
+    /** {@code false} declares a method blocking where its type (or its interface) says non-blocking. */
     boolean value() default true;
 }

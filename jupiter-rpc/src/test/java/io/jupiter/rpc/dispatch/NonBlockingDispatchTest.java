@@ -15,9 +15,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 
 /**
- * Which thread runs a provided method: the IO thread that read the request for methods that never block
- * ({@link io.jupiter.rpc.NonBlocking}, or returning a stage), a provider thread for every other, and the IO threads
- * for all with {@code providerThreads(0)}. Real server and client on 127.0.0.1; the methods report their thread.
+ * Which thread runs a provided method: the IO thread that read the request for methods declared never to block
+ * ({@link io.jupiter.rpc.NonBlocking}, stages included), a provider thread for every other (an undeclared stage
+ * too), and the IO threads for all with {@code providerThreads(0)}. Real server and client on 127.0.0.1; the methods report their thread.
  */
 class NonBlockingDispatchTest {
 
@@ -35,7 +35,8 @@ class NonBlockingDispatchTest {
             assertThat(threads.declaredOnInterface()).startsWith(IO);
             assertThat(threads.declaredOnImplementation()).startsWith(IO);
             assertThat(threads.undeclaredByImplementation()).startsWith(POOL);
-            assertThat(threads.stage().get()).startsWith(IO);
+            assertThat(threads.stage().get()).startsWith(POOL);
+            assertThat(threads.declaredStage().get()).startsWith(IO);
             assertThat(threads.blockingStage().get()).startsWith(POOL);
             assertThat(threads.overloaded("a")).startsWith(POOL);
             assertThat(threads.overloaded(1)).startsWith(POOL);

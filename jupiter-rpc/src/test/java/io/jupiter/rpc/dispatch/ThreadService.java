@@ -21,8 +21,11 @@ public interface ThreadService {
     @NonBlocking
     String undeclaredByImplementation();
 
-    /** A stage: non-blocking unless declared otherwise. */
+    /** A stage, undeclared: it may block before it returns, so it runs on the pool. */
     CompletableFuture<String> stage();
+
+    @NonBlocking
+    CompletableFuture<String> declaredStage();
 
     @NonBlocking(false)
     CompletableFuture<String> blockingStage();

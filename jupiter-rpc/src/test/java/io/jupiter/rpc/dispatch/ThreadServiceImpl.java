@@ -37,6 +37,11 @@ public class ThreadServiceImpl implements ThreadService {
     }
 
     @Override
+    public CompletableFuture<String> declaredStage() {
+        return CompletableFuture.completedFuture(thread());
+    }
+
+    @Override
     public CompletableFuture<String> blockingStage() {
         return CompletableFuture.completedFuture(thread());
     }

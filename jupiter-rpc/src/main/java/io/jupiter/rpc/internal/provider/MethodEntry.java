@@ -18,7 +18,7 @@ final class MethodEntry {
     final Class<?>[] parameterTypes;
     final Class<?>[] exceptionTypes;
     final boolean returnsStage;
-    /** Whether the method may run on an IO thread: declared {@link NonBlocking}, or returning a stage. */
+    /** Whether the method may run on an IO thread: declared {@link NonBlocking}. */
     final boolean nonBlocking;
     private final MethodHandle handle;
 
@@ -28,7 +28,7 @@ final class MethodEntry {
         this.exceptionTypes = method.getExceptionTypes();
         this.returnsStage = CompletionStage.class.isAssignableFrom(method.getReturnType());
         NonBlocking declared = declaration(method, implementation.getClass());
-        this.nonBlocking = declared != null ? declared.value() : returnsStage;
+        this.nonBlocking = declared != null && declared.value();
         try {
             method.setAccessible(true);
             this.handle = MethodHandles.lookup().unreflect(method)

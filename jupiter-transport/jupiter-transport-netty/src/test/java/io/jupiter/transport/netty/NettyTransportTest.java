@@ -223,6 +223,8 @@ class NettyTransportTest {
         connection.write(EchoPeer.request(connection.alloc(), 77, "still fine"));
         assertThat(answered.await(10, TimeUnit.SECONDS)).isTrue();
         assertThat(client.responses).containsEntry(77L, "still fine");
+        // The raw socket saw its close; the server's disconnect callback follows on its IO thread.
+        Await.until("the server saw the bad connection close", TIMEOUT, () -> server.disconnects.get() == 1);
         assertThat(server.disconnects).hasValue(1);
     }
 
