@@ -129,7 +129,8 @@ public final class ArgumentTypes {
         return overloads.length == 0 ? "ArgumentTypes.ANY" : "ArgumentTypes{" + describe() + '}';
     }
 
-    private static Class<?> box(Class<?> type) {
+    /** {@code type}'s wrapper class if it is a primitive type ({@code Void} for {@code void}), else {@code type}. */
+    public static Class<?> box(Class<?> type) {
         if (!type.isPrimitive()) {
             return type;
         }

@@ -191,7 +191,7 @@ public final class ServiceEntry {
                 if (parameter.isPrimitive()) {
                     return false;
                 }
-            } else if (!box(parameter).isAssignableFrom(arg)) {
+            } else if (!ArgumentTypes.box(parameter).isAssignableFrom(arg)) {
                 return false;
             }
         }
@@ -200,39 +200,11 @@ public final class ServiceEntry {
 
     private static boolean moreSpecific(Class<?>[] a, Class<?>[] b) {
         for (int i = 0; i < a.length; i++) {
-            if (!box(b[i]).isAssignableFrom(box(a[i]))) {
+            if (!ArgumentTypes.box(b[i]).isAssignableFrom(ArgumentTypes.box(a[i]))) {
                 return false;
             }
         }
         return true;
-    }
-
-    private static Class<?> box(Class<?> type) {
-        if (!type.isPrimitive()) {
-            return type;
-        }
-        if (type == int.class) {
-            return Integer.class;
-        }
-        if (type == long.class) {
-            return Long.class;
-        }
-        if (type == boolean.class) {
-            return Boolean.class;
-        }
-        if (type == double.class) {
-            return Double.class;
-        }
-        if (type == float.class) {
-            return Float.class;
-        }
-        if (type == short.class) {
-            return Short.class;
-        }
-        if (type == byte.class) {
-            return Byte.class;
-        }
-        return Character.class;
     }
 
     private record OverloadKey(String name, Class<?>[] argTypes) {
