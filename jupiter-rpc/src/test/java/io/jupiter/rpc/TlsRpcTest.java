@@ -5,6 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.jupiter.rpc.exception.ConnectionException;
+import io.jupiter.rpc.exception.RpcException;
+import io.jupiter.rpc.filter.Interceptor;
+import io.jupiter.rpc.filter.Invocation;
+import io.jupiter.rpc.security.AuthorizationRules;
+import io.jupiter.rpc.security.CallerIdentifier;
 import io.jupiter.testkit.TestCertificates;
 import io.jupiter.transport.Status;
 import io.jupiter.transport.TlsConfig;
@@ -12,6 +17,8 @@ import io.jupiter.transport.TransportConfig;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -54,6 +61,47 @@ class TlsRpcTest {
         for (int i = 0; i < 50; i++) {
             assertThat(echo.hello("tls-" + i)).isEqualTo("hello, tls-" + i);
         }
+    }
+
+    @Test
+    void theClientCertificateNamesTheCallerForAuthorizationAndInterceptors() {
+        TlsConfig serverTls = TlsConfig.builder().keyPair(certs.serverCert(), certs.serverKey())
+                .trust(certs.caCert()).requireClientAuth(true).build();
+        ServiceKey echoKey = ServiceKey.of(EchoService.class, "1.0.0");
+        List<String> seen = new CopyOnWriteArrayList<>();
+        server = JupiterServer.builder().host("127.0.0.1").port(0)
+                .transportConfig(TransportConfig.builder().threadNamePrefix("tls-rpc-acceptor").tls(serverTls).build())
+                .callerIdentifier(CallerIdentifier.CLIENT_CERTIFICATE)
+                .authorizer(AuthorizationRules.builder().allow(echoKey, "hello", "client").build())
+                .interceptor(new Interceptor() {
+                    @Override
+                    public void beforeInvoke(Invocation invocation) {
+                        seen.add(invocation.caller().name());
+                    }
+                })
+                .build();
+        server.register(new EchoServiceImpl());
+        int port = server.start().getPort();
+
+        // CN=client: allowed.
+        client = client(TlsConfig.builder().trust(certs.caCert()).keyPair(certs.clientCert(), certs.clientKey())
+                .build());
+        EchoService asClient = client.proxy(EchoService.class).address("127.0.0.1", port).timeoutMillis(10_000)
+                .build();
+        assertThat(asClient.hello("me")).isEqualTo("hello, me");
+        assertThat(seen).containsExactly("client");
+
+        // CN=localhost, a certificate of the same CA that may serve as a client's: verified, but not allowed.
+        try (JupiterClient other = client(TlsConfig.builder().trust(certs.caCert())
+                .keyPair(certs.serverCert(), certs.serverKey()).build())) {
+            EchoService asOther = other.proxy(EchoService.class).address("127.0.0.1", port).timeoutMillis(10_000)
+                    .build();
+            assertThatThrownBy(() -> asOther.hello("me")).isInstanceOfSatisfying(RpcException.class, e -> {
+                assertThat(e.status()).isEqualTo(Status.BAD_REQUEST);
+                assertThat(e.getMessage()).contains("caller localhost is not authorized");
+            });
+        }
+        assertThat(seen).containsExactly("client");
     }
 
     @Test

@@ -16,6 +16,13 @@ public interface CallerIdentifier {
     /** Every caller is {@link CallerIdentity#ANONYMOUS}. */
     CallerIdentifier ANONYMOUS = connection -> CallerIdentity.ANONYMOUS;
 
+    /**
+     * Names a caller by the client certificate it presented under mutual TLS: the certificate subject's common name
+     * ({@code CN}), or the whole subject (RFC 2253) when it has none; {@link CallerIdentity#ANONYMOUS} without a
+     * certificate. The handshake already verified the certificate against the server's trusted CAs.
+     */
+    CallerIdentifier CLIENT_CERTIFICATE = ClientCertificates::identify;
+
     /** Who is on the other end of {@code connection}; never {@code null}. */
     CallerIdentity identify(Connection connection);
 }

@@ -3,6 +3,8 @@ package io.jupiter.transport;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import java.net.InetSocketAddress;
+import java.security.cert.X509Certificate;
+import java.util.List;
 import java.util.concurrent.Executor;
 
 /**
@@ -47,5 +49,14 @@ public interface Connection {
 
     /** The IO thread of this connection, for work measured to be cheaper there. */
     Executor ioExecutor();
+
+    /**
+     * The certificates the peer presented in the TLS handshake, its own first: empty without TLS, or when the peer
+     * presented none (a client where mutual TLS is not required). Verified by the handshake against the trusted
+     * certificates; a provider's {@code CallerIdentifier} may name its caller by them.
+     */
+    default List<X509Certificate> peerCertificates() {
+        return List.of();
+    }
 
 }

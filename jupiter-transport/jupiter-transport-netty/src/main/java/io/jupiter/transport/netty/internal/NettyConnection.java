@@ -8,10 +8,16 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.EventLoop;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.util.Attribute;
 import io.netty.util.AttributeKey;
 import java.net.InetSocketAddress;
+import java.security.cert.Certificate;
+import java.security.cert.X509Certificate;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Executor;
+import javax.net.ssl.SSLPeerUnverifiedException;
 
 /**
  * The {@link Connection} of one Netty {@link Channel}; exactly one per channel, kept in a channel attribute
@@ -155,6 +161,25 @@ public final class NettyConnection implements Connection {
     @Override
     public Executor ioExecutor() {
         return eventLoop;
+    }
+
+    @Override
+    public List<X509Certificate> peerCertificates() {
+        SslHandler tls = channel.pipeline().get(SslHandler.class);
+        if (tls == null) {
+            return List.of();
+        }
+        try {
+            List<X509Certificate> chain = new ArrayList<>();
+            for (Certificate certificate : tls.engine().getSession().getPeerCertificates()) {
+                if (certificate instanceof X509Certificate x509) {
+                    chain.add(x509);
+                }
+            }
+            return List.copyOf(chain);
+        } catch (SSLPeerUnverifiedException e) {
+            return List.of(); // no handshake yet, or the peer presented no certificate
+        }
     }
 
     /** Event loop only: returns {@code true} the first time it is called, so that disconnection is told once. */
