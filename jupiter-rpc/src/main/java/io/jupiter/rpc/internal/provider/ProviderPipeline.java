@@ -102,6 +102,11 @@ final class ProviderPipeline {
         this.readOnIoThreads = true;
     }
 
+    /** Whether {@link #startDraining} was called. */
+    boolean isDraining() {
+        return draining;
+    }
+
     /** From now on every new request is answered {@code SERVER_BUSY}. */
     void startDraining() {
         draining = true;

@@ -240,6 +240,11 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
             }
         }
         connections.put(connection, new ConnectionLoad(maxInFlightPerConnection, maxQueuedBytesPerConnection));
+        if (pipeline.isDraining()) {
+            // A consumer reconnecting to a server that is shutting down (it has not heard of the unpublish yet):
+            // nothing would be served on it, and the drain waits for every connection to close.
+            connection.close();
+        }
     }
 
     @Override
