@@ -2,6 +2,7 @@ package io.jupiter.example;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.jupiter.benchmark.driver.Flags;
 import io.jupiter.example.benchmark.BenchmarkClient;
@@ -17,12 +18,15 @@ import io.jupiter.serialization.SerializerType;
 import io.jupiter.transport.Acceptor;
 import io.jupiter.transport.TransportConfig;
 import io.jupiter.transport.TransportFactory;
+import io.netty.channel.epoll.Epoll;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -101,6 +105,26 @@ class ExampleCommandsTest {
     }
 
     @Test
+    void benchmarkServerAndClientTalkOverAUnixSocket(@TempDir Path dir) throws Exception {
+        assumeTrue(Epoll.isAvailable(), "native epoll is unavailable: no Unix domain sockets");
+        String socket = dir.resolve("benchmark.sock").toString();
+        try (JupiterServer server = BenchmarkServer.newServer(new Flags(new String[] {"benchmark-server",
+                "--unix-socket", socket, "--provider-threads", "2", "--io-threads", "1"}, 1,
+                Set.of("unix-socket", "provider-threads", "io-threads")))) {
+            server.start();
+            assertThat(server.boundAddress()).hasToString(socket);
+            String out = captureStdout(() -> assertThat(BenchmarkClient.run(new String[] {"benchmark-client",
+                    "--unix-socket", socket, "--mode", "future", "--threads", "2", "--warmup", "0",
+                    "--seconds", "1"})).isZero());
+            assertThat(out).contains("jupiter unix:" + socket)
+                    .containsPattern("Request count: [1-9][0-9]*, time: 1 second, qps: [1-9][0-9]*");
+        }
+        assertThatThrownBy(() -> BenchmarkClient.run(new String[] {"benchmark-client", "--unix-socket", socket,
+                "--port", "18099"})).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("--unix-socket replaces the TCP address: --port does not apply to it");
+    }
+
+    @Test
     void benchmarkServerServesBothServices() {
         try (JupiterServer server = benchmarkServer()) {
             assertThat(server.providedServices()).containsExactlyInAnyOrder(
@@ -113,7 +137,7 @@ class ExampleCommandsTest {
         TransportConfig config = TransportConfig.builder().threadNamePrefix("raw-echo-test").ioThreads(1).build();
         try (Acceptor echo = TransportFactory.load().newAcceptor(config, new InetSocketAddress("127.0.0.1", 0),
                 new RawEchoServer.EchoHandler())) {
-            int port = echo.start().getPort();
+            int port = ((InetSocketAddress) echo.start()).getPort();
             String out = captureStdout(() -> assertThat(RawEchoClient.run(new String[] {"raw-echo-client",
                     "--port", String.valueOf(port), "--mode", "future", "--threads", "2", "--warmup", "0",
                     "--seconds", "1"})).isZero());

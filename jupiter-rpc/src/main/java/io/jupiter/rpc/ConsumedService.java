@@ -1,6 +1,6 @@
 package io.jupiter.rpc;
 
-import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.util.List;
 
 /**
@@ -19,9 +19,10 @@ public record ConsumedService(ServiceKey key, String serviceInterface, List<Targ
     /**
      * One address of a proxy.
      *
-     * @param address           the provider's address
+     * @param address           the provider's address (TCP, Unix domain socket or in-process; written out by
+     *                          {@link io.jupiter.transport.TransportAddresses#format})
      * @param activeConnections connections open to it right now (0: connecting or reconnecting)
      */
-    public record Target(InetSocketAddress address, int activeConnections) {
+    public record Target(SocketAddress address, int activeConnections) {
     }
 }

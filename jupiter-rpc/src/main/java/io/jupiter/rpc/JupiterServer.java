@@ -24,14 +24,20 @@ import io.jupiter.rpc.security.CallerIdentity;
 import io.jupiter.serialization.ClassAllowList;
 import io.jupiter.serialization.SerializerType;
 import io.jupiter.transport.TransportConfig;
+import io.jupiter.transport.InProcessAddress;
+import io.jupiter.transport.TransportAddresses;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.net.UnixDomainSocketAddress;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 
 /**
- * The provider side: serves registered service implementations on one port.
+ * The provider side: serves registered service implementations on one port, or on one Unix domain socket
+ * ({@link Builder#unixSocket}), or in process ({@link Builder#inProcess}).
  *
  * <pre>{@code
  * JupiterServer server = JupiterServer.builder().port(18099).build();
@@ -55,10 +61,15 @@ public final class JupiterServer implements AutoCloseable {
     private final int connCount;
     private final List<RegisterMeta> published = new CopyOnWriteArrayList<>();
     private volatile RegistryService registry;
-    private volatile InetSocketAddress bound;
+    private volatile SocketAddress bound;
 
     private JupiterServer(Builder builder) {
-        this.runtime = new ServerRuntime(builder.transportConfig, new InetSocketAddress(builder.host, builder.port),
+        SocketAddress bindAddress = builder.bindAddress != null ? builder.bindAddress
+                : new InetSocketAddress(builder.host, builder.port);
+        Requires.argument(builder.registry == null || TransportAddresses.isTcp(bindAddress), "registry: "
+                + builder.registry + " (expected: none for a server on " + TransportAddresses.format(bindAddress)
+                + "; a registry publishes host:port)");
+        this.runtime = new ServerRuntime(builder.transportConfig, bindAddress,
                 builder.providerThreads, builder.queueCapacity, new ServerRuntime.ConnectionLimits(
                         builder.maxInFlightPerConnection, builder.maxQueuedBytesPerConnection), builder.serializers,
                 RpcMetrics.create(RpcMetrics.Side.PROVIDER, builder.metrics));
@@ -139,9 +150,10 @@ public final class JupiterServer implements AutoCloseable {
     }
 
     /**
-     * Binds the port and starts serving; returns once bound.
+     * Binds the port (or the Unix domain socket, or the in-process name) and starts serving; returns once bound.
      *
-     * @return the bound address (the real port when configured with port 0)
+     * @return the bound TCP address (the real port when configured with port 0); {@code null} for a server on a Unix
+     *         domain socket or in process, whose address {@link #boundAddress()} gives
      */
     public InetSocketAddress start() {
         bound = runtime.start();
@@ -151,11 +163,12 @@ public final class JupiterServer implements AutoCloseable {
                 publish(entry.key());
             }
         }
-        return bound;
+        return bound instanceof InetSocketAddress tcp ? tcp : null;
     }
 
     private synchronized void publish(ServiceKey key) {
-        RegisterMeta meta = new RegisterMeta(new ProviderAddress(publishedHost, bound.getPort()),
+        // Only a TCP server has a registry (checked when built).
+        RegisterMeta meta = new RegisterMeta(new ProviderAddress(publishedHost, ((InetSocketAddress) bound).getPort()),
                 new ServiceMeta(key.group(), key.name(), key.version()), weight, connCount);
         published.add(meta);
         registry.register(meta);
@@ -231,8 +244,20 @@ public final class JupiterServer implements AutoCloseable {
         }
     }
 
-    /** The bound address, or {@code null} before {@link #start()}. */
+    /**
+     * The bound TCP address, or {@code null} before {@link #start()} and for a server on a Unix domain socket or in
+     * process (see {@link #boundAddress()}).
+     */
     public InetSocketAddress localAddress() {
+        return runtime.localAddress() instanceof InetSocketAddress tcp ? tcp : null;
+    }
+
+    /**
+     * The bound address of any kind ({@link InetSocketAddress}, {@link UnixDomainSocketAddress} or
+     * {@link InProcessAddress}), or {@code null} before {@link #start()}. Consumers reach it with
+     * {@code proxy(...).address(TransportAddresses.format(server.boundAddress()))}.
+     */
+    public SocketAddress boundAddress() {
         return runtime.localAddress();
     }
 
@@ -292,6 +317,7 @@ public final class JupiterServer implements AutoCloseable {
     public static final class Builder {
         private String host = "0.0.0.0";
         private int port = 18090;
+        private SocketAddress bindAddress;
         private TransportConfig transportConfig = TransportConfig.builder().threadNamePrefix("jupiter-acceptor")
                 .writerIdleMillis(0).build();
         private int providerThreads = Math.max(4, Runtime.getRuntime().availableProcessors() * 2);
@@ -318,12 +344,37 @@ public final class JupiterServer implements AutoCloseable {
         /** The address to bind; default {@code 0.0.0.0}. */
         public Builder host(String host) {
             this.host = Requires.notBlank(host, "host");
+            this.bindAddress = null;
             return this;
         }
 
         /** The port; default 18090 (1.3.1's); 0 picks a free one. */
         public Builder port(int port) {
             this.port = Requires.inRange(port, 0, 65535, "port");
+            this.bindAddress = null;
+            return this;
+        }
+
+        /**
+         * Serves on the Unix domain socket {@code path} instead of a TCP port (Linux, native epoll). The same
+         * protocol, limits and pipeline; no TLS and no registry (consumers call it by the path,
+         * {@code address("unix:" + path)}). A leftover socket file nothing accepts on is replaced; the file is
+         * made {@code rw-------}, so only processes of the same user can connect (widen it after start if others
+         * should), and is deleted on close. Calling {@link #host} or {@link #port} afterwards goes back to TCP.
+         */
+        public Builder unixSocket(Path path) {
+            this.bindAddress = UnixDomainSocketAddress.of(Requires.notNull(path, "unixSocket"));
+            return this;
+        }
+
+        /**
+         * Serves in this JVM only, under {@code name} (unique in the JVM): consumers of the same process call it with
+         * {@code address("inprocess:" + name)}, with no socket, through the same protocol and pipeline. For tests
+         * and co-located services; no TLS and no registry. Calling {@link #host} or {@link #port} afterwards goes
+         * back to TCP.
+         */
+        public Builder inProcess(String name) {
+            this.bindAddress = InProcessAddress.of(name);
             return this;
         }
 

@@ -12,7 +12,9 @@ import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.SerializerType;
 import io.jupiter.serialization.Serializers;
 import java.lang.reflect.Method;
-import java.net.InetSocketAddress;
+import io.jupiter.transport.TransportAddresses;
+import java.net.SocketAddress;
+import java.nio.file.Path;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Future;
 import java.util.ArrayList;
@@ -55,7 +57,11 @@ public final class ProxyBuilder<T> {
         Requires.argument(serviceInterface.isInterface(), serviceInterface.getName() + " is not an interface");
     }
 
-    /** Adds provider addresses to call directly: {@code host:port}, or several separated by commas. */
+    /**
+     * Adds provider addresses to call directly: {@code host:port}, {@code unix:/path/to/socket} (a server on a Unix
+     * domain socket, see {@link JupiterServer.Builder#unixSocket}), {@code inprocess:NAME} (a server in this JVM, see
+     * {@link JupiterServer.Builder#inProcess}), or several of them separated by commas.
+     */
     public ProxyBuilder<T> address(String hostPorts) {
         Requires.notBlank(hostPorts, "address");
         for (String part : hostPorts.split(",")) {
@@ -68,6 +74,16 @@ public final class ProxyBuilder<T> {
     /** Adds a provider address to call directly. */
     public ProxyBuilder<T> address(String host, int port) {
         return address(Requires.notBlank(host, "host") + ':' + Requires.inRange(port, 1, 65535, "port"));
+    }
+
+    /** Adds a provider serving on the Unix domain socket {@code path} (Linux, native epoll); no TLS. */
+    public ProxyBuilder<T> unixSocket(Path path) {
+        return address(TransportAddresses.UNIX_SCHEME + Requires.notNull(path, "unixSocket"));
+    }
+
+    /** Adds a provider serving in this JVM under {@code name} ({@link JupiterServer.Builder#inProcess}). */
+    public ProxyBuilder<T> inProcess(String name) {
+        return address(TransportAddresses.IN_PROCESS_SCHEME + Requires.notBlank(name, "inProcess"));
     }
 
     /**
@@ -180,7 +196,7 @@ public final class ProxyBuilder<T> {
         String registryUrl = registry != null ? registry : addresses.isEmpty() ? client.registry() : null;
         if (addresses.isEmpty() && registryUrl == null) {
             throw new IllegalStateException("no provider address for " + serviceInterface.getName()
-                    + " (call address(\"host:port\") or registry(\"default://host:port\"))");
+                    + " (call address(\"host:port\"), address(\"unix:/path\") or registry(\"default://host:port\"))");
         }
         ServiceKey fromInterface = ServiceKey.of(serviceInterface, version);
         ServiceKey key = new ServiceKey(group != null ? group : fromInterface.group(),
@@ -196,7 +212,7 @@ public final class ProxyBuilder<T> {
         if (registryUrl != null) {
             return client.runtime().newProxy(settings, chosen, registryUrl);
         }
-        List<InetSocketAddress> resolved = new ArrayList<>();
+        List<SocketAddress> resolved = new ArrayList<>();
         for (String address : addresses) {
             resolved.add(parse(address));
         }
@@ -225,18 +241,7 @@ public final class ProxyBuilder<T> {
         }
     }
 
-    static InetSocketAddress parse(String hostPort) {
-        int colon = hostPort.lastIndexOf(':');
-        if (colon <= 0 || colon == hostPort.length() - 1) {
-            throw new IllegalArgumentException("address: '" + hostPort + "' (expected: host:port)");
-        }
-        int port;
-        try {
-            port = Integer.parseInt(hostPort.substring(colon + 1));
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("address: '" + hostPort + "' (expected: host:port)", e);
-        }
-        Requires.inRange(port, 1, 65535, "port");
-        return new InetSocketAddress(hostPort.substring(0, colon), port);
+    static SocketAddress parse(String address) {
+        return TransportAddresses.parse(address);
     }
 }

@@ -187,7 +187,7 @@ class RpcFailureTest {
             frame.release();
             connection.close();
         })) {
-            InetSocketAddress bound = dropper.start();
+            InetSocketAddress bound = (InetSocketAddress) dropper.start();
             EchoService echo = client.proxy(EchoService.class).address("127.0.0.1", bound.getPort())
                     .timeoutMillis(60_000).build();
             assertThatThrownBy(echo::ping)
@@ -206,7 +206,7 @@ class RpcFailureTest {
             frame.release();
             connection.write(response);
         })) {
-            InetSocketAddress bound = garbage.start();
+            InetSocketAddress bound = (InetSocketAddress) garbage.start();
             EchoService echo = client.proxy(EchoService.class).address("127.0.0.1", bound.getPort())
                     .timeoutMillis(10_000).build();
             assertThatThrownBy(echo::ping).isInstanceOfSatisfying(SerializationFailedException.class,

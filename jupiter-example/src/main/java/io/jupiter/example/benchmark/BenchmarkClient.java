@@ -9,6 +9,7 @@ import io.jupiter.example.TlsOption;
 import io.jupiter.rpc.JupiterClient;
 import io.jupiter.serialization.SerializerType;
 import io.jupiter.transport.TlsConfig;
+import io.jupiter.transport.TransportAddresses;
 import io.jupiter.transport.TransportConfig;
 import java.util.HashSet;
 import java.util.List;
@@ -31,6 +32,7 @@ public final class BenchmarkClient {
         Set<String> flags = new HashSet<>(FLAGS);
         flags.add("metrics");
         flags.add("scenario");
+        flags.add("unix-socket");
         flags.addAll(List.of("tls-trust", "tls-cert", "tls-key"));
         Flags args = new Flags(argv, 1, flags);
         TlsConfig tls = TlsOption.client(args);
@@ -52,8 +54,13 @@ public final class BenchmarkClient {
         int connections = args.getInt("connections", 1, 1, 64);
         String payload = Payloads.of(payloadName);
         String registry = args.get("registry", null);
+        String unixSocket = args.get("unix-socket", null);
+        if (unixSocket != null) {
+            BenchmarkServer.requireUnixSocketAlone(args, "host", "port", "registry", "tls-trust");
+        }
+        String address = unixSocket != null ? TransportAddresses.UNIX_SCHEME + unixSocket : host + ":" + port;
 
-        String where = registry != null ? registry : host + ":" + port;
+        String where = registry != null ? registry : address;
         // hello prints the line it always printed; the user scenarios name themselves where hello names its payload.
         String what = scenario == Scenario.HELLO ? "payload=" + payloadName : "scenario=" + scenario.id();
         // Through a registry each provider's published connection count applies, not --connections.
@@ -66,7 +73,7 @@ public final class BenchmarkClient {
                 .transportConfig(TransportConfig.builder().threadNamePrefix("jupiter-connector").readerIdleMillis(0)
                         .tls(tls).build()).build();
              TargetClient target = scenario.target(
-                     new BenchmarkProxies(client, registry, host, port, serializer, connections), payload)) {
+                     new BenchmarkProxies(client, registry, address, serializer, connections), payload)) {
             JvmStats jvm = new JvmStats();
             LoadResult result = new LoadDriver(target, mode.equals("future"), threads, interval, jvm::line)
                     .run(warmup, seconds, System.out);

@@ -7,23 +7,22 @@ import io.jupiter.serialization.SerializerType;
 
 /**
  * Builds the benchmark client's proxies, all alike: through the registry when one is given (the providers publish
- * their connection count), else straight to host:port with the run's connection count; with the run's serializer.
+ * their connection count), else straight to the address ({@code host:port} or {@code unix:PATH}) with the run's
+ * connection count; with the run's serializer.
  */
 final class BenchmarkProxies {
 
     private final JupiterClient client;
     private final String registry;
-    private final String host;
-    private final int port;
+    private final String address;
     private final SerializerType serializer;
     private final int connections;
 
-    BenchmarkProxies(JupiterClient client, String registry, String host, int port, SerializerType serializer,
+    BenchmarkProxies(JupiterClient client, String registry, String address, SerializerType serializer,
                      int connections) {
         this.client = client;
         this.registry = registry;
-        this.host = host;
-        this.port = port;
+        this.address = address;
         this.serializer = serializer;
         this.connections = connections;
     }
@@ -40,6 +39,6 @@ final class BenchmarkProxies {
 
     private <S> ProxyBuilder<S> builder(Class<S> serviceInterface) {
         ProxyBuilder<S> builder = client.proxy(serviceInterface).serializer(serializer).connections(connections);
-        return registry != null ? builder.registry(registry) : builder.address(host, port);
+        return registry != null ? builder.registry(registry) : builder.address(address);
     }
 }

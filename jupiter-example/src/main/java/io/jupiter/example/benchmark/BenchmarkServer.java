@@ -9,7 +9,11 @@ import io.jupiter.monitor.MonitorServer;
 import io.jupiter.rpc.JupiterServer;
 import io.jupiter.serialization.SerializerType;
 import io.jupiter.transport.TransportConfig;
+import io.jupiter.transport.TransportAddresses;
+import io.netty.channel.epoll.Epoll;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
@@ -23,15 +27,17 @@ public final class BenchmarkServer {
 
     public static int run(String[] argv) throws InterruptedException {
         Set<String> flags = new HashSet<>(Set.of("port", "host", "provider-threads", "io-threads", "metrics",
-                "stats-interval", "registry"));
+                "stats-interval", "registry", "unix-socket"));
         flags.addAll(MonitorOption.FLAGS);
         flags.addAll(TlsOption.FLAGS);
         Flags args = new Flags(argv, 1, flags, TlsOption.SWITCHES);
         JupiterServer server = newServer(args);
-        InetSocketAddress bound = server.start();
+        server.start();
         int cores = Runtime.getRuntime().availableProcessors();
         String registry = args.get("registry", null);
-        System.out.println("benchmark-server listening on " + bound + " (services test/service/1.0.0 and "
+        SocketAddress bound = server.boundAddress();
+        String where = bound instanceof InetSocketAddress ? bound.toString() : TransportAddresses.format(bound);
+        System.out.println("benchmark-server listening on " + where + " (services test/service/1.0.0 and "
                 + "test/userService/1.0.0, " + cores + " cores, metrics " + (server.metrics().enabled() ? "on" : "off")
                 + ")" + (registry != null ? ", published to " + registry : "")
                 + (args.has("tls-cert") ? ", TLS" + (args.has("tls-client-auth") ? " with client certificates" : "")
@@ -67,7 +73,13 @@ public final class BenchmarkServer {
         int port = args.getInt("port", 18099, 0, 65535);
         String host = args.get("host", "0.0.0.0");
         int cores = Runtime.getRuntime().availableProcessors();
-        JupiterServer.Builder builder = JupiterServer.builder().host(host).port(port)
+        JupiterServer.Builder builder = JupiterServer.builder().host(host).port(port);
+        String unixSocket = args.get("unix-socket", null);
+        if (unixSocket != null) {
+            requireUnixSocketAlone(args, "host", "port", "registry", "tls-cert");
+            builder.unixSocket(Path.of(unixSocket));
+        }
+        builder
                 .providerThreads(args.getInt("provider-threads", Math.max(4, cores * 2), 0, 4096))
                 .serializers(SerializerType.values())
                 .metrics(MonitorOption.metricsEnabled(args))
@@ -81,5 +93,24 @@ public final class BenchmarkServer {
         server.register(new BenchmarkServiceImpl());
         server.register(new UserServiceImpl());
         return server;
+    }
+
+    /**
+     * Checks that {@code --unix-socket} comes without the flags that only mean something over TCP, and that this
+     * machine has the native epoll a Unix domain socket needs.
+     *
+     * @throws IllegalArgumentException naming the flag, or why there is no epoll
+     */
+    static void requireUnixSocketAlone(Flags args, String... tcpOnly) {
+        for (String flag : tcpOnly) {
+            if (args.has(flag)) {
+                throw new IllegalArgumentException("--unix-socket replaces the TCP address: --" + flag
+                        + " does not apply to it");
+            }
+        }
+        if (!Epoll.isAvailable()) {
+            throw new IllegalArgumentException("--unix-socket needs native epoll (Linux x86_64), unavailable here: "
+                    + Epoll.unavailabilityCause());
+        }
     }
 }

@@ -65,7 +65,7 @@ public class JupiterTarget implements BenchmarkTarget {
         }
         JupiterClient client = builder.build();
         try {
-            BenchmarkProxies proxies = new BenchmarkProxies(client, null, settings.host(), settings.port(),
+            BenchmarkProxies proxies = new BenchmarkProxies(client, null, settings.host() + ':' + settings.port(),
                     SerializerType.parse(settings.serializer()), settings.connections());
             return new ClosingClient(Scenario.of(settings.scenario()).target(proxies, settings.payload()), client);
         } catch (RuntimeException e) {

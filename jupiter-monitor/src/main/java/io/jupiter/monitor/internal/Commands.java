@@ -8,9 +8,10 @@ import io.jupiter.rpc.ConsumedService;
 import io.jupiter.rpc.JupiterClient;
 import io.jupiter.rpc.JupiterServer;
 import io.jupiter.rpc.ServiceKey;
+import io.jupiter.transport.TransportAddresses;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
-import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -60,8 +61,8 @@ public final class Commands {
             out.append("  (no server attached)").append(NEWLINE);
         }
         for (JupiterServer server : attached.servers()) {
-            InetSocketAddress bound = server.localAddress();
-            String where = bound == null ? "-" : bound.getHostString() + ':' + bound.getPort();
+            SocketAddress bound = server.boundAddress();
+            String where = bound == null ? "-" : TransportAddresses.format(bound);
             String state = bound == null ? "not started" : "serving";
             for (ServiceKey key : server.providedServices()) {
                 out.append("  ").append(key).append(" | ").append(where).append(" | ").append(state).append(NEWLINE);
@@ -76,7 +77,7 @@ public final class Commands {
                 int connected = 0;
                 List<String> targets = new ArrayList<>();
                 for (ConsumedService.Target t : service.targets()) {
-                    targets.add(t.address().getHostString() + ':' + t.address().getPort() + " ("
+                    targets.add(TransportAddresses.format(t.address()) + " ("
                             + t.activeConnections() + (t.activeConnections() == 1 ? " connection)" : " connections)"));
                     if (t.activeConnections() > 0) {
                         connected++;

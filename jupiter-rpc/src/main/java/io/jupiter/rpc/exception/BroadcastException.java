@@ -1,7 +1,8 @@
 package io.jupiter.rpc.exception;
 
 import io.jupiter.transport.Status;
-import java.net.InetSocketAddress;
+import io.jupiter.transport.TransportAddresses;
+import java.net.SocketAddress;
 
 /**
  * A {@linkplain io.jupiter.rpc.cluster.ClusterStrategy#broadcast() broadcast} call failed on one provider: the first
@@ -13,16 +14,16 @@ public class BroadcastException extends RpcException {
 
     private static final long serialVersionUID = 1L;
 
-    private final InetSocketAddress provider;
+    private final SocketAddress provider;
 
-    public BroadcastException(String call, InetSocketAddress provider, Throwable cause) {
-        super(statusOf(cause), call + " failed on provider " + provider.getHostString() + ':' + provider.getPort()
-                + ": " + cause, cause);
+    public BroadcastException(String call, SocketAddress provider, Throwable cause) {
+        super(statusOf(cause), call + " failed on provider " + TransportAddresses.format(provider) + ": " + cause,
+                cause);
         this.provider = provider;
     }
 
     /** The provider whose failure this is. */
-    public InetSocketAddress provider() {
+    public SocketAddress provider() {
         return provider;
     }
 

@@ -14,6 +14,7 @@ import io.jupiter.rpc.JupiterServer;
 import io.jupiter.rpc.cluster.ClusterStrategy;
 import io.jupiter.rpc.exception.BroadcastException;
 import io.jupiter.rpc.exception.RemoteServiceException;
+import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -112,7 +113,7 @@ class BroadcastTest {
                 .isInstanceOf(ExecutionException.class)
                 .cause()
                 .isInstanceOfSatisfying(BroadcastException.class, e -> {
-                    assertThat(e.provider().getPort()).isEqualTo(ports.get(1));
+                    assertThat(((InetSocketAddress) e.provider()).getPort()).isEqualTo(ports.get(1));
                     assertThat(e.getMessage()).contains("127.0.0.1:" + ports.get(1)).contains("refused by " + failing.name);
                     assertThat(e.getCause()).isInstanceOf(RemoteServiceException.class);
                     assertThat(e.isSafeToRetry()).isFalse();

@@ -1,20 +1,24 @@
 package io.jupiter.transport;
 
-import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 
-/** The server side: accepts connections on one port and feeds their frames to a {@link FrameHandler}. */
+/**
+ * The server side: accepts connections on one address and feeds their frames to a {@link FrameHandler}. The address
+ * is a TCP {@link java.net.InetSocketAddress}, a {@link java.net.UnixDomainSocketAddress} or an
+ * {@link InProcessAddress} (see {@link TransportAddresses}).
+ */
 public interface Acceptor extends AutoCloseable {
 
     /**
-     * Binds the port and starts accepting; returns once bound.
+     * Binds the address and starts accepting; returns once bound.
      *
-     * @return the bound address (useful with port 0)
-     * @throws TransportException if the port cannot be bound
+     * @return the bound address (of the same kind as the one asked for; with TCP port 0, the port picked)
+     * @throws TransportException if the address cannot be bound
      */
-    InetSocketAddress start();
+    SocketAddress start();
 
     /** The bound address, or {@code null} before {@link #start()}. */
-    InetSocketAddress localAddress();
+    SocketAddress localAddress();
 
     /** The number of accepted connections open now. */
     int connectionCount();

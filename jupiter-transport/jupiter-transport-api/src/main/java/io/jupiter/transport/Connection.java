@@ -2,21 +2,26 @@ package io.jupiter.transport;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
-import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.security.cert.X509Certificate;
 import java.util.List;
 import java.util.concurrent.Executor;
 
 /**
- * One TCP connection, seen at the level of whole frames. Thread-safe: any thread may write.
+ * One connection (TCP, Unix domain socket or in-process), seen at the level of whole frames. Thread-safe: any thread
+ * may write.
  */
 public interface Connection {
 
-    /** The peer's address. */
-    InetSocketAddress remoteAddress();
+    /**
+     * The peer's address: an {@link java.net.InetSocketAddress} over TCP, a {@link java.net.UnixDomainSocketAddress}
+     * over a Unix domain socket (the path is empty on the accepting side: a client socket has no name), an
+     * {@link InProcessAddress} in process (on the accepting side, a name the connector's end was given).
+     */
+    SocketAddress remoteAddress();
 
-    /** This side's address. */
-    InetSocketAddress localAddress();
+    /** This side's address, of the same kind as {@link #remoteAddress()}. */
+    SocketAddress localAddress();
 
     /** Whether the connection is open. */
     boolean isActive();

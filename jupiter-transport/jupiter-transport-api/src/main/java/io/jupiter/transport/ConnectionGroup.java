@@ -1,14 +1,14 @@
 package io.jupiter.transport;
 
-import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /** The connections to one remote address, kept open by the {@link Connector}. */
 public interface ConnectionGroup extends AutoCloseable {
 
-    /** The remote address. */
-    InetSocketAddress address();
+    /** The remote address, as given to {@link Connector#connect}. */
+    SocketAddress address();
 
     /** The next active connection in round-robin order, or {@code null} if none is active right now. */
     Connection next();

@@ -1,15 +1,20 @@
 package io.jupiter.transport;
 
-import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 
 /** The client side: opens and keeps connections to remote addresses. */
 public interface Connector extends AutoCloseable {
 
     /**
-     * Opens {@code connections} connections to {@code address} in the background and keeps them open: a lost
-     * connection is reconnected with exponential backoff and jitter until the group is closed.
+     * Opens {@code connections} connections to {@code address} (TCP, Unix domain socket or in-process, see
+     * {@link TransportAddresses}) in the background and keeps them open: a lost connection is reconnected with
+     * exponential backoff and jitter until the group is closed.
+     *
+     * @throws TransportException if this transport cannot reach that kind of address (a Unix domain socket without
+     *         native epoll); the message names the cause
+     * @throws IllegalArgumentException if the configuration asks for TLS and the address is not TCP
      */
-    ConnectionGroup connect(InetSocketAddress address, int connections);
+    ConnectionGroup connect(SocketAddress address, int connections);
 
     /** Closes every group and releases the IO threads; waits until they are gone. */
     @Override

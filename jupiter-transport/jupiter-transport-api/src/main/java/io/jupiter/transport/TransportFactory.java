@@ -1,6 +1,6 @@
 package io.jupiter.transport;
 
-import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.util.ServiceLoader;
 
 /**
@@ -9,8 +9,11 @@ import java.util.ServiceLoader;
  */
 public interface TransportFactory {
 
-    /** An acceptor that will bind {@code bindAddress} and deliver frames to {@code handler}. */
-    Acceptor newAcceptor(TransportConfig config, InetSocketAddress bindAddress, FrameHandler handler);
+    /**
+     * An acceptor that will bind {@code bindAddress} and deliver frames to {@code handler}. The address is TCP, a
+     * Unix domain socket or in-process; see {@link TransportAddresses}.
+     */
+    Acceptor newAcceptor(TransportConfig config, SocketAddress bindAddress, FrameHandler handler);
 
     /** A connector whose connections deliver frames to {@code handler}. */
     Connector newConnector(TransportConfig config, FrameHandler handler);

@@ -53,12 +53,12 @@ public final class RegistryServer implements AutoCloseable {
      * @return the bound address (the real port when configured with port 0)
      */
     public InetSocketAddress start() {
-        return acceptor.start();
+        return (InetSocketAddress) acceptor.start(); // bound to a host and port: TCP
     }
 
     /** The bound address, or {@code null} before {@link #start()}. */
     public InetSocketAddress localAddress() {
-        return acceptor.localAddress();
+        return (InetSocketAddress) acceptor.localAddress();
     }
 
     /** The providers of a service this server knows now. */

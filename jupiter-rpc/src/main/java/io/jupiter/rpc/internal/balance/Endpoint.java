@@ -1,7 +1,7 @@
 package io.jupiter.rpc.internal.balance;
 
 import io.jupiter.transport.ConnectionGroup;
-import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -13,7 +13,7 @@ public final class Endpoint {
     /** Below this share of its weight a warming provider does not go, so it gets some traffic at once. */
     private static final double MIN_WARM_UP_SHARE = 0.01;
 
-    private final InetSocketAddress address;
+    private final SocketAddress address;
     private final ConnectionGroup group;
     private final int weight;
     private final int connCount;
@@ -23,7 +23,7 @@ public final class Endpoint {
     /** Smooth round robin's running weight; guarded by the round-robin balancer's lock. */
     double current;
 
-    public Endpoint(InetSocketAddress address, ConnectionGroup group, int weight, int connCount, long warmUpNanos) {
+    public Endpoint(SocketAddress address, ConnectionGroup group, int weight, int connCount, long warmUpNanos) {
         this.address = address;
         this.group = group;
         this.weight = weight;
@@ -32,7 +32,7 @@ public final class Endpoint {
         this.warmUpNanos = warmUpNanos;
     }
 
-    public InetSocketAddress address() {
+    public SocketAddress address() {
         return address;
     }
 

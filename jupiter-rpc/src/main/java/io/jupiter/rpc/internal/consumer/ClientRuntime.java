@@ -21,7 +21,7 @@ import io.jupiter.transport.TransportConfig;
 import io.jupiter.transport.TransportFactory;
 import io.netty.util.HashedWheelTimer;
 import java.lang.reflect.Proxy;
-import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -71,11 +71,11 @@ public final class ClientRuntime implements AutoCloseable {
     }
 
     /** A proxy of {@code settings.serviceInterface} calling the given addresses. */
-    public <T> T newProxy(ProxySettings settings, Serializer serializer, List<InetSocketAddress> addresses,
+    public <T> T newProxy(ProxySettings settings, Serializer serializer, List<SocketAddress> addresses,
                           int connectionsPerAddress) {
         checkOpen();
         List<Endpoint> endpoints = new ArrayList<>();
-        for (InetSocketAddress address : addresses) {
+        for (SocketAddress address : addresses) {
             // Direct addresses: 1.3.1's default weight, no warm-up.
             endpoints.add(new Endpoint(address, groups.acquire(address, connectionsPerAddress),
                     RegisterMeta.DEFAULT_WEIGHT, connectionsPerAddress, 0));

@@ -6,7 +6,9 @@ import io.jupiter.rpc.internal.balance.Endpoint;
 import io.jupiter.rpc.internal.balance.LoadBalancer;
 import io.jupiter.transport.Connection;
 import io.jupiter.transport.Status;
+import io.jupiter.transport.TransportAddresses;
 import io.jupiter.transport.TransportException;
+import java.net.InetSocketAddress;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.concurrent.TimeUnit;
@@ -51,10 +53,14 @@ final class ConnectionSelector {
         return chosen != null ? chosen : await(info);
     }
 
-    /** Broadcast's provider order: by host, then port, so that results come in an order the caller can know. */
+    /**
+     * Broadcast's provider order: by host (a socket path or in-process name for the others), then port, so that
+     * results come in an order the caller can know.
+     */
     private static final Comparator<Endpoint> PROVIDER_ORDER = Comparator
-            .comparing((Endpoint e) -> e.address().getHostString())
-            .thenComparingInt(e -> e.address().getPort());
+            .comparing((Endpoint e) -> e.address() instanceof InetSocketAddress tcp ? tcp.getHostString()
+                    : TransportAddresses.format(e.address()))
+            .thenComparingInt(e -> e.address() instanceof InetSocketAddress tcp ? tcp.getPort() : 0);
 
     /**
      * Every provider of the directory, each with an open connection, in provider order: the targets of a broadcast.

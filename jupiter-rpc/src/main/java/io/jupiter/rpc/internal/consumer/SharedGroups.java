@@ -3,7 +3,7 @@ package io.jupiter.rpc.internal.consumer;
 import io.jupiter.transport.ConnectionGroup;
 import io.jupiter.transport.Connector;
 import io.netty.util.Timer;
-import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -19,7 +19,7 @@ final class SharedGroups {
     private final Connector connector;
     private final Timer timer;
     private final long graceMillis;
-    private final Map<InetSocketAddress, Ref> refs = new HashMap<>();
+    private final Map<SocketAddress, Ref> refs = new HashMap<>();
     private boolean closed;
 
     SharedGroups(Connector connector, Timer timer, long graceMillis) {
@@ -29,7 +29,7 @@ final class SharedGroups {
     }
 
     /** The group of an address, opened with {@code connections} connections if it is new. */
-    synchronized ConnectionGroup acquire(InetSocketAddress address, int connections) {
+    synchronized ConnectionGroup acquire(SocketAddress address, int connections) {
         if (closed) {
             throw new IllegalStateException("client is closed");
         }
@@ -39,7 +39,7 @@ final class SharedGroups {
     }
 
     /** One user fewer; the last one schedules the close. */
-    synchronized void release(InetSocketAddress address) {
+    synchronized void release(SocketAddress address) {
         Ref ref = refs.get(address);
         if (ref == null || --ref.users > 0 || closed) {
             return;
@@ -47,7 +47,7 @@ final class SharedGroups {
         timer.newTimeout(t -> closeIfUnused(address, ref), graceMillis, TimeUnit.MILLISECONDS);
     }
 
-    private void closeIfUnused(InetSocketAddress address, Ref ref) {
+    private void closeIfUnused(SocketAddress address, Ref ref) {
         synchronized (this) {
             if (ref.users > 0 || !refs.remove(address, ref)) {
                 return;

@@ -22,6 +22,7 @@ import io.jupiter.transport.Connection;
 import io.jupiter.transport.Frame;
 import io.jupiter.transport.ProtocolHeader;
 import io.jupiter.transport.Status;
+import io.jupiter.transport.TransportAddresses;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -127,7 +128,7 @@ final class ProviderPipeline {
     void received(Connection connection, Frame frame) {
         if (frame.messageCode() != ProtocolHeader.REQUEST) {
             // The decoder of a provider's connections passes requests and heartbeats only; this is a safety net.
-            badRequests.warnFor(connection.remoteAddress().getAddress(),
+            badRequests.warnFor(TransportAddresses.ipOf(connection.remoteAddress()),
                     "dropping a frame with message code 0x{} from {}: a provider accepts only requests",
                     Integer.toHexString(frame.messageCode()), connection.remoteAddress());
             frame.release();

@@ -109,8 +109,7 @@ final class ProviderRequest implements WorkerPool.Task, EnvelopeListener {
 
     /** The peer's IP address (for warnings throttled per peer), or {@code null}. */
     Object peer() {
-        java.net.InetSocketAddress remote = connection.remoteAddress();
-        return remote == null ? null : remote.getAddress();
+        return io.jupiter.transport.TransportAddresses.ipOf(connection.remoteAddress());
     }
 
     /** Counts this request in {@code load} (admission did). */

@@ -23,7 +23,7 @@ import io.jupiter.transport.Frames;
 import io.jupiter.transport.ProtocolHeader;
 import io.jupiter.transport.TransportConfig;
 import io.jupiter.transport.TransportFactory;
-import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -81,7 +81,7 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
     public record ConnectionLimits(int requests, long bytes) {
     }
 
-    public ServerRuntime(TransportConfig transportConfig, InetSocketAddress bindAddress, int providerThreads,
+    public ServerRuntime(TransportConfig transportConfig, SocketAddress bindAddress, int providerThreads,
                          int queueCapacity, ConnectionLimits perConnection, Set<SerializerType> serializers,
                          RpcMetrics metrics) {
         this.metrics = metrics;
@@ -159,11 +159,11 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
         }
     }
 
-    public InetSocketAddress start() {
+    public SocketAddress start() {
         return acceptor.start();
     }
 
-    public InetSocketAddress localAddress() {
+    public SocketAddress localAddress() {
         return acceptor.localAddress();
     }
 

@@ -2,6 +2,7 @@ package io.jupiter.spring.boot.autoconfigure;
 
 import io.jupiter.rpc.ConsumedService;
 import io.jupiter.rpc.JupiterClient;
+import io.jupiter.transport.TransportAddresses;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -41,7 +42,7 @@ public final class JupiterInfoContributor implements InfoContributor {
         entry.put("interface", service.serviceInterface());
         List<Map<String, Object>> targets = service.targets().stream().map(t -> {
             Map<String, Object> target = new LinkedHashMap<>();
-            target.put("address", t.address().getHostString() + ':' + t.address().getPort());
+            target.put("address", TransportAddresses.format(t.address()));
             target.put("connections", t.activeConnections());
             return target;
         }).toList();

@@ -4,8 +4,11 @@ import io.jupiter.common.Requires;
 import io.jupiter.transport.ConnectionGroup;
 import io.jupiter.transport.Connector;
 import io.jupiter.transport.FrameHandler;
+import io.jupiter.transport.InProcessAddress;
+import io.jupiter.transport.TransportAddresses;
 import io.jupiter.transport.TransportConfig;
 import io.jupiter.transport.netty.internal.FrameDispatcher;
+import io.jupiter.transport.netty.internal.InProcessLoops;
 import io.jupiter.transport.netty.internal.NettyConnectionGroup;
 import io.jupiter.transport.netty.internal.Transports;
 import io.netty.bootstrap.Bootstrap;
@@ -14,6 +17,7 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -31,7 +35,12 @@ import org.slf4j.LoggerFactory;
  *         ──► FrameDecoder ──► FrameDispatcher ──► group slot (reconnect)
  * </pre>
  *
- * <p>With {@link TransportConfig#tls()} every connection speaks TLS and counts as connected once its handshake has
+ * <p>The address given to {@link #connect} picks the channel: TCP for an {@link InetSocketAddress}, a Unix domain
+ * socket for a {@link java.net.UnixDomainSocketAddress} (native epoll only), Netty's local channel for an
+ * {@link InProcessAddress} (on the event loops all in-process channels share, see {@link InProcessLoops}); the
+ * pipeline is the same for all three.
+ *
+ * <p>With {@link TransportConfig#tls()} every (TCP) connection speaks TLS and counts as connected once its handshake has
  * succeeded; the server's certificate must chain to the trust file and, unless turned off, name the host connected
  * to. A failed handshake is reported by {@link ConnectionGroup#handshakeFailure()}.
  *
@@ -47,11 +56,17 @@ public final class NettyConnector implements Connector {
 
     private final TransportConfig config;
     private final FrameDispatcher dispatcher;
+    private final Transports transports;
     private final EventLoopGroup group;
+    /** TCP. */
     private final Bootstrap bootstrap;
+    /** Unix domain sockets and in-process: no TCP options, no event loops yet. */
+    private final Bootstrap otherBootstrap;
     private final Set<NettyConnectionGroup> groups = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean closed = new AtomicBoolean();
     private final ReloadingSslContext tls;
+    /** Set on the first connect to an in-process address: the shared in-process event loops. */
+    private EventLoopGroup inProcessGroup;
 
     /**
      * A connector whose connections deliver frames to {@code handler}.
@@ -63,18 +78,19 @@ public final class NettyConnector implements Connector {
         this.config = Requires.notNull(config, "config");
         this.dispatcher = new FrameDispatcher(handler);
         this.tls = config.tls() == null ? null : ReloadingSslContext.forClient(config.tls());
-        Transports transports = Transports.of(config);
+        this.transports = Transports.of(config);
         this.group = transports.newEventLoopGroup(config.ioThreads(), config.threadNamePrefix(), "connector", true);
-        this.bootstrap = new Bootstrap()
-                .group(group)
-                .channel(transports.channelClass())
-                .option(ChannelOption.TCP_NODELAY, true)
-                .option(ChannelOption.SO_KEEPALIVE, true)
-                .option(ChannelOption.SO_REUSEADDR, true)
+        this.otherBootstrap = new Bootstrap()
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, config.connectTimeoutMillis())
                 .option(ChannelOption.WRITE_BUFFER_WATER_MARK,
                         new WriteBufferWaterMark(config.writeBufferLowWaterMark(), config.writeBufferHighWaterMark()))
                 .option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT);
+        this.bootstrap = otherBootstrap.clone()
+                .group(group)
+                .channel(transports.channelClass())
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.SO_KEEPALIVE, true)
+                .option(ChannelOption.SO_REUSEADDR, true);
         logger.debug("connector using {}", transports.isEpoll() ? "native epoll" : "NIO");
     }
 
@@ -84,13 +100,21 @@ public final class NettyConnector implements Connector {
      * @throws IllegalStateException if the connector is closed
      */
     @Override
-    public ConnectionGroup connect(InetSocketAddress address, int connections) {
+    public ConnectionGroup connect(SocketAddress address, int connections) {
         Requires.notNull(address, "address");
         Requires.positive(connections, "connections");
+        transports.check(address);
+        boolean tcp = TransportAddresses.isTcp(address);
+        Requires.argument(tls == null || tcp, "TLS is for TCP only, not " + TransportAddresses.format(address)
+                + " (a Unix domain socket is guarded by its file permissions, in-process never leaves the JVM):"
+                + " connect with a connector whose TransportConfig has no tls()");
         if (closed.get()) {
             throw new IllegalStateException("connector is closed");
         }
-        NettyConnectionGroup connectionGroup = new NettyConnectionGroup(bootstrap, config, dispatcher, tls, address,
+        Bootstrap forAddress = tcp ? bootstrap : otherBootstrap.clone()
+                .group(address instanceof InProcessAddress ? inProcessGroup() : group)
+                .channel(transports.channelClass(address));
+        NettyConnectionGroup connectionGroup = new NettyConnectionGroup(forAddress, config, dispatcher, tls, address,
                 connections, groups::remove);
         groups.add(connectionGroup);
         if (closed.get()) {
@@ -102,6 +126,16 @@ public final class NettyConnector implements Connector {
         return connectionGroup;
     }
 
+    private synchronized EventLoopGroup inProcessGroup() {
+        if (closed.get()) {
+            throw new IllegalStateException("connector is closed"); // close() may have released the shared loops
+        }
+        if (inProcessGroup == null) {
+            inProcessGroup = InProcessLoops.acquire();
+        }
+        return inProcessGroup;
+    }
+
     @Override
     public void close() {
         if (!closed.compareAndSet(false, true)) {
@@ -111,6 +145,11 @@ public final class NettyConnector implements Connector {
             connectionGroup.close();
         }
         Transports.shutdown(group);
+        synchronized (this) {
+            if (inProcessGroup != null) {
+                InProcessLoops.release();
+            }
+        }
         if (tls != null) {
             tls.close();
         }

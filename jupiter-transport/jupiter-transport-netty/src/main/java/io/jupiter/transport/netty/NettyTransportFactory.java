@@ -5,7 +5,7 @@ import io.jupiter.transport.Connector;
 import io.jupiter.transport.FrameHandler;
 import io.jupiter.transport.TransportConfig;
 import io.jupiter.transport.TransportFactory;
-import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 
 /**
  * The Netty {@link TransportFactory}, registered in {@code META-INF/services} so that
@@ -18,7 +18,7 @@ public final class NettyTransportFactory implements TransportFactory {
     }
 
     @Override
-    public Acceptor newAcceptor(TransportConfig config, InetSocketAddress bindAddress, FrameHandler handler) {
+    public Acceptor newAcceptor(TransportConfig config, SocketAddress bindAddress, FrameHandler handler) {
         return new NettyAcceptor(config, bindAddress, handler);
     }
 

@@ -9,6 +9,7 @@ import io.jupiter.transport.Connection;
 import io.jupiter.transport.ConnectionGroup;
 import io.jupiter.transport.Connector;
 import io.jupiter.transport.ProtocolHeader;
+import io.jupiter.transport.TransportAddresses;
 import io.jupiter.transport.TransportConfig;
 import io.jupiter.transport.WriteBatching;
 import io.jupiter.transport.TransportException;
@@ -251,7 +252,7 @@ class NettyTransportTest {
         EchoPeer first = new EchoPeer();
         NettyAcceptor acceptor = new NettyAcceptor(config, ANY_PORT, first);
         toClose.push(acceptor);
-        InetSocketAddress address = acceptor.start();
+        InetSocketAddress address = (InetSocketAddress) acceptor.start();
         EchoPeer client = new EchoPeer();
         ConnectionGroup group = connector(config, client).connect(address, 2);
         Await.until("both connections are up", TIMEOUT, () -> group.activeConnections().size() == 2);
@@ -390,7 +391,7 @@ class NettyTransportTest {
                 first.localAddress(), new EchoPeer());
 
         assertThatThrownBy(second::start).isInstanceOf(TransportException.class)
-                .hasMessageStartingWith("cannot bind " + first.localAddress() + ": ");
+                .hasMessageStartingWith("cannot bind " + TransportAddresses.format(first.localAddress()) + ": ");
         second.close();
         assertNoThreadsLeft(prefix + "-second");
     }

@@ -383,7 +383,7 @@ class TlsTransportTest {
     /** Runs {@code openssl s_client -brief} against the acceptor with stdin closed; its output (both streams). */
     private static String sClient(Acceptor acceptor, String... args) throws Exception {
         List<String> command = new ArrayList<>(List.of("openssl", "s_client", "-brief", "-connect",
-                "127.0.0.1:" + acceptor.localAddress().getPort()));
+                "127.0.0.1:" + ((InetSocketAddress) acceptor.localAddress()).getPort()));
         command.addAll(List.of(args));
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         process.getOutputStream().close();

@@ -168,7 +168,7 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
         run(() -> {
             log.info("connected to registry {}", connection.remoteAddress());
             active.add(connection);
-            ServerView view = views.computeIfAbsent(connection.remoteAddress(), a -> new ServerView());
+            ServerView view = views.computeIfAbsent((InetSocketAddress) connection.remoteAddress(), a -> new ServerView());
             // A restarted server counts versions from zero again: accept its first full lists whatever they say.
             view.versions.clear();
             for (RegisterMeta meta : registered) {
@@ -213,7 +213,7 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
     // ---- worker ----
 
     private void handle(Connection connection, RegistryMessage message) {
-        ServerView view = views.computeIfAbsent(connection.remoteAddress(), a -> new ServerView());
+        ServerView view = views.computeIfAbsent((InetSocketAddress) connection.remoteAddress(), a -> new ServerView());
         switch (message.messageCode()) {
             case RegistryFrames.PUBLISH_SERVICE, RegistryFrames.PUBLISH_CANCEL_SERVICE -> {
                 RegistryFrames.ack(connection, message.sequence());

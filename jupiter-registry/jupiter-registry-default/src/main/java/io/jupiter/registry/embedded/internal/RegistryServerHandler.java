@@ -117,7 +117,7 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
             List<InetSocketAddress> all = new ArrayList<>();
             for (Map.Entry<Connection, Peer> e : peers.entrySet()) {
                 if (!e.getValue().subscribed.isEmpty()) {
-                    all.add(e.getKey().remoteAddress());
+                    all.add((InetSocketAddress) e.getKey().remoteAddress()); // the registry serves TCP only
                 }
             }
             return all;
@@ -285,7 +285,8 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
         if (host != null && !host.isBlank()) {
             return meta;
         }
-        return meta.withAddress(meta.address().withHost(connection.remoteAddress().getAddress().getHostAddress()));
+        InetSocketAddress remote = (InetSocketAddress) connection.remoteAddress(); // the registry serves TCP only
+        return meta.withAddress(meta.address().withHost(remote.getAddress().getHostAddress()));
     }
 
     private void run(Runnable task) {
@@ -322,7 +323,6 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
     }
 
     private static Object peer(Connection connection) {
-        InetSocketAddress remote = connection.remoteAddress();
-        return remote == null ? null : remote.getAddress();
+        return connection.remoteAddress() instanceof InetSocketAddress remote ? remote.getAddress() : null;
     }
 }

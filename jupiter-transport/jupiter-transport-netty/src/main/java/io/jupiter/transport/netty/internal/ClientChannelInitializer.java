@@ -11,6 +11,7 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
 import io.netty.handler.flush.FlushConsolidationHandler;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 
 /**
  * Builds the pipeline of each outbound connection:
@@ -34,21 +35,23 @@ public final class ClientChannelInitializer extends ChannelInitializer<Channel> 
     private final FrameDispatcher dispatcher;
     private final ChannelHandler watchdog;
     private final ReloadingSslContext tls;
-    private final InetSocketAddress address;
+    private final SocketAddress address;
 
     /**
      * @param watchdog the last handler, told when the channel becomes active (with TLS: once the handshake has
      *                 succeeded) and inactive, and passed the {@code SslHandshakeCompletionEvent}
      * @param tls the TLS context, or {@code null} for plaintext
-     * @param address the address connected to: with TLS, the server's certificate must name its host
+     * @param address the address connected to: with TLS (TCP only), the server's certificate must name its host
      */
     public ClientChannelInitializer(TransportConfig config, FrameDispatcher dispatcher, ChannelHandler watchdog,
-                                    ReloadingSslContext tls, InetSocketAddress address) {
+                                    ReloadingSslContext tls, SocketAddress address) {
         this.config = Requires.notNull(config, "config");
         this.dispatcher = Requires.notNull(dispatcher, "dispatcher");
         this.watchdog = Requires.notNull(watchdog, "watchdog");
         this.tls = tls;
         this.address = Requires.notNull(address, "address");
+        Requires.argument(tls == null || address instanceof InetSocketAddress,
+                "TLS is for TCP addresses only: " + address);
     }
 
     @Override
@@ -56,7 +59,7 @@ public final class ClientChannelInitializer extends ChannelInitializer<Channel> 
         NettyConnection.configure(channel, config, false);
         ChannelPipeline pipeline = channel.pipeline();
         if (tls != null) {
-            tls.addTo(pipeline, address, null);
+            tls.addTo(pipeline, (InetSocketAddress) address, null);
         }
         if (config.writeBatching() != WriteBatching.DISABLE) {
             pipeline.addLast("flush", new FlushConsolidationHandler(

@@ -133,7 +133,7 @@ public final class FrameDecoder extends ByteToMessageDecoder {
         } else if (now - bodyDeadlineNanos > 0) {
             failed = true;
             logger.warn("closing {}: the {}-byte body of a frame was not complete {} ms after its header",
-                    ctx.channel().remoteAddress(), bodySize, bodyTimeoutMillis);
+                    Transports.peer(ctx.channel()), bodySize, bodyTimeoutMillis);
             ctx.close();
         }
     }
@@ -162,7 +162,7 @@ public final class FrameDecoder extends ByteToMessageDecoder {
     private void fail(ChannelHandlerContext ctx, ByteBuf in, String violation) {
         failed = true;
         in.skipBytes(in.readableBytes());
-        logger.warn("closing {}: {}", ctx.channel().remoteAddress(), violation);
+        logger.warn("closing {}: {}", Transports.peer(ctx.channel()), violation);
         ctx.close();
     }
 }

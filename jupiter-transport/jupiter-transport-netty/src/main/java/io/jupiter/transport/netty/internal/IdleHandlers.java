@@ -34,7 +34,7 @@ public final class IdleHandlers {
         public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
             if (evt instanceof IdleStateEvent idle && idle.state() == IdleState.READER_IDLE) {
                 IdleStateHandler detector = ctx.pipeline().get(IdleStateHandler.class);
-                logger.info("closing {}: nothing received for {} ms", ctx.channel().remoteAddress(),
+                logger.info("closing {}: nothing received for {} ms", Transports.peer(ctx.channel()),
                         detector != null ? detector.getReaderIdleTimeInMillis() : "the reader idle time");
                 ctx.close();
                 return;

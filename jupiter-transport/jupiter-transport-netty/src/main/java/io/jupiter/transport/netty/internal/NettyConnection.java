@@ -8,10 +8,12 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.EventLoop;
+import io.netty.channel.unix.DomainSocketChannel;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.util.Attribute;
 import io.netty.util.AttributeKey;
-import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.net.UnixDomainSocketAddress;
 import java.security.cert.Certificate;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
@@ -47,6 +49,9 @@ public final class NettyConnection implements Connection {
     private final OverloadGuard guard;
     /** Event loop only: whether {@code disconnected} was already reported. */
     private boolean disconnected;
+    /** The channel's addresses as the API shows them; computed on first use (racy but idempotent). */
+    private SocketAddress remoteAddress;
+    private SocketAddress localAddress;
 
     private NettyConnection(Channel channel) {
         this.channel = channel;
@@ -93,13 +98,30 @@ public final class NettyConnection implements Connection {
     }
 
     @Override
-    public InetSocketAddress remoteAddress() {
-        return (InetSocketAddress) channel.remoteAddress();
+    public SocketAddress remoteAddress() {
+        SocketAddress address = remoteAddress;
+        if (address == null) {
+            address = apiAddress(channel.remoteAddress());
+            remoteAddress = address;
+        }
+        return address;
     }
 
     @Override
-    public InetSocketAddress localAddress() {
-        return (InetSocketAddress) channel.localAddress();
+    public SocketAddress localAddress() {
+        SocketAddress address = localAddress;
+        if (address == null) {
+            address = apiAddress(channel.localAddress());
+            localAddress = address;
+        }
+        return address;
+    }
+
+    private SocketAddress apiAddress(SocketAddress nettyAddress) {
+        if (nettyAddress == null && channel instanceof DomainSocketChannel) {
+            return UnixDomainSocketAddress.of(""); // the unnamed end of a Unix domain socket
+        }
+        return Transports.fromNetty(nettyAddress);
     }
 
     @Override

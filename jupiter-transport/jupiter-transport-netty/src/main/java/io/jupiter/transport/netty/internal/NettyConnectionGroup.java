@@ -14,7 +14,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.util.concurrent.ScheduledFuture;
-import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
@@ -48,7 +48,9 @@ public final class NettyConnectionGroup implements ConnectionGroup {
     private static final Logger logger = LoggerFactory.getLogger(NettyConnectionGroup.class);
     private static final NettyConnection[] NONE = new NettyConnection[0];
 
-    private final InetSocketAddress address;
+    private final SocketAddress address;
+    /** {@link #address} as Netty's channels take it. */
+    private final SocketAddress nettyAddress;
     private final TransportConfig config;
     private final Slot[] slots;
     private final Consumer<? super NettyConnectionGroup> onClose;
@@ -64,17 +66,19 @@ public final class NettyConnectionGroup implements ConnectionGroup {
     /**
      * A group of {@code connections} connections to {@code address}; nothing happens before {@link #start()}.
      *
-     * @param bootstrap configured with the event loop group, channel class and options, but no handler
+     * @param bootstrap configured with the event loop group, the channel class for {@code address} and options, but
+     *                  no handler
      * @param tls the connector's TLS context, or {@code null} for plaintext
      * @param onClose told once when the group is closed
      */
     public NettyConnectionGroup(Bootstrap bootstrap, TransportConfig config, FrameDispatcher dispatcher,
-                                ReloadingSslContext tls, InetSocketAddress address, int connections,
+                                ReloadingSslContext tls, SocketAddress address, int connections,
                                 Consumer<? super NettyConnectionGroup> onClose) {
         Requires.notNull(bootstrap, "bootstrap");
         Requires.notNull(dispatcher, "dispatcher");
         this.config = Requires.notNull(config, "config");
         this.address = Requires.notNull(address, "address");
+        this.nettyAddress = Transports.toNetty(address);
         this.onClose = Requires.notNull(onClose, "onClose");
         Requires.positive(connections, "connections");
         this.slots = new Slot[connections];
@@ -91,7 +95,7 @@ public final class NettyConnectionGroup implements ConnectionGroup {
     }
 
     @Override
-    public InetSocketAddress address() {
+    public SocketAddress address() {
         return address;
     }
 
@@ -257,7 +261,7 @@ public final class NettyConnectionGroup implements ConnectionGroup {
                     return;
                 }
             }
-            ChannelFuture future = bootstrap.connect(address);
+            ChannelFuture future = bootstrap.connect(nettyAddress);
             Channel opened = future.channel();
             synchronized (this) {
                 channel = opened;

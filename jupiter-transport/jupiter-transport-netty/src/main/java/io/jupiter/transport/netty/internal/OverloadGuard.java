@@ -57,7 +57,7 @@ final class OverloadGuard {
     void refuse(ByteBuf frame) {
         if (TRIPPED.compareAndSet(this, 0, 1)) {
             logger.warn("closing {}: the peer is not reading ({} bytes waiting to be sent, limit {})",
-                    channel.remoteAddress(), outboundBytes() + queuedBytes.getAsLong(), maxPendingWriteBytes);
+                    Transports.peer(channel), outboundBytes() + queuedBytes.getAsLong(), maxPendingWriteBytes);
             channel.close();
         }
         frame.release();

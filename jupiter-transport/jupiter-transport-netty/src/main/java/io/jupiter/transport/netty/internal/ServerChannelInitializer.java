@@ -74,7 +74,7 @@ public final class ServerChannelInitializer extends ChannelInitializer<Channel> 
     protected void initChannel(Channel channel) {
         String refused = limits.admit(channel);
         if (refused != null) {
-            refusals.warnFor(peer(channel), "refusing the connection from {}: {}", channel.remoteAddress(), refused);
+            refusals.warnFor(peer(channel), "refusing the connection from {}: {}", Transports.peer(channel), refused);
             channel.close();
             return;
         }
