@@ -148,6 +148,33 @@ abstract class AbstractTransportTest {
     }
 
     @Test
+    void heartbeatsKeepAnIdleConnectionOpen() throws Exception {
+        EchoPeer server = new EchoPeer();
+        Acceptor acceptor = acceptor(config().readerIdleMillis(600).build(), server);
+        ConnectionGroup group = connector(config().writerIdleMillis(200).build(), new EchoPeer())
+                .connect(acceptor.localAddress(), 1);
+        assertThat(group.awaitAvailable(10, TimeUnit.SECONDS)).isTrue();
+        Connection connection = group.next();
+
+        // More than three reader idle periods without a request: the heartbeats alone keep it open.
+        assertThat(Await.holdsFor(Duration.ofMillis(2_000), () -> server.disconnects.get() == 0)).isTrue();
+        assertThat(connection.isActive()).isTrue();
+    }
+
+    @Test
+    void aSilentConnectionIsClosedAfterTheReaderIdleTime() throws Exception {
+        EchoPeer server = new EchoPeer();
+        EchoPeer client = new EchoPeer();
+        Acceptor acceptor = acceptor(config().readerIdleMillis(300).build(), server);
+        ConnectionGroup group = connector(config().writerIdleMillis(0).reconnectBackoff(5_000, 10_000).build(),
+                client).connect(acceptor.localAddress(), 1);
+        assertThat(group.awaitAvailable(10, TimeUnit.SECONDS)).isTrue();
+        long start = System.nanoTime();
+        Await.until("the server closed the silent connection", TIMEOUT, () -> client.disconnects.get() == 1);
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isGreaterThanOrEqualTo(250);
+    }
+
+    @Test
     void peerCloseIsDetectedOnBothSides() throws Exception {
         EchoPeer server = new EchoPeer();
         EchoPeer client = new EchoPeer();
