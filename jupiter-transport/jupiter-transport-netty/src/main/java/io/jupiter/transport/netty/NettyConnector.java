@@ -40,9 +40,9 @@ import org.slf4j.LoggerFactory;
  * {@link InProcessAddress} (on the event loops all in-process channels share, see {@link InProcessLoops}); the
  * pipeline is the same for all three.
  *
- * <p>With {@link TransportConfig#tls()} every (TCP) connection speaks TLS and counts as connected once its handshake has
- * succeeded; the server's certificate must chain to the trust file and, unless turned off, name the host connected
- * to. A failed handshake is reported by {@link ConnectionGroup#handshakeFailure()}.
+ * <p>With {@link TransportConfig#tls()} every (TCP) connection speaks TLS and counts as connected once its
+ * handshake has succeeded; the server's certificate must chain to the trust file and, unless turned off, name the
+ * host connected to. A failed handshake is reported by {@link ConnectionGroup#handshakeFailure()}.
  *
  * <p>{@link #connect} returns a {@link ConnectionGroup} at once and opens its connections in the background; see
  * {@link NettyConnectionGroup} for the reconnect policy. {@link #close()} closes every group, then shuts the event
