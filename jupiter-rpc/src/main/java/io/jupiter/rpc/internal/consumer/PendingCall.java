@@ -4,6 +4,7 @@ import io.jupiter.rpc.InvokeFuture;
 import io.jupiter.rpc.exception.RequestNotSentException;
 import io.jupiter.rpc.exception.RpcException;
 import io.jupiter.rpc.exception.TimeoutException;
+import io.jupiter.rpc.internal.SyncWaits;
 import io.jupiter.rpc.internal.WorkerPool;
 import io.jupiter.transport.Connection;
 import io.jupiter.transport.Frame;
@@ -141,6 +142,7 @@ final class PendingCall implements WorkerPool.Task, TimerTask {
      * Waits for the outcome of a synchronous call and returns the value, or throws what the call ended with.
      */
     Object await() throws Throwable {
+        SyncWaits.record();
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(method.timeoutMillis);
         Object result;
         while ((result = outcome) == null) {

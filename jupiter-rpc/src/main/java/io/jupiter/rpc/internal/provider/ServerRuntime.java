@@ -183,7 +183,7 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
             all[known.length] = added[0];
             return all;
         });
-        if (entry.hasNonBlockingMethods()) {
+        if (pool != null && entry.mayRunOnIoThreads()) {
             pipeline.readOnIoThreads();
         }
     }
