@@ -38,4 +38,7 @@ public interface ThreadService {
 
     /** Not declared: waits {@code micros} microseconds (0: returns at once), then answers. */
     String sleepy(long micros);
+
+    /** Not declared: answers with its thread; {@code payload} makes the request as large as wanted. */
+    String echoThread(String payload);
 }

@@ -69,6 +69,11 @@ public class ThreadServiceImpl implements ThreadService {
         return thread();
     }
 
+    @Override
+    public String echoThread(String payload) {
+        return thread();
+    }
+
     /** The same methods, all declared non-blocking by the class, but for what a method says itself. */
     @NonBlocking
     public static class AllNonBlocking extends ThreadServiceImpl {

@@ -11,6 +11,7 @@ import io.jupiter.transport.Frame;
 import io.jupiter.transport.Status;
 import io.netty.util.Timeout;
 import io.netty.util.TimerTask;
+import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -82,6 +83,15 @@ final class PendingCall implements WorkerPool.Task, TimerTask {
         outcome = result;
         if (waiter != null) {
             LockSupport.unpark(waiter);
+            return;
+        }
+        Executor callbacks = dispatch.callbackExecutor;
+        if (callbacks != null) {
+            try {
+                callbacks.execute(this);
+            } catch (RuntimeException e) {
+                run(); // refused: completed here, as when the consumer pool is full
+            }
             return;
         }
         WorkerPool pool = dispatch.consumerPool;

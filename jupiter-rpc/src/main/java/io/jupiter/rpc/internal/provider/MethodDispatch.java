@@ -139,31 +139,41 @@ final class MethodDispatch {
         }
     }
 
-    private synchronized void endWindow() {
-        int calls = windowCalls.get();
-        if (mode != Mode.LEARNING || calls < window) {
-            return;
+    // The moves hold a plain lock for a few field writes, never while logging: a provider thread may be virtual.
+
+    private void endWindow() {
+        int calls;
+        boolean fast;
+        synchronized (this) {
+            calls = windowCalls.get();
+            if (mode != Mode.LEARNING || calls < window) {
+                return;
+            }
+            fast = !windowStalled && windowSlowCalls.get() * 100 <= calls;
+            windowCalls.set(0);
+            windowSlowCalls.set(0);
+            windowStalled = false;
+            if (fast) {
+                mode = Mode.IO_THREAD_LEARNED;
+                moves++;
+            } else {
+                window = (int) Math.min((long) window * 10, MAX_WINDOW);
+            }
         }
-        boolean fast = !windowStalled && windowSlowCalls.get() * 100 <= calls;
-        windowCalls.set(0);
-        windowSlowCalls.set(0);
-        windowStalled = false;
         if (fast) {
-            mode = Mode.IO_THREAD_LEARNED;
-            moves++;
             log.info("{} runs on the IO threads from now on: its last {} calls on the provider pool were fast"
                     + " (declare it @NonBlocking(false) to keep it on the pool)", name, calls);
-        } else {
-            window = (int) Math.min((long) window * 10, MAX_WINDOW);
         }
     }
 
-    private synchronized void backToPool(long nanos) {
-        if (mode != Mode.IO_THREAD_LEARNED) {
-            return;
+    private void backToPool(long nanos) {
+        synchronized (this) {
+            if (mode != Mode.IO_THREAD_LEARNED) {
+                return;
+            }
+            mode = Mode.LEARNING;
+            moves++;
         }
-        mode = Mode.LEARNING;
-        moves++;
         stalls.warnFor(this, "{} took {} ms on an IO thread, stalling the connections that thread serves; it runs on"
                 + " the provider pool again until it proves fast (declare it @NonBlocking(false) if it may block)",
                 name, TimeUnit.NANOSECONDS.toMillis(nanos));

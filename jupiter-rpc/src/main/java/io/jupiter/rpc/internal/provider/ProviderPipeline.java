@@ -5,7 +5,6 @@ import io.jupiter.common.ThrottledWarning;
 import io.jupiter.rpc.flow.FlowLimiter;
 import io.jupiter.rpc.internal.SyncWaits;
 import io.jupiter.rpc.internal.Throwables;
-import io.jupiter.rpc.internal.WorkerPool;
 import io.jupiter.rpc.internal.filter.DefaultInvocation;
 import io.jupiter.rpc.metrics.RpcMetrics;
 import io.jupiter.rpc.security.Authorizer;
@@ -69,8 +68,8 @@ final class ProviderPipeline {
     static final int MAX_BODY_READ_ON_IO_THREAD = 16 * 1024;
 
     private final ServerRuntime runtime;
-    /** {@code null}: requests run on the IO threads. */
-    private final WorkerPool pool;
+    /** {@code null}: requests run on the IO threads (but for services with executors of their own). */
+    private final ProviderExecutor pool;
     private final RpcMetrics metrics;
     private final LongAdder received = new LongAdder();
     private volatile FlowLimiter appFlowLimiter;
@@ -79,7 +78,7 @@ final class ProviderPipeline {
     /** Whether the IO thread reads each request to see if its method may run there (some methods never block). */
     private volatile boolean readOnIoThreads;
 
-    ProviderPipeline(ServerRuntime runtime, WorkerPool pool, RpcMetrics metrics) {
+    ProviderPipeline(ServerRuntime runtime, ProviderExecutor pool, RpcMetrics metrics) {
         this.runtime = runtime;
         this.pool = pool;
         this.metrics = metrics;
@@ -169,7 +168,7 @@ final class ProviderPipeline {
         } else if (readOnIoThreads && readsOnIoThread(request)) {
             serveOrHandOver(request);
         } else {
-            handOver(request);
+            handOver(request, pool);
         }
     }
 
@@ -187,14 +186,28 @@ final class ProviderPipeline {
         return serializer != null && serializer.readsEnvelopeFirst();
     }
 
-    /** Gives the request to the pool, which ends it; when the pool is full, answers {@code SERVER_BUSY} and ends it. */
-    private void handOver(ProviderRequest request) {
+    /**
+     * Gives the request to {@code executor}, which ends it; when that is full, answers {@code SERVER_BUSY} and ends
+     * it.
+     */
+    private void handOver(ProviderRequest request, ProviderExecutor executor) {
         try {
-            pool.execute(request);
+            executor.execute(request);
         } catch (RejectedExecutionException e) {
             request.bodyDone();
             ended(request);
-            request.refuse(Status.SERVER_BUSY, "provider busy: " + busyDetail(), false);
+            request.refuse(Status.SERVER_BUSY, "provider busy: " + busyDetail(executor), false);
+        }
+    }
+
+    /** Gives a request read and looked up to its service's executor, or else to the server's pool. */
+    private void handOverRead(ProviderRequest request) {
+        ProviderExecutor own = request.service.executor();
+        if (own != null) {
+            request.onServiceExecutor = true;
+            handOver(request, own);
+        } else {
+            handOver(request, pool);
         }
     }
 
@@ -207,29 +220,37 @@ final class ProviderPipeline {
         request.leave();
     }
 
-    private String busyDetail() {
-        if (draining || pool.isShutdown()) {
+    private String busyDetail(ProviderExecutor executor) {
+        if (draining || executor.isShutdown()) {
             return "shutting down";
         }
-        return pool.activeCount() + " of " + pool.maxThreads() + " threads busy and " + pool.queuedCount()
-                + " requests queued";
+        return executor.busyDetail();
     }
 
     // ---- the rest, on a provider thread (or the IO thread with no pool) ----
 
     void serve(ProviderRequest request) {
+        boolean handedOver = false;
         try {
             if (request.message == null && !readAndLookUp(request)) {
                 return;
             }
             MethodDispatch dispatch = request.dispatch;
+            if (!request.onServiceExecutor && request.service.executor() != null && !dispatch.runsOnIoThread()) {
+                // Read here (too large for the IO thread, say); the call belongs to its service's executor.
+                handedOver = true;
+                handOverRead(request);
+                return;
+            }
             if (dispatch != null && dispatch.timed()) {
                 proceedTimed(request, dispatch, false);
             } else {
                 proceed(request);
             }
         } finally {
-            ended(request);
+            if (!handedOver) {
+                ended(request);
+            }
         }
     }
 
@@ -252,7 +273,7 @@ final class ProviderPipeline {
                 }
             } else {
                 handedOver = true;
-                handOver(request);
+                handOverRead(request);
             }
         } finally {
             if (!handedOver) {

@@ -41,6 +41,8 @@ final class ProviderRequest implements WorkerPool.Task, EnvelopeListener {
     ServiceEntry service;
     /** Where the method the request names runs; set by the lookup stage with {@link #service}. */
     MethodDispatch dispatch;
+    /** Whether the request was handed to its service's own executor (it then runs there, whatever its size). */
+    boolean onServiceExecutor;
     /** Whether the call is timed for its {@link #dispatch}: then {@link #answeringNanos} is recorded. */
     boolean timed;
     /** When the answer started to be written (0: not yet, or not timed). */

@@ -36,6 +36,7 @@ public final class ServiceEntry {
     /** This service's own interceptors, and the chain it runs (filters, global, own); {@code null}: none. */
     private volatile List<Interceptor> interceptors = List.of();
     private volatile InterceptorChain chain;
+    private volatile ProviderExecutor executor;
 
     /**
      * @param learnDispatch whether methods declared neither {@code @NonBlocking} nor {@code @NonBlocking(false)}
@@ -123,6 +124,15 @@ public final class ServiceEntry {
             }
         }
         return types;
+    }
+
+    /** The executor of this service's calls, or {@code null}: the server's. */
+    ProviderExecutor executor() {
+        return executor;
+    }
+
+    void executor(ProviderExecutor executor) {
+        this.executor = executor;
     }
 
     public ServiceKey key() {
