@@ -187,12 +187,12 @@ public final class RegistryServer implements AutoCloseable {
          * The shared secret every client must prove it knows before the registry reads anything else from it (the
          * registry proves it back); at least 16 bytes of UTF-8, never sent. Default none: any peer that reaches the
          * port may publish and subscribe, and the wire is 1.3.1's (a 1.3.1 provider or consumer cannot connect to a
-         * registry with a secret). Clients take it from {@link EmbeddedRegistryFactory}.
+         * registry with a secret). Clients take it from {@link EmbeddedRegistryFactory}. {@code null}: none.
          *
          * @throws IllegalArgumentException if it is shorter than 16 bytes
          */
         public Builder secret(String secret) {
-            this.auth = RegistryAuth.of(secret);
+            this.auth = secret == null ? null : RegistryAuth.of(secret);
             return this;
         }
 
