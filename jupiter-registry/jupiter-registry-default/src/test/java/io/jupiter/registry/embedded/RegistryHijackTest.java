@@ -97,6 +97,24 @@ class RegistryHijackTest {
     }
 
     @Test
+    void aRestartedProviderReplacesItsPublicationAndTheOldConnectionsCloseKeepsIt() throws Exception {
+        InetSocketAddress address = start(RegistryServer.builder());
+        RegisterMeta meta = meta(18008);
+        try (RawRegistryPeer restarted = new RawRegistryPeer(address)) {
+            try (RawRegistryPeer old = new RawRegistryPeer(address)) {
+                old.awaitAckOf(old.send(RegistryFrames.PUBLISH_SERVICE, meta));
+                old.awaitAckOf(old.send(RegistryFrames.SUBSCRIBE_SERVICE, OTHER)); // to see when its close is handled
+                restarted.awaitAckOf(restarted.send(RegistryFrames.PUBLISH_SERVICE, meta));
+            }
+            await(() -> server.subscribers().isEmpty(), "the old connection's close handled");
+            assertThat(server.providers(SERVICE)).containsExactly(meta);
+            // And the new owner may withdraw it.
+            restarted.awaitAckOf(restarted.send(RegistryFrames.PUBLISH_CANCEL_SERVICE, meta));
+            assertThat(server.providers(SERVICE)).isEmpty();
+        }
+    }
+
+    @Test
     void aPublishedHostMustBeThePeersOwnAddress() throws Exception {
         InetSocketAddress address = start(RegistryServer.builder());
         try (RawRegistryPeer attacker = new RawRegistryPeer(address)) {
