@@ -27,7 +27,6 @@ import io.jupiter.transport.TransportConfig;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.List;
 import java.util.Set;
 
 /**

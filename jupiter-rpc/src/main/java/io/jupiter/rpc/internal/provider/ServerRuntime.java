@@ -68,11 +68,6 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
     private volatile Authorizer authorizer;
 
     /**
-     * @param providerThreads threads of the provider pool; 0 runs requests on the IO threads
-     * @param queueCapacity   requests that may wait for a provider thread before new ones are refused
-     * @param perConnection   what one connection may have in flight: requests, and bytes of unread bodies
-     */
-    /**
      * What one connection may have in flight at once, beyond which admission answers {@code SERVER_BUSY}.
      *
      * @param requests requests queued, being read or running
@@ -81,6 +76,11 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
     public record ConnectionLimits(int requests, long bytes) {
     }
 
+    /**
+     * @param providerThreads threads of the provider pool; 0 runs requests on the IO threads
+     * @param queueCapacity   requests that may wait for a provider thread before new ones are refused
+     * @param perConnection   what one connection may have in flight: requests, and bytes of unread bodies
+     */
     public ServerRuntime(TransportConfig transportConfig, InetSocketAddress bindAddress, int providerThreads,
                          int queueCapacity, ConnectionLimits perConnection, Set<SerializerType> serializers,
                          RpcMetrics metrics) {

@@ -9,7 +9,6 @@ import io.jupiter.registry.ServiceMeta;
 import io.jupiter.transport.Connection;
 import io.jupiter.transport.Frame;
 import io.jupiter.transport.FrameHandler;
-import io.jupiter.transport.ProtocolHeader;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.HashMap;
