@@ -9,6 +9,7 @@ import io.jupiter.rpc.metrics.RpcMetrics;
 import io.jupiter.transport.TransportConfig;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Executor;
 
 /**
  * The consumer side: makes client proxies of service interfaces and owns their connections and threads.
@@ -35,7 +36,7 @@ public final class JupiterClient implements AutoCloseable {
         this.appName = builder.appName;
         this.interceptors = List.copyOf(builder.interceptors);
         this.propagateDeadline = builder.propagateDeadline;
-        this.runtime = new ClientRuntime(builder.transportConfig, builder.consumerThreads,
+        this.runtime = new ClientRuntime(builder.transportConfig, builder.consumerThreads, builder.callbackExecutor,
                 RpcMetrics.create(RpcMetrics.Side.CONSUMER, builder.metrics), builder.maxInFlight);
         this.registry = builder.registry;
         if (builder.warmUpMillis >= 0) {
@@ -105,6 +106,7 @@ public final class JupiterClient implements AutoCloseable {
         private TransportConfig transportConfig = TransportConfig.builder().threadNamePrefix("jupiter-connector")
                 .readerIdleMillis(0).build();
         private int consumerThreads = Runtime.getRuntime().availableProcessors();
+        private Executor callbackExecutor;
         private final List<Interceptor> interceptors = new ArrayList<>();
         private boolean propagateDeadline;
         private boolean metrics = RpcMetrics.enabledByDefault();
@@ -134,6 +136,17 @@ public final class JupiterClient implements AutoCloseable {
          */
         public Builder consumerThreads(int threads) {
             this.consumerThreads = Requires.notNegative(threads, "consumerThreads");
+            return this;
+        }
+
+        /**
+         * Reads asynchronous responses and runs future callbacks on {@code executor} (virtual threads, an
+         * application's pool, ...) instead of the client's consumer threads ({@link #consumerThreads} is then
+         * unused). The executor is the application's: the client never shuts it down. A completion it refuses runs
+         * on the IO thread that read the response.
+         */
+        public Builder callbackExecutor(Executor executor) {
+            this.callbackExecutor = Requires.notNull(executor, "executor");
             return this;
         }
 

@@ -15,8 +15,11 @@ import java.lang.annotation.Target;
  *
  * <p>Put it on a method or on a type (the service interface or the implementation class) to cover all of its
  * methods. A method's declaration wins over a type's, and at the same level the implementation's wins over the
- * interface's. A method returning a {@link java.util.concurrent.CompletionStage} is no exception: it too runs on the
- * pool unless declared, since many such methods do blocking work before they return their stage. With
+ * interface's. {@code @NonBlocking(false)} keeps a method on the provider pool, always. A method declared neither way
+ * starts on the pool and moves to the IO threads once it has proved fast, unless the server's adaptive dispatch is
+ * off ({@code JupiterServer.Builder.adaptiveDispatch}, which says how it learns). A method returning a
+ * {@link java.util.concurrent.CompletionStage} is not taken for non-blocking by itself, since many such methods do
+ * blocking work before they return their stage: it too is declared or learned. With
  * {@code JupiterServer.Builder.providerThreads(0)} every method runs on the IO threads, declared or not.
  *
  * <p>Interceptors of a method that runs on an IO thread run there too.

@@ -11,6 +11,8 @@ import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -33,6 +35,18 @@ class CallbackThreadsTest {
     @Test
     void callbacksRunOnTheIoThreadWithoutConsumerThreads() throws Exception {
         assertThat(callbackThread(JupiterClient.builder().consumerThreads(0).build())).startsWith(IO);
+    }
+
+    @Test
+    void callbacksRunOnTheApplicationsExecutorWhenItGivesOne() throws Exception {
+        ExecutorService callbacks = Executors.newSingleThreadExecutor(runnable -> new Thread(runnable, "app-callbacks"));
+        try {
+            assertThat(callbackThread(JupiterClient.builder().callbackExecutor(callbacks).build()))
+                    .startsWith("app-callbacks");
+            assertThat(callbacks.isShutdown()).as("the application's executor is left to it").isFalse();
+        } finally {
+            callbacks.shutdownNow();
+        }
     }
 
     @Test

@@ -30,9 +30,15 @@ public interface ThreadService {
     @NonBlocking(false)
     CompletableFuture<String> blockingStage();
 
-    /** An overload pair where only one never blocks: the name runs on the pool. */
+    /** An overload pair where only one is declared non-blocking: the name is learned, starting on the pool. */
     @NonBlocking
     String overloaded(String a);
 
     String overloaded(int a);
+
+    /** Not declared: waits {@code micros} microseconds (0: returns at once), then answers. */
+    String sleepy(long micros);
+
+    /** Not declared: answers with its thread; {@code payload} makes the request as large as wanted. */
+    String echoThread(String payload);
 }

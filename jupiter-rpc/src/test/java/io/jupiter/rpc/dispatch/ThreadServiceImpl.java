@@ -2,6 +2,8 @@ package io.jupiter.rpc.dispatch;
 
 import io.jupiter.rpc.NonBlocking;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 public class ThreadServiceImpl implements ThreadService {
 
@@ -53,6 +55,22 @@ public class ThreadServiceImpl implements ThreadService {
 
     @Override
     public String overloaded(int a) {
+        return thread();
+    }
+
+    @Override
+    public String sleepy(long micros) {
+        if (micros > 0) {
+            long until = System.nanoTime() + TimeUnit.MICROSECONDS.toNanos(micros);
+            for (long left = micros * 1000; left > 0; left = until - System.nanoTime()) {
+                LockSupport.parkNanos(left);
+            }
+        }
+        return thread();
+    }
+
+    @Override
+    public String echoThread(String payload) {
         return thread();
     }
 

@@ -1,18 +1,18 @@
 package io.jupiter.rpc.internal.consumer;
 
+import io.jupiter.common.NamedThreadFactory;
 import io.jupiter.common.SystemProperties;
 import io.jupiter.registry.RegisterMeta;
 import io.jupiter.registry.Registries;
 import io.jupiter.registry.RegistryService;
 import io.jupiter.registry.ServiceMeta;
+import io.jupiter.rpc.ConsumedService;
 import io.jupiter.rpc.ServiceKey;
 import io.jupiter.rpc.balance.LoadBalancerType;
+import io.jupiter.rpc.exception.ConnectionException;
 import io.jupiter.rpc.internal.WorkerPool;
 import io.jupiter.rpc.internal.balance.Endpoint;
 import io.jupiter.rpc.internal.balance.LoadBalancer;
-import io.jupiter.common.NamedThreadFactory;
-import io.jupiter.rpc.ConsumedService;
-import io.jupiter.rpc.exception.ConnectionException;
 import io.jupiter.rpc.metrics.RpcMetrics;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.transport.Connector;
@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -40,6 +41,8 @@ public final class ClientRuntime implements AutoCloseable {
     private final HashedWheelTimer timer;
     /** Threads that complete async calls; {@code null}: the IO threads do. */
     private final WorkerPool pool;
+    /** The application's executor for the same, instead of {@link #pool}; {@code null}: none. */
+    private final Executor callbackExecutor;
     private final RpcMetrics metrics;
     private final List<Consumed> consumed = new CopyOnWriteArrayList<>();
     private final SharedGroups groups;
@@ -54,7 +57,20 @@ public final class ClientRuntime implements AutoCloseable {
      * @param maxInFlight     calls that may wait for a response at once; more wait for a slot (back-pressure)
      */
     public ClientRuntime(TransportConfig transportConfig, int consumerThreads, RpcMetrics metrics, int maxInFlight) {
+        this(transportConfig, consumerThreads, null, metrics, maxInFlight);
+    }
+
+    /**
+     * @param consumerThreads  threads that read async responses and run callbacks; 0 does it on the IO threads;
+     *                         unused with a {@code callbackExecutor}
+     * @param callbackExecutor the application's executor that reads async responses and runs callbacks instead;
+     *                         {@code null}: the consumer threads
+     * @param maxInFlight      calls that may wait for a response at once; more wait for a slot (back-pressure)
+     */
+    public ClientRuntime(TransportConfig transportConfig, int consumerThreads, Executor callbackExecutor,
+                         RpcMetrics metrics, int maxInFlight) {
         this.metrics = metrics;
+        this.callbackExecutor = callbackExecutor;
         this.calls = new InFlightCalls(maxInFlight);
         this.connector = TransportFactory.load().newConnector(transportConfig,
                 new ConsumerFrameHandler(calls, metrics));
@@ -66,7 +82,7 @@ public final class ClientRuntime implements AutoCloseable {
         // Every thread may run callbacks at once; a thread is woken only when none is looking for work, so a read
         // that completes twenty calls wakes one thread, not twenty. Completions beyond the queue (callbacks slower
         // than responses arrive, twice the in-flight window) run on the IO thread: back-pressure, nothing lost.
-        this.pool = consumerThreads > 0 ? new WorkerPool("jupiter-consumer", consumerThreads,
+        this.pool = callbackExecutor == null && consumerThreads > 0 ? new WorkerPool("jupiter-consumer", consumerThreads,
                 Math.max(1024, 2 * maxInFlight), consumerThreads, WorkerPool.DEFAULT_STALL_NANOS, 0) : null;
     }
 
@@ -116,7 +132,7 @@ public final class ClientRuntime implements AutoCloseable {
     private <T> T proxy(ProxySettings settings, Serializer serializer, Directory directory,
                         ConnectionSelector selector) {
         ServiceInvoker invoker = new ServiceInvoker(settings,
-                new Dispatch(settings, serializer, selector, calls, timer, pool, metrics));
+                new Dispatch(settings, serializer, selector, calls, timer, pool, callbackExecutor, metrics));
         consumed.add(new Consumed(settings, directory));
         Object proxy = Proxy.newProxyInstance(settings.serviceInterface.getClassLoader(),
                 new Class<?>[] {settings.serviceInterface}, invoker);

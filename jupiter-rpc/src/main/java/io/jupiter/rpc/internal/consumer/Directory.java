@@ -1,6 +1,8 @@
 package io.jupiter.rpc.internal.consumer;
 
 import io.jupiter.rpc.internal.balance.Endpoint;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 
 /** The providers a proxy may call now: an immutable snapshot, replaced whenever they change. */
 class Directory {
@@ -9,6 +11,8 @@ class Directory {
 
     private volatile Endpoint[] endpoints = NONE;
     private final String description;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition changed = lock.newCondition();
 
     Directory(String description) {
         this.description = description;
@@ -20,21 +24,30 @@ class Directory {
 
     void update(Endpoint[] next) {
         endpoints = next;
-        synchronized (this) {
-            notifyAll();
+        lock.lock();
+        try {
+            changed.signalAll();
+        } finally {
+            lock.unlock();
         }
     }
 
-    /** Waits until the snapshot is not empty or the deadline passes. */
+    /**
+     * Waits until the snapshot is not empty or the deadline passes. A lock rather than a monitor: a caller on a
+     * virtual thread then does not hold its carrier while it waits (JDK 21 to 23 pin a thread waiting in a monitor).
+     */
     void awaitEndpoints(long deadlineNanos) throws InterruptedException {
-        synchronized (this) {
+        lock.lock();
+        try {
             while (endpoints.length == 0) {
                 long left = deadlineNanos - System.nanoTime();
                 if (left <= 0) {
                     return;
                 }
-                wait(Math.max(1, left / 1_000_000));
+                changed.awaitNanos(left);
             }
+        } finally {
+            lock.unlock();
         }
     }
 

@@ -19,6 +19,7 @@ import io.jupiter.transport.Status;
 import io.netty.buffer.ByteBuf;
 import io.netty.util.Timer;
 import java.util.Map;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -42,10 +43,12 @@ final class Dispatch {
     private final Timer timer;
     /** Completes async calls; {@code null}: the IO thread that read the response does. */
     final WorkerPool consumerPool;
+    /** The application's executor that completes async calls instead; {@code null}: none. */
+    final Executor callbackExecutor;
     final RpcMetrics metrics;
 
     Dispatch(ProxySettings settings, Serializer serializer, ConnectionSelector selector, InFlightCalls calls,
-             Timer timer, WorkerPool consumerPool, RpcMetrics metrics) {
+             Timer timer, WorkerPool consumerPool, Executor callbackExecutor, RpcMetrics metrics) {
         this.settings = settings;
         this.metadata = new ServiceMetadata(settings.key.group(), settings.key.name(), settings.key.version());
         this.serializer = serializer;
@@ -54,6 +57,7 @@ final class Dispatch {
         this.calls = calls;
         this.timer = timer;
         this.consumerPool = consumerPool;
+        this.callbackExecutor = callbackExecutor;
         this.metrics = metrics;
     }
 

@@ -4,12 +4,14 @@ import io.jupiter.rpc.InvokeFuture;
 import io.jupiter.rpc.exception.RequestNotSentException;
 import io.jupiter.rpc.exception.RpcException;
 import io.jupiter.rpc.exception.TimeoutException;
+import io.jupiter.rpc.internal.SyncWaits;
 import io.jupiter.rpc.internal.WorkerPool;
 import io.jupiter.transport.Connection;
 import io.jupiter.transport.Frame;
 import io.jupiter.transport.Status;
 import io.netty.util.Timeout;
 import io.netty.util.TimerTask;
+import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -83,6 +85,15 @@ final class PendingCall implements WorkerPool.Task, TimerTask {
             LockSupport.unpark(waiter);
             return;
         }
+        Executor callbacks = dispatch.callbackExecutor;
+        if (callbacks != null) {
+            try {
+                callbacks.execute(this);
+            } catch (RuntimeException e) {
+                run(); // refused: completed here, as when the consumer pool is full
+            }
+            return;
+        }
         WorkerPool pool = dispatch.consumerPool;
         if (pool == null) {
             run();
@@ -141,6 +152,7 @@ final class PendingCall implements WorkerPool.Task, TimerTask {
      * Waits for the outcome of a synchronous call and returns the value, or throws what the call ended with.
      */
     Object await() throws Throwable {
+        SyncWaits.record();
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(method.timeoutMillis);
         Object result;
         while ((result = outcome) == null) {

@@ -18,8 +18,8 @@ final class MethodEntry {
     final Class<?>[] parameterTypes;
     final Class<?>[] exceptionTypes;
     final boolean returnsStage;
-    /** Whether the method may run on an IO thread: declared {@link NonBlocking}. */
-    final boolean nonBlocking;
+    /** {@code true}: declared {@link NonBlocking}; {@code false}: declared {@code @NonBlocking(false)}; {@code null}: neither. */
+    final Boolean declaredNonBlocking;
     private final MethodHandle handle;
 
     MethodEntry(Method method, Object implementation) {
@@ -28,7 +28,7 @@ final class MethodEntry {
         this.exceptionTypes = method.getExceptionTypes();
         this.returnsStage = CompletionStage.class.isAssignableFrom(method.getReturnType());
         NonBlocking declared = declaration(method, implementation.getClass());
-        this.nonBlocking = declared != null && declared.value();
+        this.declaredNonBlocking = declared == null ? null : declared.value();
         try {
             method.setAccessible(true);
             this.handle = MethodHandles.lookup().unreflect(method)

@@ -3,8 +3,8 @@ package io.jupiter.rpc.internal.provider;
 import io.jupiter.common.LogText;
 import io.jupiter.common.ThrottledWarning;
 import io.jupiter.rpc.flow.FlowLimiter;
+import io.jupiter.rpc.internal.SyncWaits;
 import io.jupiter.rpc.internal.Throwables;
-import io.jupiter.rpc.internal.WorkerPool;
 import io.jupiter.rpc.internal.filter.DefaultInvocation;
 import io.jupiter.rpc.metrics.RpcMetrics;
 import io.jupiter.rpc.security.Authorizer;
@@ -36,8 +36,10 @@ import org.slf4j.LoggerFactory;
  *     the connection's own limits ({@link ConnectionLoad}: requests in flight, bytes of unread bodies;
  *     {@code SERVER_BUSY}); the application-wide flow limiter, before the body is read ({@code APP_FLOW_CONTROL});
  *     then the hand-over to the provider pool ({@code SERVER_BUSY} when it is full), or a run on the IO thread when
- *     there is no pool. Once a service with {@link io.jupiter.rpc.NonBlocking} methods is registered, the IO thread
- *     reads and looks up every request itself and hands over only calls of methods that may block;</li>
+ *     there is no pool. Once a service with methods that may run on the IO threads is registered (declared
+ *     {@link io.jupiter.rpc.NonBlocking}, or learned: {@link MethodDispatch}), the IO thread reads and looks up
+ *     every request of up to 16 KiB whose serializer reads the envelope first, and hands over only calls of methods
+ *     that run on the pool (larger requests are read on the pool, and run there);</li>
  * <li><b>read</b> ({@link #read}): the serializer must be accepted and the body readable ({@code BAD_REQUEST}
  *     otherwise; the connection is closed unless the failure left the framing intact). The serializer reads the
  *     envelope (service, method) first and runs the next stage before it reads any argument
@@ -62,9 +64,12 @@ final class ProviderPipeline {
     /** Warnings a peer can trigger with every request it sends: at most one line a second per peer. */
     private static final ThrottledWarning badRequests = new ThrottledWarning(log, 1, TimeUnit.SECONDS);
 
+    /** The largest request body an IO thread reads itself (see {@link #readsOnIoThread}): 16 KiB. */
+    static final int MAX_BODY_READ_ON_IO_THREAD = 16 * 1024;
+
     private final ServerRuntime runtime;
-    /** {@code null}: requests run on the IO threads. */
-    private final WorkerPool pool;
+    /** {@code null}: requests run on the IO threads (but for services with executors of their own). */
+    private final ProviderExecutor pool;
     private final RpcMetrics metrics;
     private final LongAdder received = new LongAdder();
     private volatile FlowLimiter appFlowLimiter;
@@ -73,7 +78,7 @@ final class ProviderPipeline {
     /** Whether the IO thread reads each request to see if its method may run there (some methods never block). */
     private volatile boolean readOnIoThreads;
 
-    ProviderPipeline(ServerRuntime runtime, WorkerPool pool, RpcMetrics metrics) {
+    ProviderPipeline(ServerRuntime runtime, ProviderExecutor pool, RpcMetrics metrics) {
         this.runtime = runtime;
         this.pool = pool;
         this.metrics = metrics;
@@ -160,21 +165,49 @@ final class ProviderPipeline {
         }
         if (pool == null) {
             request.run();
-        } else if (readOnIoThreads) {
+        } else if (readOnIoThreads && readsOnIoThread(request)) {
             serveOrHandOver(request);
         } else {
-            handOver(request);
+            handOver(request, pool);
         }
     }
 
-    /** Gives the request to the pool, which ends it; when the pool is full, answers {@code SERVER_BUSY} and ends it. */
-    private void handOver(ProviderRequest request) {
+    /**
+     * Whether the IO thread reads {@code request} to see where its method runs: only a small body, whose serializer
+     * reads the envelope first. A larger body, or one whose arguments come first (Java serialization, Kryo), could
+     * keep the IO thread reading for long (a hostile body up to the read limits: many milliseconds), so the pool
+     * reads it, and runs its method too.
+     */
+    private boolean readsOnIoThread(ProviderRequest request) {
+        if (request.bodyBytes > MAX_BODY_READ_ON_IO_THREAD) {
+            return false;
+        }
+        Serializer serializer = runtime.acceptedSerializer(request.serializerCode);
+        return serializer != null && serializer.readsEnvelopeFirst();
+    }
+
+    /**
+     * Gives the request to {@code executor}, which ends it; when that is full, answers {@code SERVER_BUSY} and ends
+     * it.
+     */
+    private void handOver(ProviderRequest request, ProviderExecutor executor) {
         try {
-            pool.execute(request);
+            executor.execute(request);
         } catch (RejectedExecutionException e) {
             request.bodyDone();
             ended(request);
-            request.refuse(Status.SERVER_BUSY, "provider busy: " + busyDetail(), false);
+            request.refuse(Status.SERVER_BUSY, "provider busy: " + busyDetail(executor), false);
+        }
+    }
+
+    /** Gives a request read and looked up to its service's executor, or else to the server's pool. */
+    private void handOverRead(ProviderRequest request) {
+        ProviderExecutor own = request.service.executor();
+        if (own != null) {
+            request.onServiceExecutor = true;
+            handOver(request, own);
+        } else {
+            handOver(request, pool);
         }
     }
 
@@ -187,24 +220,37 @@ final class ProviderPipeline {
         request.leave();
     }
 
-    private String busyDetail() {
-        if (draining || pool.isShutdown()) {
+    private String busyDetail(ProviderExecutor executor) {
+        if (draining || executor.isShutdown()) {
             return "shutting down";
         }
-        return pool.activeCount() + " of " + pool.maxThreads() + " threads busy and " + pool.queuedCount()
-                + " requests queued";
+        return executor.busyDetail();
     }
 
     // ---- the rest, on a provider thread (or the IO thread with no pool) ----
 
     void serve(ProviderRequest request) {
+        boolean handedOver = false;
         try {
             if (request.message == null && !readAndLookUp(request)) {
                 return;
             }
-            proceed(request);
+            MethodDispatch dispatch = request.dispatch;
+            if (!request.onServiceExecutor && request.service.executor() != null && !dispatch.runsOnIoThread()) {
+                // Read here (too large for the IO thread, say); the call belongs to its service's executor.
+                handedOver = true;
+                handOverRead(request);
+                return;
+            }
+            if (dispatch != null && dispatch.timed()) {
+                proceedTimed(request, dispatch, false);
+            } else {
+                proceed(request);
+            }
         } finally {
-            ended(request);
+            if (!handedOver) {
+                ended(request);
+            }
         }
     }
 
@@ -218,11 +264,16 @@ final class ProviderPipeline {
             if (!readAndLookUp(request)) {
                 return;
             }
-            if (request.service.runsOnIoThread(request.message.getMethodName())) {
-                proceed(request);
+            MethodDispatch dispatch = request.dispatch;
+            if (dispatch.runsOnIoThread()) {
+                if (dispatch.timed()) {
+                    proceedTimed(request, dispatch, true);
+                } else {
+                    proceed(request);
+                }
             } else {
                 handedOver = true;
-                handOver(request);
+                handOverRead(request);
             }
         } finally {
             if (!handedOver) {
@@ -251,6 +302,31 @@ final class ProviderPipeline {
             return;
         }
         invoke(request, request.service, request.message, call);
+    }
+
+    /**
+     * {@link #proceed}, timed for the request's {@link MethodDispatch}, which learns from it whether the method may
+     * run on the IO threads. The time is the application's: interceptors' {@code before} and the method, up to the
+     * answer (our own writing of the answer is left out).
+     */
+    private void proceedTimed(ProviderRequest request, MethodDispatch dispatch, boolean onIoThread) {
+        long waitsBefore = SyncWaits.count();
+        request.timed = true;
+        long started = System.nanoTime();
+        try {
+            proceed(request);
+        } finally {
+            long ended = System.nanoTime();
+            // A stage may complete on another thread at any time: its answer may start after this call ended.
+            long answering = request.answeringNanos;
+            long took = (answering - started > 0 && answering - ended < 0 ? answering : ended) - started;
+            boolean waited = SyncWaits.count() != waitsBefore;
+            if (onIoThread) {
+                dispatch.ranOnIoThread(took, waited);
+            } else {
+                dispatch.ranOnPool(took, waited);
+            }
+        }
     }
 
     /** The request's message, or {@code null} once it was refused. Releases the frame. */
@@ -329,6 +405,7 @@ final class ProviderPipeline {
             }
         }
         request.service = service;
+        request.dispatch = service.dispatch(methodName);
         return types;
     }
 

@@ -39,6 +39,14 @@ final class ProviderRequest implements WorkerPool.Task, EnvelopeListener {
     MessageWrapper message;
     /** Set by the lookup stage once it found the service and let the request through. */
     ServiceEntry service;
+    /** Where the method the request names runs; set by the lookup stage with {@link #service}. */
+    MethodDispatch dispatch;
+    /** Whether the request was handed to its service's own executor (it then runs there, whatever its size). */
+    boolean onServiceExecutor;
+    /** Whether the call is timed for its {@link #dispatch}: then {@link #answeringNanos} is recorded. */
+    boolean timed;
+    /** When the answer started to be written (0: not yet, or not timed). */
+    long answeringNanos;
     /** Why the lookup stage refused the request (answered once the body is released); {@code null}: it did not. */
     Status refusedStatus;
     /** The refusal's answer: a message for 1.3.1's exception of that status, or the throwable to send. */
@@ -131,6 +139,9 @@ final class ProviderRequest implements WorkerPool.Task, EnvelopeListener {
 
     /** Answers with {@code status} and {@code result}: the method's value, or the error to send. */
     void respond(Status status, Object result) {
+        if (timed) {
+            answeringNanos = System.nanoTime();
+        }
         leave();
         ResponseWriter.write(this, status, result, false);
     }

@@ -5,7 +5,6 @@ import io.jupiter.rpc.ServiceKey;
 import io.jupiter.rpc.filter.Interceptor;
 import io.jupiter.rpc.filter.Side;
 import io.jupiter.rpc.flow.FlowLimiter;
-import io.jupiter.rpc.internal.WorkerPool;
 import io.jupiter.rpc.internal.filter.InterceptorChain;
 import io.jupiter.rpc.metrics.RpcMetrics;
 import io.jupiter.rpc.security.Authorizer;
@@ -31,6 +30,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -50,12 +50,13 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
      */
     private final ConcurrentHashMap<String, ServiceEntry[]> servicesByName = new ConcurrentHashMap<>();
     private final Serializer[] accepted = new Serializer[SerializerType.MAX_CODE + 1];
-    /** {@code null}: requests run on the IO threads. */
-    private final WorkerPool pool;
+    /** {@code null}: calls run on the IO threads. */
+    private final ProviderExecutor pool;
     private final Acceptor acceptor;
     private final RpcMetrics metrics;
     private final ProviderPipeline pipeline;
     private List<Interceptor> interceptors = List.of();
+    private final int queueCapacity;
     /** Every open connection, with what it has admitted. */
     private final ConcurrentHashMap<Connection, ConnectionLoad> connections = new ConcurrentHashMap<>();
     private final int maxInFlightPerConnection;
@@ -84,14 +85,33 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
     public ServerRuntime(TransportConfig transportConfig, InetSocketAddress bindAddress, int providerThreads,
                          int queueCapacity, ConnectionLimits perConnection, Set<SerializerType> serializers,
                          RpcMetrics metrics) {
+        this(transportConfig, bindAddress, providerThreads, null, false, queueCapacity, perConnection, serializers,
+                metrics);
+    }
+
+    /**
+     * @param providerThreads threads of the built-in provider pool; 0 runs requests on the IO threads; unused with
+     *                        an {@code executor}
+     * @param executor        runs provider calls instead of the built-in pool; {@code null}: the built-in pool
+     * @param ownsExecutor    whether the runtime made {@code executor} (it is then shut down with the server)
+     * @param queueCapacity   requests that may wait for a provider thread (or, with an executor, be handed to it and
+     *                        not finished) before new ones are refused
+     */
+    public ServerRuntime(TransportConfig transportConfig, InetSocketAddress bindAddress, int providerThreads,
+                         Executor executor, boolean ownsExecutor, int queueCapacity, ConnectionLimits perConnection,
+                         Set<SerializerType> serializers, RpcMetrics metrics) {
         this.metrics = metrics;
         this.maxInFlightPerConnection = perConnection.requests();
         this.maxQueuedBytesPerConnection = perConnection.bytes();
         for (SerializerType type : serializers) {
             accepted[type.code()] = Serializers.get(type);
         }
-        if (providerThreads > 0) {
-            this.pool = new WorkerPool("jupiter-provider", providerThreads, queueCapacity);
+        this.queueCapacity = queueCapacity;
+        if (executor != null) {
+            this.pool = new ApplicationExecutor(ownsExecutor ? "the provider's virtual threads"
+                    : "the provider executor " + executor, executor, ownsExecutor, queueCapacity);
+        } else if (providerThreads > 0) {
+            this.pool = new PoolExecutor(providerThreads, queueCapacity);
         } else {
             this.pool = null;
         }
@@ -145,6 +165,21 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
         pipeline.sendStackTraces(send);
     }
 
+    /**
+     * Runs the calls of the registered service {@code directory} on {@code executor} (the application's; never shut
+     * down here) instead of the server's pool; at most the server's queue capacity of them handed over and not
+     * finished at once.
+     */
+    public void executor(String directory, Executor executor) {
+        ServiceEntry entry = services.get(directory);
+        if (entry == null) {
+            throw new IllegalStateException("no service " + directory + " is registered");
+        }
+        entry.executor(new ApplicationExecutor("the executor of " + entry.key(), executor, false, queueCapacity));
+        // Only a request read on the IO thread can go straight to its service's executor.
+        pipeline.readOnIoThreads();
+    }
+
     /** Adds interceptors to a registered service. */
     public void intercept(String directory, List<Interceptor> added) {
         ServiceEntry entry = services.get(directory);
@@ -183,7 +218,7 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
             all[known.length] = added[0];
             return all;
         });
-        if (entry.hasNonBlockingMethods()) {
+        if (pool != null && entry.mayRunOnIoThreads()) {
             pipeline.readOnIoThreads();
         }
     }
@@ -267,10 +302,10 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         pipeline.startDraining();
         boolean finished = true;
-        if (pool != null) {
-            pool.shutdown();
+        for (ProviderExecutor executor : executors()) {
+            executor.shutdown();
             try {
-                finished = pool.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                finished &= executor.awaitTermination(Math.max(0, deadline - System.nanoTime()));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return false;
@@ -292,24 +327,39 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
     }
 
     /** Requests that will not run: their buffers are released, their callers learn it from the closed connection. */
-    private static void discard(List<WorkerPool.Task> tasks) {
-        for (WorkerPool.Task task : tasks) {
-            ((ProviderRequest) task).discard();
+    private static void discard(List<ProviderRequest> requests) {
+        for (ProviderRequest request : requests) {
+            request.discard();
         }
+    }
+
+    /** The server's executor (if any) and the services' own. */
+    private List<ProviderExecutor> executors() {
+        List<ProviderExecutor> all = new ArrayList<>();
+        if (pool != null) {
+            all.add(pool);
+        }
+        for (ServiceEntry entry : services.values()) {
+            ProviderExecutor own = entry.executor();
+            if (own != null) {
+                all.add(own);
+            }
+        }
+        return all;
     }
 
     @Override
     public void close() {
         acceptor.close();
-        if (pool != null) {
-            pool.shutdown();
+        for (ProviderExecutor executor : executors()) {
+            executor.shutdown();
             try {
-                if (!pool.awaitTermination(5, TimeUnit.SECONDS)) {
-                    discard(pool.shutdownNow());
-                    pool.awaitTermination(1, TimeUnit.SECONDS);
+                if (!executor.awaitTermination(TimeUnit.SECONDS.toNanos(5))) {
+                    discard(executor.shutdownNow());
+                    executor.awaitTermination(TimeUnit.SECONDS.toNanos(1));
                 }
             } catch (InterruptedException e) {
-                discard(pool.shutdownNow());
+                discard(executor.shutdownNow());
                 Thread.currentThread().interrupt();
             }
         }

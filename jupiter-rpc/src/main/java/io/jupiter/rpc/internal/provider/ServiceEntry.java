@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -31,14 +30,19 @@ public final class ServiceEntry {
     private final Map<String, ArgumentTypes> argumentTypes;
     /** Wire codes of the serializers this service accepts; {@code null}: every one the server accepts. */
     private volatile boolean[] pinned;
-    /** Names whose every overload may run on an IO thread ({@link MethodEntry#nonBlocking}). */
-    private final Set<String> nonBlockingNames;
+    /** Where the calls of each method name run. */
+    private final Map<String, MethodDispatch> dispatch;
     private final ConcurrentHashMap<OverloadKey, MethodEntry> overloadCache = new ConcurrentHashMap<>();
     /** This service's own interceptors, and the chain it runs (filters, global, own); {@code null}: none. */
     private volatile List<Interceptor> interceptors = List.of();
     private volatile InterceptorChain chain;
+    private volatile ProviderExecutor executor;
 
-    public ServiceEntry(ServiceKey key, Class<?> serviceInterface, Object implementation) {
+    /**
+     * @param learnDispatch whether methods declared neither {@code @NonBlocking} nor {@code @NonBlocking(false)}
+     *                      move to the IO threads once they prove fast ({@link MethodDispatch})
+     */
+    public ServiceEntry(ServiceKey key, Class<?> serviceInterface, Object implementation, boolean learnDispatch) {
         this.key = key;
         this.serviceInterface = serviceInterface;
         Map<String, List<MethodEntry>> grouped = new HashMap<>();
@@ -59,23 +63,32 @@ public final class ServiceEntry {
         });
         this.byName = frozen;
         this.argumentTypes = types;
-        Set<String> nonBlocking = new HashSet<>();
+        Map<String, MethodDispatch> dispatchByName = new HashMap<>();
         frozen.forEach((name, overloads) -> {
-            if (Arrays.stream(overloads).allMatch(m -> m.nonBlocking)) {
-                nonBlocking.add(name);
+            // Overloads share a name on the wire, so they share a dispatch: any declared blocking keeps all on the
+            // pool, all declared non-blocking puts all on the IO threads, anything else is learned.
+            String what = serviceInterface.getName() + "." + name;
+            MethodDispatch chosen;
+            if (Arrays.stream(overloads).anyMatch(m -> Boolean.FALSE.equals(m.declaredNonBlocking))) {
+                chosen = MethodDispatch.declared(what, false);
+            } else if (Arrays.stream(overloads).allMatch(m -> Boolean.TRUE.equals(m.declaredNonBlocking))) {
+                chosen = MethodDispatch.declared(what, true);
+            } else {
+                chosen = MethodDispatch.undeclared(what, learnDispatch);
             }
+            dispatchByName.put(name, chosen);
         });
-        this.nonBlockingNames = Set.copyOf(nonBlocking);
+        this.dispatch = Map.copyOf(dispatchByName);
     }
 
-    /** Whether a call of {@code methodName} may run on the IO thread that read it (every overload never blocks). */
-    boolean runsOnIoThread(String methodName) {
-        return methodName != null && nonBlockingNames.contains(methodName);
+    /** Where calls of the method(s) named {@code methodName} run, or {@code null} if there is none. */
+    MethodDispatch dispatch(String methodName) {
+        return methodName == null ? null : dispatch.get(methodName);
     }
 
     /** Whether any method of this service may run on an IO thread. */
-    boolean hasNonBlockingMethods() {
-        return !nonBlockingNames.isEmpty();
+    boolean mayRunOnIoThreads() {
+        return dispatch.values().stream().anyMatch(MethodDispatch::mayRunOnIoThread);
     }
 
     /** What the arguments of the method(s) named {@code name} may be, or {@code null} if there is none. */
@@ -111,6 +124,15 @@ public final class ServiceEntry {
             }
         }
         return types;
+    }
+
+    /** The executor of this service's calls, or {@code null}: the server's. */
+    ProviderExecutor executor() {
+        return executor;
+    }
+
+    void executor(ProviderExecutor executor) {
+        this.executor = executor;
     }
 
     public ServiceKey key() {

@@ -1,0 +1,193 @@
+package io.jupiter.rpc.internal.provider;
+
+import io.jupiter.common.ThrottledWarning;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Where the calls of one method name run: on the IO thread that read them, or on the provider pool.
+ *
+ * <p>A method declared {@link io.jupiter.rpc.NonBlocking} (or {@code @NonBlocking(false)}) runs where declared. An
+ * undeclared one, when the server learns dispatch, starts on the pool and is watched:
+ * <ul>
+ * <li>it moves to the IO threads after a window of calls on the pool ({@value #FIRST_WINDOW} at first) in which
+ *     at most 1 % took {@link #FAST_NANOS} or longer, none took {@link #STALL_NANOS} or longer, and none waited
+ *     for a synchronous call of another service;</li>
+ * <li>a method that waited for a synchronous call stays on the pool for good, wherever it was;</li>
+ * <li>a call that takes {@link #STALL_NANOS} or longer on an IO thread sends the method back to the pool (with a
+ *     warning) to be watched again. Every window a method fails makes its next one ten times longer (up to
+ *     {@value #MAX_WINDOW} calls), so a method that blocks now and then soon stops coming back, while one that was
+ *     only caught by a garbage collection or a busy core returns after one window.</li>
+ * </ul>
+ * The times are wall-clock times of the whole call on the provider (interceptors, method, response written).
+ */
+final class MethodDispatch {
+
+    private static final Logger log = LoggerFactory.getLogger(MethodDispatch.class);
+    private static final ThrottledWarning stalls = new ThrottledWarning(log, 1, TimeUnit.MINUTES);
+
+    /** Calls in the first window on the pool. */
+    static final int FIRST_WINDOW = 1_000;
+    /** The longest window. */
+    static final int MAX_WINDOW = 100_000;
+    /** A call at least this long is not fast: 100 µs. */
+    static final long FAST_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
+    /** A call at least this long is taken for one that blocked: 2 ms. */
+    static final long STALL_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
+
+    /** Where calls run now, and why. */
+    enum Mode {
+        /** Declared {@code @NonBlocking}. */
+        IO_THREAD_DECLARED,
+        /** Declared {@code @NonBlocking(false)}, or not learned (learning off, or no pool). */
+        POOL_DECLARED,
+        /** On the pool, watched. */
+        LEARNING,
+        /** On the IO threads, having proved fast. */
+        IO_THREAD_LEARNED,
+        /** On the pool for good: it waited for a synchronous call. */
+        POOL_LEARNED
+    }
+
+    private final String name;
+    private volatile Mode mode;
+    private volatile int window = FIRST_WINDOW;
+    private final AtomicInteger windowCalls = new AtomicInteger();
+    private final AtomicInteger windowSlowCalls = new AtomicInteger();
+    private volatile boolean windowStalled;
+    private volatile int moves;
+
+    private MethodDispatch(String name, Mode mode) {
+        this.name = name;
+        this.mode = mode;
+    }
+
+    /** A method declared to run on the IO threads ({@code ioThread}) or on the pool. */
+    static MethodDispatch declared(String name, boolean ioThread) {
+        return new MethodDispatch(name, ioThread ? Mode.IO_THREAD_DECLARED : Mode.POOL_DECLARED);
+    }
+
+    /** An undeclared method: learned if {@code learn}, else on the pool. */
+    static MethodDispatch undeclared(String name, boolean learn) {
+        return new MethodDispatch(name, learn ? Mode.LEARNING : Mode.POOL_DECLARED);
+    }
+
+    Mode mode() {
+        return mode;
+    }
+
+    /** Whether a call read now runs on the IO thread that read it. */
+    boolean runsOnIoThread() {
+        Mode m = mode;
+        return m == Mode.IO_THREAD_DECLARED || m == Mode.IO_THREAD_LEARNED;
+    }
+
+    /** Whether calls are timed (they are while learning, and while on the IO threads by learning). */
+    boolean timed() {
+        Mode m = mode;
+        return m == Mode.LEARNING || m == Mode.IO_THREAD_LEARNED;
+    }
+
+    /** Whether the method may ever run on an IO thread. */
+    boolean mayRunOnIoThread() {
+        Mode m = mode;
+        return m != Mode.POOL_DECLARED && m != Mode.POOL_LEARNED;
+    }
+
+    /** Moves between the pool and the IO threads so far (for tests and the monitor). */
+    int moves() {
+        return moves;
+    }
+
+    /** The current window, in calls. */
+    int window() {
+        return window;
+    }
+
+    /** A call ran on a pool thread for {@code nanos}; {@code waited}: it waited for a synchronous call. */
+    void ranOnPool(long nanos, boolean waited) {
+        if (mode != Mode.LEARNING) {
+            return;
+        }
+        if (waited) {
+            keepOnPool();
+            return;
+        }
+        if (nanos >= STALL_NANOS) {
+            windowStalled = true;
+        } else if (nanos >= FAST_NANOS) {
+            windowSlowCalls.incrementAndGet();
+        }
+        if (windowCalls.incrementAndGet() >= window) {
+            endWindow();
+        }
+    }
+
+    /** A call ran on an IO thread for {@code nanos}; {@code waited}: it waited for a synchronous call. */
+    void ranOnIoThread(long nanos, boolean waited) {
+        if (mode != Mode.IO_THREAD_LEARNED) {
+            return;
+        }
+        if (waited) {
+            stalls.warnFor(this, "{} waited for a synchronous call on an IO thread; it runs on the provider pool from"
+                    + " now on", name);
+            keepOnPool();
+        } else if (nanos >= STALL_NANOS) {
+            backToPool(nanos);
+        }
+    }
+
+    // The moves hold a plain lock for a few field writes, never while logging: a provider thread may be virtual.
+
+    private void endWindow() {
+        int calls;
+        boolean fast;
+        synchronized (this) {
+            calls = windowCalls.get();
+            if (mode != Mode.LEARNING || calls < window) {
+                return;
+            }
+            fast = !windowStalled && windowSlowCalls.get() * 100 <= calls;
+            windowCalls.set(0);
+            windowSlowCalls.set(0);
+            windowStalled = false;
+            if (fast) {
+                mode = Mode.IO_THREAD_LEARNED;
+                moves++;
+            } else {
+                window = (int) Math.min((long) window * 10, MAX_WINDOW);
+            }
+        }
+        if (fast) {
+            log.info("{} runs on the IO threads from now on: its last {} calls on the provider pool were fast"
+                    + " (declare it @NonBlocking(false) to keep it on the pool)", name, calls);
+        }
+    }
+
+    private void backToPool(long nanos) {
+        synchronized (this) {
+            if (mode != Mode.IO_THREAD_LEARNED) {
+                return;
+            }
+            mode = Mode.LEARNING;
+            moves++;
+        }
+        stalls.warnFor(this, "{} took {} ms on an IO thread, stalling the connections that thread serves; it runs on"
+                + " the provider pool again until it proves fast (declare it @NonBlocking(false) if it may block)",
+                name, TimeUnit.NANOSECONDS.toMillis(nanos));
+    }
+
+    private synchronized void keepOnPool() {
+        if (mode != Mode.POOL_LEARNED) {
+            mode = Mode.POOL_LEARNED;
+            moves++;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return name + " (" + mode + ")";
+    }
+}

@@ -1,0 +1,51 @@
+package io.jupiter.rpc.internal.provider;
+
+import io.jupiter.rpc.internal.WorkerPool;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** The built-in provider pool: a {@link WorkerPool} of {@code providerThreads} threads and a bounded queue. */
+final class PoolExecutor implements ProviderExecutor {
+
+    private final WorkerPool pool;
+
+    PoolExecutor(int threads, int queueCapacity) {
+        this.pool = new WorkerPool("jupiter-provider", threads, queueCapacity);
+    }
+
+    @Override
+    public void execute(ProviderRequest request) {
+        pool.execute(request);
+    }
+
+    @Override
+    public String busyDetail() {
+        return pool.activeCount() + " of " + pool.maxThreads() + " threads busy and " + pool.queuedCount()
+                + " requests queued";
+    }
+
+    @Override
+    public boolean isShutdown() {
+        return pool.isShutdown();
+    }
+
+    @Override
+    public void shutdown() {
+        pool.shutdown();
+    }
+
+    @Override
+    public boolean awaitTermination(long nanos) throws InterruptedException {
+        return pool.awaitTermination(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public List<ProviderRequest> shutdownNow() {
+        List<ProviderRequest> left = new ArrayList<>();
+        for (WorkerPool.Task task : pool.shutdownNow()) {
+            left.add((ProviderRequest) task);
+        }
+        return left;
+    }
+}
