@@ -21,7 +21,8 @@ public final class Main {
             "                       kind of call, then the metrics",
             "                       [--monitor-port P [--monitor-host 127.0.0.1] [--monitor-http-port Q]]",
             "                       [--tls-cert F --tls-key F [--tls-trust F --tls-client-auth]]  (TLS on every port)",
-            "  registry             --port 20001 --host 0.0.0.0  (the embedded registry server, standalone)",
+            "  registry             --port 20001 --host 127.0.0.1  (the embedded registry server, standalone; give",
+            "                       --host 0.0.0.0 to serve other machines, with a secret)",
             "                       [--tls-cert F --tls-key F [--tls-trust F --tls-client-auth]]  (TLS only; clients",
             "                       then need -Djupiter.registry.tls.trust=F [-Djupiter.registry.tls.cert/key=F])",
             "  benchmark-server     --port 18099 --host 0.0.0.0 --provider-threads N --io-threads N --metrics on|off",
@@ -41,7 +42,10 @@ public final class Main {
             "                       user scenarios are the rpc-benchmark's and take no --payload)",
             "  raw-echo-server      --port 18098 --host 0.0.0.0 --io-threads N  (same framing, no RPC: the ceiling)",
             "  raw-echo-client      same flags as benchmark-client but --port defaults to 18098 (no --scenario,",
-            "                       --metrics or --registry)");
+            "                       --metrics or --registry)",
+            "environment: JUPITER_REGISTRY_SECRET (16 bytes or more) is the embedded registry's shared secret: registry",
+            "  and demo's registry require it, the registry clients of demo, benchmark-server and benchmark-client",
+            "  prove it (all must have the same one; unset: no secret, the registry wire of 1.3.1)");
 
     private Main() {
     }

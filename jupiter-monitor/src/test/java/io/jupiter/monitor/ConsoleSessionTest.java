@@ -99,14 +99,24 @@ class ConsoleSessionTest {
 
     @Test
     void lsShowsServicesProvidedAndConsumedWithAddressesAndState() throws Exception {
+        int port = fixture.server.localAddress().getPort();
         try (ConsoleClient session = fixture.authenticated()) {
             String ls = session.command("ls");
-            int port = fixture.server.localAddress().getPort();
             assertThat(ls).startsWith("Provider side: ---")
                     .contains("  test-greeter-1.0.0 | " + fixture.server.localAddress().getHostString() + ":" + port
                             + " | serving\r\n")
                     .contains("Consumer side: ---")
                     .contains("  test-greeter-1.0.0 | 127.0.0.1:" + port + " (1 connection) | connected\r\n");
+        }
+        // Two more proxies of the same service on the same client: one line, with the count.
+        for (int i = 0; i < 2; i++) {
+            fixture.client.proxy(Greeter.class).address("127.0.0.1:" + port).build().greet("more");
+        }
+        try (ConsoleClient session = fixture.authenticated()) {
+            String ls = session.command("ls");
+            assertThat(ls).contains("  test-greeter-1.0.0 | 127.0.0.1:" + port
+                    + " (1 connection) | connected | 3 proxies\r\n");
+            assertThat(ls.split("\\(1 connection\\)", -1)).as("one consumer line").hasSize(2);
         }
     }
 

@@ -37,7 +37,7 @@ public final class JupiterClient implements AutoCloseable {
         this.interceptors = List.copyOf(builder.interceptors);
         this.propagateDeadline = builder.propagateDeadline;
         this.runtime = new ClientRuntime(builder.transportConfig, builder.consumerThreads, builder.callbackExecutor,
-                RpcMetrics.create(RpcMetrics.Side.CONSUMER, builder.metrics), builder.maxInFlight);
+                builder.adaptiveCallbacks, RpcMetrics.create(RpcMetrics.Side.CONSUMER, builder.metrics), builder.maxInFlight);
         this.registry = builder.registry;
         if (builder.warmUpMillis >= 0) {
             runtime.warmUpMillis(builder.warmUpMillis);
@@ -107,6 +107,8 @@ public final class JupiterClient implements AutoCloseable {
                 .readerIdleMillis(0).build();
         private int consumerThreads = Runtime.getRuntime().availableProcessors();
         private Executor callbackExecutor;
+        private boolean adaptiveCallbacks = SystemProperties.getBoolean("jupiter.rpc.consumer.adaptive.callbacks",
+                true);
         private final List<Interceptor> interceptors = new ArrayList<>();
         private boolean propagateDeadline;
         private boolean metrics = RpcMetrics.enabledByDefault();
@@ -136,6 +138,22 @@ public final class JupiterClient implements AutoCloseable {
          */
         public Builder consumerThreads(int threads) {
             this.consumerThreads = Requires.notNegative(threads, "consumerThreads");
+            return this;
+        }
+
+        /**
+         * Whether the completions of a proxy method's async calls (reading the response, running the callbacks
+         * registered on its future) move from the consumer threads to the IO thread that read the response once
+         * they prove fast, which saves a thread hand-off per call; default on
+         * ({@code -Djupiter.rpc.consumer.adaptive.callbacks}). The rules are the provider's adaptive dispatch
+         * ({@link JupiterServer.Builder#adaptiveDispatch}): 1,000 fast completions on the consumer threads (at most
+         * 1 % of 100 µs or more, none of 2 ms, no synchronous call waited for) move them; one of 2 ms or more on an
+         * IO thread sends them back, with a WARN line. Responses over 16 KiB are always read on the consumer threads.
+         * Off: callbacks always run on the consumer threads. Unused with {@link #consumerThreads}(0) or a
+         * {@link #callbackExecutor}.
+         */
+        public Builder adaptiveCallbacks(boolean adaptive) {
+            this.adaptiveCallbacks = adaptive;
             return this;
         }
 

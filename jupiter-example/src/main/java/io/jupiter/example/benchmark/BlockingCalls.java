@@ -84,7 +84,9 @@ public final class BlockingCalls {
         }
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         try (JupiterServer server = builder.build();
-             JupiterClient client = JupiterClient.builder().maxInFlight(2 * callers).build()) {
+             // The client keeps its callbacks on its consumer threads in every mode: only the provider differs.
+             JupiterClient client = JupiterClient.builder().maxInFlight(2 * callers).adaptiveCallbacks(false)
+                     .build()) {
             server.register(new BlockingImpl());
             InetSocketAddress address = server.start();
             Blocking blocking = client.proxy(Blocking.class).address("127.0.0.1", address.getPort())

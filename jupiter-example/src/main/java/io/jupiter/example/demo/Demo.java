@@ -60,7 +60,10 @@ public final class Demo {
             }
         }
         // The embedded registry, in this process: the provider publishes to it, the consumer finds the provider there.
-        try (RegistryServer registry = RegistryServer.builder().host("127.0.0.1").port(0).tls(serverTls).build()) {
+        // With JUPITER_REGISTRY_SECRET set, the registry requires it, and the registry clients made from the URL below
+        // read it from there too.
+        try (RegistryServer registry = RegistryServer.builder().host("127.0.0.1").port(0).tls(serverTls)
+                .secret(EmbeddedRegistryFactory.secretFromEnvironment()).build()) {
             String registryUrl = "default://127.0.0.1:" + registry.start().getPort();
             System.out.println("registry: listening on " + registryUrl + (serverTls == null ? "" : " (TLS)"));
             try (JupiterServer server = JupiterServer.builder().host("127.0.0.1").port(0).registry(registryUrl)

@@ -12,6 +12,7 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -71,6 +72,8 @@ public final class Commands {
         if (attached.clients().isEmpty()) {
             out.append("  (no client attached)").append(NEWLINE);
         }
+        // A client often builds several proxies of one service (one per invoke type, say): one line each.
+        Map<String, Integer> proxies = new LinkedHashMap<>();
         for (JupiterClient client : attached.clients()) {
             for (ConsumedService service : client.consumedServices()) {
                 int connected = 0;
@@ -84,10 +87,11 @@ public final class Commands {
                 }
                 String state = connected == service.targets().size() ? "connected"
                         : connected == 0 ? "not connected" : "partly connected";
-                out.append("  ").append(service.key()).append(" | ").append(String.join(", ", targets))
-                        .append(" | ").append(state).append(NEWLINE);
+                proxies.merge(service.key() + " | " + String.join(", ", targets) + " | " + state, 1, Integer::sum);
             }
         }
+        proxies.forEach((line, count) -> out.append("  ").append(line)
+                .append(count == 1 ? "" : " | " + count + " proxies").append(NEWLINE));
         return out.toString();
     }
 

@@ -2,19 +2,24 @@ package io.jupiter.rpc.metrics;
 
 import com.codahale.metrics.Reservoir;
 import com.codahale.metrics.Snapshot;
+import io.netty.util.concurrent.FastThreadLocal;
+import io.netty.util.concurrent.FastThreadLocalThread;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
 import org.HdrHistogram.SingleWriterRecorder;
 
 /**
- * A Dropwizard reservoir on HdrHistogram, striped by thread: each recording thread writes its own
- * {@link SingleWriterRecorder}, so recording touches no memory another thread writes (one shared recorder cost
- * about 1 µs a call under contention from a provider pool; see {@code MetricsBenchmark}) and allocates nothing after
- * a thread's first value. A snapshot merges every thread's values; it covers everything since the start, with 2
- * significant digits.
+ * A Dropwizard reservoir on HdrHistogram, striped by thread. Each of Jupiter's own threads (IO and pool threads, all
+ * {@link FastThreadLocalThread}s, a fixed set) writes its own {@link SingleWriterRecorder}, so recording touches no
+ * memory another thread writes (one shared recorder cost about 1 µs a call under contention from a provider pool;
+ * see {@code MetricsBenchmark}) and allocates nothing after a thread's first value. Any other thread (an
+ * application's, or a virtual thread per call, of which there may be millions) writes one of a few shared
+ * {@link Recorder}s chosen by its id, so the memory stays bounded however many threads come and go. A snapshot
+ * merges them all; it covers everything since the start, with 2 significant digits.
  */
 final class HdrReservoir implements Reservoir {
 
@@ -24,16 +29,27 @@ final class HdrReservoir implements Reservoir {
      * call about 1 µs end to end, far more than the recording instructions).
      */
     private static final int SIGNIFICANT_DIGITS = 2;
+    /** Shared recorders for threads that are not Jupiter's: a power of two, twice the cores at least. */
+    private static final int SHARED_STRIPES = Integer.highestOneBit(
+            Math.max(4, Runtime.getRuntime().availableProcessors() * 2) * 2 - 1);
 
-    private final ThreadLocal<SingleWriterRecorder> own = ThreadLocal.withInitial(this::newRecorder);
+    private final FastThreadLocal<SingleWriterRecorder> own = new FastThreadLocal<>() {
+        @Override
+        protected SingleWriterRecorder initialValue() {
+            SingleWriterRecorder recorder = new SingleWriterRecorder(SIGNIFICANT_DIGITS);
+            recorders.add(recorder);
+            return recorder;
+        }
+    };
     private final CopyOnWriteArrayList<SingleWriterRecorder> recorders = new CopyOnWriteArrayList<>();
+    private final Recorder[] shared = new Recorder[SHARED_STRIPES];
     /** Everything recorded so far; guarded by {@code this} (readers only). */
     private final Histogram total = new Histogram(SIGNIFICANT_DIGITS);
 
-    private SingleWriterRecorder newRecorder() {
-        SingleWriterRecorder recorder = new SingleWriterRecorder(SIGNIFICANT_DIGITS);
-        recorders.add(recorder);
-        return recorder;
+    HdrReservoir() {
+        for (int i = 0; i < shared.length; i++) {
+            shared[i] = new Recorder(SIGNIFICANT_DIGITS);
+        }
     }
 
     @Override
@@ -43,7 +59,18 @@ final class HdrReservoir implements Reservoir {
 
     @Override
     public void update(long value) {
-        own.get().recordValue(Math.max(0L, value));
+        long recorded = Math.max(0L, value);
+        Thread thread = Thread.currentThread();
+        if (thread instanceof FastThreadLocalThread) {
+            own.get().recordValue(recorded);
+        } else {
+            shared[(int) (thread.getId() & (SHARED_STRIPES - 1))].recordValue(recorded);
+        }
+    }
+
+    /** Recorders of Jupiter's own threads so far (the shared ones aside). */
+    int ownRecorders() {
+        return recorders.size();
     }
 
     @Override
@@ -54,6 +81,9 @@ final class HdrReservoir implements Reservoir {
     private synchronized Histogram snapshotHistogram() {
         for (SingleWriterRecorder recorder : recorders) {
             // A recorder takes back only histograms it handed out itself, so no recycling across threads.
+            total.add(recorder.getIntervalHistogram());
+        }
+        for (Recorder recorder : shared) {
             total.add(recorder.getIntervalHistogram());
         }
         return total.copy();

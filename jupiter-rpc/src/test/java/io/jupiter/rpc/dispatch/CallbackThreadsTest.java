@@ -7,6 +7,8 @@ import io.jupiter.rpc.InvokeFutureContext;
 import io.jupiter.rpc.InvokeType;
 import io.jupiter.rpc.JupiterClient;
 import io.jupiter.rpc.JupiterServer;
+import io.jupiter.rpc.exception.RpcException;
+import io.jupiter.transport.TransportConfig;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,6 +48,100 @@ class CallbackThreadsTest {
             assertThat(callbacks.isShutdown()).as("the application's executor is left to it").isFalse();
         } finally {
             callbacks.shutdownNow();
+        }
+    }
+
+    @Test
+    void fastCallbacksMoveToTheIoThread() throws Exception {
+        LaterServiceImpl later = new LaterServiceImpl();
+        try (JupiterServer server = JupiterServer.builder().host("127.0.0.1").port(0).build();
+             JupiterClient client = JupiterClient.builder().build()) {
+            server.register(later);
+            InetSocketAddress address = server.start();
+            LaterService service = client.proxy(LaterService.class).address("127.0.0.1", address.getPort()).build();
+            // 1,000 fast completions move them; a window failed by a stray pause (a GC) makes the next 10,000. The
+            // callbacks only record their thread: waking this thread is left to the last of each batch.
+            List<String> ranOn = List.of();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            for (int batch = 0; batch < 30 && System.nanoTime() < deadline; batch++) {
+                ranOn = callbackThreads(service, later, 500);
+                if (ranOn.stream().anyMatch(thread -> thread.startsWith(IO))) {
+                    break;
+                }
+                assertThat(ranOn).allMatch(thread -> thread.startsWith(CONSUMER));
+            }
+            assertThat(ranOn).anyMatch(thread -> thread.startsWith(IO));
+        }
+    }
+
+    /** The threads callbacks of {@code calls} calls ran on, each registered before its call is answered. */
+    private static List<String> callbackThreads(LaterService service, LaterServiceImpl later, int calls)
+            throws Exception {
+        String[] threads = new String[calls];
+        List<CompletableFuture<?>> all = new ArrayList<>(calls);
+        for (int i = 0; i < calls; i++) {
+            int index = i;
+            all.add(service.later("v" + i).whenComplete((v, error) -> threads[index] = Thread.currentThread()
+                    .getName()));
+        }
+        for (int i = 0; i < calls; i++) {
+            later.answerOne();
+        }
+        CompletableFuture.allOf(all.toArray(new CompletableFuture<?>[0])).get(30, TimeUnit.SECONDS);
+        return List.of(threads);
+    }
+
+    @Test
+    void withAdaptiveCallbacksOffCallbacksStayOnTheConsumerThreads() throws Exception {
+        LaterServiceImpl later = new LaterServiceImpl();
+        try (JupiterServer server = JupiterServer.builder().host("127.0.0.1").port(0).build();
+             JupiterClient client = JupiterClient.builder().adaptiveCallbacks(false).build()) {
+            server.register(later);
+            InetSocketAddress address = server.start();
+            LaterService service = client.proxy(LaterService.class).address("127.0.0.1", address.getPort()).build();
+            for (int i = 0; i < 1_500; i++) {
+                assertThat(callbackThread(service, later, "w" + i)).startsWith(CONSUMER);
+            }
+        }
+    }
+
+    /** The thread a callback of one call ran on, registered before the call is answered. */
+    private static String callbackThread(LaterService service, LaterServiceImpl later, String value)
+            throws Exception {
+        CompletableFuture<String> callbackRanOn = new CompletableFuture<>();
+        CompletableFuture<String> answer = service.later(value);
+        answer.whenComplete((v, error) -> callbackRanOn.complete(Thread.currentThread().getName()));
+        later.answerOne();
+        return callbackRanOn.get(10, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void aSynchronousCallFromACallbackOnTheIoThreadThatWouldReadItsAnswerFailsAtOnce() throws Exception {
+        try (JupiterServer server = JupiterServer.builder().host("127.0.0.1").port(0).build();
+             JupiterClient client = JupiterClient.builder().consumerThreads(0)
+                     .transportConfig(TransportConfig.builder().ioThreads(1).build()).build()) {
+            LaterServiceImpl later = new LaterServiceImpl();
+            server.register(later);
+            InetSocketAddress address = server.start();
+            LaterService service = client.proxy(LaterService.class).address("127.0.0.1", address.getPort())
+                    .timeoutMillis(30_000).build();
+            CompletableFuture<Throwable> nested = new CompletableFuture<>();
+
+            service.now("warm");
+            CompletableFuture<String> answer = service.later("x");
+            answer.whenComplete((value, error) -> {
+                try {
+                    service.now("nested");
+                    nested.complete(null);
+                } catch (Throwable t) {
+                    nested.complete(t);
+                }
+            });
+            later.answerOne();
+
+            assertThat(nested.get(10, TimeUnit.SECONDS)).isInstanceOf(RpcException.class)
+                    .hasMessageContaining("called synchronously on the IO thread");
+            assertThat(service.now("after")).isEqualTo("after");
         }
     }
 

@@ -6,12 +6,14 @@ import io.jupiter.registry.Registries;
 import io.jupiter.registry.RegistryFactory;
 import io.jupiter.registry.RegistryService;
 import io.jupiter.registry.embedded.internal.EmbeddedRegistryClient;
+import io.jupiter.registry.embedded.internal.RegistryAuth;
 import io.jupiter.transport.TlsConfig;
 import io.jupiter.transport.TransportConfig;
 import java.nio.file.Path;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Scheme {@code default}: clients of {@link RegistryServer}s. Unacknowledged messages are resent after
@@ -21,7 +23,12 @@ import java.util.List;
  * {@code JupiterServer.Builder.registry} and {@code JupiterClient.Builder.registry} make them) use TLS when the
  * system property {@value #TLS_TRUST} names the PEM file of the CAs to trust; {@value #TLS_CERT} and
  * {@value #TLS_KEY} add a client certificate (for a registry that requires one). Without them (the default) they
- * speak plaintext, as 1.3.1. {@link #connect(String, long, TlsConfig)} takes the settings directly.
+ * speak plaintext, as 1.3.1. {@link #connect(String, long, TlsConfig, String)} takes the settings directly.
+ *
+ * <p>A registry server with a secret ({@link RegistryServer.Builder#secret(String)}) needs clients with the same
+ * secret. Those made from a URL read it from the environment variable {@value #SECRET_ENVIRONMENT_VARIABLE} (an
+ * environment variable rather than a system property, which any user of the machine can read in the process list);
+ * without it they use no secret, and the wire is 1.3.1's.
  */
 public final class EmbeddedRegistryFactory implements RegistryFactory {
 
@@ -31,6 +38,8 @@ public final class EmbeddedRegistryFactory implements RegistryFactory {
     public static final String TLS_CERT = "jupiter.registry.tls.cert";
     /** System property: the key of {@value #TLS_CERT}. */
     public static final String TLS_KEY = "jupiter.registry.tls.key";
+    /** Environment variable: the registry's shared secret, for clients made from a URL and the example commands. */
+    public static final String SECRET_ENVIRONMENT_VARIABLE = "JUPITER_REGISTRY_SECRET";
 
     @Override
     public String scheme() {
@@ -40,27 +49,62 @@ public final class EmbeddedRegistryFactory implements RegistryFactory {
     @Override
     public RegistryService connect(String addresses) {
         return connect(addresses, SystemProperties.getLong("jupiter.registry.default.resend.millis", 10_000),
-                tlsFromSystemProperties());
+                tlsFromSystemProperties(), secretFromEnvironment());
     }
 
-    /** A plaintext client with an explicit resend interval. */
+    /** A plaintext client without a secret, with an explicit resend interval. */
     public static RegistryService connect(String addresses, long resendMillis) {
-        return connect(addresses, resendMillis, null);
+        return connect(addresses, resendMillis, null, null);
     }
 
     /**
-     * A client with an explicit resend interval and TLS settings ({@code null}: plaintext).
+     * A client without a secret, with an explicit resend interval and TLS settings ({@code null}: plaintext).
      *
      * @throws IllegalArgumentException if the TLS files do not load
      */
     public static RegistryService connect(String addresses, long resendMillis, TlsConfig tls) {
+        return connect(addresses, resendMillis, tls, null);
+    }
+
+    /**
+     * A client with an explicit resend interval, TLS settings ({@code null}: plaintext) and the registry's shared
+     * secret ({@code null}: none, the wire is 1.3.1's).
+     *
+     * @throws IllegalArgumentException if the TLS files do not load, or the secret is shorter than 16 bytes
+     */
+    public static RegistryService connect(String addresses, long resendMillis, TlsConfig tls, String secret) {
+        RegistryAuth auth = secret == null ? null : RegistryAuth.of(secret);
         List<InetSocketAddress> servers = new ArrayList<>();
         for (ProviderAddress address : Registries.parseAddresses(addresses)) {
             servers.add(new InetSocketAddress(address.host(), address.port()));
         }
         TransportConfig config = TransportConfig.builder().threadNamePrefix("jupiter-registry-connector")
                 .readerIdleMillis(0).ioThreads(1).tls(tls).build();
-        return new EmbeddedRegistryClient(servers, config, resendMillis);
+        return new EmbeddedRegistryClient(servers, config, resendMillis, auth);
+    }
+
+    /**
+     * The secret in {@value #SECRET_ENVIRONMENT_VARIABLE}, or {@code null} when it is not set or empty.
+     *
+     * @throws IllegalArgumentException if it is set and shorter than 16 bytes (the message names the variable,
+     *                                  never the value)
+     */
+    public static String secretFromEnvironment() {
+        return secretFrom(System.getenv());
+    }
+
+    /** {@link #secretFromEnvironment()} over the given variables. */
+    static String secretFrom(Map<String, String> environment) {
+        String secret = environment.get(SECRET_ENVIRONMENT_VARIABLE);
+        if (secret == null || secret.isEmpty()) {
+            return null;
+        }
+        try {
+            RegistryAuth.of(secret);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(SECRET_ENVIRONMENT_VARIABLE + ": " + e.getMessage(), e);
+        }
+        return secret;
     }
 
     /** The TLS of {@value #TLS_TRUST}, {@value #TLS_CERT} and {@value #TLS_KEY}, or {@code null} if no trust is set. */

@@ -7,8 +7,11 @@ import io.jupiter.registry.RegisterMeta;
 import io.jupiter.registry.RegistryService;
 import io.jupiter.registry.ServiceMeta;
 import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
 import java.net.UnknownHostException;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -22,12 +25,15 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.api.ACLProvider;
 import org.apache.curator.framework.api.CuratorWatcher;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.data.ACL;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,16 +48,28 @@ import org.slf4j.LoggerFactory;
  *       subscription re-read.</li>
  *   <li>Empty-push protection: an empty child list, or a registry that cannot be reached, never replaces a
  *       non-empty list; it is logged and the last list kept.</li>
+ *   <li>With digest credentials ({@code user:password}), the session authenticates with them and every node this
+ *       client creates (the provider nodes and the parents) gets the ACL {@link #ACL}: everything for the
+ *       credentials' identity, reading for anyone. So only clients with the same credentials can publish under a
+ *       service (creating and deleting children needs rights on the parent) or delete and change our nodes; a
+ *       consumer without them still reads the providers.</li>
  * </ul>
  */
 final class ZookeeperRegistryService implements RegistryService {
 
     private static final Logger log = LoggerFactory.getLogger(ZookeeperRegistryService.class);
     private static final long RETRY_MILLIS = 1000;
+    /**
+     * The ACL of the nodes created with credentials: all rights for their identity, read for anyone. (Not a
+     * {@code List.of}: ZooKeeper asks the list whether it contains {@code null}, which that answers with an NPE.)
+     */
+    static final List<ACL> ACL = Collections.unmodifiableList(Arrays.asList(
+            new ACL(ZooDefs.Perms.ALL, ZooDefs.Ids.AUTH_IDS), new ACL(ZooDefs.Perms.READ, ZooDefs.Ids.ANYONE_ID_UNSAFE)));
 
     private final CuratorFramework curator;
     private final ScheduledExecutorService worker;
     private final String localHost;
+    private final boolean protect;
 
     // Worker-confined.
     private final Set<RegisterMeta> registered = new LinkedHashSet<>();
@@ -60,17 +78,53 @@ final class ZookeeperRegistryService implements RegistryService {
     private final Map<ServiceMeta, List<RegisterMeta>> known = new LinkedHashMap<>();
     private volatile boolean closed;
 
-    ZookeeperRegistryService(String connectString, int sessionTimeoutMs, int connectionTimeoutMs) {
+    /**
+     * A client of the ZooKeeper ensemble {@code connectString}.
+     *
+     * @param digest {@code user:password} to authenticate with and protect our nodes, or {@code null} for none
+     *               (nodes open to everyone, as 1.3.1 makes them)
+     */
+    ZookeeperRegistryService(String connectString, int sessionTimeoutMs, int connectionTimeoutMs, String digest) {
         this.localHost = localAddress();
+        this.protect = digest != null;
+        CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder().connectString(connectString)
+                .sessionTimeoutMs(sessionTimeoutMs).connectionTimeoutMs(connectionTimeoutMs)
+                .retryPolicy(new ExponentialBackoffRetry(500, 20));
+        if (digest != null) {
+            checkDigest(digest);
+            builder.authorization("digest", digest.getBytes(StandardCharsets.UTF_8)).aclProvider(new ACLProvider() {
+                @Override
+                public List<ACL> getDefaultAcl() {
+                    return ACL;
+                }
+
+                @Override
+                public List<ACL> getAclForPath(String path) {
+                    return ACL;
+                }
+            });
+        }
         ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1,
                 new NamedThreadFactory("jupiter-registry-zk", true));
         executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
         this.worker = executor;
-        this.curator = CuratorFrameworkFactory.builder().connectString(connectString)
-                .sessionTimeoutMs(sessionTimeoutMs).connectionTimeoutMs(connectionTimeoutMs)
-                .retryPolicy(new ExponentialBackoffRetry(500, 20)).build();
+        this.curator = builder.build();
         curator.getConnectionStateListenable().addListener((client, state) -> stateChanged(state));
         curator.start();
+    }
+
+    /**
+     * Checks digest credentials without ever echoing them.
+     *
+     * @throws IllegalArgumentException unless {@code user:password} with both parts non-empty
+     */
+    static String checkDigest(String digest) {
+        int colon = digest.indexOf(':');
+        if (colon <= 0 || colon == digest.length() - 1) {
+            throw new IllegalArgumentException("ZooKeeper digest credentials: malformed (expected: user:password, "
+                    + "both non-empty)");
+        }
+        return digest;
     }
 
     /** The Curator client (tests expire its session). */
@@ -170,6 +224,9 @@ final class ZookeeperRegistryService implements RegistryService {
             curator.create().creatingParentsIfNeeded().withMode(CreateMode.EPHEMERAL).forPath(path);
             log.info("published {} to ZooKeeper", meta);
             created.add(meta);
+            if (protect) {
+                protectParents(ProviderNodes.parent(meta.service()));
+            }
         } catch (KeeperException.NodeExistsException e) {
             // Ours from this session, or a previous session's that will expire: check whose it is.
             try {
@@ -189,22 +246,56 @@ final class ZookeeperRegistryService implements RegistryService {
         }
     }
 
+    /**
+     * Gives our ACL to the parents of a provider node that anyone may write to (made by a client without
+     * credentials, such as a consumer that subscribed first, or by 1.3.1): otherwise anyone could publish under
+     * them or delete our nodes.
+     */
+    private void protectParents(String parent) {
+        for (int slash = parent.indexOf('/', 1); ; slash = parent.indexOf('/', slash + 1)) {
+            String path = slash < 0 ? parent : parent.substring(0, slash);
+            try {
+                boolean open = false;
+                for (ACL entry : curator.getACL().forPath(path)) {
+                    open |= entry.getId().equals(ZooDefs.Ids.ANYONE_ID_UNSAFE)
+                            && (entry.getPerms() & ~ZooDefs.Perms.READ) != 0;
+                }
+                if (open) {
+                    curator.setACL().withACL(ACL).forPath(path);
+                    log.info("{} was open to everyone: now writable only with our credentials", path);
+                }
+            } catch (Exception e) {
+                log.warn("cannot protect {} (anyone may write to it): {}", path, e.toString());
+            }
+            if (slash < 0) {
+                return;
+            }
+        }
+    }
+
     private void read(ServiceMeta service) {
         if (closed) {
             return;
         }
         String parent = ProviderNodes.parent(service);
+        CuratorWatcher watcher = event -> {
+            if (event.getType() != Watcher.Event.EventType.None) {
+                run(() -> read(service));
+            }
+        };
         try {
             try {
                 curator.create().creatingParentsIfNeeded().withMode(CreateMode.PERSISTENT).forPath(parent);
             } catch (KeeperException.NodeExistsException expected) {
                 // the usual case
-            }
-            CuratorWatcher watcher = event -> {
-                if (event.getType() != Watcher.Event.EventType.None) {
-                    run(() -> read(service));
+            } catch (KeeperException.NoAuthException e) {
+                // Nodes protected by credentials this client has not: it may read them, not create them. Until a
+                // provider creates the parent, watch for it.
+                if (curator.checkExists().usingWatcher(watcher).forPath(parent) == null) {
+                    log.debug("{} does not exist yet and is not ours to create; waiting for it", parent);
+                    return;
                 }
-            };
+            }
             List<String> children = curator.getChildren().usingWatcher(watcher).forPath(parent);
             List<RegisterMeta> providers = new ArrayList<>();
             for (String child : children) {

@@ -43,6 +43,7 @@ public final class ClientRuntime implements AutoCloseable {
     private final WorkerPool pool;
     /** The application's executor for the same, instead of {@link #pool}; {@code null}: none. */
     private final Executor callbackExecutor;
+    private final boolean adaptiveCallbacks;
     private final RpcMetrics metrics;
     private final List<Consumed> consumed = new CopyOnWriteArrayList<>();
     private final SharedGroups groups;
@@ -57,7 +58,7 @@ public final class ClientRuntime implements AutoCloseable {
      * @param maxInFlight     calls that may wait for a response at once; more wait for a slot (back-pressure)
      */
     public ClientRuntime(TransportConfig transportConfig, int consumerThreads, RpcMetrics metrics, int maxInFlight) {
-        this(transportConfig, consumerThreads, null, metrics, maxInFlight);
+        this(transportConfig, consumerThreads, null, true, metrics, maxInFlight);
     }
 
     /**
@@ -65,11 +66,14 @@ public final class ClientRuntime implements AutoCloseable {
      *                         unused with a {@code callbackExecutor}
      * @param callbackExecutor the application's executor that reads async responses and runs callbacks instead;
      *                         {@code null}: the consumer threads
+     * @param adaptiveCallbacks whether completions of a proxy method's async calls move from the consumer threads
+     *                         to the IO threads once they prove fast ({@link io.jupiter.rpc.internal.AdaptiveDispatch})
      * @param maxInFlight      calls that may wait for a response at once; more wait for a slot (back-pressure)
      */
     public ClientRuntime(TransportConfig transportConfig, int consumerThreads, Executor callbackExecutor,
-                         RpcMetrics metrics, int maxInFlight) {
+                         boolean adaptiveCallbacks, RpcMetrics metrics, int maxInFlight) {
         this.metrics = metrics;
+        this.adaptiveCallbacks = adaptiveCallbacks;
         this.callbackExecutor = callbackExecutor;
         this.calls = new InFlightCalls(maxInFlight);
         this.connector = TransportFactory.load().newConnector(transportConfig,
@@ -132,7 +136,8 @@ public final class ClientRuntime implements AutoCloseable {
     private <T> T proxy(ProxySettings settings, Serializer serializer, Directory directory,
                         ConnectionSelector selector) {
         ServiceInvoker invoker = new ServiceInvoker(settings,
-                new Dispatch(settings, serializer, selector, calls, timer, pool, callbackExecutor, metrics));
+                new Dispatch(settings, serializer, selector, calls, timer, pool, callbackExecutor,
+                        adaptiveCallbacks, metrics));
         consumed.add(new Consumed(settings, directory));
         Object proxy = Proxy.newProxyInstance(settings.serviceInterface.getClassLoader(),
                 new Class<?>[] {settings.serviceInterface}, invoker);

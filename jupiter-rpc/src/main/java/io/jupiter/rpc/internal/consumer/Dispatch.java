@@ -45,10 +45,13 @@ final class Dispatch {
     final WorkerPool consumerPool;
     /** The application's executor that completes async calls instead; {@code null}: none. */
     final Executor callbackExecutor;
+    /** Whether completions of async calls move from the consumer pool to the IO threads once they prove fast. */
+    final boolean learnsCompletions;
     final RpcMetrics metrics;
 
     Dispatch(ProxySettings settings, Serializer serializer, ConnectionSelector selector, InFlightCalls calls,
-             Timer timer, WorkerPool consumerPool, Executor callbackExecutor, RpcMetrics metrics) {
+             Timer timer, WorkerPool consumerPool, Executor callbackExecutor, boolean learnsCompletions,
+             RpcMetrics metrics) {
         this.settings = settings;
         this.metadata = new ServiceMetadata(settings.key.group(), settings.key.name(), settings.key.version());
         this.serializer = serializer;
@@ -58,6 +61,7 @@ final class Dispatch {
         this.timer = timer;
         this.consumerPool = consumerPool;
         this.callbackExecutor = callbackExecutor;
+        this.learnsCompletions = learnsCompletions && consumerPool != null && callbackExecutor == null;
         this.metrics = metrics;
     }
 

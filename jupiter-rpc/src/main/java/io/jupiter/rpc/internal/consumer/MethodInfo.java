@@ -1,6 +1,7 @@
 package io.jupiter.rpc.internal.consumer;
 
 import io.jupiter.rpc.cluster.ClusterStrategy;
+import io.jupiter.rpc.internal.AdaptiveDispatch;
 import java.lang.reflect.Method;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -23,6 +24,8 @@ final class MethodInfo {
     CallStage pipeline;
     /** The wire code of the serializer this proxy's requests use; responses must come back in it. */
     byte serializerCode;
+    /** Where completions of this method's async calls run; set once when the proxy is built. */
+    AdaptiveDispatch completions = AdaptiveDispatch.completions("", false);
     /** The last request body size, to size the next frame buffer right. Racy updates are harmless. */
     int lastBodySize = 128;
 

@@ -4,6 +4,7 @@ import io.jupiter.rpc.InvokeFuture;
 import io.jupiter.rpc.exception.RequestNotSentException;
 import io.jupiter.rpc.exception.RpcException;
 import io.jupiter.rpc.exception.TimeoutException;
+import io.jupiter.rpc.internal.AdaptiveDispatch;
 import io.jupiter.rpc.internal.SyncWaits;
 import io.jupiter.rpc.internal.WorkerPool;
 import io.jupiter.transport.Connection;
@@ -11,6 +12,7 @@ import io.jupiter.transport.Frame;
 import io.jupiter.transport.Status;
 import io.netty.util.Timeout;
 import io.netty.util.TimerTask;
+import io.netty.util.concurrent.EventExecutor;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -22,6 +24,9 @@ import java.util.concurrent.locks.LockSupport;
  * future. The call is its own timer task and consumer task, so a call allocates nothing else.
  */
 final class PendingCall implements WorkerPool.Task, TimerTask {
+
+    /** The largest response an IO thread reads itself to complete an async call (a larger one goes to the pool). */
+    static final int MAX_BODY_COMPLETED_ON_IO_THREAD = 16 * 1024;
 
     final long id;
     final MethodInfo method;
@@ -67,15 +72,19 @@ final class PendingCall implements WorkerPool.Task, TimerTask {
 
     /** The response arrived; this call was already removed from the in-flight table by the caller. */
     void responded(Frame frame) {
-        finish(frame);
+        finish(frame, frame.body().readableBytes() <= MAX_BODY_COMPLETED_ON_IO_THREAD);
     }
 
     /** The call failed locally; this call was already removed from the in-flight table by the caller. */
     void failed(RpcException cause) {
-        finish(cause);
+        finish(cause, false);
     }
 
-    private void finish(Object result) {
+    /**
+     * @param onIoThread whether this runs on the IO thread that read a response small enough to be read there: an
+     *                   async call whose completions were learned fast is then completed right here
+     */
+    private void finish(Object result, boolean onIoThread) {
         Timeout t = timeout;
         if (t != null) {
             t.cancel();
@@ -96,7 +105,12 @@ final class PendingCall implements WorkerPool.Task, TimerTask {
         }
         WorkerPool pool = dispatch.consumerPool;
         if (pool == null) {
-            run();
+            complete();
+            return;
+        }
+        AdaptiveDispatch completions = method.completions;
+        if (onIoThread && completions.runsOnIoThread()) {
+            completeTimed(completions, true);
             return;
         }
         queuedNanos = System.nanoTime();
@@ -112,21 +126,69 @@ final class PendingCall implements WorkerPool.Task, TimerTask {
         return queuedNanos;
     }
 
-    /** Completes the future on a consumer thread. */
+    /** Completes the future on a consumer thread (or, refused by a full pool, on the thread that finished it). */
     @Override
     public void run() {
+        AdaptiveDispatch completions = method.completions;
+        if (completions.timed()) {
+            completeTimed(completions, false);
+        } else {
+            complete();
+        }
+    }
+
+    /**
+     * {@link #complete}, with the callbacks timed for {@code completions}, which learns from them where completions
+     * of this method run (reading the response is ours, and not timed).
+     */
+    private void completeTimed(AdaptiveDispatch completions, boolean onIoThread) {
+        dispatch.asyncAttemptDone(method, startNanos);
+        Object read = readOutcome();
+        long waitsBefore = SyncWaits.count();
+        long started = System.nanoTime();
+        try {
+            deliver(read);
+        } finally {
+            long took = System.nanoTime() - started;
+            boolean waited = SyncWaits.count() != waitsBefore;
+            if (onIoThread) {
+                completions.ranOnIoThread(took, waited);
+            } else {
+                completions.ranOnPool(took, waited);
+            }
+        }
+    }
+
+    /** Reads the response and completes the future, which runs the callbacks registered on it. */
+    private void complete() {
         // Timed here rather than by a callback on the future: that would cost a dependent future per call.
         dispatch.asyncAttemptDone(method, startNanos);
+        deliver(readOutcome());
+    }
+
+    /** The call's value, or a {@link Failed} holding what it failed with. */
+    private Object readOutcome() {
         Object result = outcome;
         if (result instanceof Frame) {
             try {
-                future.complete(ResponseReader.read((Frame) result, method, connection));
+                return ResponseReader.read((Frame) result, method, connection);
             } catch (Throwable error) {
-                future.completeExceptionally(error);
+                return new Failed(error);
             }
-        } else {
-            future.completeExceptionally((Throwable) result);
         }
+        return new Failed((Throwable) result);
+    }
+
+    private void deliver(Object value) {
+        if (value instanceof Failed failed) {
+            future.completeExceptionally(failed.error);
+        } else {
+            future.complete(value);
+        }
+    }
+
+    /** A failed outcome, told apart from any value a method may return. */
+    private record Failed(Throwable error) {
     }
 
     /** The timer fired. */
@@ -153,6 +215,14 @@ final class PendingCall implements WorkerPool.Task, TimerTask {
      */
     Object await() throws Throwable {
         SyncWaits.record();
+        if (connection.ioExecutor() instanceof EventExecutor io && io.inEventLoop()) {
+            // The response would have to be read by this very thread: waiting could only end in a timeout.
+            if (calls.remove(this)) {
+                throw new RpcException(Status.CLIENT_ERROR, method + " called synchronously on the IO thread that"
+                        + " would read its response (from a callback that ran there?): it cannot be answered; call it"
+                        + " asynchronously, or from another thread");
+            }
+        }
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(method.timeoutMillis);
         Object result;
         while ((result = outcome) == null) {

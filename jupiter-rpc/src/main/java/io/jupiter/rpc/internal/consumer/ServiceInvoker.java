@@ -5,6 +5,7 @@ import io.jupiter.rpc.InvokeType;
 import io.jupiter.rpc.cluster.ClusterStrategy;
 import io.jupiter.rpc.filter.Side;
 import io.jupiter.rpc.generic.GenericInvoker;
+import io.jupiter.rpc.internal.AdaptiveDispatch;
 import io.jupiter.rpc.internal.PortableValues;
 import io.jupiter.rpc.internal.filter.InterceptorChain;
 import java.lang.reflect.InvocationHandler;
@@ -56,6 +57,8 @@ final class ServiceInvoker implements InvocationHandler {
         info.idempotent = settings.idempotentMethods.contains(info.name);
         info.pipeline = CallStage.pipeline(info, chain, dispatch);
         info.serializerCode = dispatch.serializerCode();
+        info.completions = AdaptiveDispatch.completions(settings.serviceInterface.getName() + "." + info.name,
+                dispatch.learnsCompletions);
         return info;
     }
 

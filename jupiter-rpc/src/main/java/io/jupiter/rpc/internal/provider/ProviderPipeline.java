@@ -3,6 +3,7 @@ package io.jupiter.rpc.internal.provider;
 import io.jupiter.common.LogText;
 import io.jupiter.common.ThrottledWarning;
 import io.jupiter.rpc.flow.FlowLimiter;
+import io.jupiter.rpc.internal.AdaptiveDispatch;
 import io.jupiter.rpc.internal.SyncWaits;
 import io.jupiter.rpc.internal.Throwables;
 import io.jupiter.rpc.internal.filter.DefaultInvocation;
@@ -37,7 +38,7 @@ import org.slf4j.LoggerFactory;
  *     {@code SERVER_BUSY}); the application-wide flow limiter, before the body is read ({@code APP_FLOW_CONTROL});
  *     then the hand-over to the provider pool ({@code SERVER_BUSY} when it is full), or a run on the IO thread when
  *     there is no pool. Once a service with methods that may run on the IO threads is registered (declared
- *     {@link io.jupiter.rpc.NonBlocking}, or learned: {@link MethodDispatch}), the IO thread reads and looks up
+ *     {@link io.jupiter.rpc.NonBlocking}, or learned: {@link AdaptiveDispatch}), the IO thread reads and looks up
  *     every request of up to 16 KiB whose serializer reads the envelope first, and hands over only calls of methods
  *     that run on the pool (larger requests are read on the pool, and run there);</li>
  * <li><b>read</b> ({@link #read}): the serializer must be accepted and the body readable ({@code BAD_REQUEST}
@@ -235,7 +236,7 @@ final class ProviderPipeline {
             if (request.message == null && !readAndLookUp(request)) {
                 return;
             }
-            MethodDispatch dispatch = request.dispatch;
+            AdaptiveDispatch dispatch = request.dispatch;
             if (!request.onServiceExecutor && request.service.executor() != null && !dispatch.runsOnIoThread()) {
                 // Read here (too large for the IO thread, say); the call belongs to its service's executor.
                 handedOver = true;
@@ -264,7 +265,7 @@ final class ProviderPipeline {
             if (!readAndLookUp(request)) {
                 return;
             }
-            MethodDispatch dispatch = request.dispatch;
+            AdaptiveDispatch dispatch = request.dispatch;
             if (dispatch.runsOnIoThread()) {
                 if (dispatch.timed()) {
                     proceedTimed(request, dispatch, true);
@@ -305,11 +306,11 @@ final class ProviderPipeline {
     }
 
     /**
-     * {@link #proceed}, timed for the request's {@link MethodDispatch}, which learns from it whether the method may
+     * {@link #proceed}, timed for the request's {@link AdaptiveDispatch}, which learns from it whether the method may
      * run on the IO threads. The time is the application's: interceptors' {@code before} and the method, up to the
      * answer (our own writing of the answer is left out).
      */
-    private void proceedTimed(ProviderRequest request, MethodDispatch dispatch, boolean onIoThread) {
+    private void proceedTimed(ProviderRequest request, AdaptiveDispatch dispatch, boolean onIoThread) {
         long waitsBefore = SyncWaits.count();
         request.timed = true;
         long started = System.nanoTime();

@@ -1,5 +1,6 @@
 package io.jupiter.rpc.internal.provider;
 
+import io.jupiter.rpc.internal.AdaptiveDispatch;
 import io.jupiter.rpc.internal.LegacyExceptions;
 import io.jupiter.rpc.internal.WorkerPool;
 import io.jupiter.serialization.ArgumentTypes;
@@ -40,7 +41,7 @@ final class ProviderRequest implements WorkerPool.Task, EnvelopeListener {
     /** Set by the lookup stage once it found the service and let the request through. */
     ServiceEntry service;
     /** Where the method the request names runs; set by the lookup stage with {@link #service}. */
-    MethodDispatch dispatch;
+    AdaptiveDispatch dispatch;
     /** Whether the request was handed to its service's own executor (it then runs there, whatever its size). */
     boolean onServiceExecutor;
     /** Whether the call is timed for its {@link #dispatch}: then {@link #answeringNanos} is recorded. */

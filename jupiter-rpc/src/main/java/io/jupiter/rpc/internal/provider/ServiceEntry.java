@@ -2,6 +2,7 @@ package io.jupiter.rpc.internal.provider;
 
 import io.jupiter.rpc.ServiceKey;
 import io.jupiter.rpc.filter.Interceptor;
+import io.jupiter.rpc.internal.AdaptiveDispatch;
 import io.jupiter.rpc.internal.filter.InterceptorChain;
 import io.jupiter.serialization.ArgumentTypes;
 import io.jupiter.serialization.SerializerType;
@@ -31,7 +32,7 @@ public final class ServiceEntry {
     /** Wire codes of the serializers this service accepts; {@code null}: every one the server accepts. */
     private volatile boolean[] pinned;
     /** Where the calls of each method name run. */
-    private final Map<String, MethodDispatch> dispatch;
+    private final Map<String, AdaptiveDispatch> dispatch;
     private final ConcurrentHashMap<OverloadKey, MethodEntry> overloadCache = new ConcurrentHashMap<>();
     /** This service's own interceptors, and the chain it runs (filters, global, own); {@code null}: none. */
     private volatile List<Interceptor> interceptors = List.of();
@@ -40,7 +41,7 @@ public final class ServiceEntry {
 
     /**
      * @param learnDispatch whether methods declared neither {@code @NonBlocking} nor {@code @NonBlocking(false)}
-     *                      move to the IO threads once they prove fast ({@link MethodDispatch})
+     *                      move to the IO threads once they prove fast ({@link AdaptiveDispatch})
      */
     public ServiceEntry(ServiceKey key, Class<?> serviceInterface, Object implementation, boolean learnDispatch) {
         this.key = key;
@@ -63,18 +64,18 @@ public final class ServiceEntry {
         });
         this.byName = frozen;
         this.argumentTypes = types;
-        Map<String, MethodDispatch> dispatchByName = new HashMap<>();
+        Map<String, AdaptiveDispatch> dispatchByName = new HashMap<>();
         frozen.forEach((name, overloads) -> {
             // Overloads share a name on the wire, so they share a dispatch: any declared blocking keeps all on the
             // pool, all declared non-blocking puts all on the IO threads, anything else is learned.
             String what = serviceInterface.getName() + "." + name;
-            MethodDispatch chosen;
+            AdaptiveDispatch chosen;
             if (Arrays.stream(overloads).anyMatch(m -> Boolean.FALSE.equals(m.declaredNonBlocking))) {
-                chosen = MethodDispatch.declared(what, false);
+                chosen = AdaptiveDispatch.declared(what, false);
             } else if (Arrays.stream(overloads).allMatch(m -> Boolean.TRUE.equals(m.declaredNonBlocking))) {
-                chosen = MethodDispatch.declared(what, true);
+                chosen = AdaptiveDispatch.declared(what, true);
             } else {
-                chosen = MethodDispatch.undeclared(what, learnDispatch);
+                chosen = AdaptiveDispatch.undeclared(what, learnDispatch);
             }
             dispatchByName.put(name, chosen);
         });
@@ -82,13 +83,13 @@ public final class ServiceEntry {
     }
 
     /** Where calls of the method(s) named {@code methodName} run, or {@code null} if there is none. */
-    MethodDispatch dispatch(String methodName) {
+    AdaptiveDispatch dispatch(String methodName) {
         return methodName == null ? null : dispatch.get(methodName);
     }
 
     /** Whether any method of this service may run on an IO thread. */
     boolean mayRunOnIoThreads() {
-        return dispatch.values().stream().anyMatch(MethodDispatch::mayRunOnIoThread);
+        return dispatch.values().stream().anyMatch(AdaptiveDispatch::mayRunOnIoThread);
     }
 
     /** What the arguments of the method(s) named {@code name} may be, or {@code null} if there is none. */

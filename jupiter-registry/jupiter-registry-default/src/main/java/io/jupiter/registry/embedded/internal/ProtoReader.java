@@ -38,6 +38,10 @@ final class ProtoReader {
         if (length < 0 || length > in.readableBytes()) {
             throw new RegistryCodecException("string of " + length + " bytes with " + in.readableBytes() + " left");
         }
+        if (length > RegistryCodec.MAX_STRING_BYTES) {
+            throw new RegistryCodecException("string of " + length + " bytes (expected: at most "
+                    + RegistryCodec.MAX_STRING_BYTES + ")");
+        }
         return in.readCharSequence((int) length, StandardCharsets.UTF_8).toString();
     }
 

@@ -31,6 +31,11 @@ public final class RegistryCodec {
     public static final String LEGACY_PAIR = "org.jupiter.common.util.Pair";
     static final String ARRAY_LIST = "ArrayList";
     static final int MAX_DEPTH = 8;
+    /**
+     * The longest string a registry message may hold (a host, a group, a service name, a version, a type name), in
+     * bytes of UTF-8; a longer one makes the message unreadable, and the registry closes the connection.
+     */
+    public static final int MAX_STRING_BYTES = 1024;
 
     private static final int CLASS_NAME_FIELD = 127;
     private static final int COLLECTION_FIELD = 25;

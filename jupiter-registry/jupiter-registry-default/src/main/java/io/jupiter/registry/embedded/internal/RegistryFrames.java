@@ -24,9 +24,15 @@ public final class RegistryFrames {
     /** Either way: acknowledgement; the header's id field carries the acknowledged sequence. */
     public static final byte ACK = 0x07;
 
-    /** The message codes a registry endpoint accepts: 3 to 7 and the heartbeat. */
+    /**
+     * Either way, only with a shared secret: the handshake of {@link RegistryAuth} (not in 1.3.1, which never sends
+     * it; a registry or client without a secret never sends it either).
+     */
+    public static final byte AUTH_CODE = 0x08;
+
+    /** The message codes a registry endpoint accepts: 3 to 8 and the heartbeat. */
     public static final int MESSAGE_CODES = ProtocolHeader.messageCodeMask(PUBLISH_SERVICE, PUBLISH_CANCEL_SERVICE,
-            SUBSCRIBE_SERVICE, OFFLINE_NOTICE, ACK, ProtocolHeader.HEARTBEAT);
+            SUBSCRIBE_SERVICE, OFFLINE_NOTICE, ACK, AUTH_CODE, ProtocolHeader.HEARTBEAT);
 
     private RegistryFrames() {
     }

@@ -9,6 +9,8 @@ import io.jupiter.registry.ServiceMeta;
 import io.jupiter.transport.Connection;
 import io.jupiter.transport.Frame;
 import io.jupiter.transport.FrameHandler;
+import io.netty.util.NetUtil;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -18,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -31,11 +34,20 @@ import org.slf4j.LoggerFactory;
  * locks (registry traffic is small).
  *
  * <ul>
- *   <li>PUBLISH / PUBLISH_CANCEL from a provider: the host is filled in from the connection when the provider left
- *       it empty; ACK; the service's version goes up; the change is pushed to every subscriber.</li>
+ *   <li>With a secret, a connection must pass {@link RegistryAuth}'s handshake first: any other frame before it, a
+ *       wrong proof, or no proof within the timeout closes it with one WARN line.</li>
+ *   <li>PUBLISH from a provider: the host is filled in from the connection when the provider left it empty (or
+ *       gave a wildcard address), as 1.3.1 does; any other host must be the connection's own remote address unless
+ *       the policy allows any; ACK; the service's version goes up; the change is pushed to every subscriber. A
+ *       publication refused (foreign host, too many) is not acknowledged.</li>
+ *   <li>PUBLISH_CANCEL: only of a publication made on the same connection; ACKed either way, ignored (one WARN
+ *       line) when it is not the peer's own.</li>
  *   <li>SUBSCRIBE: the full provider list is pushed (with the current version), then the ACK.</li>
  *   <li>A provider's connection closes: its services are cancelled as above, then every subscriber connection gets
- *       an OFFLINE_NOTICE with its address.</li>
+ *       an OFFLINE_NOTICE for each of its addresses that no other connection still publishes.</li>
+ *   <li>Per connection, publications, subscriptions and pushes awaiting an ACK are capped ({@link Policy}): a
+ *       publication or subscription beyond the cap is refused (not acknowledged), a subscriber with too many pushes
+ *       unacknowledged is closed; each with one WARN line.</li>
  *   <li>A push not acknowledged within the resend interval is sent again; if the service changed since, the current
  *       full list goes instead, so a subscriber always converges.</li>
  * </ul>
@@ -45,15 +57,37 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
     private static final Logger log = LoggerFactory.getLogger(RegistryServerHandler.class);
     /** Warnings any peer can trigger at will: at most one line a second per peer. */
     private final ThrottledWarning malformed = new ThrottledWarning(log, 1, TimeUnit.SECONDS);
+    /** Refusals (handshake, ownership, hosts, caps): at most one line a second per peer. */
+    private final ThrottledWarning refused = new ThrottledWarning(log, 1, TimeUnit.SECONDS);
 
     private final ScheduledExecutorService worker;
     private final long resendNanos;
+    private final Policy policy;
+    // Handshake state, touched by the IO threads (and the worker's timeout): a connection is in at most one of them.
+    private final Map<Connection, byte[]> challenged = new ConcurrentHashMap<>();
+    private final Set<Connection> authenticated = ConcurrentHashMap.newKeySet();
+    // Worker-confined.
     private final Map<ServiceMeta, ServiceState> services = new HashMap<>();
     private final Map<Connection, Peer> peers = new LinkedHashMap<>();
     private final Unacked unacked = new Unacked();
     private long nextSequence;
 
-    public RegistryServerHandler(long resendMillis) {
+    /**
+     * What a registry enforces.
+     *
+     * @param auth              the shared-secret handshake, or {@code null} for none (1.3.1's wire)
+     * @param anyPublishedHost  whether a publication may name a host other than the connection's remote address
+     * @param maxPublications   publications one connection may hold at once
+     * @param maxSubscriptions  services one connection may subscribe to
+     * @param maxUnackedPushes  pushes to one connection that may await their ACK at once
+     * @param authTimeoutMillis how long a connection has to pass the handshake
+     */
+    public record Policy(RegistryAuth auth, boolean anyPublishedHost, int maxPublications, int maxSubscriptions,
+                         int maxUnackedPushes, long authTimeoutMillis) {
+    }
+
+    public RegistryServerHandler(long resendMillis, Policy policy) {
+        this.policy = policy;
         this.resendNanos = TimeUnit.MILLISECONDS.toNanos(resendMillis);
         this.worker = Executors.newSingleThreadScheduledExecutor(new NamedThreadFactory("jupiter-registry-server",
                 true));
@@ -63,16 +97,47 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
 
     @Override
     public void connected(Connection connection) {
-        run(() -> peers.computeIfAbsent(connection, c -> new Peer()));
+        if (policy.auth() == null) {
+            run(() -> peers.computeIfAbsent(connection, c -> new Peer()));
+            return;
+        }
+        byte[] nonce = RegistryAuth.nonce();
+        challenged.put(connection, nonce);
+        connection.write(RegistryAuth.frame(connection.alloc(), RegistryAuth.CHALLENGE, nonce));
+        try {
+            worker.schedule(() -> {
+                if (challenged.remove(connection) != null && connection.isActive()) {
+                    refused.warnFor(peer(connection), "closing registry connection {}: no proof of the registry "
+                            + "secret within {} ms", connection.remoteAddress(), policy.authTimeoutMillis());
+                    connection.close();
+                }
+            }, policy.authTimeoutMillis(), TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException e) {
+            connection.close();
+        }
     }
 
     @Override
     public void disconnected(Connection connection) {
+        challenged.remove(connection);
+        authenticated.remove(connection);
         run(() -> dropPeer(connection));
     }
 
     @Override
     public void frameReceived(Connection connection, Frame frame) {
+        if (policy.auth() != null && !authenticated.contains(connection)) {
+            authenticate(connection, frame);
+            return;
+        }
+        if (frame.messageCode() == RegistryFrames.AUTH_CODE) {
+            frame.release();
+            refused.warnFor(peer(connection), "closing registry connection {}: an unexpected AUTH frame ({})",
+                    connection.remoteAddress(), policy.auth() == null ? "this registry has no secret configured"
+                            : "already authenticated");
+            connection.close();
+            return;
+        }
         if (frame.messageCode() == RegistryFrames.ACK) {
             long sequence = frame.id();
             frame.release();
@@ -91,11 +156,51 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
         run(() -> handle(connection, message));
     }
 
+    /** Checks the client's proof (the only frame accepted before it); on the connection's IO thread. */
+    private void authenticate(Connection connection, Frame frame) {
+        byte[] serverNonce = challenged.remove(connection);
+        if (serverNonce == null) {
+            // Timed out (and closing) already.
+            frame.release();
+            connection.close();
+            return;
+        }
+        if (frame.messageCode() != RegistryFrames.AUTH_CODE) {
+            refused.warnFor(peer(connection), "closing registry connection {}: a frame (code 0x{}) before proving "
+                    + "the registry secret (this registry requires one: JUPITER_REGISTRY_SECRET)",
+                    connection.remoteAddress(), Integer.toHexString(frame.messageCode()));
+            frame.release();
+            connection.close();
+            return;
+        }
+        byte[] body = RegistryAuth.body(frame, RegistryAuth.CLIENT_PROOF, RegistryAuth.NONCE_BYTES
+                + RegistryAuth.MAC_BYTES);
+        if (body == null) {
+            refused.warnFor(peer(connection), "closing registry connection {}: a malformed AUTH frame",
+                    connection.remoteAddress());
+            connection.close();
+            return;
+        }
+        byte[] clientNonce = RegistryAuth.slice(body, 0, RegistryAuth.NONCE_BYTES);
+        byte[] proof = RegistryAuth.slice(body, RegistryAuth.NONCE_BYTES, RegistryAuth.MAC_BYTES);
+        if (!RegistryAuth.matches(policy.auth().clientProof(serverNonce, clientNonce), proof)) {
+            refused.warnFor(peer(connection), "closing registry connection {}: wrong registry secret",
+                    connection.remoteAddress());
+            connection.close();
+            return;
+        }
+        authenticated.add(connection);
+        connection.write(RegistryAuth.frame(connection.alloc(), RegistryAuth.SERVER_PROOF,
+                policy.auth().serverProof(serverNonce, clientNonce)));
+        log.debug("registry connection {} authenticated", connection.remoteAddress());
+        run(() -> peers.computeIfAbsent(connection, c -> new Peer()));
+    }
+
     /** The providers of a service known now (for monitoring and tests). */
     public List<RegisterMeta> providers(ServiceMeta service) {
         return query(() -> {
             ServiceState state = services.get(service);
-            return state == null ? List.<RegisterMeta>of() : List.copyOf(state.providers.values());
+            return state == null ? List.<RegisterMeta>of() : state.metas();
         });
     }
 
@@ -104,7 +209,7 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
         return query(() -> {
             List<RegisterMeta> all = new ArrayList<>();
             for (ServiceState state : services.values()) {
-                all.addAll(state.providers.values());
+                all.addAll(state.metas());
             }
             return all;
         });
@@ -138,6 +243,9 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
     }
 
     private void handle(Connection connection, RegistryMessage message) {
+        if (!connection.isActive()) {
+            return;
+        }
         Peer peer = peers.computeIfAbsent(connection, c -> new Peer());
         Object data = message.data();
         switch (message.messageCode()) {
@@ -147,16 +255,7 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
                             connection.remoteAddress());
                     return;
                 }
-                RegisterMeta filled = withHost(connection, meta);
-                RegistryFrames.ack(connection, message.sequence());
-                peer.published.add(filled);
-                ServiceState state = services.computeIfAbsent(filled.service(), s -> new ServiceState());
-                RegisterMeta previous = state.providers.put(filled.address(), filled);
-                if (!filled.equals(previous)) {
-                    state.version++;
-                    log.info("published {}", LogText.of(filled));
-                    pushChange(filled.service(), state, RegistryFrames.PUBLISH_SERVICE, filled);
-                }
+                publish(connection, peer, message.sequence(), meta);
             }
             case RegistryFrames.PUBLISH_CANCEL_SERVICE -> {
                 if (!(data instanceof RegisterMeta meta)) {
@@ -164,15 +263,27 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
                             connection.remoteAddress());
                     return;
                 }
-                RegisterMeta filled = withHost(connection, meta);
+                // Acknowledged whatever happens, so the peer stops resending it.
                 RegistryFrames.ack(connection, message.sequence());
-                peer.published.remove(filled);
-                cancel(filled);
+                RegisterMeta filled = withHost(connection, meta);
+                RegisterMeta own = filled == null ? null : peer.published.remove(Publication.of(filled));
+                if (own == null) {
+                    refused.warnFor(peer(connection), "ignoring {}'s withdrawal of {}: not published on this "
+                            + "connection", connection.remoteAddress(), LogText.of(meta));
+                    return;
+                }
+                cancel(own, connection);
             }
             case RegistryFrames.SUBSCRIBE_SERVICE -> {
                 if (!(data instanceof ServiceMeta service)) {
                     malformed.warnFor(peer(connection), "ignoring a SUBSCRIBE without a ServiceMeta from {}",
                             connection.remoteAddress());
+                    return;
+                }
+                if (!peer.subscribed.contains(service) && peer.subscribed.size() >= policy.maxSubscriptions()) {
+                    refused.warnFor(peer(connection), "refusing {}'s subscription to {}: it has {} already "
+                            + "(the limit per connection)", connection.remoteAddress(), LogText.of(service),
+                            policy.maxSubscriptions());
                     return;
                 }
                 ServiceState state = services.computeIfAbsent(service, s -> new ServiceState());
@@ -186,12 +297,53 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
         }
     }
 
-    private void cancel(RegisterMeta meta) {
-        ServiceState state = services.get(meta.service());
-        if (state != null && state.providers.remove(meta.address(), meta)) {
+    private void publish(Connection connection, Peer peer, long sequence, RegisterMeta meta) {
+        RegisterMeta filled = withHost(connection, meta);
+        if (filled == null) {
+            refused.warnFor(peer(connection), "refusing {}'s publication of {}: its host is not the address it "
+                    + "connects from (publish an empty host, or allow any with "
+                    + "RegistryServer.Builder.allowAnyPublishedHost)", connection.remoteAddress(), LogText.of(meta));
+            return;
+        }
+        Publication key = Publication.of(filled);
+        if (!peer.published.containsKey(key) && peer.published.size() >= policy.maxPublications()) {
+            refused.warnFor(peer(connection), "refusing {}'s publication of {}: it has {} already (the limit per "
+                    + "connection)", connection.remoteAddress(), LogText.of(filled), policy.maxPublications());
+            return;
+        }
+        RegistryFrames.ack(connection, sequence);
+        ServiceState state = services.computeIfAbsent(filled.service(), s -> new ServiceState());
+        Published previous = state.providers.put(filled.address(), new Published(filled, connection));
+        if (previous != null && previous.owner() != connection) {
+            // The same address and service from another connection (from the same host, unless any host is
+            // allowed): a provider that restarted before the registry noticed its old connection drop.
+            Peer former = peers.get(previous.owner());
+            if (former != null) {
+                former.published.remove(key);
+            }
+            log.info("{} now publishes {}, before published by {}", connection.remoteAddress(), LogText.of(filled),
+                    previous.owner().remoteAddress());
+        }
+        peer.published.put(key, filled);
+        if (previous == null || !filled.equals(previous.meta())) {
             state.version++;
-            log.info("withdrew {}", LogText.of(meta));
-            pushChange(meta.service(), state, RegistryFrames.PUBLISH_CANCEL_SERVICE, meta);
+            log.info("published {}", LogText.of(filled));
+            pushChange(filled.service(), state, RegistryFrames.PUBLISH_SERVICE, filled);
+        }
+    }
+
+    /** Withdraws a publication if {@code owner} still holds it. */
+    private void cancel(RegisterMeta meta, Connection owner) {
+        ServiceState state = services.get(meta.service());
+        if (state == null) {
+            return;
+        }
+        Published current = state.providers.get(meta.address());
+        if (current != null && current.owner() == owner) {
+            state.providers.remove(meta.address());
+            state.version++;
+            log.info("withdrew {}", LogText.of(current.meta()));
+            pushChange(meta.service(), state, RegistryFrames.PUBLISH_CANCEL_SERVICE, current.meta());
             forgetIfUnused(meta.service(), state);
         }
     }
@@ -210,11 +362,15 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
             }
         }
         Set<ProviderAddress> offline = new LinkedHashSet<>();
-        for (RegisterMeta meta : peer.published) {
-            cancel(meta);
+        for (RegisterMeta meta : peer.published.values()) {
+            cancel(meta, connection);
             offline.add(meta.address());
         }
         for (ProviderAddress address : offline) {
+            if (stillPublished(address)) {
+                // Another connection publishes from this address now: it is not offline.
+                continue;
+            }
             log.info("provider {} went offline", LogText.of(address));
             for (Map.Entry<Connection, Peer> entry : peers.entrySet()) {
                 if (!entry.getValue().subscribed.isEmpty()) {
@@ -225,6 +381,15 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
         }
     }
 
+    private boolean stillPublished(ProviderAddress address) {
+        for (ServiceState state : services.values()) {
+            if (state.providers.containsKey(address)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private void pushChange(ServiceMeta service, ServiceState state, byte code, RegisterMeta meta) {
         for (Connection subscriber : state.subscribers) {
             send(subscriber, new RegistryMessage(nextSequence++, RegistryFrames.PROTOSTUFF, code, state.version,
@@ -233,7 +398,7 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
     }
 
     private void pushFullList(Connection subscriber, ServiceMeta service, ServiceState state) {
-        List<RegisterMeta> all = new ArrayList<>(state.providers.values());
+        List<RegisterMeta> all = state.metas();
         send(subscriber, new RegistryMessage(nextSequence++, RegistryFrames.PROTOSTUFF,
                 RegistryFrames.PUBLISH_SERVICE, state.version, new PushData(service, all)), true);
     }
@@ -243,6 +408,12 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
             return;
         }
         if (needsAck) {
+            if (unacked.count(connection) >= policy.maxUnackedPushes()) {
+                refused.warnFor(peer(connection), "closing registry connection {}: {} pushes unacknowledged (the "
+                        + "limit per connection)", connection.remoteAddress(), policy.maxUnackedPushes());
+                connection.close();
+                return;
+            }
             unacked.sent(connection, message);
         }
         RegistryFrames.send(connection, message);
@@ -279,12 +450,19 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
         }
     }
 
-    private static RegisterMeta withHost(Connection connection, RegisterMeta meta) {
+    /**
+     * The publication with its host: the connection's remote address when the peer gave none or a wildcard (as
+     * 1.3.1 providers do); the peer's own when it is that address, or any is allowed; {@code null} otherwise. Host
+     * names are not resolved: a publication naming one needs {@link Policy#anyPublishedHost()}.
+     */
+    private RegisterMeta withHost(Connection connection, RegisterMeta meta) {
+        InetAddress remote = connection.remoteAddress().getAddress();
         String host = meta.address().host();
-        if (host != null && !host.isBlank()) {
-            return meta;
+        InetAddress given = host == null || host.isEmpty() ? null : NetUtil.createInetAddressFromIpAddressString(host);
+        if (host == null || host.isBlank() || (given != null && given.isAnyLocalAddress())) {
+            return meta.withAddress(meta.address().withHost(remote.getHostAddress()));
         }
-        return meta.withAddress(meta.address().withHost(connection.remoteAddress().getAddress().getHostAddress()));
+        return policy.anyPublishedHost() || remote.equals(given) ? meta : null;
     }
 
     private void run(Runnable task) {
@@ -311,12 +489,31 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
 
     private static final class ServiceState {
         long version;
-        final Map<ProviderAddress, RegisterMeta> providers = new LinkedHashMap<>();
+        final Map<ProviderAddress, Published> providers = new LinkedHashMap<>();
         final Set<Connection> subscribers = new LinkedHashSet<>();
+
+        List<RegisterMeta> metas() {
+            List<RegisterMeta> metas = new ArrayList<>(providers.size());
+            for (Published published : providers.values()) {
+                metas.add(published.meta());
+            }
+            return metas;
+        }
+    }
+
+    /** A provider entry and the connection that published it. */
+    private record Published(RegisterMeta meta, Connection owner) {
+    }
+
+    /** What identifies a publication: the service and the address (weight and connection count may change). */
+    private record Publication(ServiceMeta service, ProviderAddress address) {
+        static Publication of(RegisterMeta meta) {
+            return new Publication(meta.service(), meta.address());
+        }
     }
 
     private static final class Peer {
-        final Set<RegisterMeta> published = new LinkedHashSet<>();
+        final Map<Publication, RegisterMeta> published = new LinkedHashMap<>();
         final Set<ServiceMeta> subscribed = new LinkedHashSet<>();
     }
 

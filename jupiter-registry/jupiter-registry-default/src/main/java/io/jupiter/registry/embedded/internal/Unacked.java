@@ -2,6 +2,7 @@ package io.jupiter.registry.embedded.internal;
 
 import io.jupiter.transport.Connection;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,9 +18,23 @@ final class Unacked {
     }
 
     private final Map<Long, Entry> bySequence = new LinkedHashMap<>();
+    private final Map<Connection, Integer> perConnection = new HashMap<>();
 
     void sent(Connection connection, RegistryMessage message) {
-        bySequence.put(message.sequence(), new Entry(connection, message, System.nanoTime()));
+        Entry previous = bySequence.put(message.sequence(), new Entry(connection, message, System.nanoTime()));
+        if (previous != null) {
+            uncount(previous.connection());
+        }
+        perConnection.merge(connection, 1, Integer::sum);
+    }
+
+    /** How many messages sent on {@code connection} wait for their ACK. */
+    int count(Connection connection) {
+        return perConnection.getOrDefault(connection, 0);
+    }
+
+    private void uncount(Connection connection) {
+        perConnection.computeIfPresent(connection, (c, n) -> n == 1 ? null : n - 1);
     }
 
     /** The acknowledged message, or {@code null}. Only the connection it was sent on can acknowledge it. */
@@ -28,6 +43,7 @@ final class Unacked {
         if (entry == null || entry.connection() != connection) {
             return null;
         }
+        uncount(connection);
         return bySequence.remove(sequence);
     }
 
@@ -40,6 +56,7 @@ final class Unacked {
             if (now - entry.sentNanos() >= afterNanos) {
                 expired.add(entry);
                 it.remove();
+                uncount(entry.connection());
             }
         }
         return expired;
@@ -48,6 +65,7 @@ final class Unacked {
     /** Forgets what was sent on a closed connection. */
     void forget(Connection connection) {
         bySequence.values().removeIf(entry -> entry.connection() == connection);
+        perConnection.remove(connection);
     }
 
     int size() {

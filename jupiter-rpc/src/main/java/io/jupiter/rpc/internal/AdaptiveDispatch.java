@@ -1,4 +1,4 @@
-package io.jupiter.rpc.internal.provider;
+package io.jupiter.rpc.internal;
 
 import io.jupiter.common.ThrottledWarning;
 import java.util.concurrent.TimeUnit;
@@ -7,7 +7,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Where the calls of one method name run: on the IO thread that read them, or on the provider pool.
+ * Where the work of one method runs: on the IO thread that read its message, or on a pool. On a provider, that work is
+ * a call of a provided method (name), and the pool is the provider pool; on a consumer, it is the completion of an
+ * async call of a proxy method (reading the response, running the future's callbacks), and the pool is the consumer
+ * threads. The rules below are written for the provider; the consumer's are the same with "completion" for "call".
  *
  * <p>A method declared {@link io.jupiter.rpc.NonBlocking} (or {@code @NonBlocking(false)}) runs where declared. An
  * undeclared one, when the server learns dispatch, starts on the pool and is watched:
@@ -23,22 +26,22 @@ import org.slf4j.LoggerFactory;
  * </ul>
  * The times are wall-clock times of the whole call on the provider (interceptors, method, response written).
  */
-final class MethodDispatch {
+public final class AdaptiveDispatch {
 
-    private static final Logger log = LoggerFactory.getLogger(MethodDispatch.class);
+    private static final Logger log = LoggerFactory.getLogger(AdaptiveDispatch.class);
     private static final ThrottledWarning stalls = new ThrottledWarning(log, 1, TimeUnit.MINUTES);
 
     /** Calls in the first window on the pool. */
-    static final int FIRST_WINDOW = 1_000;
+    public static final int FIRST_WINDOW = 1_000;
     /** The longest window. */
-    static final int MAX_WINDOW = 100_000;
+    public static final int MAX_WINDOW = 100_000;
     /** A call at least this long is not fast: 100 µs. */
-    static final long FAST_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
+    public static final long FAST_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
     /** A call at least this long is taken for one that blocked: 2 ms. */
-    static final long STALL_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
+    public static final long STALL_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
 
     /** Where calls run now, and why. */
-    enum Mode {
+    public enum Mode {
         /** Declared {@code @NonBlocking}. */
         IO_THREAD_DECLARED,
         /** Declared {@code @NonBlocking(false)}, or not learned (learning off, or no pool). */
@@ -51,7 +54,33 @@ final class MethodDispatch {
         POOL_LEARNED
     }
 
+    /** What the log lines say: where the work runs, and how to keep it off the IO threads. */
+    private enum Wording {
+        PROVIDER("{} runs on the IO threads from now on: its last {} calls on the provider pool were fast (declare it"
+                + " @NonBlocking(false) to keep it on the pool)",
+                "{} took {} ms on an IO thread, stalling the connections that thread serves; it runs on the provider"
+                        + " pool again until it proves fast (declare it @NonBlocking(false) if it may block)",
+                "{} waited for a synchronous call on an IO thread; it runs on the provider pool from now on"),
+        CONSUMER("{} completes its async calls on the IO threads from now on: its last {} completions on the"
+                + " consumer threads were fast (JupiterClient.Builder.adaptiveCallbacks(false) keeps them there)",
+                "completing an async call of {} took {} ms on an IO thread (its callbacks), stalling the connections"
+                        + " that thread serves; its completions run on the consumer threads again until they prove fast",
+                "a callback of {} waited for a synchronous call on an IO thread; its completions run on the consumer"
+                        + " threads from now on");
+
+        final String moved;
+        final String back;
+        final String waited;
+
+        Wording(String moved, String back, String waited) {
+            this.moved = moved;
+            this.back = back;
+            this.waited = waited;
+        }
+    }
+
     private final String name;
+    private final Wording wording;
     private volatile Mode mode;
     private volatile int window = FIRST_WINDOW;
     private final AtomicInteger windowCalls = new AtomicInteger();
@@ -59,55 +88,61 @@ final class MethodDispatch {
     private volatile boolean windowStalled;
     private volatile int moves;
 
-    private MethodDispatch(String name, Mode mode) {
+    private AdaptiveDispatch(String name, Wording wording, Mode mode) {
         this.name = name;
+        this.wording = wording;
         this.mode = mode;
     }
 
-    /** A method declared to run on the IO threads ({@code ioThread}) or on the pool. */
-    static MethodDispatch declared(String name, boolean ioThread) {
-        return new MethodDispatch(name, ioThread ? Mode.IO_THREAD_DECLARED : Mode.POOL_DECLARED);
+    /** A provided method declared to run on the IO threads ({@code ioThread}) or on the pool. */
+    public static AdaptiveDispatch declared(String name, boolean ioThread) {
+        return new AdaptiveDispatch(name, Wording.PROVIDER, ioThread ? Mode.IO_THREAD_DECLARED : Mode.POOL_DECLARED);
     }
 
-    /** An undeclared method: learned if {@code learn}, else on the pool. */
-    static MethodDispatch undeclared(String name, boolean learn) {
-        return new MethodDispatch(name, learn ? Mode.LEARNING : Mode.POOL_DECLARED);
+    /** A provided method declared neither way: learned if {@code learn}, else on the pool. */
+    public static AdaptiveDispatch undeclared(String name, boolean learn) {
+        return new AdaptiveDispatch(name, Wording.PROVIDER, learn ? Mode.LEARNING : Mode.POOL_DECLARED);
     }
 
-    Mode mode() {
+    /** The completions of a proxy method's async calls: learned if {@code learn}, else on the consumer threads. */
+    public static AdaptiveDispatch completions(String name, boolean learn) {
+        return new AdaptiveDispatch(name, Wording.CONSUMER, learn ? Mode.LEARNING : Mode.POOL_DECLARED);
+    }
+
+    public Mode mode() {
         return mode;
     }
 
     /** Whether a call read now runs on the IO thread that read it. */
-    boolean runsOnIoThread() {
+    public boolean runsOnIoThread() {
         Mode m = mode;
         return m == Mode.IO_THREAD_DECLARED || m == Mode.IO_THREAD_LEARNED;
     }
 
     /** Whether calls are timed (they are while learning, and while on the IO threads by learning). */
-    boolean timed() {
+    public boolean timed() {
         Mode m = mode;
         return m == Mode.LEARNING || m == Mode.IO_THREAD_LEARNED;
     }
 
     /** Whether the method may ever run on an IO thread. */
-    boolean mayRunOnIoThread() {
+    public boolean mayRunOnIoThread() {
         Mode m = mode;
         return m != Mode.POOL_DECLARED && m != Mode.POOL_LEARNED;
     }
 
     /** Moves between the pool and the IO threads so far (for tests and the monitor). */
-    int moves() {
+    public int moves() {
         return moves;
     }
 
     /** The current window, in calls. */
-    int window() {
+    public int window() {
         return window;
     }
 
     /** A call ran on a pool thread for {@code nanos}; {@code waited}: it waited for a synchronous call. */
-    void ranOnPool(long nanos, boolean waited) {
+    public void ranOnPool(long nanos, boolean waited) {
         if (mode != Mode.LEARNING) {
             return;
         }
@@ -126,13 +161,12 @@ final class MethodDispatch {
     }
 
     /** A call ran on an IO thread for {@code nanos}; {@code waited}: it waited for a synchronous call. */
-    void ranOnIoThread(long nanos, boolean waited) {
+    public void ranOnIoThread(long nanos, boolean waited) {
         if (mode != Mode.IO_THREAD_LEARNED) {
             return;
         }
         if (waited) {
-            stalls.warnFor(this, "{} waited for a synchronous call on an IO thread; it runs on the provider pool from"
-                    + " now on", name);
+            stalls.warnFor(this, wording.waited, name);
             keepOnPool();
         } else if (nanos >= STALL_NANOS) {
             backToPool(nanos);
@@ -161,8 +195,7 @@ final class MethodDispatch {
             }
         }
         if (fast) {
-            log.info("{} runs on the IO threads from now on: its last {} calls on the provider pool were fast"
-                    + " (declare it @NonBlocking(false) to keep it on the pool)", name, calls);
+            log.info(wording.moved, name, calls);
         }
     }
 
@@ -174,9 +207,7 @@ final class MethodDispatch {
             mode = Mode.LEARNING;
             moves++;
         }
-        stalls.warnFor(this, "{} took {} ms on an IO thread, stalling the connections that thread serves; it runs on"
-                + " the provider pool again until it proves fast (declare it @NonBlocking(false) if it may block)",
-                name, TimeUnit.NANOSECONDS.toMillis(nanos));
+        stalls.warnFor(this, wording.back, name, TimeUnit.NANOSECONDS.toMillis(nanos));
     }
 
     private synchronized void keepOnPool() {
