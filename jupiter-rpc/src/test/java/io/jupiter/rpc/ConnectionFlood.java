@@ -7,7 +7,6 @@ import io.jupiter.serialization.wire.ServiceMetadata;
 import io.jupiter.transport.Connection;
 import io.jupiter.transport.ConnectionGroup;
 import io.jupiter.transport.Connector;
-import io.jupiter.transport.Frame;
 import io.jupiter.transport.FrameHandler;
 import io.jupiter.transport.Frames;
 import io.jupiter.transport.ProtocolHeader;

@@ -55,7 +55,7 @@ class ProviderKilledTest {
             int okBeforeRestart = ok.get();
             await(() -> ok.get() > okBeforeRestart + 200, 30_000, "calls succeed again after the restart");
             running.set(false);
-            CompletableFuture.allOf(load.toArray(new CompletableFuture[0])).get(30, TimeUnit.SECONDS);
+            CompletableFuture.allOf(load.toArray(new CompletableFuture<?>[0])).get(30, TimeUnit.SECONDS);
 
             // Far below the 20 s call timeout: the calls in flight failed when the connection died.
             assertThat(firstFailureMillis).isLessThan(5_000);

@@ -133,7 +133,7 @@ class RpcEndToEndTest {
                 }
             }, OwnThreads.EXECUTOR));
         }
-        CompletableFuture.allOf(workers.toArray(new CompletableFuture[0])).get(60, TimeUnit.SECONDS);
+        CompletableFuture.allOf(workers.toArray(new CompletableFuture<?>[0])).get(60, TimeUnit.SECONDS);
     }
 
     private static Throwable catchCause(CompletableFuture<?> future) {

@@ -15,8 +15,6 @@ import io.jupiter.rpc.exception.ServiceNotFoundException;
 import io.jupiter.rpc.exception.TimeoutException;
 import io.jupiter.serialization.SerializerType;
 import io.jupiter.transport.Acceptor;
-import io.jupiter.transport.Connection;
-import io.jupiter.transport.Frame;
 import io.jupiter.transport.FrameHandler;
 import io.jupiter.transport.Frames;
 import io.jupiter.transport.ProtocolHeader;

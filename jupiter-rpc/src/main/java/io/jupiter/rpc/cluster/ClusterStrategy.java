@@ -51,7 +51,7 @@ public final class ClusterStrategy {
      *
      * <p>Only for asynchronous calls: a proxy built with {@code InvokeType.ASYNC}, or a method returning a future.
      * A synchronous method with this strategy makes {@code ProxyBuilder.build()} throw
-     * {@link IllegalArgumentException} ("broadcast & sync unsupported").
+     * {@link IllegalArgumentException} ("broadcast &amp; sync unsupported").
      *
      * <ul>
      *   <li>The call's future completes with a {@link java.util.List} of every provider's result, in provider order

@@ -135,7 +135,8 @@ class BroadcastTest {
         @SuppressWarnings("rawtypes")
         InvokeFuture<List> future = InvokeFutureContext.future(List.class);
 
-        assertThat(future.get(5, TimeUnit.SECONDS)).containsExactlyElementsOf(expected(""));
+        List<?> results = future.get(5, TimeUnit.SECONDS);
+        assertThat(new ArrayList<Object>(results)).containsExactlyElementsOf(expected(""));
         for (NoticeServiceImpl p : providers) {
             assertThat(p.notices).as(p.name).containsExactly("name");
         }

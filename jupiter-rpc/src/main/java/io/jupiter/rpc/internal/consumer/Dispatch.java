@@ -67,7 +67,7 @@ final class Dispatch {
 
     /** The wire code of the serializer requests are written with. */
     byte serializerCode() {
-        return (byte) serializer.type().code();
+        return serializer.type().code();
     }
 
     ConnectionSelector selector() {

@@ -50,15 +50,14 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
      */
     private final ConcurrentHashMap<String, ServiceEntry[]> servicesByName = new ConcurrentHashMap<>();
     private final Serializer[] accepted = new Serializer[SerializerType.MAX_CODE + 1];
-    /** {@code null}: requests run on the IO threads. */
     /** {@code null}: calls run on the IO threads. */
     private final ProviderExecutor pool;
     private final Acceptor acceptor;
     private final RpcMetrics metrics;
     private final ProviderPipeline pipeline;
     private List<Interceptor> interceptors = List.of();
-    /** Every open connection, with what it has admitted. */
     private final int queueCapacity;
+    /** Every open connection, with what it has admitted. */
     private final ConcurrentHashMap<Connection, ConnectionLoad> connections = new ConcurrentHashMap<>();
     private final int maxInFlightPerConnection;
     private final long maxQueuedBytesPerConnection;
@@ -70,11 +69,6 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
     private volatile Authorizer authorizer;
 
     /**
-     * @param providerThreads threads of the provider pool; 0 runs requests on the IO threads
-     * @param queueCapacity   requests that may wait for a provider thread before new ones are refused
-     * @param perConnection   what one connection may have in flight: requests, and bytes of unread bodies
-     */
-    /**
      * What one connection may have in flight at once, beyond which admission answers {@code SERVER_BUSY}.
      *
      * @param requests requests queued, being read or running
@@ -83,6 +77,11 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
     public record ConnectionLimits(int requests, long bytes) {
     }
 
+    /**
+     * @param providerThreads threads of the provider pool; 0 runs requests on the IO threads
+     * @param queueCapacity   requests that may wait for a provider thread before new ones are refused
+     * @param perConnection   what one connection may have in flight: requests, and bytes of unread bodies
+     */
     public ServerRuntime(TransportConfig transportConfig, SocketAddress bindAddress, int providerThreads,
                          int queueCapacity, ConnectionLimits perConnection, Set<SerializerType> serializers,
                          RpcMetrics metrics) {

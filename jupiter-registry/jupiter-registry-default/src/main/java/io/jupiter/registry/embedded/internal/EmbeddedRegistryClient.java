@@ -13,7 +13,6 @@ import io.jupiter.transport.ConnectionGroup;
 import io.jupiter.transport.Connector;
 import io.jupiter.transport.Frame;
 import io.jupiter.transport.FrameHandler;
-import io.jupiter.transport.ProtocolHeader;
 import io.jupiter.transport.TransportConfig;
 import io.jupiter.transport.TransportFactory;
 import java.net.InetSocketAddress;

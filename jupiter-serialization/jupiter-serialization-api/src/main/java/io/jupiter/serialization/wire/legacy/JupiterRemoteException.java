@@ -15,6 +15,9 @@ public class JupiterRemoteException extends RuntimeException {
     /** Always null when we send it, as in 1.3.1; kept for the field layout (protostuff field #5). */
     private final SocketAddress remoteAddress;
 
+    // setStackTrace is overridable, but no subclass overrides it: nothing sees this object half-built (JDK 21+'s
+    // javac warns of the call).
+    @SuppressWarnings("this-escape")
     public JupiterRemoteException(String message) {
         super(message);
         this.remoteAddress = null;
