@@ -3,7 +3,9 @@ package io.jupiter.micrometer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.jupiter.junit5.JupiterServerExtension;
 import io.jupiter.rpc.exception.ServiceNotFoundException;
+import io.jupiter.serialization.SerializerType;
 import io.jupiter.testkit.Await;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
@@ -13,21 +15,33 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
+/**
+ * A real provider serving {@link Greeter} and a real consumer, a fresh pair for each test (the test kit's extension,
+ * in process; it also fails a test that leaves a connection, a thread or a buffer behind).
+ */
 class JupiterMeterBinderTest {
 
     private static final Duration WAIT = Duration.ofSeconds(10);
     private static final int CALLS = 5;
 
+    @RegisterExtension
+    final JupiterServerExtension rpc = JupiterServerExtension.builder()
+            .service((Greeter) name -> "Hello, " + name)
+            .server(b -> b.serializers(SerializerType.PROTOSTUFF))
+            .client(b -> b.appName("micrometer-test"))
+            .build();
+
     @Test
     void countsEveryCallOnBothSides() {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        try (RpcPair rpc = new RpcPair();
-             JupiterMeterBinder binder = JupiterMeterBinder.of(Tags.of("app", "test"), rpc.server.metrics(),
-                     rpc.client.metrics())) {
+        Greeter greeter = greeter();
+        try (JupiterMeterBinder binder = JupiterMeterBinder.of(Tags.of("app", "test"), rpc.server().metrics(),
+                rpc.client().metrics())) {
             binder.bindTo(registry);
             for (int i = 0; i < CALLS; i++) {
-                assertThat(rpc.greeter.greet("ada")).isEqualTo("Hello, ada");
+                assertThat(greeter.greet("ada")).isEqualTo("Hello, ada");
             }
             // the provider records a response once it is handed to the connection, maybe after the consumer read it
             Await.until("the provider recorded " + CALLS + " responses", WAIT,
@@ -51,7 +65,8 @@ class JupiterMeterBinderTest {
             assertThat(registry.find(JupiterMeterBinder.PROCESSING).tags("side", "consumer").timer())
                     .as("processing is provider only").isNull();
 
-            assertThatThrownBy(() -> rpc.unregistered.anything("x")).isInstanceOf(ServiceNotFoundException.class);
+            Unregistered unregistered = rpc.proxy(Unregistered.class).timeoutMillis(10_000).build();
+            assertThatThrownBy(() -> unregistered.anything("x")).isInstanceOf(ServiceNotFoundException.class);
             Await.until("both sides counted the refused call", WAIT,
                     () -> registry.get(JupiterMeterBinder.REJECTION).tags("side", "provider").counter().count() == 1
                             && registry.get(JupiterMeterBinder.REJECTION).tags("side", "consumer").counter()
@@ -62,11 +77,11 @@ class JupiterMeterBinderTest {
     @Test
     void prometheusGetsHistogramBuckets() {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        try (RpcPair rpc = new RpcPair();
-             JupiterMeterBinder binder = JupiterMeterBinder.of(rpc.server.metrics(), rpc.client.metrics())) {
+        Greeter greeter = greeter();
+        try (JupiterMeterBinder binder = JupiterMeterBinder.of(rpc.server().metrics(), rpc.client().metrics())) {
             binder.bindTo(registry);
             for (int i = 0; i < CALLS; i++) {
-                rpc.greeter.greet("bob");
+                greeter.greet("bob");
             }
             Await.until("the provider recorded " + CALLS + " responses", WAIT,
                     () -> count(registry, JupiterMeterBinder.PROCESSING, "provider") == CALLS);
@@ -87,19 +102,22 @@ class JupiterMeterBinderTest {
     @Test
     void closeStopsRecordingAndRemovesTheMeters() {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        try (RpcPair rpc = new RpcPair()) {
-            JupiterMeterBinder binder = JupiterMeterBinder.of(rpc.client);
-            binder.bindTo(registry);
-            rpc.greeter.greet("eve");
-            assertThat(registry.get(JupiterMeterBinder.METHOD).tags("side", "consumer").timer().count())
-                    .isEqualTo(1);
+        Greeter greeter = greeter();
+        JupiterMeterBinder binder = JupiterMeterBinder.of(rpc.client());
+        binder.bindTo(registry);
+        greeter.greet("eve");
+        assertThat(registry.get(JupiterMeterBinder.METHOD).tags("side", "consumer").timer().count())
+                .isEqualTo(1);
 
-            binder.close();
-            assertThat(registry.getMeters()).isEmpty();
-            rpc.greeter.greet("eve");
-            assertThat(registry.getMeters()).as("no meter comes back after close").isEmpty();
-            assertThatThrownBy(() -> binder.bindTo(registry)).isInstanceOf(IllegalStateException.class);
-        }
+        binder.close();
+        assertThat(registry.getMeters()).isEmpty();
+        greeter.greet("eve");
+        assertThat(registry.getMeters()).as("no meter comes back after close").isEmpty();
+        assertThatThrownBy(() -> binder.bindTo(registry)).isInstanceOf(IllegalStateException.class);
+    }
+
+    private Greeter greeter() {
+        return rpc.proxy(Greeter.class).timeoutMillis(10_000).build();
     }
 
     private static long count(MeterRegistry registry, String timer, String side) {
