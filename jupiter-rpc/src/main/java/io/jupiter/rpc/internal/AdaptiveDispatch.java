@@ -31,6 +31,12 @@ public final class AdaptiveDispatch {
     private static final Logger log = LoggerFactory.getLogger(AdaptiveDispatch.class);
     private static final ThrottledWarning stalls = new ThrottledWarning(log, 1, TimeUnit.MINUTES);
 
+    /**
+     * The largest message body an IO thread reads itself to run its work there (a request on a provider, a
+     * response on a consumer): 16 KiB. A larger one, whose reading takes longer (a hostile body up to the read limits:
+     * many milliseconds), is read on the pool.
+     */
+    public static final int MAX_BODY_READ_ON_IO_THREAD = 16 * 1024;
     /** Calls in the first window on the pool. */
     public static final int FIRST_WINDOW = 1_000;
     /** The longest window. */
@@ -139,6 +145,19 @@ public final class AdaptiveDispatch {
     /** The current window, in calls. */
     public int window() {
         return window;
+    }
+
+    /**
+     * A timed run ended: it took {@code nanos}, on an IO thread or a pool thread; it waited for a synchronous call if
+     * the thread's {@link SyncWaits#count()} moved from {@code waitsBefore}, read as the run started.
+     */
+    public void ran(long nanos, long waitsBefore, boolean onIoThread) {
+        boolean waited = SyncWaits.count() != waitsBefore;
+        if (onIoThread) {
+            ranOnIoThread(nanos, waited);
+        } else {
+            ranOnPool(nanos, waited);
+        }
     }
 
     /** A call ran on a pool thread for {@code nanos}; {@code waited}: it waited for a synchronous call. */

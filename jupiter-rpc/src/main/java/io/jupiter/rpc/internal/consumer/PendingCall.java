@@ -25,9 +25,6 @@ import java.util.concurrent.locks.LockSupport;
  */
 final class PendingCall implements WorkerPool.Task, TimerTask {
 
-    /** The largest response an IO thread reads itself to complete an async call (a larger one goes to the pool). */
-    static final int MAX_BODY_COMPLETED_ON_IO_THREAD = 16 * 1024;
-
     final long id;
     final MethodInfo method;
     final Connection connection;
@@ -72,7 +69,7 @@ final class PendingCall implements WorkerPool.Task, TimerTask {
 
     /** The response arrived; this call was already removed from the in-flight table by the caller. */
     void responded(Frame frame) {
-        finish(frame, frame.body().readableBytes() <= MAX_BODY_COMPLETED_ON_IO_THREAD);
+        finish(frame, frame.body().readableBytes() <= AdaptiveDispatch.MAX_BODY_READ_ON_IO_THREAD);
     }
 
     /** The call failed locally; this call was already removed from the in-flight table by the caller. */
@@ -149,13 +146,7 @@ final class PendingCall implements WorkerPool.Task, TimerTask {
         try {
             deliver(read);
         } finally {
-            long took = System.nanoTime() - started;
-            boolean waited = SyncWaits.count() != waitsBefore;
-            if (onIoThread) {
-                completions.ranOnIoThread(took, waited);
-            } else {
-                completions.ranOnPool(took, waited);
-            }
+            completions.ran(System.nanoTime() - started, waitsBefore, onIoThread);
         }
     }
 

@@ -66,9 +66,6 @@ final class ProviderPipeline {
     /** Warnings a peer can trigger with every request it sends: at most one line a second per peer. */
     private static final ThrottledWarning badRequests = new ThrottledWarning(log, 1, TimeUnit.SECONDS);
 
-    /** The largest request body an IO thread reads itself (see {@link #readsOnIoThread}): 16 KiB. */
-    static final int MAX_BODY_READ_ON_IO_THREAD = 16 * 1024;
-
     private final ServerRuntime runtime;
     /** {@code null}: requests run on the IO threads (but for services with executors of their own). */
     private final ProviderExecutor pool;
@@ -181,7 +178,7 @@ final class ProviderPipeline {
      * reads it, and runs its method too.
      */
     private boolean readsOnIoThread(ProviderRequest request) {
-        if (request.bodyBytes > MAX_BODY_READ_ON_IO_THREAD) {
+        if (request.bodyBytes > AdaptiveDispatch.MAX_BODY_READ_ON_IO_THREAD) {
             return false;
         }
         Serializer serializer = runtime.acceptedSerializer(request.serializerCode);
@@ -322,12 +319,7 @@ final class ProviderPipeline {
             // A stage may complete on another thread at any time: its answer may start after this call ended.
             long answering = request.answeringNanos;
             long took = (answering - started > 0 && answering - ended < 0 ? answering : ended) - started;
-            boolean waited = SyncWaits.count() != waitsBefore;
-            if (onIoThread) {
-                dispatch.ranOnIoThread(took, waited);
-            } else {
-                dispatch.ranOnPool(took, waited);
-            }
+            dispatch.ran(took, waitsBefore, onIoThread);
         }
     }
 
