@@ -4,8 +4,12 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.util.ResourceLeakDetector;
 import io.netty.util.ResourceLeakDetectorFactory;
+import java.lang.ref.Reference;
+import java.lang.ref.ReferenceQueue;
+import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
@@ -45,7 +49,7 @@ public final class LeakDetectionExtension implements AfterAllCallback {
     /** Collects garbage and polls the detector so that leaks of dropped buffers are reported now. */
     public static List<String> drainReports() {
         for (int round = 0; round < 3; round++) {
-            System.gc();
+            collectGarbageAndAwaitReferenceProcessing();
             for (int i = 0; i < 64; i++) {
                 // Each tracked allocation makes the detector poll its reference queue (unpooled heap buffers
                 // are not tracked, pooled ones are).
@@ -57,6 +61,29 @@ public final class LeakDetectionExtension implements AfterAllCallback {
             List<String> copy = new ArrayList<>(REPORTS);
             REPORTS.clear();
             return copy;
+        }
+    }
+
+    /**
+     * The JVM hands cleared weak references to its reference-handler thread, which enqueues them some time after the
+     * collection: polling the detector right after {@code System.gc()} can miss a leak found by that very collection.
+     * A sentinel cleared by the same collection tells when the handler has got that far (bounded, never forever).
+     */
+    private static void collectGarbageAndAwaitReferenceProcessing() {
+        ReferenceQueue<Object> queue = new ReferenceQueue<>();
+        WeakReference<Object> sentinel = new WeakReference<>(new Object(), queue);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+        try {
+            while (System.nanoTime() - deadline < 0) {
+                System.gc();
+                if (queue.remove(50) != null) {
+                    return;
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            Reference.reachabilityFence(sentinel);
         }
     }
 
