@@ -7,7 +7,7 @@ import io.jupiter.serialization.ReadLimits;
 import io.jupiter.serialization.wire.LegacyClassNames;
 import io.jupiter.serialization.wire.MessageWrapper;
 import io.jupiter.serialization.wire.ServiceMetadata;
-import io.protostuff.ByteBufferInput;
+import io.netty.buffer.ByteBuf;
 import io.protostuff.ByteString;
 import io.protostuff.Input;
 import io.protostuff.Output;
@@ -15,8 +15,6 @@ import io.protostuff.Schema;
 import io.protostuff.UninitializedMessageException;
 import io.protostuff.runtime.RuntimeSchema;
 import java.io.IOException;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
@@ -90,19 +88,12 @@ final class LegacyNameInput implements Input {
     /** The strings of the request and service envelopes, and class names: the same few in every message. */
     private static final RepeatedStrings REPEATED = new RepeatedStrings();
     /**
-     * The buffer protostuff's input reads with relative gets (a slice of the one it was given), so that a repeated
-     * string can be read at its position; {@code null} if this protostuff version has no such field, and then every
-     * string is decoded by protostuff.
-     */
-    private static final VarHandle INPUT_BUFFER = inputBufferHandle();
-    /**
      * protostuff's {@code io.protostuff.cesu8_compat}: strings with replaced characters are decoded again as CESU-8;
-     * with it set, every string is left to protostuff.
+     * with it set, every string is left to protostuff's decoder.
      */
     private static final boolean CESU8_COMPAT = Boolean.getBoolean("io.protostuff.cesu8_compat");
 
-    private final ByteBufferInput in;
-    private final ByteBuffer buffer;
+    private final ByteBufInput in;
     private final ClassAllowList allowList;
     /** What is left of the body's {@link LengthBudget}, kept here rather than in an object of its own. */
     private long budget;
@@ -113,14 +104,14 @@ final class LegacyNameInput implements Input {
     /** The request's arguments being checked against their expected types; {@code null} for other reads. */
     private final ArgumentReader arguments;
 
-    LegacyNameInput(ByteBuffer buffer, ClassAllowList allowList) {
+    /** Reads the readable bytes of {@code buffer}, leaving its indexes where they are. */
+    LegacyNameInput(ByteBuf buffer, ClassAllowList allowList) {
         this(buffer, allowList, null);
     }
 
-    LegacyNameInput(ByteBuffer buffer, ClassAllowList allowList, ArgumentReader arguments) {
-        this.budget = buffer.remaining();
-        this.in = new ByteBufferInput(buffer, true);
-        this.buffer = INPUT_BUFFER == null ? null : (ByteBuffer) INPUT_BUFFER.get(in);
+    LegacyNameInput(ByteBuf buffer, ClassAllowList allowList, ArgumentReader arguments) {
+        this.budget = buffer.readableBytes();
+        this.in = new ByteBufInput(buffer, buffer.readerIndex(), buffer.writerIndex());
         this.allowList = allowList;
         this.arguments = arguments;
     }
@@ -131,15 +122,6 @@ final class LegacyNameInput implements Input {
                     LegacyNameInput.class.getClassLoader());
         } catch (ClassNotFoundException e) {
             throw new ExceptionInInitializerError("this protostuff has no ArraySchemas.Base: " + e);
-        }
-    }
-
-    private static VarHandle inputBufferHandle() {
-        try {
-            return MethodHandles.privateLookupIn(ByteBufferInput.class, MethodHandles.lookup())
-                    .findVarHandle(ByteBufferInput.class, "buffer", ByteBuffer.class);
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            return null;
         }
     }
 
@@ -158,8 +140,7 @@ final class LegacyNameInput implements Input {
         int field = lastField;
         boolean className = field > 0 && field < NAMES_A_CLASS.length && NAMES_A_CLASS[field]
                 && !(lastSchema instanceof RuntimeSchema);
-        String value = buffer == null || CESU8_COMPAT ? in.readString()
-                : readUtf8(className || isEnvelope(lastSchema));
+        String value = CESU8_COMPAT ? in.readString() : readUtf8(className || isEnvelope(lastSchema));
         return className ? checkedClassName(field, value) : value;
     }
 
@@ -169,23 +150,25 @@ final class LegacyNameInput implements Input {
     }
 
     /**
-     * Reads a string as protostuff does, with the charset given as an object rather than by name (protostuff looks
-     * it up by name for every string); a string every message repeats comes from {@link RepeatedStrings}.
+     * Reads a string as protostuff does without its copy into an array of its own (and with the charset given as an
+     * object: protostuff looks it up by name for every string); a string every message repeats comes from
+     * {@link RepeatedStrings}.
      */
     private String readUtf8(boolean repeated) throws IOException {
-        int mark = buffer.position();
+        int mark = in.position();
         int length = in.readRawVarint32();
-        if (length < 0 || buffer.remaining() < length) {
-            // Malformed: protostuff reads it again and reports what is wrong.
-            buffer.position(mark);
+        if (length < 0 || in.remaining() < length) {
+            // Malformed: read it again the general way, which reports what is wrong.
+            in.reset(mark);
             return in.readString();
         }
+        ByteBuf buffer = in.buffer();
+        int start = in.position();
+        in.skip(length);
         if (repeated && length <= RepeatedStrings.MAX_LENGTH) {
-            return REPEATED.read(buffer, length);
+            return REPEATED.read(buffer, start, length);
         }
-        byte[] utf8 = new byte[length];
-        buffer.get(utf8);
-        return new String(utf8, StandardCharsets.UTF_8);
+        return buffer.toString(start, length, StandardCharsets.UTF_8);
     }
 
     private String checkedClassName(int field, String name) {

@@ -14,7 +14,6 @@ import io.jupiter.serialization.wire.MessageWrapper;
 import io.netty.buffer.ByteBuf;
 import io.protostuff.Schema;
 import io.protostuff.runtime.RuntimeSchema;
-import java.nio.ByteBuffer;
 import java.util.Objects;
 
 /**
@@ -127,12 +126,9 @@ public final class ProtostuffSerializer implements Serializer {
     private <T> T read(ByteBuf in, Class<T> type, ArgumentReader arguments) {
         Schema<T> schema = schemaOf(type);
         int readable = in.readableBytes();
-        ByteBuffer nio = in.nioBufferCount() == 1
-                ? in.nioBuffer(in.readerIndex(), readable)
-                : ByteBuffer.wrap(readAll(in, readable));
         T message = arguments == null ? schema.newMessage() : (T) arguments.message();
         try {
-            LegacyNameInput input = new LegacyNameInput(nio, allowList, arguments);
+            LegacyNameInput input = new LegacyNameInput(in, allowList, arguments);
             schema.mergeFrom(input, message);
             input.checkLastTagWas(0);
             in.skipBytes(readable);
@@ -168,11 +164,5 @@ public final class ProtostuffSerializer implements Serializer {
         } catch (RuntimeException e) {
             throw new SerializationException("protostuff: no schema for " + type.getName() + ": " + e, e);
         }
-    }
-
-    private static byte[] readAll(ByteBuf in, int readable) {
-        byte[] bytes = new byte[readable];
-        in.getBytes(in.readerIndex(), bytes);
-        return bytes;
     }
 }

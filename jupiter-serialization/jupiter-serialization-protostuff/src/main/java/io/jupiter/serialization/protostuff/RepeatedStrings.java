@@ -1,6 +1,6 @@
 package io.jupiter.serialization.protostuff;
 
-import java.nio.ByteBuffer;
+import io.netty.buffer.ByteBuf;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -24,34 +24,32 @@ final class RepeatedStrings {
     }
 
     /**
-     * Reads {@code length} bytes at {@code buffer}'s position as a UTF-8 string and advances the position past them;
-     * the caller checked that they are there and that {@code length <= MAX_LENGTH}.
+     * Reads the {@code length} bytes of {@code buffer} at {@code start} as a UTF-8 string; the caller checked that
+     * they are there and that {@code length <= MAX_LENGTH}. The buffer's indexes do not move.
      */
-    String read(ByteBuffer buffer, int length) {
-        int start = buffer.position();
+    String read(ByteBuf buffer, int start, int length) {
         int hash = 1;
         for (int i = 0; i < length; i++) {
-            hash = 31 * hash + buffer.get(start + i);
+            hash = 31 * hash + buffer.getByte(start + i);
         }
         int slot = (hash ^ (hash >>> 16)) & (SLOTS - 1);
         Entry entry = table[slot];
         if (entry != null && matches(entry.utf8, buffer, start, length)) {
-            buffer.position(start + length);
             return entry.value;
         }
         byte[] utf8 = new byte[length];
-        buffer.get(utf8);
+        buffer.getBytes(start, utf8);
         String value = new String(utf8, StandardCharsets.UTF_8);
         table[slot] = new Entry(utf8, value);
         return value;
     }
 
-    private static boolean matches(byte[] utf8, ByteBuffer buffer, int start, int length) {
+    private static boolean matches(byte[] utf8, ByteBuf buffer, int start, int length) {
         if (utf8.length != length) {
             return false;
         }
         for (int i = 0; i < length; i++) {
-            if (utf8[i] != buffer.get(start + i)) {
+            if (utf8[i] != buffer.getByte(start + i)) {
                 return false;
             }
         }

@@ -6,7 +6,6 @@ import io.jupiter.serialization.wire.MessageWrapper;
 import io.jupiter.serialization.wire.ServiceMetadata;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -14,19 +13,22 @@ import org.junit.jupiter.api.Test;
 class RepeatedStringsTest {
 
     @Test
-    void theSameBytesGiveTheSameStringAndAdvanceThePosition() {
+    void theSameBytesGiveTheSameStringWhereverTheyAre() {
         RepeatedStrings strings = new RepeatedStrings();
-        ByteBuffer first = ByteBuffer.wrap("xx-org.example.Service-yy".getBytes(StandardCharsets.UTF_8));
-        first.position(3);
-        String a = strings.read(first, 19);
-        ByteBuffer second = ByteBuffer.allocateDirect(19).put("org.example.Service".getBytes(StandardCharsets.UTF_8));
-        second.flip();
-        String b = strings.read(second, 19);
+        ByteBuf first = Unpooled.wrappedBuffer("xx-org.example.Service-yy".getBytes(StandardCharsets.UTF_8));
+        ByteBuf second = Unpooled.directBuffer(19).writeBytes("org.example.Service".getBytes(StandardCharsets.UTF_8));
+        try {
+            String a = strings.read(first, 3, 19);
+            String b = strings.read(second, 0, 19);
 
-        assertThat(a).isEqualTo("org.example.Service");
-        assertThat(b).isSameAs(a);
-        assertThat(first.position()).isEqualTo(22);
-        assertThat(second.position()).isEqualTo(19);
+            assertThat(a).isEqualTo("org.example.Service");
+            assertThat(b).isSameAs(a);
+            assertThat(first.readerIndex()).isZero();
+            assertThat(second.readerIndex()).isZero();
+        } finally {
+            first.release();
+            second.release();
+        }
     }
 
     @Test
@@ -37,7 +39,7 @@ class RepeatedStringsTest {
             for (int i = 0; i < 5000; i++) {
                 String expected = "méthode-" + i;
                 byte[] utf8 = expected.getBytes(StandardCharsets.UTF_8);
-                assertThat(strings.read(ByteBuffer.wrap(utf8), utf8.length)).isEqualTo(expected);
+                assertThat(strings.read(Unpooled.wrappedBuffer(utf8), 0, utf8.length)).isEqualTo(expected);
             }
         }
     }
