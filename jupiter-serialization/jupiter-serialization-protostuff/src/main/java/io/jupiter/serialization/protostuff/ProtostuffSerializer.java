@@ -127,6 +127,11 @@ public final class ProtostuffSerializer implements Serializer {
         Schema<T> schema = schemaOf(type);
         int readable = in.readableBytes();
         T message = arguments == null ? schema.newMessage() : (T) arguments.message();
+        Thread thread = Thread.currentThread();
+        ClassLoader contextLoader = thread.getContextClassLoader();
+        if (contextLoader != null) {
+            thread.setContextClassLoader(RememberingClassLoader.over(contextLoader));
+        }
         try {
             LegacyNameInput input = new LegacyNameInput(in, allowList, arguments);
             schema.mergeFrom(input, message);
@@ -155,6 +160,10 @@ public final class ProtostuffSerializer implements Serializer {
             }
             throw new SerializationException("protostuff: cannot read " + type.getName() + " from " + readable
                     + " bytes: " + e, e);
+        } finally {
+            if (contextLoader != null) {
+                thread.setContextClassLoader(contextLoader);
+            }
         }
     }
 
