@@ -27,7 +27,8 @@ public final class InvokeFutureContext {
         if (future == null) {
             throw new IllegalStateException("no async call on this thread (take the future right after the call)");
         }
-        LAST.remove();
+        // Cleared rather than removed: the thread's next async call then stores its future without a new entry.
+        LAST.set(null);
         return future;
     }
 
