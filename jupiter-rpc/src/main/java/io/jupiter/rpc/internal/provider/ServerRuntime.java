@@ -10,6 +10,7 @@ import io.jupiter.rpc.metrics.RpcMetrics;
 import io.jupiter.rpc.security.Authorizer;
 import io.jupiter.rpc.security.CallerIdentifier;
 import io.jupiter.rpc.security.CallerIdentity;
+import io.jupiter.rpc.security.TokenAuthenticator;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.SerializerType;
 import io.jupiter.serialization.Serializers;
@@ -61,9 +62,13 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
     private final ConcurrentHashMap<Connection, ConnectionLoad> connections = new ConcurrentHashMap<>();
     private final int maxInFlightPerConnection;
     private final long maxQueuedBytesPerConnection;
-    /** {@code null}: every caller is anonymous, and {@link #callers} stays empty. */
+    /** {@code null}: no identifier names callers when their connections open. */
     private volatile CallerIdentifier identifier;
-    /** The identity of every open connection, when there is an identifier. */
+    /** {@code null}: no caller token is asked for (one a client sends anyway is ignored). */
+    private volatile TokenGate tokenGate;
+    /** Whether an identifier or a token gate names callers; if not, {@link #callers} stays empty. */
+    private volatile boolean identifiesCallers;
+    /** The identity of every open connection whose caller was named (by the identifier or by its token). */
     private final ConcurrentHashMap<Connection, CallerIdentity> callers = new ConcurrentHashMap<>();
     /** {@code null}: every caller may call every method. */
     private volatile Authorizer authorizer;
@@ -117,8 +122,10 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
         }
         this.pipeline = new ProviderPipeline(this, pool, metrics);
         // A provider has no use for responses: a peer sending one is not a consumer, and is closed at the header.
+        // A caller token is accepted as the first frame only, whether tokens are asked for or not (then ignored).
         TransportConfig providerConfig = transportConfig.toBuilder()
-                .acceptedMessageCodes(ProtocolHeader.PROVIDER_MESSAGE_CODES).build();
+                .acceptedMessageCodes(ProtocolHeader.PROVIDER_MESSAGE_CODES)
+                .firstFrameOnly(ProtocolHeader.CALLER_TOKEN, ProtocolHeader.MAX_CALLER_TOKEN_SIZE).build();
         this.acceptor = TransportFactory.load().newAcceptor(providerConfig, bindAddress, this);
     }
 
@@ -132,11 +139,18 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
     }
 
     /**
-     * Who callers are ({@code null}: all anonymous) and who may call what ({@code null}: everyone everything). Call
-     * before starting.
+     * Who callers are, named when their connections open by {@code identifier} or by the token they present first
+     * to {@code tokens} (at most one of them; both {@code null}: all anonymous), and who may call what ({@code null}:
+     * everyone everything). Call before starting.
      */
-    public void security(CallerIdentifier identifier, Authorizer authorizer) {
+    public void security(CallerIdentifier identifier, TokenAuthenticator tokens, Authorizer authorizer) {
+        if (identifier != null && tokens != null) {
+            throw new IllegalArgumentException("callerIdentifier and tokenAuthenticator: both set (expected: at most"
+                    + " one; a connection's caller is named once)");
+        }
         this.identifier = identifier;
+        this.tokenGate = tokens == null ? null : new TokenGate(tokens, pipeline);
+        this.identifiesCallers = identifier != null || tokens != null;
         this.authorizer = authorizer;
     }
 
@@ -147,7 +161,7 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
 
     /** Who is on the other end of {@code connection}. */
     CallerIdentity caller(Connection connection) {
-        CallerIdentity caller = identifier == null ? null : callers.get(connection);
+        CallerIdentity caller = identifiesCallers ? callers.get(connection) : null;
         return caller == null ? CallerIdentity.ANONYMOUS : caller;
     }
 
@@ -258,6 +272,20 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
 
     @Override
     public void frameReceived(Connection connection, Frame frame) {
+        TokenGate gate = tokenGate;
+        if (gate != null && !callers.containsKey(connection)) {
+            // Connection events and frames of one connection all come on its IO thread: no race with disconnected.
+            CallerIdentity caller = gate.received(connection, frame);
+            if (caller != null) {
+                callers.put(connection, caller);
+            }
+            return;
+        }
+        if (frame.messageCode() == ProtocolHeader.CALLER_TOKEN) {
+            // No token is asked for here: a client that sends one anyway is served as any other.
+            frame.release();
+            return;
+        }
         pipeline.received(connection, frame);
     }
 
@@ -274,6 +302,10 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
                 return;
             }
         }
+        TokenGate gate = tokenGate;
+        if (gate != null) {
+            gate.opened(connection);
+        }
         connections.put(connection, new ConnectionLoad(maxInFlightPerConnection, maxQueuedBytesPerConnection));
         if (pipeline.isDraining()) {
             // A consumer reconnecting to a server that is shutting down (it has not heard of the unpublish yet):
@@ -286,6 +318,10 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
     public void disconnected(Connection connection) {
         connections.remove(connection);
         callers.remove(connection);
+        TokenGate gate = tokenGate;
+        if (gate != null) {
+            gate.closed(connection);
+        }
     }
 
     /** Requests received so far (for graceful shutdown: has traffic stopped?). */
