@@ -72,18 +72,17 @@ public final class JupiterServer implements AutoCloseable {
         Requires.argument(builder.registry == null || TransportAddresses.isTcp(bindAddress), "registry: "
                 + builder.registry + " (expected: none for a server on " + TransportAddresses.format(bindAddress)
                 + "; a registry publishes host:port)");
-        Requires.argument(builder.callerIdentifier == null || builder.tokenAuthenticator == null, "callerIdentifier and"
-                + " tokenAuthenticator: both set (expected: at most one; a connection's caller is named once)");
+        ServerRuntime.Security security = new ServerRuntime.Security(builder.callerIdentifier,
+                builder.tokenAuthenticator, builder.authorizer);
         Executor executor = builder.virtualThreads ? VirtualThreads.newThreadPerTaskExecutor("jupiter-provider-virtual-")
                 : builder.executor;
         this.runtime = new ServerRuntime(builder.transportConfig, bindAddress,
                 builder.providerThreads, executor, builder.virtualThreads, builder.queueCapacity,
                 new ServerRuntime.ConnectionLimits(
                         builder.maxInFlightPerConnection, builder.maxQueuedBytesPerConnection), builder.serializers,
-                RpcMetrics.create(RpcMetrics.Side.PROVIDER, builder.metrics));
+                RpcMetrics.create(RpcMetrics.Side.PROVIDER, builder.metrics), security);
         runtime.extensions(builder.interceptors, builder.appFlowLimiter);
         runtime.sendStackTraces(builder.sendStackTraces);
-        runtime.security(builder.callerIdentifier, builder.tokenAuthenticator, builder.authorizer);
         this.registryUrl = builder.registry;
         // Without an advertised host, a wildcard bind publishes no host: the embedded registry fills in the address
         // the provider connects from (as 1.3.1 does), ZooKeeper the machine's address.
@@ -577,8 +576,8 @@ public final class JupiterServer implements AutoCloseable {
          * the {@link #authorizer} and interceptors. A connection without a token, or whose token is refused, has its
          * first request answered {@code BAD_REQUEST} ("caller token missing" / "caller token refused"), none of its
          * requests read, and is closed. Send tokens over TLS ({@link TransportConfig#tls()}): they are secrets.
-         * Default: none, no token is asked for and one a client sends anyway is ignored (1.3.1 clients never send
-         * one). Not with a {@link #callerIdentifier}. The built-in one is {@link TokenAuthenticator#of}.
+         * Default: none, no token is asked for, and a connection that sends one anyway is closed, as by 1.3.1. Not
+         * with a {@link #callerIdentifier}. The built-in one is {@link TokenAuthenticator#of}.
          */
         public Builder tokenAuthenticator(TokenAuthenticator authenticator) {
             this.tokenAuthenticator = Requires.notNull(authenticator, "tokenAuthenticator");

@@ -12,6 +12,7 @@ import io.jupiter.rpc.JupiterClient;
 import io.jupiter.rpc.JupiterServer;
 import io.jupiter.rpc.ServiceKey;
 import io.jupiter.rpc.exception.BadRequestException;
+import io.jupiter.rpc.exception.RpcException;
 import io.jupiter.rpc.filter.Interceptor;
 import io.jupiter.rpc.filter.Invocation;
 import io.jupiter.rpc.safety.Contraband;
@@ -238,7 +239,7 @@ class TokenAuthTest {
     }
 
     @Test
-    void aServerWithoutTokenAuthenticationIgnoresATokenAndServesTheCallerAnonymously() {
+    void aServerWithoutTokenAuthenticationClosesAConnectionThatSendsATokenAsBefore() throws IOException {
         List<CallerIdentity> seen = new CopyOnWriteArrayList<>();
         JupiterServer plain = JupiterServer.builder().host("127.0.0.1").port(0).interceptor(new Interceptor() {
             @Override
@@ -248,11 +249,18 @@ class TokenAuthTest {
         }).build();
         plain.register(new EchoServiceImpl());
         int plainPort = plain.start().getPort();
+        try (Socket socket = RawCalls.connect(plainPort)) {
+            // An unknown message code to it, as to 1.3.1: closed at the header.
+            sendToken(socket, ALICE_TOKEN.getBytes(StandardCharsets.UTF_8));
+            assertThat(socket.getInputStream().read()).as("closed").isEqualTo(-1);
+        }
         try (JupiterClient alice = JupiterClient.builder().callerToken(ALICE_TOKEN).build();
              JupiterClient anonymous = JupiterClient.builder().build()) {
-            assertThat(echo(alice, plainPort).hello("t")).isEqualTo("hello, t");
+            EchoService withToken = alice.proxy(EchoService.class).address("127.0.0.1", plainPort).connections(1)
+                    .timeoutMillis(1_000).build();
+            assertThatThrownBy(() -> withToken.hello("t")).isInstanceOf(RpcException.class);
             assertThat(echo(anonymous, plainPort).hello("n")).isEqualTo("hello, n");
-            assertThat(seen).containsExactly(CallerIdentity.ANONYMOUS, CallerIdentity.ANONYMOUS);
+            assertThat(seen).containsExactly(CallerIdentity.ANONYMOUS);
         } finally {
             plain.close();
         }

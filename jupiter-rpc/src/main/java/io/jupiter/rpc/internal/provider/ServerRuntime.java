@@ -63,15 +63,15 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
     private final int maxInFlightPerConnection;
     private final long maxQueuedBytesPerConnection;
     /** {@code null}: no identifier names callers when their connections open. */
-    private volatile CallerIdentifier identifier;
-    /** {@code null}: no caller token is asked for (one a client sends anyway is ignored). */
-    private volatile TokenGate tokenGate;
+    private final CallerIdentifier identifier;
+    /** {@code null}: no caller token is asked for (the decoder closes a connection that sends one). */
+    private final TokenGate tokenGate;
     /** Whether an identifier or a token gate names callers; if not, {@link #callers} stays empty. */
-    private volatile boolean identifiesCallers;
+    private final boolean identifiesCallers;
     /** The identity of every open connection whose caller was named (by the identifier or by its token). */
     private final ConcurrentHashMap<Connection, CallerIdentity> callers = new ConcurrentHashMap<>();
     /** {@code null}: every caller may call every method. */
-    private volatile Authorizer authorizer;
+    private final Authorizer authorizer;
 
     /**
      * What one connection may have in flight at once, beyond which admission answers {@code SERVER_BUSY}.
@@ -83,6 +83,27 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
     }
 
     /**
+     * Who callers are and who may call what.
+     *
+     * @param identifier names each caller when its connection opens; {@code null}: none
+     * @param tokens     names each caller by the token its connection presents first; {@code null}: no token is
+     *                   asked for. Not with an {@code identifier}: a connection's caller is named once
+     * @param authorizer who may call what; {@code null}: everyone everything
+     */
+    public record Security(CallerIdentifier identifier, TokenAuthenticator tokens, Authorizer authorizer) {
+
+        /** All callers anonymous, all calls allowed (as 1.3.1). */
+        public static final Security NONE = new Security(null, null, null);
+
+        public Security {
+            if (identifier != null && tokens != null) {
+                throw new IllegalArgumentException("callerIdentifier and tokenAuthenticator: both set (expected: at"
+                        + " most one; a connection's caller is named once)");
+            }
+        }
+    }
+
+    /**
      * @param providerThreads threads of the provider pool; 0 runs requests on the IO threads
      * @param queueCapacity   requests that may wait for a provider thread before new ones are refused
      * @param perConnection   what one connection may have in flight: requests, and bytes of unread bodies
@@ -91,7 +112,7 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
                          int queueCapacity, ConnectionLimits perConnection, Set<SerializerType> serializers,
                          RpcMetrics metrics) {
         this(transportConfig, bindAddress, providerThreads, null, false, queueCapacity, perConnection, serializers,
-                metrics);
+                metrics, Security.NONE);
     }
 
     /**
@@ -104,7 +125,7 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
      */
     public ServerRuntime(TransportConfig transportConfig, SocketAddress bindAddress, int providerThreads,
                          Executor executor, boolean ownsExecutor, int queueCapacity, ConnectionLimits perConnection,
-                         Set<SerializerType> serializers, RpcMetrics metrics) {
+                         Set<SerializerType> serializers, RpcMetrics metrics, Security security) {
         this.metrics = metrics;
         this.maxInFlightPerConnection = perConnection.requests();
         this.maxQueuedBytesPerConnection = perConnection.bytes();
@@ -121,12 +142,18 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
             this.pool = null;
         }
         this.pipeline = new ProviderPipeline(this, pool, metrics);
+        this.identifier = security.identifier();
+        this.tokenGate = security.tokens() == null ? null : new TokenGate(security.tokens(), pipeline);
+        this.identifiesCallers = identifier != null || tokenGate != null;
+        this.authorizer = security.authorizer();
         // A provider has no use for responses: a peer sending one is not a consumer, and is closed at the header.
-        // A caller token is accepted as the first frame only, whether tokens are asked for or not (then ignored).
-        TransportConfig providerConfig = transportConfig.toBuilder()
-                .acceptedMessageCodes(ProtocolHeader.PROVIDER_MESSAGE_CODES)
-                .firstFrameOnly(ProtocolHeader.CALLER_TOKEN, ProtocolHeader.MAX_CALLER_TOKEN_SIZE).build();
-        this.acceptor = TransportFactory.load().newAcceptor(providerConfig, bindAddress, this);
+        TransportConfig.Builder providerConfig = transportConfig.toBuilder()
+                .acceptedMessageCodes(ProtocolHeader.PROVIDER_MESSAGE_CODES);
+        if (tokenGate != null) {
+            // Only here, and only as the first frame: elsewhere a token frame closes the connection, as in 1.3.1.
+            providerConfig.firstFrameOnly(ProtocolHeader.CALLER_TOKEN, ProtocolHeader.MAX_CALLER_TOKEN_SIZE);
+        }
+        this.acceptor = TransportFactory.load().newAcceptor(providerConfig.build(), bindAddress, this);
     }
 
     /**
@@ -136,22 +163,6 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
     public void extensions(List<Interceptor> interceptors, FlowLimiter appFlowLimiter) {
         this.interceptors = List.copyOf(interceptors);
         pipeline.appFlowLimiter(appFlowLimiter);
-    }
-
-    /**
-     * Who callers are, named when their connections open by {@code identifier} or by the token they present first
-     * to {@code tokens} (at most one of them; both {@code null}: all anonymous), and who may call what ({@code null}:
-     * everyone everything). Call before starting.
-     */
-    public void security(CallerIdentifier identifier, TokenAuthenticator tokens, Authorizer authorizer) {
-        if (identifier != null && tokens != null) {
-            throw new IllegalArgumentException("callerIdentifier and tokenAuthenticator: both set (expected: at most"
-                    + " one; a connection's caller is named once)");
-        }
-        this.identifier = identifier;
-        this.tokenGate = tokens == null ? null : new TokenGate(tokens, pipeline);
-        this.identifiesCallers = identifier != null || tokens != null;
-        this.authorizer = authorizer;
     }
 
     /** The authorizer, or {@code null}. */
@@ -272,18 +283,12 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
 
     @Override
     public void frameReceived(Connection connection, Frame frame) {
-        TokenGate gate = tokenGate;
-        if (gate != null && !callers.containsKey(connection)) {
+        if (tokenGate != null && !callers.containsKey(connection)) {
             // Connection events and frames of one connection all come on its IO thread: no race with disconnected.
-            CallerIdentity caller = gate.received(connection, frame);
+            CallerIdentity caller = tokenGate.received(connection, frame);
             if (caller != null) {
                 callers.put(connection, caller);
             }
-            return;
-        }
-        if (frame.messageCode() == ProtocolHeader.CALLER_TOKEN) {
-            // No token is asked for here: a client that sends one anyway is served as any other.
-            frame.release();
             return;
         }
         pipeline.received(connection, frame);
@@ -302,9 +307,8 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
                 return;
             }
         }
-        TokenGate gate = tokenGate;
-        if (gate != null) {
-            gate.opened(connection);
+        if (tokenGate != null) {
+            tokenGate.opened(connection);
         }
         connections.put(connection, new ConnectionLoad(maxInFlightPerConnection, maxQueuedBytesPerConnection));
         if (pipeline.isDraining()) {
@@ -318,9 +322,8 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
     public void disconnected(Connection connection) {
         connections.remove(connection);
         callers.remove(connection);
-        TokenGate gate = tokenGate;
-        if (gate != null) {
-            gate.closed(connection);
+        if (tokenGate != null) {
+            tokenGate.closed(connection);
         }
     }
 
