@@ -231,8 +231,8 @@ public final class JupiterClient implements AutoCloseable {
         /**
          * A token sent once per connection, as its first frame, for providers that name their callers by it
          * ({@link io.jupiter.rpc.JupiterServer.Builder#tokenAuthenticator}); default: none, nothing is sent (as
-         * 1.3.1). A provider without token authentication ignores it; a 1.3.1 provider closes a connection that
-         * sends one. The token is a secret: use TLS ({@link TransportConfig#tls()}) so that it is not sent in clear
+         * 1.3.1). Only for such providers: one without token authentication, as a 1.3.1 one, closes a connection
+         * that sends a token. The token is a secret: use TLS ({@link TransportConfig#tls()}) so that it is not sent in clear
          * text. It is never logged.
          *
          * @throws IllegalArgumentException if the token is blank, or longer than 4,096 UTF-8 bytes

@@ -45,8 +45,8 @@ public final class ProtocolHeader {
      * Consumer to provider, only as the first frame of a connection and only from a client configured with a caller
      * token: sign {@code 0x09} (serializer nibble 0), status 0, id 0, body the token in UTF-8, at most
      * {@link #MAX_CALLER_TOKEN_SIZE} bytes. Never answered: a provider that refuses the token answers the
-     * connection's first request {@code BAD_REQUEST} and closes it. 1.3.1 has no such frame (a 1.3.1 provider closes
-     * a connection that sends one).
+     * connection's first request {@code BAD_REQUEST} and closes it. Accepted only by a provider that asks for tokens
+     * ({@link TransportConfig.Builder#firstFrameOnly}); any other, as a 1.3.1 one, closes a connection that sends one.
      */
     public static final byte CALLER_TOKEN = 0x09;
     /** The largest body of a {@link #CALLER_TOKEN} frame, in bytes; a header declaring more closes the connection. */
