@@ -224,6 +224,17 @@ class TokenAuthTest {
     }
 
     @Test
+    void aTokenSupplierThatFailsSendsNoTokenAndTheProviderSaysItIsMissing() {
+        try (JupiterClient broken = JupiterClient.builder().callerToken(() -> {
+            throw new IllegalStateException("vault unreachable");
+        }).build()) {
+            assertThatThrownBy(() -> echo(broken, port).hello("x")).isInstanceOf(BadRequestException.class)
+                    .hasMessageContaining("caller token missing");
+        }
+        assertThat(seenByInterceptor).isEmpty();
+    }
+
+    @Test
     void theTokenIsAskedForOnEveryConnection() {
         AtomicInteger asked = new AtomicInteger();
         try (JupiterClient alice = JupiterClient.builder().callerToken(() -> {
