@@ -6,10 +6,13 @@ import io.jupiter.rpc.filter.Interceptor;
 import io.jupiter.rpc.generic.GenericInvoker;
 import io.jupiter.rpc.internal.consumer.ClientRuntime;
 import io.jupiter.rpc.metrics.RpcMetrics;
+import io.jupiter.transport.ProtocolHeader;
 import io.jupiter.transport.TransportConfig;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
+import java.util.function.Supplier;
 
 /**
  * The consumer side: makes client proxies of service interfaces and owns their connections and threads.
@@ -37,7 +40,8 @@ public final class JupiterClient implements AutoCloseable {
         this.interceptors = List.copyOf(builder.interceptors);
         this.propagateDeadline = builder.propagateDeadline;
         this.runtime = new ClientRuntime(builder.transportConfig, builder.consumerThreads, builder.callbackExecutor,
-                builder.adaptiveCallbacks, RpcMetrics.create(RpcMetrics.Side.CONSUMER, builder.metrics), builder.maxInFlight);
+                builder.adaptiveCallbacks, RpcMetrics.create(RpcMetrics.Side.CONSUMER, builder.metrics), builder.maxInFlight,
+                builder.callerToken);
         this.registry = builder.registry;
         if (builder.warmUpMillis >= 0) {
             runtime.warmUpMillis(builder.warmUpMillis);
@@ -115,6 +119,7 @@ public final class JupiterClient implements AutoCloseable {
         private String registry;
         private long warmUpMillis = -1;
         private int maxInFlight = SystemProperties.getInt("jupiter.rpc.consumer.max-in-flight", 4096);
+        private Supplier<String> callerToken;
 
         private Builder() {
         }
@@ -220,6 +225,34 @@ public final class JupiterClient implements AutoCloseable {
          */
         public Builder maxInFlight(int calls) {
             this.maxInFlight = Requires.positive(calls, "maxInFlight");
+            return this;
+        }
+
+        /**
+         * A token sent once per connection, as its first frame, for providers that name their callers by it
+         * ({@link io.jupiter.rpc.JupiterServer.Builder#tokenAuthenticator}); default: none, nothing is sent (as
+         * 1.3.1). Only for such providers: one without token authentication, as a 1.3.1 one, closes a connection
+         * that sends a token. The token is a secret: use TLS ({@link TransportConfig#tls()}) so that it is not sent in clear
+         * text. It is never logged.
+         *
+         * @throws IllegalArgumentException if the token is blank, or longer than 4,096 UTF-8 bytes
+         */
+        public Builder callerToken(String token) {
+            Requires.argument(token != null && !token.isBlank(), "callerToken: blank (expected: a token)");
+            int bytes = token.getBytes(StandardCharsets.UTF_8).length;
+            Requires.argument(bytes <= ProtocolHeader.MAX_CALLER_TOKEN_SIZE, "callerToken: " + bytes
+                    + " bytes (expected: at most " + ProtocolHeader.MAX_CALLER_TOKEN_SIZE + ")");
+            return callerToken(() -> token);
+        }
+
+        /**
+         * As {@link #callerToken(String)}, the token asked for each time a connection opens (reconnections too), so
+         * that it may rotate. Must be fast and must not block: it runs on the IO thread. When it returns no usable
+         * token (null, blank, too long) or throws, the connection sends none, and a provider that asks for one
+         * refuses its first request as "caller token missing".
+         */
+        public Builder callerToken(Supplier<String> tokens) {
+            this.callerToken = Requires.notNull(tokens, "callerToken");
             return this;
         }
 

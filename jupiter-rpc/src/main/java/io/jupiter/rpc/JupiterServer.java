@@ -17,6 +17,7 @@ import io.jupiter.rpc.security.AuthorizationRules;
 import io.jupiter.rpc.security.Authorizer;
 import io.jupiter.rpc.security.CallerIdentifier;
 import io.jupiter.rpc.security.CallerIdentity;
+import io.jupiter.rpc.security.TokenAuthenticator;
 import io.jupiter.serialization.ClassAllowList;
 import io.jupiter.serialization.SerializerType;
 import io.jupiter.transport.TransportConfig;
@@ -71,16 +72,17 @@ public final class JupiterServer implements AutoCloseable {
         Requires.argument(builder.registry == null || TransportAddresses.isTcp(bindAddress), "registry: "
                 + builder.registry + " (expected: none for a server on " + TransportAddresses.format(bindAddress)
                 + "; a registry publishes host:port)");
+        ServerRuntime.Security security = new ServerRuntime.Security(builder.callerIdentifier,
+                builder.tokenAuthenticator, builder.authorizer);
         Executor executor = builder.virtualThreads ? VirtualThreads.newThreadPerTaskExecutor("jupiter-provider-virtual-")
                 : builder.executor;
         this.runtime = new ServerRuntime(builder.transportConfig, bindAddress,
                 builder.providerThreads, executor, builder.virtualThreads, builder.queueCapacity,
                 new ServerRuntime.ConnectionLimits(
                         builder.maxInFlightPerConnection, builder.maxQueuedBytesPerConnection), builder.serializers,
-                RpcMetrics.create(RpcMetrics.Side.PROVIDER, builder.metrics));
+                RpcMetrics.create(RpcMetrics.Side.PROVIDER, builder.metrics), security);
         runtime.extensions(builder.interceptors, builder.appFlowLimiter);
         runtime.sendStackTraces(builder.sendStackTraces);
-        runtime.security(builder.callerIdentifier, builder.authorizer);
         this.registryUrl = builder.registry;
         // Without an advertised host, a wildcard bind publishes no host: the embedded registry fills in the address
         // the provider connects from (as 1.3.1 does), ZooKeeper the machine's address.
@@ -359,6 +361,7 @@ public final class JupiterServer implements AutoCloseable {
         private boolean virtualThreads;
         private boolean adaptiveDispatch = SystemProperties.getBoolean("jupiter.rpc.provider.adaptive.dispatch", true);
         private CallerIdentifier callerIdentifier;
+        private TokenAuthenticator tokenAuthenticator;
         private Authorizer authorizer;
 
         private Builder() {
@@ -560,10 +563,24 @@ public final class JupiterServer implements AutoCloseable {
         /**
          * Establishes who is on the other end of each connection, once when it opens ({@link CallerIdentity}, seen
          * by the {@link #authorizer} and by interceptors as {@link io.jupiter.rpc.filter.Invocation#caller()});
-         * default: every caller is {@link CallerIdentity#ANONYMOUS}.
+         * default: every caller is {@link CallerIdentity#ANONYMOUS}. Not with a {@link #tokenAuthenticator}.
          */
         public Builder callerIdentifier(CallerIdentifier identifier) {
             this.callerIdentifier = Requires.notNull(identifier, "callerIdentifier");
+            return this;
+        }
+
+        /**
+         * Requires every connection to present a caller token first
+         * ({@link io.jupiter.rpc.JupiterClient.Builder#callerToken(String)}) and names its caller by it, once, for
+         * the {@link #authorizer} and interceptors. A connection without a token, or whose token is refused, has its
+         * first request answered {@code BAD_REQUEST} ("caller token missing" / "caller token refused"), none of its
+         * requests read, and is closed. Send tokens over TLS ({@link TransportConfig#tls()}): they are secrets.
+         * Default: none, no token is asked for, and a connection that sends one anyway is closed, as by 1.3.1. Not
+         * with a {@link #callerIdentifier}. The built-in one is {@link TokenAuthenticator#of}.
+         */
+        public Builder tokenAuthenticator(TokenAuthenticator authenticator) {
+            this.tokenAuthenticator = Requires.notNull(authenticator, "tokenAuthenticator");
             return this;
         }
 

@@ -10,6 +10,7 @@ import io.jupiter.rpc.filter.Interceptor;
 import io.jupiter.rpc.filter.Invocation;
 import io.jupiter.rpc.security.AuthorizationRules;
 import io.jupiter.rpc.security.CallerIdentifier;
+import io.jupiter.rpc.security.TokenAuthenticator;
 import io.jupiter.testkit.TestCertificates;
 import io.jupiter.transport.Status;
 import io.jupiter.transport.TlsConfig;
@@ -18,6 +19,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -127,6 +129,43 @@ class TlsRpcTest {
         assertThatThrownBy(echo::ping).isInstanceOf(ConnectionException.class)
                 .hasMessageContaining("no TLS connection to");
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+    }
+
+    @Test
+    void aCallerTokenSentOverTlsNamesTheCaller() {
+        // TLS without client certificates: the token, kept secret by the encryption, is what names the caller.
+        TlsConfig serverTls = TlsConfig.builder().keyPair(certs.serverCert(), certs.serverKey()).build();
+        ServiceKey echoKey = ServiceKey.of(EchoService.class, "1.0.0");
+        List<String> seen = new CopyOnWriteArrayList<>();
+        server = JupiterServer.builder().host("127.0.0.1").port(0)
+                .transportConfig(TransportConfig.builder().threadNamePrefix("tls-rpc-acceptor").tls(serverTls).build())
+                .tokenAuthenticator(TokenAuthenticator.of(Map.of("s3cret-token", "shop")))
+                .authorizer(AuthorizationRules.builder().allow(echoKey, "hello", "shop").build())
+                .interceptor(new Interceptor() {
+                    @Override
+                    public void beforeInvoke(Invocation invocation) {
+                        seen.add(invocation.caller().name());
+                    }
+                })
+                .build();
+        server.register(new EchoServiceImpl());
+        int port = server.start().getPort();
+
+        client = JupiterClient.builder().transportConfig(TransportConfig.builder().threadNamePrefix("tls-rpc-connector")
+                .readerIdleMillis(0).tls(TlsConfig.builder().trust(certs.caCert()).build()).build())
+                .callerToken("s3cret-token").build();
+        EchoService echo = client.proxy(EchoService.class).address("127.0.0.1", port).timeoutMillis(10_000).build();
+        assertThat(echo.hello("tls")).isEqualTo("hello, tls");
+        assertThat(seen).containsExactly("shop");
+
+        try (JupiterClient noToken = client(TlsConfig.builder().trust(certs.caCert()).build())) {
+            EchoService anonymous = noToken.proxy(EchoService.class).address("127.0.0.1", port)
+                    .timeoutMillis(10_000).build();
+            assertThatThrownBy(() -> anonymous.hello("x")).isInstanceOfSatisfying(RpcException.class,
+                    e -> assertThat(e.status()).isEqualTo(Status.BAD_REQUEST))
+                    .hasMessageContaining("caller token missing");
+        }
+        assertThat(seen).containsExactly("shop");
     }
 
     private int startServer(TlsConfig tls) {

@@ -37,7 +37,8 @@ public interface Invocation {
 
     /**
      * Who called: on the provider the identity of the connection the request came on, as its
-     * {@link io.jupiter.rpc.security.CallerIdentifier} established it ({@link CallerIdentity#ANONYMOUS} without one);
+     * {@link io.jupiter.rpc.security.CallerIdentifier} or the caller token's
+     * {@link io.jupiter.rpc.security.TokenAuthenticator} established it ({@link CallerIdentity#ANONYMOUS} without);
      * on the consumer always {@link CallerIdentity#ANONYMOUS}.
      */
     CallerIdentity caller();

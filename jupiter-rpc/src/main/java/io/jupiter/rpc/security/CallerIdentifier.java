@@ -6,7 +6,8 @@ import io.jupiter.transport.Connection;
  * Establishes the {@link CallerIdentity} of a provider's connection, once, when it opens (on its IO thread, before
  * any of its requests is read). Set with {@link io.jupiter.rpc.JupiterServer.Builder#callerIdentifier}; the default
  * ({@link #ANONYMOUS}) knows nobody. A transport that authenticates its peer (mutual TLS) is where an identifier
- * takes a name from, e.g. the client certificate's subject.
+ * takes a name from, e.g. the client certificate's subject. Callers without a certificate can be named by a token
+ * instead ({@link TokenAuthenticator}); a server uses one or the other.
  *
  * <p>Must be fast and must not block: it runs on the IO thread. An exception closes the connection.
  */

@@ -4,12 +4,13 @@ import io.jupiter.common.Requires;
 
 /**
  * Who is on the other end of a provider's connection, established once when the connection opens (by a
- * {@link CallerIdentifier}) and the same for every request it carries. Authorization ({@link Authorizer}) decides by
+ * {@link CallerIdentifier}, or by the caller token the client presents first to a {@link TokenAuthenticator}) and the
+ * same for every request it carries. Authorization ({@link Authorizer}) decides by
  * it, and provider interceptors see it as {@link io.jupiter.rpc.filter.Invocation#caller()}.
  *
  * <p>A 1.3.1 consumer presents nothing, so without an identifier every caller is {@link #ANONYMOUS}. An identifier
  * may name callers by what the transport proved about them (the subject of a client certificate under mutual TLS),
- * or by anything else it trusts. Immutable.
+ * or by anything else it trusts; a token authenticator names them by their token. Immutable.
  */
 public final class CallerIdentity {
 

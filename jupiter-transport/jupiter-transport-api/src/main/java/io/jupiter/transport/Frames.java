@@ -1,5 +1,6 @@
 package io.jupiter.transport;
 
+import io.jupiter.common.Requires;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 
@@ -45,5 +46,19 @@ public final class Frames {
         frame.writeLong(0L);
         frame.writeInt(0);
         return frame;
+    }
+
+    /**
+     * The {@link ProtocolHeader#CALLER_TOKEN} frame carrying {@code token} (UTF-8 bytes, at most
+     * {@link ProtocolHeader#MAX_CALLER_TOKEN_SIZE}).
+     *
+     * @throws IllegalArgumentException if the token is longer
+     */
+    public static ByteBuf callerToken(ByteBufAllocator alloc, byte[] token) {
+        Requires.argument(token.length <= ProtocolHeader.MAX_CALLER_TOKEN_SIZE, "caller token: " + token.length
+                + " bytes (expected: at most " + ProtocolHeader.MAX_CALLER_TOKEN_SIZE + ")");
+        ByteBuf frame = newFrame(alloc, token.length);
+        frame.writeBytes(token);
+        return fillHeader(frame, ProtocolHeader.toSign(0, ProtocolHeader.CALLER_TOKEN), (byte) 0, 0L);
     }
 }

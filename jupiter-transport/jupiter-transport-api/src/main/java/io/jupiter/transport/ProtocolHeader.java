@@ -40,7 +40,17 @@ public final class ProtocolHeader {
     public static final byte REQUEST = 0x01;
     /** Provider to consumer: the answer to a call. */
     public static final byte RESPONSE = 0x02;
-    // 0x03 to 0x07 are the embedded registry's messages; they are declared with it (jupiter-registry-default).
+    // 0x03 to 0x08 are the embedded registry's messages; they are declared with it (jupiter-registry-default).
+    /**
+     * Consumer to provider, only as the first frame of a connection and only from a client configured with a caller
+     * token: sign {@code 0x09} (serializer nibble 0), status 0, id 0, body the token in UTF-8, at most
+     * {@link #MAX_CALLER_TOKEN_SIZE} bytes. Never answered: a provider that refuses the token answers the
+     * connection's first request {@code BAD_REQUEST} and closes it. Accepted only by a provider that asks for tokens
+     * ({@link TransportConfig.Builder#firstFrameOnly}); any other, as a 1.3.1 one, closes a connection that sends one.
+     */
+    public static final byte CALLER_TOKEN = 0x09;
+    /** The largest body of a {@link #CALLER_TOKEN} frame, in bytes; a header declaring more closes the connection. */
+    public static final int MAX_CALLER_TOKEN_SIZE = 4096;
     /** Keep-alive: sign exactly 0x0f, id 0, empty body; never answered. */
     public static final byte HEARTBEAT = 0x0f;
 

@@ -25,6 +25,8 @@ import io.jupiter.common.SystemProperties;
  * <tr><td>batchDelayMicros (how long ENABLE, and AUTO under load, hold a flush)</td><td>50</td>
  * <td>jupiter.io.write.batch.delay.micros</td></tr>
  * <tr><td>acceptedMessageCodes</td><td>request, response, heartbeat</td><td>-</td></tr>
+ * <tr><td>firstFrameOnly (a message code accepted as a connection's first frame only, with its own body
+ * cap)</td><td>none</td><td>-</td></tr>
  * <tr><td>bodyTimeoutMillis (a frame whose header arrived must be complete within this; 0 = no limit)</td>
  * <td>10,000</td><td>jupiter.io.decoder.body.timeout.millis</td></tr>
  * <tr><td>maxConnections (accepted connections open at once; more are closed at once)</td><td>20,000</td>
@@ -51,6 +53,8 @@ public final class TransportConfig {
     private final long reconnectInitialDelayMillis;
     private final long reconnectMaxDelayMillis;
     private final int acceptedMessageCodes;
+    private final byte firstFrameMessageCode;
+    private final int firstFrameMaxBodySize;
     private final String threadNamePrefix;
     private final WriteBatching writeBatching;
     private final long batchDelayMicros;
@@ -72,6 +76,8 @@ public final class TransportConfig {
         this.reconnectInitialDelayMillis = b.reconnectInitialDelayMillis;
         this.reconnectMaxDelayMillis = b.reconnectMaxDelayMillis;
         this.acceptedMessageCodes = b.acceptedMessageCodes;
+        this.firstFrameMessageCode = b.firstFrameMessageCode;
+        this.firstFrameMaxBodySize = b.firstFrameMaxBodySize;
         this.threadNamePrefix = b.threadNamePrefix;
         this.writeBatching = b.writeBatching;
         this.batchDelayMicros = b.batchDelayMicros;
@@ -106,6 +112,8 @@ public final class TransportConfig {
         b.reconnectInitialDelayMillis = reconnectInitialDelayMillis;
         b.reconnectMaxDelayMillis = reconnectMaxDelayMillis;
         b.acceptedMessageCodes = acceptedMessageCodes;
+        b.firstFrameMessageCode = firstFrameMessageCode;
+        b.firstFrameMaxBodySize = firstFrameMaxBodySize;
         b.threadNamePrefix = threadNamePrefix;
         b.writeBatching = writeBatching;
         b.batchDelayMicros = batchDelayMicros;
@@ -180,6 +188,19 @@ public final class TransportConfig {
         return acceptedMessageCodes;
     }
 
+    /**
+     * A message code accepted as the first frame of a connection and nowhere else (a provider's caller token,
+     * {@link ProtocolHeader#CALLER_TOKEN}); 0: none, the default.
+     */
+    public byte firstFrameMessageCode() {
+        return firstFrameMessageCode;
+    }
+
+    /** The body cap of a {@link #firstFrameMessageCode()} frame, checked on its header; 0 without one. */
+    public int firstFrameMaxBodySize() {
+        return firstFrameMaxBodySize;
+    }
+
     /** How frames written by other threads become socket writes. */
     public WriteBatching writeBatching() {
         return writeBatching;
@@ -232,6 +253,8 @@ public final class TransportConfig {
         private long reconnectInitialDelayMillis = 10;
         private long reconnectMaxDelayMillis = 10_000;
         private int acceptedMessageCodes = ProtocolHeader.RPC_MESSAGE_CODES;
+        private byte firstFrameMessageCode;
+        private int firstFrameMaxBodySize;
         private String threadNamePrefix = "jupiter-io";
         private WriteBatching writeBatching = WriteBatching.valueOf(
                 SystemProperties.get("jupiter.io.write.batching", "auto").toUpperCase(java.util.Locale.ROOT));
@@ -300,6 +323,18 @@ public final class TransportConfig {
         public Builder acceptedMessageCodes(int mask) {
             Requires.argument(mask != 0, "acceptedMessageCodes: 0 (expected: at least one code)");
             this.acceptedMessageCodes = mask;
+            return this;
+        }
+
+        /**
+         * Accepts {@code messageCode}, with a body of at most {@code maxBodySize} bytes, as the first frame of a
+         * connection, and nowhere else: the same code later closes the connection, as any code not accepted does.
+         * The code need not be among {@link #acceptedMessageCodes}.
+         */
+        public Builder firstFrameOnly(byte messageCode, int maxBodySize) {
+            Requires.inRange(messageCode, 1, 0x0e, "firstFrameMessageCode");
+            this.firstFrameMaxBodySize = Requires.positive(maxBodySize, "firstFrameMaxBodySize");
+            this.firstFrameMessageCode = messageCode;
             return this;
         }
 

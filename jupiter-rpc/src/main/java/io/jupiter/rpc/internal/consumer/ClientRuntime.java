@@ -29,6 +29,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * Everything a client owns: the connector and its connections, the in-flight calls, the timeout wheel and the
@@ -58,7 +59,7 @@ public final class ClientRuntime implements AutoCloseable {
      * @param maxInFlight     calls that may wait for a response at once; more wait for a slot (back-pressure)
      */
     public ClientRuntime(TransportConfig transportConfig, int consumerThreads, RpcMetrics metrics, int maxInFlight) {
-        this(transportConfig, consumerThreads, null, true, metrics, maxInFlight);
+        this(transportConfig, consumerThreads, null, true, metrics, maxInFlight, null);
     }
 
     /**
@@ -69,15 +70,18 @@ public final class ClientRuntime implements AutoCloseable {
      * @param adaptiveCallbacks whether completions of a proxy method's async calls move from the consumer threads
      *                         to the IO threads once they prove fast ({@link io.jupiter.rpc.internal.AdaptiveDispatch})
      * @param maxInFlight      calls that may wait for a response at once; more wait for a slot (back-pressure)
+     * @param callerToken      the token sent first on every connection, asked for at each one; {@code null}: none
      */
     public ClientRuntime(TransportConfig transportConfig, int consumerThreads, Executor callbackExecutor,
-                         boolean adaptiveCallbacks, RpcMetrics metrics, int maxInFlight) {
+                         boolean adaptiveCallbacks, RpcMetrics metrics, int maxInFlight,
+                         Supplier<String> callerToken) {
         this.metrics = metrics;
         this.adaptiveCallbacks = adaptiveCallbacks;
         this.callbackExecutor = callbackExecutor;
         this.calls = new InFlightCalls(maxInFlight);
         this.connector = TransportFactory.load().newConnector(transportConfig,
-                new ConsumerFrameHandler(calls, metrics));
+                new ConsumerFrameHandler(calls, metrics,
+                        callerToken == null ? null : new CallerTokenSender(callerToken)));
         this.timer = new HashedWheelTimer(new NamedThreadFactory("jupiter-timeout", true), 10, TimeUnit.MILLISECONDS,
                 512);
         // A provider that left is disconnected after this grace, so calls still in flight on it can finish.

@@ -12,7 +12,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The client's side of every connection: matches each response to its call by invoke id (on the IO thread, without
- * reading the body) and fails the calls of a connection that closes at once, rather than at their timeouts.
+ * reading the body) and fails the calls of a connection that closes at once, rather than at their timeouts. With a
+ * caller token, sends it first on every connection that opens.
  */
 final class ConsumerFrameHandler implements FrameHandler {
 
@@ -20,10 +21,21 @@ final class ConsumerFrameHandler implements FrameHandler {
 
     private final InFlightCalls calls;
     private final RpcMetrics metrics;
+    /** {@code null}: no caller token, nothing is sent when a connection opens (as 1.3.1). */
+    private final CallerTokenSender callerToken;
 
-    ConsumerFrameHandler(InFlightCalls calls, RpcMetrics metrics) {
+    ConsumerFrameHandler(InFlightCalls calls, RpcMetrics metrics, CallerTokenSender callerToken) {
         this.calls = calls;
         this.metrics = metrics;
+        this.callerToken = callerToken;
+    }
+
+    @Override
+    public void connected(Connection connection) {
+        // Called before the connection is offered to calls, so the token goes before any request.
+        if (callerToken != null) {
+            callerToken.send(connection);
+        }
     }
 
     @Override

@@ -10,6 +10,7 @@ import io.jupiter.rpc.metrics.RpcMetrics;
 import io.jupiter.rpc.security.Authorizer;
 import io.jupiter.rpc.security.CallerIdentifier;
 import io.jupiter.rpc.security.CallerIdentity;
+import io.jupiter.rpc.security.TokenAuthenticator;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.SerializerType;
 import io.jupiter.serialization.Serializers;
@@ -61,12 +62,16 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
     private final ConcurrentHashMap<Connection, ConnectionLoad> connections = new ConcurrentHashMap<>();
     private final int maxInFlightPerConnection;
     private final long maxQueuedBytesPerConnection;
-    /** {@code null}: every caller is anonymous, and {@link #callers} stays empty. */
-    private volatile CallerIdentifier identifier;
-    /** The identity of every open connection, when there is an identifier. */
+    /** {@code null}: no identifier names callers when their connections open. */
+    private final CallerIdentifier identifier;
+    /** {@code null}: no caller token is asked for (the decoder closes a connection that sends one). */
+    private final TokenGate tokenGate;
+    /** Whether an identifier or a token gate names callers; if not, {@link #callers} stays empty. */
+    private final boolean identifiesCallers;
+    /** The identity of every open connection whose caller was named (by the identifier or by its token). */
     private final ConcurrentHashMap<Connection, CallerIdentity> callers = new ConcurrentHashMap<>();
     /** {@code null}: every caller may call every method. */
-    private volatile Authorizer authorizer;
+    private final Authorizer authorizer;
 
     /**
      * What one connection may have in flight at once, beyond which admission answers {@code SERVER_BUSY}.
@@ -78,6 +83,27 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
     }
 
     /**
+     * Who callers are and who may call what.
+     *
+     * @param identifier names each caller when its connection opens; {@code null}: none
+     * @param tokens     names each caller by the token its connection presents first; {@code null}: no token is
+     *                   asked for. Not with an {@code identifier}: a connection's caller is named once
+     * @param authorizer who may call what; {@code null}: everyone everything
+     */
+    public record Security(CallerIdentifier identifier, TokenAuthenticator tokens, Authorizer authorizer) {
+
+        /** All callers anonymous, all calls allowed (as 1.3.1). */
+        public static final Security NONE = new Security(null, null, null);
+
+        public Security {
+            if (identifier != null && tokens != null) {
+                throw new IllegalArgumentException("callerIdentifier and tokenAuthenticator: both set (expected: at"
+                        + " most one; a connection's caller is named once)");
+            }
+        }
+    }
+
+    /**
      * @param providerThreads threads of the provider pool; 0 runs requests on the IO threads
      * @param queueCapacity   requests that may wait for a provider thread before new ones are refused
      * @param perConnection   what one connection may have in flight: requests, and bytes of unread bodies
@@ -86,7 +112,7 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
                          int queueCapacity, ConnectionLimits perConnection, Set<SerializerType> serializers,
                          RpcMetrics metrics) {
         this(transportConfig, bindAddress, providerThreads, null, false, queueCapacity, perConnection, serializers,
-                metrics);
+                metrics, Security.NONE);
     }
 
     /**
@@ -99,7 +125,7 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
      */
     public ServerRuntime(TransportConfig transportConfig, SocketAddress bindAddress, int providerThreads,
                          Executor executor, boolean ownsExecutor, int queueCapacity, ConnectionLimits perConnection,
-                         Set<SerializerType> serializers, RpcMetrics metrics) {
+                         Set<SerializerType> serializers, RpcMetrics metrics, Security security) {
         this.metrics = metrics;
         this.maxInFlightPerConnection = perConnection.requests();
         this.maxQueuedBytesPerConnection = perConnection.bytes();
@@ -116,10 +142,18 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
             this.pool = null;
         }
         this.pipeline = new ProviderPipeline(this, pool, metrics);
+        this.identifier = security.identifier();
+        this.tokenGate = security.tokens() == null ? null : new TokenGate(security.tokens(), pipeline);
+        this.identifiesCallers = identifier != null || tokenGate != null;
+        this.authorizer = security.authorizer();
         // A provider has no use for responses: a peer sending one is not a consumer, and is closed at the header.
-        TransportConfig providerConfig = transportConfig.toBuilder()
-                .acceptedMessageCodes(ProtocolHeader.PROVIDER_MESSAGE_CODES).build();
-        this.acceptor = TransportFactory.load().newAcceptor(providerConfig, bindAddress, this);
+        TransportConfig.Builder providerConfig = transportConfig.toBuilder()
+                .acceptedMessageCodes(ProtocolHeader.PROVIDER_MESSAGE_CODES);
+        if (tokenGate != null) {
+            // Only here, and only as the first frame: elsewhere a token frame closes the connection, as in 1.3.1.
+            providerConfig.firstFrameOnly(ProtocolHeader.CALLER_TOKEN, ProtocolHeader.MAX_CALLER_TOKEN_SIZE);
+        }
+        this.acceptor = TransportFactory.load().newAcceptor(providerConfig.build(), bindAddress, this);
     }
 
     /**
@@ -131,15 +165,6 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
         pipeline.appFlowLimiter(appFlowLimiter);
     }
 
-    /**
-     * Who callers are ({@code null}: all anonymous) and who may call what ({@code null}: everyone everything). Call
-     * before starting.
-     */
-    public void security(CallerIdentifier identifier, Authorizer authorizer) {
-        this.identifier = identifier;
-        this.authorizer = authorizer;
-    }
-
     /** The authorizer, or {@code null}. */
     Authorizer authorizer() {
         return authorizer;
@@ -147,7 +172,7 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
 
     /** Who is on the other end of {@code connection}. */
     CallerIdentity caller(Connection connection) {
-        CallerIdentity caller = identifier == null ? null : callers.get(connection);
+        CallerIdentity caller = identifiesCallers ? callers.get(connection) : null;
         return caller == null ? CallerIdentity.ANONYMOUS : caller;
     }
 
@@ -258,6 +283,14 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
 
     @Override
     public void frameReceived(Connection connection, Frame frame) {
+        if (tokenGate != null && !callers.containsKey(connection)) {
+            // Connection events and frames of one connection all come on its IO thread: no race with disconnected.
+            CallerIdentity caller = tokenGate.received(connection, frame);
+            if (caller != null) {
+                callers.put(connection, caller);
+            }
+            return;
+        }
         pipeline.received(connection, frame);
     }
 
@@ -274,6 +307,9 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
                 return;
             }
         }
+        if (tokenGate != null) {
+            tokenGate.opened(connection);
+        }
         connections.put(connection, new ConnectionLoad(maxInFlightPerConnection, maxQueuedBytesPerConnection));
         if (pipeline.isDraining()) {
             // A consumer reconnecting to a server that is shutting down (it has not heard of the unpublish yet):
@@ -286,6 +322,9 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
     public void disconnected(Connection connection) {
         connections.remove(connection);
         callers.remove(connection);
+        if (tokenGate != null) {
+            tokenGate.closed(connection);
+        }
     }
 
     /** Requests received so far (for graceful shutdown: has traffic stopped?). */

@@ -29,6 +29,7 @@ public final class RegistryFrames {
      * it; a registry or client without a secret never sends it either).
      */
     public static final byte AUTH_CODE = 0x08;
+    // 0x09 is the RPC caller token (ProtocolHeader.CALLER_TOKEN); 0x01, 0x02 and 0x0f are RPC's too.
 
     /** The message codes a registry endpoint accepts: 3 to 8 and the heartbeat. */
     public static final int MESSAGE_CODES = ProtocolHeader.messageCodeMask(PUBLISH_SERVICE, PUBLISH_CANCEL_SERVICE,

@@ -38,6 +38,9 @@ import org.slf4j.LoggerFactory;
  * naming the peer and the reason, closes the channel and drops everything that arrives afterwards; it throws
  * nothing, so no exception travels down the pipeline.
  *
+ * <p>A config's {@link TransportConfig#firstFrameMessageCode() first-frame-only code} (a provider's caller token) is
+ * accepted on the connection's first frame only, with its own body cap, checked on the header like any other.
+ *
  * <p>Once a header has arrived, its body must be complete within the config's {@code bodyTimeoutMillis}, else the
  * connection is closed the same way: a peer cannot hold a partial frame open by trickling bytes (the reader idle
  * time restarts with every byte). The deadline is set when a body does not arrive in the read that brought its
@@ -54,6 +57,12 @@ public final class FrameDecoder extends ByteToMessageDecoder {
 
     private final int acceptedMessageCodes;
     private final int maxBodySize;
+    private final byte firstFrameMessageCode;
+    /** The bit of {@link #firstFrameMessageCode}; 0 without one. */
+    private final int firstFrameMask;
+    private final int firstFrameMaxBodySize;
+    /** Whether the connection's first header was read (the first-frame-only code is no longer accepted). */
+    private boolean firstHeaderRead;
     private final long bodyTimeoutMillis;
     private final long bodyTimeoutNanos;
 
@@ -73,6 +82,9 @@ public final class FrameDecoder extends ByteToMessageDecoder {
         Requires.notNull(config, "config");
         this.acceptedMessageCodes = config.acceptedMessageCodes();
         this.maxBodySize = config.maxBodySize();
+        this.firstFrameMessageCode = config.firstFrameMessageCode();
+        this.firstFrameMask = firstFrameMessageCode == 0 ? 0 : ProtocolHeader.messageCodeMask(firstFrameMessageCode);
+        this.firstFrameMaxBodySize = config.firstFrameMaxBodySize();
         this.bodyTimeoutMillis = config.bodyTimeoutMillis();
         this.bodyTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(bodyTimeoutMillis);
     }
@@ -88,7 +100,7 @@ public final class FrameDecoder extends ByteToMessageDecoder {
                 // Judge magic and sign as soon as they are here: a peer sending a few bad bytes is closed at
                 // once instead of holding the connection until the idle timeout.
                 String violation = ProtocolHeader.checkPrefix(in, in.readerIndex(), in.readableBytes(),
-                        acceptedMessageCodes);
+                        acceptedNow());
                 if (violation != null) {
                     fail(ctx, in, violation);
                 }
@@ -146,10 +158,14 @@ public final class FrameDecoder extends ByteToMessageDecoder {
     /** Checks and takes the header at the reader index; returns the violation, or {@code null} if it is valid. */
     private String readHeader(ByteBuf in) {
         int start = in.readerIndex();
-        String violation = ProtocolHeader.checkHeader(in, start, acceptedMessageCodes, maxBodySize);
+        boolean firstFrameOnly = !firstHeaderRead && firstFrameMask != 0
+                && ProtocolHeader.messageCode(in.getByte(start + ProtocolHeader.SIGN_OFFSET)) == firstFrameMessageCode;
+        String violation = ProtocolHeader.checkHeader(in, start, acceptedNow(),
+                firstFrameOnly ? firstFrameMaxBodySize : maxBodySize);
         if (violation != null) {
             return violation;
         }
+        this.firstHeaderRead = true;
         this.sign = in.getByte(start + ProtocolHeader.SIGN_OFFSET);
         this.status = in.getByte(start + ProtocolHeader.STATUS_OFFSET);
         this.id = in.getLong(start + ProtocolHeader.ID_OFFSET);
@@ -157,6 +173,11 @@ public final class FrameDecoder extends ByteToMessageDecoder {
         this.headerRead = true;
         in.skipBytes(ProtocolHeader.HEADER_SIZE);
         return null;
+    }
+
+    /** The message codes accepted for the header being read: the first-frame-only code too on the first one. */
+    private int acceptedNow() {
+        return firstHeaderRead ? acceptedMessageCodes : acceptedMessageCodes | firstFrameMask;
     }
 
     private void fail(ChannelHandlerContext ctx, ByteBuf in, String violation) {

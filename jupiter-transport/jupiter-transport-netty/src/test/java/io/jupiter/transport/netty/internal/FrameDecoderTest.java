@@ -254,6 +254,54 @@ class FrameDecoderTest {
         assertThat(channel.isOpen()).isFalse();
     }
 
+    /** A provider's config with the caller token as first frame: requests and heartbeats, the token first only. */
+    private static final TransportConfig WITH_TOKEN = TransportConfig.builder().maxBodySize(1024)
+            .acceptedMessageCodes(ProtocolHeader.PROVIDER_MESSAGE_CODES)
+            .firstFrameOnly(ProtocolHeader.CALLER_TOKEN, 16).build();
+    private static final byte TOKEN_SIGN = ProtocolHeader.toSign(0, ProtocolHeader.CALLER_TOKEN);
+
+    private void useTokenConfig() {
+        channel.finishAndReleaseAll();
+        channel = new EmbeddedChannel(new FrameDecoder(WITH_TOKEN));
+    }
+
+    @Test
+    void aFirstFrameOnlyCodeIsPassedOnAsTheFirstFrame() {
+        useTokenConfig();
+        channel.writeInbound(frame(TOKEN_SIGN, (byte) 0, 0L, "s3cret"), frame(REQUEST_SIGN, (byte) 0, 1L, "call"));
+
+        Frame token = channel.readInbound();
+        assertThat(token.messageCode()).isEqualTo(ProtocolHeader.CALLER_TOKEN);
+        assertThat(token.body().toString(StandardCharsets.UTF_8)).isEqualTo("s3cret");
+        token.release();
+        Frame request = channel.readInbound();
+        assertThat(request.id()).isEqualTo(1L);
+        request.release();
+        assertThat(channel.isOpen()).isTrue();
+    }
+
+    @Test
+    void aFirstFrameOnlyCodeAfterTheFirstFrameClosesTheChannel() {
+        useTokenConfig();
+        channel.writeInbound(frame(REQUEST_SIGN, (byte) 0, 1L, "call"));
+        Frame request = channel.readInbound();
+        request.release();
+
+        assertRejected(frame(TOKEN_SIGN, (byte) 0, 0L, "late"), "message code 0x9 is not accepted");
+    }
+
+    @Test
+    void aFirstFrameOnlyCodeHasItsOwnCapCheckedOnTheHeader() {
+        useTokenConfig();
+        // 17 bytes declared, none sent: refused on the 16 header bytes, nothing buffered for the body.
+        assertRejected(header(TOKEN_SIGN, 0L, 17), "body size 17 exceeds the 16-byte cap");
+    }
+
+    @Test
+    void withoutAFirstFrameOnlyCodeTheTokenIsRefusedLikeAnyUnacceptedCode() {
+        assertRejected(frame(TOKEN_SIGN, (byte) 0, 0L, "s3cret"), "message code 0x9 is not accepted");
+    }
+
     /** Bodies of varied sizes, every third one empty. */
     private static String body(int i) {
         return i % 3 == 0 ? "" : "#" + i + "x".repeat(i);

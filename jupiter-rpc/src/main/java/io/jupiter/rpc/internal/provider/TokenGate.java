@@ -1,0 +1,147 @@
+package io.jupiter.rpc.internal.provider;
+
+import io.jupiter.common.ThrottledWarning;
+import io.jupiter.rpc.security.CallerIdentity;
+import io.jupiter.rpc.security.TokenAuthenticator;
+import io.jupiter.transport.Connection;
+import io.jupiter.transport.Frame;
+import io.jupiter.transport.ProtocolHeader;
+import io.jupiter.transport.Status;
+import io.jupiter.transport.TransportAddresses;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The caller token of a server with a {@link TokenAuthenticator}: takes the frames of every connection until its
+ * caller is known. The first frame must be a {@link ProtocolHeader#CALLER_TOKEN} the authenticator accepts, which
+ * names the caller. Otherwise the connection's first request is answered {@code BAD_REQUEST} (token missing, or
+ * refused) without its body being read, and the connection is closed; a connection whose token was refused and
+ * that sends no request is closed after {@link #REFUSED_CLOSE_DELAY_MILLIS}.
+ *
+ * <p>All of it runs on the connection's IO thread. The token is never logged, nor sent back.
+ */
+final class TokenGate {
+
+    /** How long a connection whose token was refused may wait for a request to hear the refusal in. */
+    static final long REFUSED_CLOSE_DELAY_MILLIS = 5_000;
+    /** The answer to the first request of a connection that sent no token. */
+    static final String MISSING = "caller token missing: this provider requires a token as the first frame of every"
+            + " connection (JupiterClient.Builder.callerToken)";
+    /** The answer to the first request of a connection whose token was refused. */
+    static final String REFUSED = "caller token refused";
+
+    private static final Logger log = LoggerFactory.getLogger(TokenGate.class);
+    /** A peer can open connections at will: at most one line a second per peer. */
+    private static final ThrottledWarning refusals = new ThrottledWarning(log, 1, TimeUnit.SECONDS);
+
+    private final TokenAuthenticator authenticator;
+    private final ProviderPipeline pipeline;
+    /** Connections open whose first frame has not arrived. */
+    private final Set<Connection> awaitingToken = ConcurrentHashMap.newKeySet();
+    /** Connections whose token was refused and whose first request has not arrived. */
+    private final Set<Connection> tokenRefused = ConcurrentHashMap.newKeySet();
+
+    TokenGate(TokenAuthenticator authenticator, ProviderPipeline pipeline) {
+        this.authenticator = authenticator;
+        this.pipeline = pipeline;
+    }
+
+    void opened(Connection connection) {
+        awaitingToken.add(connection);
+    }
+
+    void closed(Connection connection) {
+        awaitingToken.remove(connection);
+        tokenRefused.remove(connection);
+    }
+
+    /**
+     * A frame of a connection whose caller is not known yet; the gate owns it. Returns the caller its token names,
+     * or {@code null} if the frame named none (the connection is refused, or closing).
+     */
+    CallerIdentity received(Connection connection, Frame frame) {
+        if (awaitingToken.remove(connection)) {
+            if (frame.messageCode() != ProtocolHeader.CALLER_TOKEN) {
+                refusals.warnFor(peer(connection), "closing {}: its first frame is not a caller token",
+                        connection.remoteAddress());
+                refuse(connection, frame, MISSING);
+                return null;
+            }
+            CallerIdentity caller = authenticate(connection, frame);
+            if (caller == null) {
+                tokenRefused.add(connection);
+                closeLater(connection);
+            }
+            return caller;
+        }
+        if (tokenRefused.remove(connection)) {
+            refuse(connection, frame, REFUSED);
+            return null;
+        }
+        frame.release(); // a frame that was on its way when the connection was refused: it is closing
+        return null;
+    }
+
+    /** The caller the token frame names, or {@code null} once the refusal is logged. Releases the frame. */
+    private CallerIdentity authenticate(Connection connection, Frame frame) {
+        String token;
+        try {
+            token = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(frame.body().nioBuffer()).toString();
+        } catch (CharacterCodingException e) {
+            token = null;
+        } finally {
+            frame.release();
+        }
+        String refused;
+        CallerIdentity caller = null;
+        if (token == null || token.isBlank()) {
+            refused = token == null ? "not UTF-8" : "blank";
+        } else {
+            try {
+                caller = authenticator.authenticate(token);
+                refused = caller == null || caller.isAnonymous() ? "unknown" : null;
+            } catch (RuntimeException e) {
+                // Only the class: an authenticator's message might quote the token.
+                refused = "the authenticator threw " + e.getClass().getName();
+            }
+        }
+        if (refused != null) {
+            refusals.warnFor(peer(connection), "refusing {}: its caller token was refused ({}); its first request is"
+                    + " answered BAD_REQUEST, then it is closed", connection.remoteAddress(), refused);
+            return null;
+        }
+        return caller;
+    }
+
+    /** Answers a request {@code BAD_REQUEST} with {@code why}, body unread, and closes the connection. */
+    private void refuse(Connection connection, Frame frame, String why) {
+        if (frame.messageCode() != ProtocolHeader.REQUEST) {
+            frame.release();
+            connection.close();
+            return;
+        }
+        ProviderRequest request = new ProviderRequest(pipeline, connection, frame);
+        frame.release();
+        request.refuse(Status.BAD_REQUEST, why, true);
+    }
+
+    private static void closeLater(Connection connection) {
+        if (connection.ioExecutor() instanceof ScheduledExecutorService io) {
+            io.schedule(connection::close, REFUSED_CLOSE_DELAY_MILLIS, TimeUnit.MILLISECONDS);
+        } else {
+            connection.close();
+        }
+    }
+
+    private static Object peer(Connection connection) {
+        return TransportAddresses.ipOf(connection.remoteAddress());
+    }
+}
