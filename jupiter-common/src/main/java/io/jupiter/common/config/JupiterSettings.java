@@ -220,7 +220,7 @@ public final class JupiterSettings {
             .property("jupiter.serialization.allowlist")
             .where("`ClassAllowList.global()` (`.trust`, `.trustPackage`, `.mode`)"));
 
-    /** How deep values may nest in one body. */
+    /** How deep values may nest in one body: far above any RPC argument, far below what overflows a 512 KiB stack. */
     public static final Setting<Integer> MAX_DEPTH = declare(Setting.of("maxDepth", ValueType.INT, 100)
             .bound(Bound.positive())
             .doc("how deep values may nest in one body (deeper: the read fails)")
