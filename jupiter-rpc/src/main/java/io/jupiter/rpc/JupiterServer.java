@@ -341,8 +341,8 @@ public final class JupiterServer implements AutoCloseable {
                 .writerIdleMillis(0).build();
         private int providerThreads = JupiterSettings.PROVIDER_THREADS.get();
         private int queueCapacity = JupiterSettings.QUEUE_CAPACITY.get();
-        private int maxInFlightPerConnection = 4096;
-        private long maxQueuedBytesPerConnection = 64L * 1024 * 1024;
+        private int maxInFlightPerConnection = JupiterSettings.MAX_IN_FLIGHT_PER_CONNECTION.get();
+        private long maxQueuedBytesPerConnection = JupiterSettings.MAX_QUEUED_BYTES_PER_CONNECTION.get();
         private String registry;
         private String advertisedHost;
         private int weight = RegisterMeta.DEFAULT_WEIGHT;
@@ -485,8 +485,8 @@ public final class JupiterServer implements AutoCloseable {
          * connection cannot take the whole queue or fill the memory with unread bodies.
          */
         public Builder connectionLimits(int requests, long bytes) {
-            this.maxInFlightPerConnection = Requires.positive(requests, "connectionLimits requests");
-            this.maxQueuedBytesPerConnection = Requires.positive(bytes, "connectionLimits bytes");
+            this.maxInFlightPerConnection = JupiterSettings.MAX_IN_FLIGHT_PER_CONNECTION.check(requests);
+            this.maxQueuedBytesPerConnection = JupiterSettings.MAX_QUEUED_BYTES_PER_CONNECTION.check(bytes);
             return this;
         }
 

@@ -60,12 +60,19 @@ public final class JupiterSettings {
             .property("jupiter.io.native")
             .where("`TransportConfig.Builder.nativeTransport`"));
 
-    /** Write buffer water marks. */
-    public static final Setting<Void> WRITE_BUFFER_WATER_MARK = declare(Setting.composite("writeBufferWaterMark",
-                    "512 KiB / 1 MiB")
-            .accepts("0 < low <= high")
-            .doc("write buffer water marks (above high: stop reading that connection)")
-            .where("`TransportConfig.Builder.writeBufferWaterMark`"));
+    /** Outbound bytes of a connection below which it is writable again. */
+    public static final Setting<Integer> WRITE_BUFFER_LOW_WATER_MARK = declare(Setting.of("writeBufferLowWaterMark",
+                    ValueType.INT, 512 * 1024)
+            .bound(Bound.positive()).defaultText("512 KiB")
+            .doc("write buffer low water mark (below it: read that connection again)")
+            .where("`TransportConfig.Builder.writeBufferWaterMark(low, high)`"));
+
+    /** Outbound bytes of a connection above which it is no longer read. */
+    public static final Setting<Integer> WRITE_BUFFER_HIGH_WATER_MARK = declare(Setting.of("writeBufferHighWaterMark",
+                    ValueType.INT, 1024 * 1024)
+            .bound(Bound.positive()).accepts("at least the low mark").defaultText("1 MiB")
+            .doc("write buffer high water mark (above it: stop reading that connection)")
+            .where("`TransportConfig.Builder.writeBufferWaterMark(low, high)`"));
 
     /** Outbound bytes of one connection above which it is closed. */
     public static final Setting<Long> MAX_PENDING_WRITE_BYTES = declare(Setting.of("maxPendingWriteBytes",
@@ -81,12 +88,19 @@ public final class JupiterSettings {
             .doc("connect timeout")
             .where("`TransportConfig.Builder.connectTimeoutMillis`"));
 
-    /** Reconnect backoff. */
-    public static final Setting<Void> RECONNECT_BACKOFF = declare(Setting.composite("reconnectBackoff",
-                    "10 ms doubling to 10 s, ±50 % jitter")
-            .accepts("0 < initial <= max")
-            .doc("reconnect backoff")
-            .where("`TransportConfig.Builder.reconnectBackoff`"));
+    /** First reconnect delay; it doubles on each failed attempt, with ±50 % jitter. */
+    public static final Setting<Long> RECONNECT_INITIAL_DELAY_MILLIS = declare(Setting.of("reconnectInitialDelayMillis",
+                    ValueType.LONG, 10L)
+            .bound(Bound.positive()).defaultText("10 ms")
+            .doc("reconnect backoff: first delay (doubled on each failed attempt, ±50 % jitter)")
+            .where("`TransportConfig.Builder.reconnectBackoff(initial, max)`"));
+
+    /** Longest reconnect delay. */
+    public static final Setting<Long> RECONNECT_MAX_DELAY_MILLIS = declare(Setting.of("reconnectMaxDelayMillis",
+                    ValueType.LONG, 10_000L)
+            .bound(Bound.positive()).accepts("at least the first delay").defaultText("10 s")
+            .doc("reconnect backoff: longest delay")
+            .where("`TransportConfig.Builder.reconnectBackoff(initial, max)`"));
 
     /** How frames written by other threads become socket writes. */
     public static final Setting<String> WRITE_BATCHING = declare(Setting.of("writeBatching",
@@ -160,13 +174,19 @@ public final class JupiterSettings {
             .doc("provider queue (requests waiting for a provider thread; more get SERVER_BUSY)")
             .where("`JupiterServer.Builder.queueCapacity`"));
 
-    /** Requests and unread body bytes one connection may have in flight on a provider. */
-    public static final Setting<Void> CONNECTION_LIMITS = declare(Setting.composite("connectionLimits",
-                    "4096 / 64 MiB")
-            .accepts("> 0 / > 0")
-            .doc("what one connection may have in flight on a provider: requests / bytes of unread bodies (more get "
-                    + "SERVER_BUSY)")
-            .where("`JupiterServer.Builder.connectionLimits`"));
+    /** Requests one connection may have in flight on a provider. */
+    public static final Setting<Integer> MAX_IN_FLIGHT_PER_CONNECTION = declare(Setting.of("maxInFlightPerConnection",
+                    ValueType.INT, 4096)
+            .bound(Bound.positive())
+            .doc("requests one connection may have in flight on a provider (more get SERVER_BUSY)")
+            .where("`JupiterServer.Builder.connectionLimits(requests, bytes)`"));
+
+    /** Bytes of unread request bodies one connection may have queued on a provider. */
+    public static final Setting<Long> MAX_QUEUED_BYTES_PER_CONNECTION = declare(Setting.of(
+                    "maxQueuedBytesPerConnection", ValueType.LONG, 64L * 1024 * 1024)
+            .bound(Bound.positive()).defaultText("64 MiB")
+            .doc("bytes of unread request bodies one connection may have queued on a provider (more get SERVER_BUSY)")
+            .where("`JupiterServer.Builder.connectionLimits(requests, bytes)`"));
 
     /** Provider threads running at once before a request wakes another. */
     public static final Setting<Integer> POOL_PARALLELISM = declare(Setting.of("poolParallelism", ValueType.INT,

@@ -100,9 +100,9 @@ class SettingTest {
 
     @Test
     void compositeSettingHasARowButNoValue() {
-        Setting<Void> marks = JupiterSettings.WRITE_BUFFER_WATER_MARK;
-        assertThat(marks.isComposite()).isTrue();
-        assertThatThrownBy(marks::get).isInstanceOf(UnsupportedOperationException.class);
+        Setting<Void> listen = JupiterSettings.LISTEN_ADDRESS;
+        assertThat(listen.isComposite()).isTrue();
+        assertThatThrownBy(listen::get).isInstanceOf(UnsupportedOperationException.class);
     }
 
     @Test

@@ -200,12 +200,12 @@ public final class TransportConfig {
         private long writerIdleMillis = JupiterSettings.WRITER_IDLE_MILLIS.get();
         private int ioThreads = JupiterSettings.IO_THREADS.get();
         private boolean nativeTransport = JupiterSettings.NATIVE_TRANSPORT.get();
-        private int writeBufferLowWaterMark = 512 * 1024;
-        private int writeBufferHighWaterMark = 1024 * 1024;
+        private int writeBufferLowWaterMark = JupiterSettings.WRITE_BUFFER_LOW_WATER_MARK.get();
+        private int writeBufferHighWaterMark = JupiterSettings.WRITE_BUFFER_HIGH_WATER_MARK.get();
         private long maxPendingWriteBytes = JupiterSettings.MAX_PENDING_WRITE_BYTES.get();
         private int connectTimeoutMillis = JupiterSettings.CONNECT_TIMEOUT_MILLIS.get();
-        private long reconnectInitialDelayMillis = 10;
-        private long reconnectMaxDelayMillis = 10_000;
+        private long reconnectInitialDelayMillis = JupiterSettings.RECONNECT_INITIAL_DELAY_MILLIS.get();
+        private long reconnectMaxDelayMillis = JupiterSettings.RECONNECT_MAX_DELAY_MILLIS.get();
         private int acceptedMessageCodes = ProtocolHeader.RPC_MESSAGE_CODES;
         private String threadNamePrefix = "jupiter-io";
         private WriteBatching writeBatching = WriteBatching.valueOf(
@@ -245,7 +245,8 @@ public final class TransportConfig {
         }
 
         public Builder writeBufferWaterMark(int low, int high) {
-            Requires.positive(low, "writeBufferLowWaterMark");
+            JupiterSettings.WRITE_BUFFER_LOW_WATER_MARK.check(low);
+            JupiterSettings.WRITE_BUFFER_HIGH_WATER_MARK.check(high);
             Requires.argument(high >= low, "writeBufferHighWaterMark: " + high + " (expected: >= low " + low + ")");
             this.writeBufferLowWaterMark = low;
             this.writeBufferHighWaterMark = high;
@@ -263,7 +264,8 @@ public final class TransportConfig {
         }
 
         public Builder reconnectBackoff(long initialDelayMillis, long maxDelayMillis) {
-            Requires.positive(initialDelayMillis, "reconnectInitialDelayMillis");
+            JupiterSettings.RECONNECT_INITIAL_DELAY_MILLIS.check(initialDelayMillis);
+            JupiterSettings.RECONNECT_MAX_DELAY_MILLIS.check(maxDelayMillis);
             Requires.argument(maxDelayMillis >= initialDelayMillis,
                     "reconnectMaxDelayMillis: " + maxDelayMillis + " (expected: >= initial " + initialDelayMillis + ")");
             this.reconnectInitialDelayMillis = initialDelayMillis;
