@@ -437,19 +437,19 @@ public final class JupiterSettings {
 
     /** Trust file of registry clients made from a URL; set, they use TLS. */
     public static final Setting<String> REGISTRY_TLS_TRUST = declare(Setting.optional("registryTlsTrust",
-                    ValueType.TEXT, "none (plaintext)")
+                    ValueType.text("a PEM file path"), "none (plaintext)")
             .doc("embedded registry clients made from a URL: trust file (set: TLS on)")
             .property("jupiter.registry.tls.trust"));
 
     /** Certificate registry clients made from a URL present. */
     public static final Setting<String> REGISTRY_TLS_CERT = declare(Setting.optional("registryTlsCert",
-                    ValueType.TEXT, "none")
+                    ValueType.text("a PEM file path"), "none")
             .doc("embedded registry clients made from a URL: certificate they present (with the key below)")
             .property("jupiter.registry.tls.cert"));
 
     /** Key of {@link #REGISTRY_TLS_CERT}. */
     public static final Setting<String> REGISTRY_TLS_KEY = declare(Setting.optional("registryTlsKey",
-                    ValueType.TEXT, "none")
+                    ValueType.text("a PEM file path"), "none")
             .doc("embedded registry clients made from a URL: key of that certificate")
             .property("jupiter.registry.tls.key"));
 
@@ -516,8 +516,8 @@ public final class JupiterSettings {
             .alias("jupiter.registry.zookeeper.connectionTimeoutMs"));
 
     /** Host a ZooKeeper provider publishes when it listens on every interface. */
-    public static final Setting<String> LOCAL_ADDRESS = declare(Setting.optional("localAddress", ValueType.TEXT,
-                    "this host's address")
+    public static final Setting<String> LOCAL_ADDRESS = declare(Setting.optional("localAddress",
+                    ValueType.text("a host name or IP address"), "this host's address")
             .doc("ZooKeeper registry: host published for a provider that listens on every interface (as 1.3.1)")
             .property("jupiter.local.address"));
 

@@ -41,14 +41,6 @@ public abstract class ValueType<T> {
         }
     };
 
-    /** Any text (trimmed); for file paths and host names. */
-    public static final ValueType<String> TEXT = new ValueType<>("a text") {
-        @Override
-        String parse(String text) {
-            return text;
-        }
-    };
-
     /** A whole number of seconds in the property, held in milliseconds (as 1.3.1's idle times). */
     public static final ValueType<Long> SECONDS_AS_MILLIS = new ValueType<>("an integer number of seconds") {
         @Override
@@ -76,6 +68,16 @@ public abstract class ValueType<T> {
                     throw new IllegalArgumentException(text);
                 }
                 return word;
+            }
+        };
+    }
+
+    /** Any text (trimmed, not blank), described by {@code expected}: "a file path", "a host name or address", ... */
+    public static ValueType<String> text(String expected) {
+        return new ValueType<>(expected) {
+            @Override
+            String parse(String text) {
+                return text;
             }
         };
     }
