@@ -23,7 +23,8 @@ public final class JupiterSettings {
     // ---- transport (TransportConfig) ----
 
     /** Largest frame body accepted; checked on the header, before the body is buffered. */
-    public static final Setting<Integer> MAX_BODY_SIZE = declare(Setting.of("maxBodySize", ValueType.INT, 5 * 1024 * 1024)
+    public static final Setting<Integer> MAX_BODY_SIZE = declare(Setting.of("maxBodySize", ValueType.INT,
+                    5 * 1024 * 1024)
             .bound(Bound.positive()).defaultText("5 MiB")
             .doc("body size cap (checked on the header, before the body is buffered)")
             .property("jupiter.io.decoder.max.body.size")
@@ -54,7 +55,8 @@ public final class JupiterSettings {
             .where("`TransportConfig.Builder.ioThreads`"));
 
     /** Native epoll where it loads; else NIO. */
-    public static final Setting<Boolean> NATIVE_TRANSPORT = declare(Setting.of("nativeTransport", ValueType.BOOLEAN, true)
+    public static final Setting<Boolean> NATIVE_TRANSPORT = declare(Setting.of("nativeTransport", ValueType.BOOLEAN,
+                    true)
             .defaultText("on")
             .doc("native epoll (falls back to NIO)")
             .property("jupiter.io.native")
