@@ -19,8 +19,9 @@ import java.util.function.Supplier;
  * timeoutMillis: -1 (expected: &gt; 0), from -Djupiter.rpc.invoke.timeout=-1
  * </pre>
  *
- * <p>A <em>composite</em> setting ({@link #composite}) documents values a builder takes together (water marks, a
- * backoff, ...); it has a table row but no single value, so {@link #get()} and {@link #check} refuse it.
+ * <p>A <em>composite</em> setting ({@link #composite}) documents what has no single value (a listen address, a set
+ * of serializers, a strategy object, an annotation); it has a table row, but {@link #get()} and {@link #check} refuse
+ * it: its builder checks it.
  *
  * @param <T> the type of the value
  */
