@@ -22,7 +22,7 @@ class ReadmeSettingsTableTest {
 
     @Test
     void readmeTableIsGeneratedFromTheDeclarations() throws IOException {
-        Path readme = findReadme();
+        Path readme = RepositoryRoot.find().resolve("README.md");
         String text = Files.readString(readme, StandardCharsets.UTF_8);
         String generated = SettingsTable.markdown(JupiterSettings.all());
         if (Boolean.getBoolean(UPDATE_PROPERTY)) {
@@ -44,17 +44,6 @@ class ReadmeSettingsTableTest {
         String updated = SettingsTable.withTable(markdown, "| new |\n");
         assertThat(updated).isEqualTo("intro\n" + SettingsTable.BEGIN + "\n| new |\n" + SettingsTable.END + "\nrest\n");
         assertThat(SettingsTable.section(updated)).isEqualTo("| new |\n");
-    }
-
-    /** The repository's README.md: the first one found from the working directory upwards. */
-    private static Path findReadme() {
-        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-            Path readme = dir.resolve("README.md");
-            if (Files.isRegularFile(readme) && Files.isDirectory(dir.resolve("jupiter-common"))) {
-                return readme;
-            }
-        }
-        throw new IllegalStateException("no README.md next to jupiter-common above " + Path.of("").toAbsolutePath());
     }
 
     /** The lines only in {@code current} ("- ") and only in {@code generated} ("+ "), in order. */
