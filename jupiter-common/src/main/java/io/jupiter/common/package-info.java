@@ -1,2 +1,5 @@
-/** Utilities every Jupiter module shares: argument checks, typed system properties, thread factories. */
+/**
+ * Utilities every Jupiter module shares: argument checks, thread factories. Settings are declared in
+ * {@link io.jupiter.common.config}.
+ */
 package io.jupiter.common;

@@ -1,7 +1,7 @@
 package io.jupiter.rpc;
 
 import io.jupiter.common.Requires;
-import io.jupiter.common.SystemProperties;
+import io.jupiter.common.config.JupiterSettings;
 import io.jupiter.rpc.filter.Interceptor;
 import io.jupiter.rpc.generic.GenericInvoker;
 import io.jupiter.rpc.internal.consumer.ClientRuntime;
@@ -109,16 +109,15 @@ public final class JupiterClient implements AutoCloseable {
         private String appName = "UNKNOWN";
         private TransportConfig transportConfig = TransportConfig.builder().threadNamePrefix("jupiter-connector")
                 .readerIdleMillis(0).build();
-        private int consumerThreads = Runtime.getRuntime().availableProcessors();
+        private int consumerThreads = JupiterSettings.CONSUMER_THREADS.get();
         private Executor callbackExecutor;
-        private boolean adaptiveCallbacks = SystemProperties.getBoolean("jupiter.rpc.consumer.adaptive.callbacks",
-                true);
+        private boolean adaptiveCallbacks = JupiterSettings.ADAPTIVE_CALLBACKS.get();
         private final List<Interceptor> interceptors = new ArrayList<>();
         private boolean propagateDeadline;
         private boolean metrics = RpcMetrics.enabledByDefault();
         private String registry;
         private long warmUpMillis = -1;
-        private int maxInFlight = SystemProperties.getInt("jupiter.rpc.consumer.max-in-flight", 4096);
+        private int maxInFlight = JupiterSettings.MAX_IN_FLIGHT.get();
         private Supplier<String> callerToken;
 
         private Builder() {
@@ -142,7 +141,7 @@ public final class JupiterClient implements AutoCloseable {
          * that IO thread.
          */
         public Builder consumerThreads(int threads) {
-            this.consumerThreads = Requires.notNegative(threads, "consumerThreads");
+            this.consumerThreads = JupiterSettings.CONSUMER_THREADS.check(threads);
             return this;
         }
 
@@ -210,21 +209,21 @@ public final class JupiterClient implements AutoCloseable {
 
         /**
          * How long a provider that just appeared gets a reduced share of the calls (from 1 % growing linearly to its
-         * full weight); default 60,000 ms ({@code -Djupiter.rpc.load-balancer.warm-up}); 0 disables.
+         * full weight); default 60,000 ms ({@code -Djupiter.rpc.load.balancer.warm.up.millis}); 0 disables.
          */
         public Builder warmUpMillis(long millis) {
-            this.warmUpMillis = Requires.notNegative(millis, "warmUpMillis");
+            this.warmUpMillis = JupiterSettings.WARM_UP_MILLIS.check(millis);
             return this;
         }
 
         /**
          * Calls of this client that may wait for a response at once (async back-pressure); default 4,096
-         * ({@code -Djupiter.rpc.consumer.max-in-flight}), half a provider's default queue, so one client alone
+         * ({@code -Djupiter.rpc.consumer.max.in.flight}), half a provider's default queue, so one client alone
          * cannot overflow a provider into SERVER_BUSY. A call that finds the window full waits, within its timeout,
          * for a slot; if none frees it fails with {@code CLIENT_TIMEOUT} without having been sent.
          */
         public Builder maxInFlight(int calls) {
-            this.maxInFlight = Requires.positive(calls, "maxInFlight");
+            this.maxInFlight = JupiterSettings.MAX_IN_FLIGHT.check(calls);
             return this;
         }
 

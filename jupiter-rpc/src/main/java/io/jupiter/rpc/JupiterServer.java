@@ -1,7 +1,7 @@
 package io.jupiter.rpc;
 
 import io.jupiter.common.Requires;
-import io.jupiter.common.SystemProperties;
+import io.jupiter.common.config.JupiterSettings;
 import io.jupiter.registry.ProviderAddress;
 import io.jupiter.registry.RegisterMeta;
 import io.jupiter.registry.Registries;
@@ -245,8 +245,7 @@ public final class JupiterServer implements AutoCloseable {
     }
 
     private void awaitQuiet(long deadlineNanos) {
-        long quietNanos = TimeUnit.MILLISECONDS.toNanos(SystemProperties.getLong("jupiter.rpc.shutdown.quiet.millis",
-                200));
+        long quietNanos = TimeUnit.MILLISECONDS.toNanos(JupiterSettings.SHUTDOWN_QUIET_MILLIS.get());
         long seen = runtime.receivedCount();
         long quietSince = System.nanoTime();
         while (System.nanoTime() - deadlineNanos < 0) {
@@ -342,24 +341,23 @@ public final class JupiterServer implements AutoCloseable {
         private SocketAddress bindAddress;
         private TransportConfig transportConfig = TransportConfig.builder().threadNamePrefix("jupiter-acceptor")
                 .writerIdleMillis(0).build();
-        private int providerThreads = Math.max(4, Runtime.getRuntime().availableProcessors() * 2);
-        private int queueCapacity = 8192;
-        private int maxInFlightPerConnection = 4096;
-        private long maxQueuedBytesPerConnection = 64L * 1024 * 1024;
+        private int providerThreads = JupiterSettings.PROVIDER_THREADS.get();
+        private int queueCapacity = JupiterSettings.QUEUE_CAPACITY.get();
+        private int maxInFlightPerConnection = JupiterSettings.MAX_IN_FLIGHT_PER_CONNECTION.get();
+        private long maxQueuedBytesPerConnection = JupiterSettings.MAX_QUEUED_BYTES_PER_CONNECTION.get();
         private String registry;
         private String advertisedHost;
         private int weight = RegisterMeta.DEFAULT_WEIGHT;
-        private int connCount = SystemProperties.getInt("jupiter.rpc.suggest.connection.count",
-                Math.min(Runtime.getRuntime().availableProcessors(), 4));
+        private int connCount = JupiterSettings.SUGGESTED_CONNECTION_COUNT.get();
         private Set<SerializerType> serializers = EnumSet.of(SerializerType.PROTOSTUFF, SerializerType.HESSIAN,
                 SerializerType.KRYO);
         private final List<Interceptor> interceptors = new ArrayList<>();
         private FlowLimiter appFlowLimiter;
         private boolean metrics = RpcMetrics.enabledByDefault();
-        private boolean sendStackTraces = SystemProperties.getBoolean("jupiter.rpc.provider.stack.traces", false);
+        private boolean sendStackTraces = JupiterSettings.SEND_STACK_TRACES.get();
         private Executor executor;
         private boolean virtualThreads;
-        private boolean adaptiveDispatch = SystemProperties.getBoolean("jupiter.rpc.provider.adaptive.dispatch", true);
+        private boolean adaptiveDispatch = JupiterSettings.ADAPTIVE_DISPATCH.get();
         private CallerIdentifier callerIdentifier;
         private TokenAuthenticator tokenAuthenticator;
         private Authorizer authorizer;
@@ -415,7 +413,7 @@ public final class JupiterServer implements AutoCloseable {
          * services that never block.
          */
         public Builder providerThreads(int threads) {
-            this.providerThreads = Requires.notNegative(threads, "providerThreads");
+            this.providerThreads = JupiterSettings.PROVIDER_THREADS.check(threads);
             return this;
         }
 
@@ -469,7 +467,7 @@ public final class JupiterServer implements AutoCloseable {
 
         /** Requests that may queue for a provider thread before new ones get {@code SERVER_BUSY}; default 8192. */
         public Builder queueCapacity(int capacity) {
-            this.queueCapacity = Requires.positive(capacity, "queueCapacity");
+            this.queueCapacity = JupiterSettings.QUEUE_CAPACITY.check(capacity);
             return this;
         }
 
@@ -490,8 +488,8 @@ public final class JupiterServer implements AutoCloseable {
          * connection cannot take the whole queue or fill the memory with unread bodies.
          */
         public Builder connectionLimits(int requests, long bytes) {
-            this.maxInFlightPerConnection = Requires.positive(requests, "connectionLimits requests");
-            this.maxQueuedBytesPerConnection = Requires.positive(bytes, "connectionLimits bytes");
+            this.maxInFlightPerConnection = JupiterSettings.MAX_IN_FLIGHT_PER_CONNECTION.check(requests);
+            this.maxQueuedBytesPerConnection = JupiterSettings.MAX_QUEUED_BYTES_PER_CONNECTION.check(bytes);
             return this;
         }
 
@@ -556,7 +554,7 @@ public final class JupiterServer implements AutoCloseable {
          * ({@code -Djupiter.rpc.suggest.connection.count}, as in 1.3.1).
          */
         public Builder connCount(int count) {
-            this.connCount = Requires.inRange(count, 1, 64, "connCount");
+            this.connCount = JupiterSettings.SUGGESTED_CONNECTION_COUNT.check(count);
             return this;
         }
 

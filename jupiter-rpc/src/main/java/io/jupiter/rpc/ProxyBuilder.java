@@ -1,9 +1,9 @@
 package io.jupiter.rpc;
 
+import io.jupiter.common.config.JupiterSettings;
 import io.jupiter.rpc.balance.LoadBalancerType;
 import io.jupiter.rpc.cluster.ClusterStrategy;
 import io.jupiter.common.Requires;
-import io.jupiter.common.SystemProperties;
 import io.jupiter.rpc.filter.Interceptor;
 import io.jupiter.rpc.generic.GenericInvoker;
 import io.jupiter.rpc.internal.consumer.ProxySettings;
@@ -39,7 +39,7 @@ public final class ProxyBuilder<T> {
     private final Map<String, Long> methodTimeouts = new HashMap<>();
     private final List<Interceptor> interceptors = new ArrayList<>();
     private SerializerType serializer = SerializerType.PROTOSTUFF;
-    private long timeoutMillis = SystemProperties.getLong("jupiter.rpc.invoke.timeout", 3000);
+    private long timeoutMillis = JupiterSettings.INVOKE_TIMEOUT.get();
     private int connections = 1;
     private InvokeType invokeType = InvokeType.SYNC;
     private String version = ServiceKey.DEFAULT_VERSION;
@@ -135,7 +135,7 @@ public final class ProxyBuilder<T> {
 
     /** Timeout of every call of this proxy; default 3,000 ms. */
     public ProxyBuilder<T> timeoutMillis(long millis) {
-        this.timeoutMillis = Requires.positive(millis, "timeoutMillis");
+        this.timeoutMillis = JupiterSettings.INVOKE_TIMEOUT.check(millis);
         return this;
     }
 

@@ -2,7 +2,7 @@ package io.jupiter.rpc.balance;
 
 /**
  * How a proxy picks a provider for each call. Every balancer uses the providers' published weights, scaled down
- * while a provider warms up (see {@code jupiter.rpc.load-balancer.warm-up}), and skips providers with no open
+ * while a provider warms up (see {@code jupiter.rpc.load.balancer.warm.up.millis}), and skips providers with no open
  * connection. A weight of 0 means "only when no provider with a weight is available".
  */
 public enum LoadBalancerType {

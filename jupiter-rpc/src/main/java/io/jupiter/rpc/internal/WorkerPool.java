@@ -1,7 +1,7 @@
 package io.jupiter.rpc.internal;
 
 import io.jupiter.common.Requires;
-import io.jupiter.common.SystemProperties;
+import io.jupiter.common.config.JupiterSettings;
 import io.netty.util.concurrent.FastThreadLocalThread;
 import io.netty.util.internal.PlatformDependent;
 import java.util.ArrayList;
@@ -55,21 +55,20 @@ public final class WorkerPool {
      * Threads that may run tasks at once before a new task wakes another: half the cores, at least one (the other
      * half is left to the IO threads); {@code -Djupiter.rpc.pool.parallelism}.
      */
-    public static final int DEFAULT_PARALLELISM = SystemProperties.getInt("jupiter.rpc.pool.parallelism",
-            Math.max(1, Runtime.getRuntime().availableProcessors() / 2));
+    public static final int DEFAULT_PARALLELISM = JupiterSettings.POOL_PARALLELISM.get();
     /**
      * How long a task may wait, with every awake thread running a task, before it wakes another: 1 ms;
      * {@code -Djupiter.rpc.pool.stall.micros}.
      */
     public static final long DEFAULT_STALL_NANOS = TimeUnit.MICROSECONDS.toNanos(
-            SystemProperties.getLong("jupiter.rpc.pool.stall.micros", 1_000));
+            JupiterSettings.POOL_STALL_MICROS.get());
 
     /**
      * How long one idle thread keeps looking for a task before it parks: 0 by default (park at once);
      * {@code -Djupiter.rpc.pool.spin.micros}.
      */
     public static final long DEFAULT_SPIN_NANOS = TimeUnit.MICROSECONDS.toNanos(
-            SystemProperties.getLong("jupiter.rpc.pool.spin.micros", 0));
+            JupiterSettings.POOL_SPIN_MICROS.get());
 
     /** The watchdog's longest sleep while tasks run, in multiples of {@code stallNanos}. */
     private static final int MAX_WATCH_BACKOFF = 16;

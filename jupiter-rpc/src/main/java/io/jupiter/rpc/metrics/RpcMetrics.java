@@ -7,7 +7,7 @@ import com.codahale.metrics.Reservoir;
 import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.Timer;
 import io.jupiter.common.Requires;
-import io.jupiter.common.SystemProperties;
+import io.jupiter.common.config.JupiterSettings;
 import io.jupiter.rpc.ServiceKey;
 import io.jupiter.transport.Status;
 import java.util.Arrays;
@@ -72,7 +72,7 @@ public final class RpcMetrics {
     private static final Listener[] NO_LISTENERS = {};
 
     /** {@code -Djupiter.metrics.enabled}: the default of the builders' {@code metrics(boolean)}. */
-    public static final String ENABLED_PROPERTY = "jupiter.metrics.enabled";
+    public static final String ENABLED_PROPERTY = JupiterSettings.METRICS.property();
 
     private final Side side;
     private final boolean enabled;
@@ -102,7 +102,7 @@ public final class RpcMetrics {
 
     /** The default of {@code metrics(boolean)} on the builders: {@code -Djupiter.metrics.enabled}, else on. */
     public static boolean enabledByDefault() {
-        return SystemProperties.getBoolean(ENABLED_PROPERTY, true);
+        return JupiterSettings.METRICS.get();
     }
 
     private static Reservoir reservoir() {

@@ -1,6 +1,7 @@
 package io.jupiter.serialization;
 
 import io.jupiter.common.Requires;
+import io.jupiter.common.config.JupiterSettings;
 import io.jupiter.serialization.internal.BuiltInClassRules;
 import io.jupiter.serialization.internal.ServiceTypeScanner;
 import java.util.List;
@@ -36,7 +37,7 @@ import org.slf4j.LoggerFactory;
 public final class ClassAllowList {
 
     /** The system property holding the default mode. */
-    public static final String MODE_PROPERTY = "jupiter.serialization.allowlist";
+    public static final String MODE_PROPERTY = JupiterSettings.ALLOWLIST_MODE.property();
 
     /** What happens to a class that is not trusted. */
     public enum Mode {
@@ -71,7 +72,7 @@ public final class ClassAllowList {
     private static final int MAX_WARNED = 4_096;
 
     private static final ClassAllowList GLOBAL = new ClassAllowList(
-            Mode.parse(System.getProperty(MODE_PROPERTY, "strict")));
+            Mode.parse(JupiterSettings.ALLOWLIST_MODE.get()));
 
     private volatile Mode mode;
     private final Set<String> names = ConcurrentHashMap.newKeySet();

@@ -1,45 +1,18 @@
 package io.jupiter.transport;
 
 import io.jupiter.common.Requires;
-import io.jupiter.common.SystemProperties;
+import io.jupiter.common.config.JupiterSettings;
+import java.util.Locale;
 
 /**
- * Immutable transport settings. Build with {@link #builder()}; every default below can also be set with the named
- * system property, and a builder setter wins over it.
- *
- * <table>
- * <caption>Settings</caption>
- * <tr><th>setting</th><th>default</th><th>system property</th></tr>
- * <tr><td>maxBodySize</td><td>5 MiB (5,242,880 bytes; equal is allowed)</td><td>jupiter.io.decoder.max.body.size</td></tr>
- * <tr><td>readerIdleMillis (acceptor closes an idle connection; 0 = never)</td><td>60,000</td><td>jupiter.io.reader.idle.time.seconds (seconds)</td></tr>
- * <tr><td>writerIdleMillis (connector sends a heartbeat; 0 = never)</td><td>30,000</td><td>jupiter.io.writer.idle.time.seconds (seconds)</td></tr>
- * <tr><td>ioThreads</td><td>number of processors</td><td>jupiter.io.threads</td></tr>
- * <tr><td>nativeTransport (epoll when available, else NIO)</td><td>true</td><td>jupiter.io.native</td></tr>
- * <tr><td>write buffer water marks (low/high)</td><td>512 KiB / 1 MiB</td><td>-</td></tr>
- * <tr><td>maxPendingWriteBytes (outbound bytes of one connection above which it is closed: its peer is not
- * reading)</td><td>16 MiB</td><td>-</td></tr>
- * <tr><td>connectTimeoutMillis</td><td>3,000</td><td>-</td></tr>
- * <tr><td>reconnect backoff (initial/max)</td><td>10 ms / 10,000 ms, doubled each attempt, +-50 % jitter</td><td>-</td></tr>
- * <tr><td>writeBatching (see {@link WriteBatching})</td><td>AUTO</td><td>jupiter.io.write.batching
- * (disable|enable|auto)</td></tr>
- * <tr><td>batchDelayMicros (how long ENABLE, and AUTO under load, hold a flush)</td><td>50</td>
- * <td>jupiter.io.write.batch.delay.micros</td></tr>
- * <tr><td>acceptedMessageCodes</td><td>request, response, heartbeat</td><td>-</td></tr>
- * <tr><td>firstFrameOnly (a message code accepted as a connection's first frame only, with its own body
- * cap)</td><td>none</td><td>-</td></tr>
- * <tr><td>bodyTimeoutMillis (a frame whose header arrived must be complete within this; 0 = no limit)</td>
- * <td>10,000</td><td>jupiter.io.decoder.body.timeout.millis</td></tr>
- * <tr><td>maxConnections (accepted connections open at once; more are closed at once)</td><td>20,000</td>
- * <td>jupiter.io.max.connections</td></tr>
- * <tr><td>maxConnectionsPerAddress (accepted connections from one remote IP address)</td><td>2,000</td>
- * <td>jupiter.io.max.connections.per.address</td></tr>
- * <tr><td>tls (see {@link TlsConfig})</td><td>none: plaintext, as 1.3.1</td><td>-</td></tr>
- * </table>
+ * Immutable transport settings. Build with {@link #builder()}. Each setting, its default, bounds and system property
+ * are declared in {@link JupiterSettings} (the README's configuration table lists them): a builder starts from the
+ * system properties, checked as the setters check their arguments, and a setter wins over a property.
  */
 public final class TransportConfig {
 
     /** Default body cap, as in 1.3.1. */
-    public static final int DEFAULT_MAX_BODY_SIZE = 5 * 1024 * 1024;
+    public static final int DEFAULT_MAX_BODY_SIZE = JupiterSettings.MAX_BODY_SIZE.defaultValue();
 
     private final int maxBodySize;
     private final long readerIdleMillis;
@@ -241,49 +214,49 @@ public final class TransportConfig {
 
     /** Builder with validated setters. */
     public static final class Builder {
-        private int maxBodySize = SystemProperties.getInt("jupiter.io.decoder.max.body.size", DEFAULT_MAX_BODY_SIZE);
-        private long readerIdleMillis = SystemProperties.getLong("jupiter.io.reader.idle.time.seconds", 60) * 1000;
-        private long writerIdleMillis = SystemProperties.getLong("jupiter.io.writer.idle.time.seconds", 30) * 1000;
-        private int ioThreads = SystemProperties.getInt("jupiter.io.threads", Runtime.getRuntime().availableProcessors());
-        private boolean nativeTransport = SystemProperties.getBoolean("jupiter.io.native", true);
-        private int writeBufferLowWaterMark = 512 * 1024;
-        private int writeBufferHighWaterMark = 1024 * 1024;
-        private long maxPendingWriteBytes = 16L * 1024 * 1024;
-        private int connectTimeoutMillis = 3000;
-        private long reconnectInitialDelayMillis = 10;
-        private long reconnectMaxDelayMillis = 10_000;
+        private int maxBodySize = JupiterSettings.MAX_BODY_SIZE.get();
+        private long readerIdleMillis = JupiterSettings.READER_IDLE_MILLIS.get();
+        private long writerIdleMillis = JupiterSettings.WRITER_IDLE_MILLIS.get();
+        private int ioThreads = JupiterSettings.IO_THREADS.get();
+        private boolean nativeTransport = JupiterSettings.NATIVE_TRANSPORT.get();
+        private int writeBufferLowWaterMark = JupiterSettings.WRITE_BUFFER_LOW_WATER_MARK.get();
+        private int writeBufferHighWaterMark = JupiterSettings.WRITE_BUFFER_HIGH_WATER_MARK.get();
+        private long maxPendingWriteBytes = JupiterSettings.MAX_PENDING_WRITE_BYTES.get();
+        private int connectTimeoutMillis = JupiterSettings.CONNECT_TIMEOUT_MILLIS.get();
+        private long reconnectInitialDelayMillis = JupiterSettings.RECONNECT_INITIAL_DELAY_MILLIS.get();
+        private long reconnectMaxDelayMillis = JupiterSettings.RECONNECT_MAX_DELAY_MILLIS.get();
         private int acceptedMessageCodes = ProtocolHeader.RPC_MESSAGE_CODES;
         private byte firstFrameMessageCode;
         private int firstFrameMaxBodySize;
         private String threadNamePrefix = "jupiter-io";
         private WriteBatching writeBatching = WriteBatching.valueOf(
-                SystemProperties.get("jupiter.io.write.batching", "auto").toUpperCase(java.util.Locale.ROOT));
-        private long batchDelayMicros = SystemProperties.getLong("jupiter.io.write.batch.delay.micros", 50);
-        private long bodyTimeoutMillis = SystemProperties.getLong("jupiter.io.decoder.body.timeout.millis", 10_000);
-        private int maxConnections = SystemProperties.getInt("jupiter.io.max.connections", 20_000);
-        private int maxConnectionsPerAddress = SystemProperties.getInt("jupiter.io.max.connections.per.address", 2_000);
+                JupiterSettings.WRITE_BATCHING.get().toUpperCase(Locale.ROOT));
+        private long batchDelayMicros = JupiterSettings.BATCH_DELAY_MICROS.get();
+        private long bodyTimeoutMillis = JupiterSettings.BODY_TIMEOUT_MILLIS.get();
+        private int maxConnections = JupiterSettings.MAX_CONNECTIONS.get();
+        private int maxConnectionsPerAddress = JupiterSettings.MAX_CONNECTIONS_PER_ADDRESS.get();
         private TlsConfig tls;
 
         private Builder() {
         }
 
         public Builder maxBodySize(int bytes) {
-            this.maxBodySize = Requires.positive(bytes, "maxBodySize");
+            this.maxBodySize = JupiterSettings.MAX_BODY_SIZE.check(bytes);
             return this;
         }
 
         public Builder readerIdleMillis(long millis) {
-            this.readerIdleMillis = Requires.notNegative(millis, "readerIdleMillis");
+            this.readerIdleMillis = JupiterSettings.READER_IDLE_MILLIS.check(millis);
             return this;
         }
 
         public Builder writerIdleMillis(long millis) {
-            this.writerIdleMillis = Requires.notNegative(millis, "writerIdleMillis");
+            this.writerIdleMillis = JupiterSettings.WRITER_IDLE_MILLIS.check(millis);
             return this;
         }
 
         public Builder ioThreads(int threads) {
-            this.ioThreads = Requires.positive(threads, "ioThreads");
+            this.ioThreads = JupiterSettings.IO_THREADS.check(threads);
             return this;
         }
 
@@ -293,7 +266,8 @@ public final class TransportConfig {
         }
 
         public Builder writeBufferWaterMark(int low, int high) {
-            Requires.positive(low, "writeBufferLowWaterMark");
+            JupiterSettings.WRITE_BUFFER_LOW_WATER_MARK.check(low);
+            JupiterSettings.WRITE_BUFFER_HIGH_WATER_MARK.check(high);
             Requires.argument(high >= low, "writeBufferHighWaterMark: " + high + " (expected: >= low " + low + ")");
             this.writeBufferLowWaterMark = low;
             this.writeBufferHighWaterMark = high;
@@ -301,17 +275,18 @@ public final class TransportConfig {
         }
 
         public Builder maxPendingWriteBytes(long bytes) {
-            this.maxPendingWriteBytes = Requires.positive(bytes, "maxPendingWriteBytes");
+            this.maxPendingWriteBytes = JupiterSettings.MAX_PENDING_WRITE_BYTES.check(bytes);
             return this;
         }
 
         public Builder connectTimeoutMillis(int millis) {
-            this.connectTimeoutMillis = Requires.positive(millis, "connectTimeoutMillis");
+            this.connectTimeoutMillis = JupiterSettings.CONNECT_TIMEOUT_MILLIS.check(millis);
             return this;
         }
 
         public Builder reconnectBackoff(long initialDelayMillis, long maxDelayMillis) {
-            Requires.positive(initialDelayMillis, "reconnectInitialDelayMillis");
+            JupiterSettings.RECONNECT_INITIAL_DELAY_MILLIS.check(initialDelayMillis);
+            JupiterSettings.RECONNECT_MAX_DELAY_MILLIS.check(maxDelayMillis);
             Requires.argument(maxDelayMillis >= initialDelayMillis,
                     "reconnectMaxDelayMillis: " + maxDelayMillis + " (expected: >= initial " + initialDelayMillis + ")");
             this.reconnectInitialDelayMillis = initialDelayMillis;
@@ -344,20 +319,20 @@ public final class TransportConfig {
         }
 
         public Builder batchDelayMicros(long micros) {
-            this.batchDelayMicros = Requires.positive(micros, "batchDelayMicros");
+            this.batchDelayMicros = JupiterSettings.BATCH_DELAY_MICROS.check(micros);
             return this;
         }
 
         /** See {@link TransportConfig#bodyTimeoutMillis()}; 0 disables. */
         public Builder bodyTimeoutMillis(long millis) {
-            this.bodyTimeoutMillis = Requires.notNegative(millis, "bodyTimeoutMillis");
+            this.bodyTimeoutMillis = JupiterSettings.BODY_TIMEOUT_MILLIS.check(millis);
             return this;
         }
 
         /** See {@link TransportConfig#maxConnections()} and {@link TransportConfig#maxConnectionsPerAddress()}. */
         public Builder maxConnections(int total, int perAddress) {
-            Requires.positive(total, "maxConnections");
-            Requires.positive(perAddress, "maxConnectionsPerAddress");
+            JupiterSettings.MAX_CONNECTIONS.check(total);
+            JupiterSettings.MAX_CONNECTIONS_PER_ADDRESS.check(perAddress);
             this.maxConnections = total;
             this.maxConnectionsPerAddress = perAddress;
             return this;
@@ -375,12 +350,6 @@ public final class TransportConfig {
         }
 
         public TransportConfig build() {
-            Requires.positive(maxBodySize, "maxBodySize");
-            Requires.positive(ioThreads, "ioThreads");
-            // Values from system properties come through here too, so they get the setters' checks.
-            Requires.notNegative(bodyTimeoutMillis, "bodyTimeoutMillis");
-            Requires.positive(maxConnections, "maxConnections");
-            Requires.positive(maxConnectionsPerAddress, "maxConnectionsPerAddress");
             long needed = (long) maxBodySize + ProtocolHeader.HEADER_SIZE + writeBufferHighWaterMark;
             Requires.argument(maxPendingWriteBytes >= needed, "maxPendingWriteBytes: " + maxPendingWriteBytes
                     + " (expected: >= maxBodySize + header + high water mark = " + needed + ")");

@@ -1,6 +1,6 @@
 package io.jupiter.registry.embedded;
 
-import io.jupiter.common.SystemProperties;
+import io.jupiter.common.config.JupiterSettings;
 import io.jupiter.registry.ProviderAddress;
 import io.jupiter.registry.Registries;
 import io.jupiter.registry.RegistryFactory;
@@ -17,12 +17,12 @@ import java.util.Map;
 
 /**
  * Scheme {@code default}: clients of {@link RegistryServer}s. Unacknowledged messages are resent after
- * {@code jupiter.registry.default.resend.millis} (default 10,000, as in 1.3.1).
+ * {@link JupiterSettings#REGISTRY_RESEND_MILLIS} (default 10,000 ms, as in 1.3.1).
  *
  * <p>A registry server with TLS needs clients with TLS. Those made from a URL ({@code default://host:port}, as
  * {@code JupiterServer.Builder.registry} and {@code JupiterClient.Builder.registry} make them) use TLS when the
- * system property {@value #TLS_TRUST} names the PEM file of the CAs to trust; {@value #TLS_CERT} and
- * {@value #TLS_KEY} add a client certificate (for a registry that requires one). Without them (the default) they
+ * system property {@link #TLS_TRUST} names the PEM file of the CAs to trust; {@link #TLS_CERT} and
+ * {@link #TLS_KEY} add a client certificate (for a registry that requires one). Without them (the default) they
  * speak plaintext, as 1.3.1. {@link #connect(String, long, TlsConfig, String)} takes the settings directly.
  *
  * <p>A registry server with a secret ({@link RegistryServer.Builder#secret(String)}) needs clients with the same
@@ -33,11 +33,11 @@ import java.util.Map;
 public final class EmbeddedRegistryFactory implements RegistryFactory {
 
     /** System property: the trust file of registry clients made from a URL; set, they use TLS. */
-    public static final String TLS_TRUST = "jupiter.registry.tls.trust";
+    public static final String TLS_TRUST = JupiterSettings.REGISTRY_TLS_TRUST.property();
     /** System property: the certificate registry clients made from a URL present. */
-    public static final String TLS_CERT = "jupiter.registry.tls.cert";
-    /** System property: the key of {@value #TLS_CERT}. */
-    public static final String TLS_KEY = "jupiter.registry.tls.key";
+    public static final String TLS_CERT = JupiterSettings.REGISTRY_TLS_CERT.property();
+    /** System property: the key of {@link #TLS_CERT}. */
+    public static final String TLS_KEY = JupiterSettings.REGISTRY_TLS_KEY.property();
     /** Environment variable: the registry's shared secret, for clients made from a URL and the example commands. */
     public static final String SECRET_ENVIRONMENT_VARIABLE = "JUPITER_REGISTRY_SECRET";
 
@@ -48,7 +48,7 @@ public final class EmbeddedRegistryFactory implements RegistryFactory {
 
     @Override
     public RegistryService connect(String addresses) {
-        return connect(addresses, SystemProperties.getLong("jupiter.registry.default.resend.millis", 10_000),
+        return connect(addresses, JupiterSettings.REGISTRY_RESEND_MILLIS.get(),
                 tlsFromSystemProperties(), secretFromEnvironment());
     }
 
@@ -107,17 +107,17 @@ public final class EmbeddedRegistryFactory implements RegistryFactory {
         return secret;
     }
 
-    /** The TLS of {@value #TLS_TRUST}, {@value #TLS_CERT} and {@value #TLS_KEY}, or {@code null} if no trust is set. */
+    /** The TLS of {@link #TLS_TRUST}, {@link #TLS_CERT} and {@link #TLS_KEY}, or {@code null} if no trust is set. */
     static TlsConfig tlsFromSystemProperties() {
-        String trust = SystemProperties.get(TLS_TRUST, null);
-        if (trust == null || trust.isBlank()) {
+        String trust = JupiterSettings.REGISTRY_TLS_TRUST.get();
+        if (trust == null) {
             return null;
         }
         TlsConfig.Builder tls = TlsConfig.builder().trust(Path.of(trust));
-        String cert = SystemProperties.get(TLS_CERT, null);
-        if (cert != null && !cert.isBlank()) {
-            String key = SystemProperties.get(TLS_KEY, null);
-            if (key == null || key.isBlank()) {
+        String cert = JupiterSettings.REGISTRY_TLS_CERT.get();
+        if (cert != null) {
+            String key = JupiterSettings.REGISTRY_TLS_KEY.get();
+            if (key == null) {
                 throw new IllegalArgumentException(TLS_KEY + ": not set (expected: the key of " + TLS_CERT + ")");
             }
             tls.keyPair(Path.of(cert), Path.of(key));

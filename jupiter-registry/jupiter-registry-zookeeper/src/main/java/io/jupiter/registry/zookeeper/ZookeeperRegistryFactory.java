@@ -1,6 +1,6 @@
 package io.jupiter.registry.zookeeper;
 
-import io.jupiter.common.SystemProperties;
+import io.jupiter.common.config.JupiterSettings;
 import io.jupiter.registry.RegistryFactory;
 import io.jupiter.registry.RegistryService;
 
@@ -38,7 +38,7 @@ public final class ZookeeperRegistryFactory implements RegistryFactory {
      */
     public static RegistryService connect(String addresses, String digest) {
         return new ZookeeperRegistryService(addresses,
-                SystemProperties.getInt("jupiter.registry.zookeeper.sessionTimeoutMs", 60_000),
-                SystemProperties.getInt("jupiter.registry.zookeeper.connectionTimeoutMs", 15_000), digest);
+                JupiterSettings.ZOOKEEPER_SESSION_TIMEOUT_MILLIS.get(),
+                JupiterSettings.ZOOKEEPER_CONNECTION_TIMEOUT_MILLIS.get(), digest);
     }
 }

@@ -1,7 +1,7 @@
 package io.jupiter.registry.zookeeper;
 
 import io.jupiter.common.NamedThreadFactory;
-import io.jupiter.common.SystemProperties;
+import io.jupiter.common.config.JupiterSettings;
 import io.jupiter.registry.NotifyListener;
 import io.jupiter.registry.RegisterMeta;
 import io.jupiter.registry.RegistryService;
@@ -383,7 +383,7 @@ final class ZookeeperRegistryService implements RegistryService {
     }
 
     private static String localAddress() {
-        String configured = SystemProperties.get("jupiter.local.address", null);
+        String configured = JupiterSettings.LOCAL_ADDRESS.get();
         if (configured != null) {
             return configured;
         }

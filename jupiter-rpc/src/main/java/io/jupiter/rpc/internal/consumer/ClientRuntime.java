@@ -1,7 +1,7 @@
 package io.jupiter.rpc.internal.consumer;
 
 import io.jupiter.common.NamedThreadFactory;
-import io.jupiter.common.SystemProperties;
+import io.jupiter.common.config.JupiterSettings;
 import io.jupiter.registry.RegisterMeta;
 import io.jupiter.registry.Registries;
 import io.jupiter.registry.RegistryService;
@@ -51,7 +51,7 @@ public final class ClientRuntime implements AutoCloseable {
     private final Map<String, RegistryService> registries = new ConcurrentHashMap<>();
     private final List<Directory> directories = new CopyOnWriteArrayList<>();
     private volatile long warmUpNanos = TimeUnit.MILLISECONDS.toNanos(
-            SystemProperties.getLong("jupiter.rpc.load-balancer.warm-up", 60_000));
+            JupiterSettings.WARM_UP_MILLIS.get());
     private volatile boolean closed;
 
     /**
@@ -86,7 +86,7 @@ public final class ClientRuntime implements AutoCloseable {
                 512);
         // A provider that left is disconnected after this grace, so calls still in flight on it can finish.
         this.groups = new SharedGroups(connector, timer,
-                SystemProperties.getLong("jupiter.rpc.consumer.removed-provider.grace.millis", 10_000));
+                JupiterSettings.REMOVED_PROVIDER_GRACE_MILLIS.get());
         // Every thread may run callbacks at once; a thread is woken only when none is looking for work, so a read
         // that completes twenty calls wakes one thread, not twenty. Completions beyond the queue (callbacks slower
         // than responses arrive, twice the in-flight window) run on the IO thread: back-pressure, nothing lost.

@@ -1,5 +1,7 @@
 package io.jupiter.serialization.protostuff;
 
+import io.jupiter.common.config.JupiterSettings;
+import io.jupiter.common.config.Setting;
 import io.jupiter.serialization.ArgumentTypeException;
 import io.jupiter.serialization.ArgumentTypes;
 import io.jupiter.serialization.ClassAllowList;
@@ -51,15 +53,14 @@ import java.util.Objects;
 public final class ProtostuffSerializer implements Serializer {
 
     static {
-        copyProperty("jupiter.serializer.protostuff.always_use_sun_reflection_factory",
-                "protostuff.runtime.always_use_sun_reflection_factory", "true");
-        copyProperty("jupiter.serializer.protostuff.allow_null_array_element",
-                "protostuff.runtime.allow_null_array_element", "false");
+        copyProperty(JupiterSettings.PROTOSTUFF_SUN_REFLECTION_FACTORY,
+                "protostuff.runtime.always_use_sun_reflection_factory");
+        copyProperty(JupiterSettings.PROTOSTUFF_NULL_ARRAY_ELEMENTS, "protostuff.runtime.allow_null_array_element");
     }
 
-    private static void copyProperty(String jupiterKey, String protostuffKey, String defaultValue) {
+    private static void copyProperty(Setting<Boolean> setting, String protostuffKey) {
         if (System.getProperty(protostuffKey) == null) {
-            System.setProperty(protostuffKey, System.getProperty(jupiterKey, defaultValue));
+            System.setProperty(protostuffKey, Boolean.toString(setting.get()));
         }
     }
 
