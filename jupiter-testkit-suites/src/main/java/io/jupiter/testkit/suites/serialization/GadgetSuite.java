@@ -30,7 +30,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * off), and the decoy's name, in the serializer's own encoding of names, is replaced by the gadget's. For our own
  * {@link Gadget} the same body read with the allow-list off really makes one, which shows the bytes are live.
  *
- * <p>A serializer that names classes in its bodies (jupiter's protostuff, hessian, kryo and java do) runs this
+ * <p>A serializer that names classes in its bodies (Jupiter's protostuff, hessian, kryo and java do) runs this
  * beside {@link SerializerSuite}. Leaked buffers fail the class, as there.
  */
 @ExtendWith(LeakDetectionExtension.class)

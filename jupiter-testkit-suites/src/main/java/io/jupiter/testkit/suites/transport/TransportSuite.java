@@ -28,7 +28,7 @@ import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The cases every transport passes, whatever carries the bytes: TCP, Unix domain sockets, in process. jupiter's
+ * The cases every transport passes, whatever carries the bytes: TCP, Unix domain sockets, in process. Jupiter's
  * Netty transport runs it for each kind of address, and so can a transport of your own. A subclass only says which
  * address to serve ({@link #newBindAddress()}); acceptor and connector come from {@link #transport()}, by default
  * {@link TransportFactory#load()}, so the suite sees the transport as the RPC layer does. Frames are echoed by
