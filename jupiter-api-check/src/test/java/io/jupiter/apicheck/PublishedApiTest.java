@@ -18,7 +18,7 @@ class PublishedApiTest {
 
     /** The root package of each published jar module (their Automatic-Module-Name), to prove they were all seen. */
     private static final List<String> MODULES = List.of(
-            "io.jupiter.common", "io.jupiter.testkit",
+            "io.jupiter.common", "io.jupiter.testkit", "io.jupiter.testkit.suites",
             "io.jupiter.serialization", "io.jupiter.serialization.protostuff", "io.jupiter.serialization.hessian",
             "io.jupiter.serialization.kryo", "io.jupiter.serialization.java",
             "io.jupiter.transport", "io.jupiter.transport.netty",

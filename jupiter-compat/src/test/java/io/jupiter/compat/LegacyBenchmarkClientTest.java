@@ -2,12 +2,11 @@ package io.jupiter.compat;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jupiter.rpc.JupiterServer;
+import io.jupiter.junit5.JupiterServerExtension;
 import io.jupiter.rpc.ServiceProvider;
 import io.jupiter.rpc.ServiceProviderImpl;
 import io.jupiter.serialization.SerializerType;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -32,26 +31,18 @@ class LegacyBenchmarkClientTest {
         }
     }
 
-    private static JupiterServer server;
-    private static int port;
-
-    @BeforeAll
-    static void start() {
-        server = JupiterServer.builder().host("127.0.0.1").port(0).serializers(SerializerType.values()).build();
-        server.register(new BenchmarkServiceImpl());
-        port = server.start().getPort();
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
+    @RegisterExtension
+    static final JupiterServerExtension server = JupiterServerExtension.builder()
+            .service(new BenchmarkServiceImpl())
+            .tcp()
+            .server(b -> b.serializers(SerializerType.values()))
+            .build();
 
     @ParameterizedTest
     @CsvSource({"sync, protostuff, small", "future, protostuff, small", "sync, hessian, 1k", "future, java, small"})
     void originalBenchmarkClientRunsAgainstOurProvider(String mode, String serializer, String payload)
             throws Exception {
-        try (LegacyJvm client = LegacyJvm.start("LegacyBenchmarkClient", "--port", String.valueOf(port), "--mode",
+        try (LegacyJvm client = LegacyJvm.start("LegacyBenchmarkClient", "--port", String.valueOf(server.server().localAddress().getPort()), "--mode",
                 mode, "--threads", "4", "--warmup", "1", "--seconds", "2", "--serializer", serializer, "--payload",
                 payload, "--connections", "2")) {
             String report = client.awaitLine("Request count: ", 90);

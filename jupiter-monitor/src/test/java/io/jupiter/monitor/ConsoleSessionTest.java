@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.fail;
 
+import io.jupiter.junit5.JupiterServerExtension;
 import java.io.ByteArrayOutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -17,16 +18,20 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Real TCP sessions against a running console: every command's shape, bad input, many sessions. */
 class ConsoleSessionTest {
+
+    @RegisterExtension
+    static final JupiterServerExtension rpc = Fixture.rpc();
 
     private static Fixture fixture;
 
     @BeforeAll
     static void start() {
-        fixture = new Fixture();
-        fixture.greeter.greet("warm-up");
+        fixture = new Fixture(rpc);
+        fixture.greeter().greet("warm-up");
     }
 
     @AfterAll
@@ -62,7 +67,7 @@ class ConsoleSessionTest {
 
     @Test
     void authUsageAndWrongPasswordKeepTheSessionUntilTheThirdFailure() throws Exception {
-        try (Fixture own = new Fixture(); ConsoleClient session = own.session()) {
+        try (Fixture own = new Fixture(rpc); ConsoleClient session = own.session()) {
             assertThat(session.command("auth")).isEqualTo("usage: auth <password>\r\n");
             assertThat(session.command("auth a b")).isEqualTo("usage: auth <password>\r\n");
             assertThat(session.command("auth wrong-1")).isEqualTo("permission denied (2 attempts left)\r\n");
@@ -74,7 +79,7 @@ class ConsoleSessionTest {
 
     @Test
     void anAddressThatFailedThreeTimesIsSlowedEvenWithTheRightPassword() throws Exception {
-        try (Fixture own = new Fixture()) {
+        try (Fixture own = new Fixture(rpc)) {
             try (ConsoleClient fresh = own.session()) {
                 long start = System.nanoTime();
                 assertThat(fresh.command("auth " + Fixture.PASSWORD)).isEqualTo("OK\r\n");
@@ -211,7 +216,7 @@ class ConsoleSessionTest {
 
     @Test
     void sessionsBeyondTheCapAreToldAndClosed() throws Exception {
-        try (Fixture own = new Fixture(b -> b.maxSessions(2));
+        try (Fixture own = new Fixture(rpc, b -> b.maxSessions(2));
              ConsoleClient first = own.session();
              ConsoleClient second = own.session();
              ConsoleClient third = new ConsoleClient(own.console)) {
@@ -224,7 +229,7 @@ class ConsoleSessionTest {
 
     @Test
     void unauthenticatedSessionsDoNotTakeTheOperatorsSlots() throws Exception {
-        try (Fixture own = new Fixture(b -> b.maxSessions(2));
+        try (Fixture own = new Fixture(rpc, b -> b.maxSessions(2));
              ConsoleClient idle1 = own.session();
              ConsoleClient idle2 = own.session()) {
             // Both unauthenticated slots are taken; an operator who authenticates frees one and takes a session slot.
@@ -247,7 +252,7 @@ class ConsoleSessionTest {
 
     @Test
     void aSessionThatDoesNotAuthenticateInTimeIsClosed() throws Exception {
-        try (Fixture own = new Fixture(b -> b.authTimeoutSeconds(1)); ConsoleClient silent = own.session()) {
+        try (Fixture own = new Fixture(rpc, b -> b.authTimeoutSeconds(1)); ConsoleClient silent = own.session()) {
             long start = System.nanoTime();
             assertThat(silent.readToEnd()).contains("not authenticated within 1 s, closing");
             assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isBetween(500L, 10_000L);
@@ -256,7 +261,7 @@ class ConsoleSessionTest {
 
     @Test
     void failedPasswordsCountAcrossSessions() throws Exception {
-        try (Fixture own = new Fixture()) {
+        try (Fixture own = new Fixture(rpc)) {
             // Two guesses, reconnect, one more: the address has failed three times, so the next attempt waits.
             try (ConsoleClient first = own.session()) {
                 first.command("auth x1");

@@ -1,27 +1,41 @@
 package io.jupiter.monitor;
 
+import io.jupiter.junit5.JupiterServerExtension;
 import io.jupiter.rpc.JupiterClient;
 import io.jupiter.rpc.JupiterServer;
 import io.jupiter.serialization.SerializerType;
 import java.net.InetSocketAddress;
 
-/** A real provider, a real consumer with one proxy, and a monitor on both, all on 127.0.0.1 with free ports. */
+/**
+ * A monitor on a real provider and a real consumer (with a greeter proxy when asked), all on 127.0.0.1 with free
+ * ports. Provider and consumer come from the test kit's {@link JupiterServerExtension} ({@link #rpc()}, one per test
+ * class); each fixture is a monitor of its own on them, closed with the fixture.
+ */
 final class Fixture implements AutoCloseable {
 
     static final String PASSWORD = "s3cret-pass";
 
     final JupiterServer server;
     final JupiterClient client;
-    final Greeter greeter;
     final MonitorServer monitor;
     final InetSocketAddress console;
+    private final JupiterServerExtension rpc;
+    private Greeter greeter;
 
-    Fixture(java.util.function.Consumer<MonitorServer.Builder> settings) {
-        server = JupiterServer.builder().host("127.0.0.1").port(0).serializers(SerializerType.PROTOSTUFF).build();
-        server.register(new GreeterImpl());
-        InetSocketAddress bound = server.start();
-        client = JupiterClient.builder().appName("monitor-test").build();
-        greeter = client.proxy(Greeter.class).address("127.0.0.1:" + bound.getPort()).timeoutMillis(10_000).build();
+    /** The provider (greeter, protostuff, TCP) and consumer the monitors watch: register it in a static field. */
+    static JupiterServerExtension rpc() {
+        return JupiterServerExtension.builder()
+                .service(new GreeterImpl())
+                .tcp()
+                .server(b -> b.serializers(SerializerType.PROTOSTUFF))
+                .client(b -> b.appName("monitor-test"))
+                .build();
+    }
+
+    Fixture(JupiterServerExtension rpc, java.util.function.Consumer<MonitorServer.Builder> settings) {
+        server = rpc.server();
+        client = rpc.client();
+        this.rpc = rpc;
         MonitorServer.Builder builder = MonitorServer.builder().password(PASSWORD.toCharArray()).port(0)
                 .server(server).client(client).authDelay(300, 600);
         settings.accept(builder);
@@ -29,8 +43,19 @@ final class Fixture implements AutoCloseable {
         console = monitor.start();
     }
 
-    Fixture() {
-        this(b -> { });
+    Fixture(JupiterServerExtension rpc) {
+        this(rpc, b -> { });
+    }
+
+    /**
+     * The fixture's proxy of the greeter, made on first use: fixtures that only need a monitor add no proxy to the
+     * shared consumer (the console's {@code ls} counts them).
+     */
+    Greeter greeter() {
+        if (greeter == null) {
+            greeter = rpc.proxy(Greeter.class).timeoutMillis(10_000).build();
+        }
+        return greeter;
     }
 
     ConsoleClient session() throws java.io.IOException {
@@ -48,10 +73,9 @@ final class Fixture implements AutoCloseable {
         return session;
     }
 
+    /** Closes the monitor; the extension closes consumer and provider. */
     @Override
     public void close() {
         monitor.close();
-        client.close();
-        server.close();
     }
 }

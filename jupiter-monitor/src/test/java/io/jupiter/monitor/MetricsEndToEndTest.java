@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.jupiter.junit5.JupiterServerExtension;
 import io.jupiter.rpc.ServiceKey;
 import io.jupiter.rpc.exception.ServiceNotFoundException;
 import io.jupiter.testkit.Await;
@@ -28,12 +29,16 @@ import org.hawkular.agent.prometheus.types.Summary;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A known number of real calls, then the metrics read back through the console (text and JSON) and the HTTP
  * endpoint (Prometheus text, parsed by a real Prometheus parser).
  */
 class MetricsEndToEndTest {
+
+    @RegisterExtension
+    static final JupiterServerExtension rpc = Fixture.rpc();
 
     private static final int SYNC_CALLS = 7;
     private static final int FUTURE_CALLS = 3;
@@ -43,12 +48,12 @@ class MetricsEndToEndTest {
 
     @BeforeAll
     static void callKnownNumberOfTimes() throws Exception {
-        fixture = new Fixture(b -> b.httpPort(0));
+        fixture = new Fixture(rpc, b -> b.httpPort(0));
         for (int i = 0; i < SYNC_CALLS; i++) {
-            assertThat(fixture.greeter.greet("n" + i)).isEqualTo("Hello, n" + i);
+            assertThat(fixture.greeter().greet("n" + i)).isEqualTo("Hello, n" + i);
         }
         for (int i = 0; i < FUTURE_CALLS; i++) {
-            assertThat(fixture.greeter.greetLater("f" + i).get()).isEqualTo("Later, f" + i);
+            assertThat(fixture.greeter().greetLater("f" + i).get()).isEqualTo("Later, f" + i);
         }
         Greeter missing = fixture.client.proxy(Greeter.class).version("9.9.9")
                 .address("127.0.0.1:" + fixture.server.localAddress().getPort()).build();

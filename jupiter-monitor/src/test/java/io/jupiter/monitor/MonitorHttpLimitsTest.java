@@ -2,6 +2,7 @@ package io.jupiter.monitor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jupiter.junit5.JupiterServerExtension;
 import io.jupiter.testkit.Await;
 import java.io.InputStream;
 import java.net.Socket;
@@ -14,15 +15,19 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The HTTP endpoint's limits: the shared password throttle, and the deadline for a whole request. */
 class MonitorHttpLimitsTest {
+
+    @RegisterExtension
+    static final JupiterServerExtension rpc = Fixture.rpc();
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     @Test
     void wrongPasswordsOverHttpAreThrottledThereAndOnTheConsole() throws Exception {
-        try (Fixture own = new Fixture(b -> b.httpPort(0))) {
+        try (Fixture own = new Fixture(rpc, b -> b.httpPort(0))) {
             URI uri = URI.create("http://127.0.0.1:" + own.monitor.httpAddress().getPort() + "/metrics");
             for (int i = 0; i < 3; i++) {
                 assertThat(status(uri, "wrong-" + i)).isEqualTo(401);
@@ -44,7 +49,7 @@ class MonitorHttpLimitsTest {
 
     @Test
     void theRightPasswordIsServedOnceTheDelayHasPassed() throws Exception {
-        try (Fixture own = new Fixture(b -> b.httpPort(0))) {
+        try (Fixture own = new Fixture(rpc, b -> b.httpPort(0))) {
             URI uri = URI.create("http://127.0.0.1:" + own.monitor.httpAddress().getPort() + "/metrics.json");
             for (int i = 0; i < 3; i++) {
                 assertThat(status(uri, "wrong-" + i)).isEqualTo(401);
@@ -57,7 +62,7 @@ class MonitorHttpLimitsTest {
 
     @Test
     void aRequestThatDoesNotArriveWholeInTimeIsClosed() throws Exception {
-        try (Fixture own = new Fixture(b -> b.httpPort(0).httpRequestTimeoutMillis(300));
+        try (Fixture own = new Fixture(rpc, b -> b.httpPort(0).httpRequestTimeoutMillis(300));
              Socket socket = new Socket()) {
             socket.connect(own.monitor.httpAddress(), 5_000);
             socket.setSoTimeout(10_000);

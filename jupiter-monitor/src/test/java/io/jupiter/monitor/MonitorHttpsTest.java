@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.jupiter.junit5.JupiterServerExtension;
 import io.jupiter.testkit.TestCertificates;
 import io.jupiter.transport.TlsConfig;
 import java.io.IOException;
@@ -25,10 +26,14 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The HTTP metrics endpoint with TLS: served over HTTPS to a client trusting the CA, plaintext closed at once. */
 class MonitorHttpsTest {
+
+    @RegisterExtension
+    static final JupiterServerExtension rpc = Fixture.rpc();
 
     @TempDir
     static Path certDir;
@@ -43,7 +48,7 @@ class MonitorHttpsTest {
     @Test
     void metricsAreServedOverHttpsAndPlaintextIsClosed() throws Exception {
         TlsConfig tls = TlsConfig.builder().keyPair(certs.serverCert(), certs.serverKey()).build();
-        try (Fixture own = new Fixture(b -> b.httpPort(0).httpTls(tls))) {
+        try (Fixture own = new Fixture(rpc, b -> b.httpPort(0).httpTls(tls))) {
             int port = own.monitor.httpAddress().getPort();
             HttpClient https = HttpClient.newBuilder().sslContext(trusting(certs.caCert()))
                     .connectTimeout(Duration.ofSeconds(5)).build();

@@ -2,15 +2,20 @@ package io.jupiter.monitor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jupiter.junit5.JupiterServerExtension;
 import io.jupiter.rpc.ServiceKey;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The {@code registry} commands over a real console session. No registry module exists yet, so the view is a
  * fixed in-test implementation of {@link RegistryView}.
  */
 class RegistryCommandsTest {
+
+    @RegisterExtension
+    static final JupiterServerExtension rpc = Fixture.rpc();
 
     private static final RegistryView VIEW = new RegistryView() {
         @Override
@@ -39,7 +44,7 @@ class RegistryCommandsTest {
 
     @Test
     void answersFromTheAttachedView() throws Exception {
-        try (Fixture fixture = new Fixture(b -> b.registry(VIEW)); ConsoleClient session = fixture.authenticated()) {
+        try (Fixture fixture = new Fixture(rpc, b -> b.registry(VIEW)); ConsoleClient session = fixture.authenticated()) {
             assertThat(session.command("registry -address -p")).isEqualTo("10.0.0.1:18090\r\n10.0.0.2:18090\r\n");
             assertThat(session.command("registry -address -s")).isEqualTo("10.0.0.9:51000\r\n");
             assertThat(session.command("registry -address -p -grep 0.2:")).isEqualTo("10.0.0.2:18090\r\n");

@@ -3,8 +3,8 @@ package io.jupiter.tracing.opentelemetry;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.jupiter.junit5.JupiterServerExtension;
 import io.jupiter.rpc.JupiterClient;
-import io.jupiter.rpc.JupiterServer;
 import io.jupiter.serialization.SerializerType;
 import io.opentelemetry.api.GlobalOpenTelemetry;
 import io.opentelemetry.api.common.AttributeKey;
@@ -25,44 +25,52 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The service-loaded filter with the OpenTelemetry SDK installed globally and its in-memory exporter, over real
- * sockets: client and server spans, their parent links across two hops, and errors.
+ * sockets: client and server spans, their parent links across two hops, and errors. The server and the first hop's
+ * client come from the test kit's {@link JupiterServerExtension} (TCP); the second hop's client is the provider's
+ * own, built here.
  */
 class OpenTelemetryFilterTest {
 
     private static final InMemorySpanExporter exporter = InMemorySpanExporter.create();
-    private static OpenTelemetrySdk sdk;
-    private static JupiterServer server;
-    private static JupiterClient client;
+    /** Installed before the extension builds server and client: the service-loaded filter is then in both chains. */
+    private static final OpenTelemetrySdk sdk = installSdk();
+    private static final HopService.Impl impl = new HopService.Impl();
+
+    @RegisterExtension
+    static final JupiterServerExtension server = JupiterServerExtension.builder()
+            .service(impl)
+            .tcp()
+            .server(b -> b.serializers(SerializerType.PROTOSTUFF))
+            .client(b -> b.appName("tracing-test"))
+            .build();
+
     private static JupiterClient downstreamClient;
     private static HopService hop;
 
-    @BeforeAll
-    static void start() {
+    private static OpenTelemetrySdk installSdk() {
         GlobalOpenTelemetry.resetForTest();
-        sdk = OpenTelemetrySdk.builder()
+        return OpenTelemetrySdk.builder()
                 .setTracerProvider(SdkTracerProvider.builder()
                         .addSpanProcessor(SimpleSpanProcessor.create(exporter)).build())
                 .buildAndRegisterGlobal();
-        // Built after the SDK was installed: the service-loaded filter is then in both chains.
-        HopService.Impl impl = new HopService.Impl();
-        server = JupiterServer.builder().host("127.0.0.1").port(0).serializers(SerializerType.PROTOSTUFF)
-                .build();
-        server.register(impl);
-        String address = "127.0.0.1:" + server.start().getPort();
-        client = JupiterClient.builder().appName("tracing-test").build();
+    }
+
+    @BeforeAll
+    static void start() {
         downstreamClient = JupiterClient.builder().appName("hop").build();
-        impl.downstream = downstreamClient.proxy(HopService.class).address(address).timeoutMillis(10_000).build();
-        hop = client.proxy(HopService.class).address(address).timeoutMillis(10_000).build();
+        impl.downstream = downstreamClient.proxy(HopService.class).address(server.address()).timeoutMillis(10_000)
+                .build();
+        hop = server.proxy(HopService.class).timeoutMillis(10_000).build();
     }
 
     @AfterAll
     static void stop() {
-        client.close();
+        // Before the extension stops the server: it fails the class on a client left open.
         downstreamClient.close();
-        server.close();
         sdk.close();
         GlobalOpenTelemetry.resetForTest();
     }

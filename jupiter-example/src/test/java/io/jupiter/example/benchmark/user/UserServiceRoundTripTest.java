@@ -2,17 +2,15 @@ package io.jupiter.example.benchmark.user;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jupiter.rpc.JupiterClient;
-import io.jupiter.rpc.JupiterServer;
+import io.jupiter.junit5.JupiterServerExtension;
 import io.jupiter.rpc.ServiceProviderImpl;
 import io.jupiter.serialization.ClassAllowList;
 import io.jupiter.serialization.SerializerType;
 import java.util.ArrayList;
 import java.util.Date;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -23,28 +21,15 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 class UserServiceRoundTripTest {
 
-    private static JupiterServer server;
-    private static JupiterClient client;
-    private static int port;
     private static final CapturingUserService provider = new CapturingUserService();
 
-    @BeforeAll
-    static void start() {
-        server = JupiterServer.builder().host("127.0.0.1").port(0).serializers(SerializerType.values()).build();
-        server.register(provider);
-        port = server.start().getPort();
-        client = JupiterClient.builder().appName("user-round-trip").build();
-    }
-
-    @AfterAll
-    static void stop() {
-        if (client != null) {
-            client.close();
-        }
-        if (server != null) {
-            server.close();
-        }
-    }
+    @RegisterExtension
+    static final JupiterServerExtension server = JupiterServerExtension.builder()
+            .service(provider)
+            .tcp()
+            .server(b -> b.serializers(SerializerType.values()))
+            .client(b -> b.appName("user-round-trip"))
+            .build();
 
     @ParameterizedTest
     @EnumSource(SerializerType.class)
@@ -123,6 +108,6 @@ class UserServiceRoundTripTest {
     }
 
     private static UserService proxy(SerializerType serializer) {
-        return client.proxy(UserService.class).address("127.0.0.1", port).serializer(serializer).build();
+        return server.proxy(UserService.class).serializer(serializer).build();
     }
 }

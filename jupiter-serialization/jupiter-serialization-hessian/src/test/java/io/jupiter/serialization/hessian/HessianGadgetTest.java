@@ -3,10 +3,10 @@ package io.jupiter.serialization.hessian;
 import com.caucho.hessian.io.Hessian2Output;
 import io.jupiter.serialization.ClassAllowList;
 import io.jupiter.serialization.Serializer;
+import io.jupiter.testkit.suites.serialization.GadgetSuite;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import vectors.GadgetSuite;
 
 class HessianGadgetTest extends GadgetSuite {
 

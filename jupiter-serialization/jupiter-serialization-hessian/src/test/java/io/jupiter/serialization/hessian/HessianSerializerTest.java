@@ -1,6 +1,6 @@
 package io.jupiter.serialization.hessian;
 
-import vectors.Samples;
+import io.jupiter.testkit.suites.serialization.Samples;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jupiter.serialization.Serializer;
@@ -12,8 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import vectors.SerializerSuite;
-import vectors.VectorBodies;
+import io.jupiter.testkit.suites.serialization.SerializerSuite;
 
 class HessianSerializerTest extends SerializerSuite {
 
@@ -68,7 +67,7 @@ class HessianSerializerTest extends SerializerSuite {
 
     @Test
     void writesLegacyClassNames() {
-        byte[] bytes = VectorBodies.encode(serializer(), new ResultWrapper("jupiter"));
+        byte[] bytes = Samples.encode(serializer(), new ResultWrapper("jupiter"));
         // 1.3.1: 43 30 2c "org.jupiter.rpc.model.metadata.ResultWrapper" 91 06 "result" 60 07 "jupiter"
         assertThat(new String(bytes, StandardCharsets.ISO_8859_1))
                 .isEqualTo("C0,org.jupiter.rpc.model.metadata.ResultWrapper\u0091\u0006result`\u0007jupiter");
@@ -76,7 +75,7 @@ class HessianSerializerTest extends SerializerSuite {
 
     @Test
     void legacyExceptionsTravelUnder131Names() {
-        byte[] bytes = VectorBodies.encode(serializer(),
+        byte[] bytes = Samples.encode(serializer(),
                 new ResultWrapper(new JupiterServerBusyException("provider busy")));
         assertThat(new String(bytes, StandardCharsets.ISO_8859_1))
                 .contains("org.jupiter.rpc.exception.JupiterServerBusyException").doesNotContain("io.jupiter");

@@ -1,15 +1,15 @@
 package io.jupiter.serialization.hessian;
 
-import vectors.Samples;
 import io.jupiter.serialization.Serializer;
 import vectors.VectorSuite;
+import vectors.Vectors;
 
 /** Hessian against 1.3.1's vectors: bodies marked so are reproduced byte for byte once names are mapped. */
 class HessianVectorTest extends VectorSuite {
 
     @Override
     protected Serializer serializer() {
-        return new HessianSerializer(Samples.allowList());
+        return new HessianSerializer(Vectors.allowList());
     }
 
     @Override

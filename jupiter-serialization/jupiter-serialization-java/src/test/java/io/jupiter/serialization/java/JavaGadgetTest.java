@@ -2,11 +2,11 @@ package io.jupiter.serialization.java;
 
 import io.jupiter.serialization.ClassAllowList;
 import io.jupiter.serialization.Serializer;
+import io.jupiter.testkit.suites.serialization.GadgetSuite;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import vectors.GadgetSuite;
 
 class JavaGadgetTest extends GadgetSuite {
 

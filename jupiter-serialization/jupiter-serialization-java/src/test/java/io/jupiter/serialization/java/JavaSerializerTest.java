@@ -8,15 +8,14 @@ import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.SerializerType;
 import io.jupiter.serialization.wire.ResultWrapper;
 import io.jupiter.serialization.wire.legacy.JupiterBadRequestException;
+import io.jupiter.testkit.suites.serialization.Samples;
+import io.jupiter.testkit.suites.serialization.SerializerSuite;
+import io.jupiter.testkit.suites.serialization.model.User;
 import io.netty.buffer.ByteBufUtil;
 import java.io.ObjectInputFilter;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import vectors.Samples;
-import vectors.SerializerSuite;
-import vectors.VectorBodies;
-import vectors.model.User;
 
 class JavaSerializerTest extends SerializerSuite {
 
@@ -58,7 +57,7 @@ class JavaSerializerTest extends SerializerSuite {
 
     @Test
     void writesLegacyClassNamesAndSerialVersionUids() {
-        byte[] bytes = VectorBodies.encode(serializer(), Samples.request(new Object[] {"x"}, null));
+        byte[] bytes = Samples.encode(serializer(), Samples.request(new Object[] {"x"}, null));
         String text = new String(bytes, StandardCharsets.ISO_8859_1);
         assertThat(text).contains("org.jupiter.rpc.model.metadata.MessageWrapper")
                 .contains("Lorg/jupiter/rpc/model/metadata/ServiceMetadata;")
@@ -69,7 +68,7 @@ class JavaSerializerTest extends SerializerSuite {
 
     @Test
     void legacyExceptionsTravelUnder131NamesAndSerialVersionUids() {
-        byte[] bytes = VectorBodies.encode(serializer(),
+        byte[] bytes = Samples.encode(serializer(),
                 new ResultWrapper(new JupiterBadRequestException("cannot read")));
         String text = new String(bytes, StandardCharsets.ISO_8859_1);
         assertThat(text).contains("org.jupiter.rpc.exception.JupiterBadRequestException")

@@ -1,15 +1,15 @@
 package io.jupiter.serialization.java;
 
-import vectors.Samples;
 import io.jupiter.serialization.Serializer;
 import vectors.VectorSuite;
+import vectors.Vectors;
 
 /** Java serialization against 1.3.1's vectors: bodies marked so are reproduced byte for byte once names are mapped. */
 class JavaVectorTest extends VectorSuite {
 
     @Override
     protected Serializer serializer() {
-        return new JavaSerializer(Samples.allowList());
+        return new JavaSerializer(Vectors.allowList());
     }
 
     @Override

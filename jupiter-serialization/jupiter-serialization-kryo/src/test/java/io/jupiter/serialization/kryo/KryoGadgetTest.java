@@ -8,12 +8,12 @@ import io.jupiter.serialization.ClassAllowList;
 import io.jupiter.serialization.ClassNotTrustedException;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.wire.ResultWrapper;
+import io.jupiter.testkit.suites.serialization.GadgetSuite;
+import io.jupiter.testkit.suites.serialization.Samples;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import javax.management.BadAttributeValueExpException;
 import org.junit.jupiter.api.Test;
-import vectors.GadgetSuite;
-import vectors.VectorBodies;
 
 class KryoGadgetTest extends GadgetSuite {
 
@@ -22,11 +22,14 @@ class KryoGadgetTest extends GadgetSuite {
         return new KryoSerializer(allowList);
     }
 
-    /** A string as Kryo writes it. */
+    /**
+     * A class name as Kryo's class resolver writes it: ASCII, the last byte marked, whatever the length
+     * ({@code writeString} gives the same bytes only up to 32 characters; longer strings get a length prefix).
+     */
     @Override
     protected byte[] encodedName(String className) {
         Output out = new Output(256, -1);
-        out.writeString(className);
+        out.writeAscii(className);
         return out.toBytes();
     }
 
@@ -35,7 +38,7 @@ class KryoGadgetTest extends GadgetSuite {
         // The outer class is trusted and travels by Kryo name; the cause travels inside the JDK stream Kryo embeds
         // for throwables, which must be held to the same allow-list.
         IllegalStateException outer = new IllegalStateException("outer", new BadAttributeValueExpException("x"));
-        byte[] bytes = VectorBodies.encode(serializer(ClassAllowList.create(ClassAllowList.Mode.OFF)),
+        byte[] bytes = Samples.encode(serializer(ClassAllowList.create(ClassAllowList.Mode.OFF)),
                 new ResultWrapper(outer));
         ByteBuf buf = Unpooled.wrappedBuffer(bytes);
         try {

@@ -1,6 +1,6 @@
 package io.jupiter.serialization.kryo;
 
-import vectors.Samples;
+import vectors.Vectors;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
@@ -21,7 +21,7 @@ import vectors.VectorBodies;
  */
 class KryoVectorTest {
 
-    private final Serializer serializer = new KryoSerializer(Samples.allowList());
+    private final Serializer serializer = new KryoSerializer(Vectors.allowList());
 
     static List<WireVector> vectors() {
         List<WireVector> all = new java.util.ArrayList<>(WireVector.load("requests-kryo.json"));

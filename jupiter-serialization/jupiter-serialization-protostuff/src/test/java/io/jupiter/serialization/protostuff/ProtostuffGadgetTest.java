@@ -2,9 +2,9 @@ package io.jupiter.serialization.protostuff;
 
 import io.jupiter.serialization.ClassAllowList;
 import io.jupiter.serialization.Serializer;
+import io.jupiter.testkit.suites.serialization.GadgetSuite;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
-import vectors.GadgetSuite;
 
 class ProtostuffGadgetTest extends GadgetSuite {
 

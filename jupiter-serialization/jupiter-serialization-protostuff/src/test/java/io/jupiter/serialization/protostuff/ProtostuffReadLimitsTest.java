@@ -8,7 +8,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.util.HexFormat;
 import org.junit.jupiter.api.Test;
-import vectors.Samples;
+import vectors.Vectors;
 
 /**
  * Array lengths of arrays whose type a field declares (protostuff's {@code ArraySchemas}: the length is field 1 of
@@ -26,7 +26,7 @@ class ProtostuffReadLimitsTest {
     }
 
     private static final HexFormat HEX = HexFormat.of();
-    private final ProtostuffSerializer serializer = new ProtostuffSerializer(Samples.allowList());
+    private final ProtostuffSerializer serializer = new ProtostuffSerializer(Vectors.allowList());
 
     @Test
     void aPrimitiveArrayLongerThanTheBodyIsRefusedBeforeAllocating() {

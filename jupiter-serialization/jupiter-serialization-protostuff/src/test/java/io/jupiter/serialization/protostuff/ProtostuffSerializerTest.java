@@ -7,20 +7,19 @@ import io.jupiter.serialization.SerializerType;
 import io.jupiter.serialization.wire.MessageWrapper;
 import io.jupiter.serialization.wire.ResultWrapper;
 import io.jupiter.serialization.wire.legacy.JupiterServiceNotFoundException;
+import io.jupiter.testkit.suites.serialization.Samples;
+import io.jupiter.testkit.suites.serialization.SerializerSuite;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.PooledByteBufAllocator;
 import io.protostuff.LinkedBuffer;
 import io.protostuff.ProtostuffIOUtil;
 import io.protostuff.Schema;
 import io.protostuff.runtime.RuntimeSchema;
-import io.netty.buffer.ByteBufUtil;
-import io.netty.buffer.PooledByteBufAllocator;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import vectors.Samples;
-import vectors.SerializerSuite;
-import vectors.VectorBodies;
 
 class ProtostuffSerializerTest extends SerializerSuite {
 
@@ -87,7 +86,7 @@ class ProtostuffSerializerTest extends SerializerSuite {
             ascii + "\u00e9", "\u4e2d\u6587".repeat(20), ascii + "\uD83D\uDE00", "x".repeat(ByteBufOutput.ASCII_BULK_MIN_CHARS - 1)};
         Schema<ResultWrapper> schema = RuntimeSchema.getSchema(ResultWrapper.class);
         for (String value : values) {
-            byte[] ours = VectorBodies.encode(serializer(), new ResultWrapper(value));
+            byte[] ours = Samples.encode(serializer(), new ResultWrapper(value));
             byte[] protostuff = ProtostuffIOUtil.toByteArray(new ResultWrapper(value), schema,
                     LinkedBuffer.allocate(4096));
             assertThat(ours).as("%s...", value.substring(0, Math.min(12, value.length()))).isEqualTo(protostuff);
@@ -100,7 +99,7 @@ class ProtostuffSerializerTest extends SerializerSuite {
         String odd = "a\uD800b\uDC00c";
         String long1k = "j\u00e9".repeat(600);
         for (String value : new String[] {odd, long1k, "", "ascii"}) {
-            byte[] body = VectorBodies.encode(serializer(), new ResultWrapper(value));
+            byte[] body = Samples.encode(serializer(), new ResultWrapper(value));
             Object read = read(body, ResultWrapper.class).getResult();
             Schema<ResultWrapper> schema = RuntimeSchema.getSchema(ResultWrapper.class);
             ResultWrapper byProtostuff = schema.newMessage();
@@ -126,7 +125,7 @@ class ProtostuffSerializerTest extends SerializerSuite {
         Serializer serializer = serializer();
         // Twice: protostuff writes a throwable class as ID_THROWABLE the first time and ID_POJO after that.
         for (int i = 0; i < 2; i++) {
-            byte[] bytes = VectorBodies.encode(serializer,
+            byte[] bytes = Samples.encode(serializer,
                     new ResultWrapper(new JupiterServiceNotFoundException("no such service: a-b-c")));
             String text = new String(bytes, StandardCharsets.ISO_8859_1);
             assertThat(text).contains("org.jupiter.rpc.exception.JupiterServiceNotFoundException")

@@ -1,6 +1,6 @@
 package io.jupiter.serialization.protostuff;
 
-import vectors.Samples;
+import vectors.Vectors;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jupiter.serialization.Serializer;
@@ -18,7 +18,7 @@ class ProtostuffVectorTest extends VectorSuite {
 
     @Override
     protected Serializer serializer() {
-        return new ProtostuffSerializer(Samples.allowList());
+        return new ProtostuffSerializer(Vectors.allowList());
     }
 
     @Override

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.jupiter.testkit.Await;
+import io.jupiter.testkit.suites.transport.EchoPeer;
 import io.jupiter.transport.Acceptor;
 import io.jupiter.transport.ProtocolHeader;
 import io.jupiter.transport.TransportConfig;

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.jupiter.testkit.Await;
+import io.jupiter.testkit.suites.transport.EchoPeer;
+import io.jupiter.testkit.suites.transport.TransportSuite;
 import io.jupiter.transport.Acceptor;
 import io.jupiter.transport.ConnectionGroup;
 import io.jupiter.transport.Connector;
@@ -18,18 +20,18 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /** The shared transport suite in process (Netty's local channel), plus what is particular to it. */
-class InProcessTransportTest extends AbstractTransportTest {
+class InProcessTransportTest extends TransportSuite {
 
     private static final AtomicInteger names = new AtomicInteger();
 
     @Override
-    SocketAddress newBindAddress() {
+    protected SocketAddress newBindAddress() {
         return InProcessAddress.of("transport-test-" + names.incrementAndGet());
     }
 
     /** The acceptor's IO threads are the shared in-process ones, not named after the test. */
     @Override
-    List<String> ioThreadNames() {
+    protected List<String> ioThreadNames() {
         return threadsNamed("jupiter-inprocess");
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.jupiter.testkit.Await;
+import io.jupiter.testkit.suites.transport.EchoPeer;
 import io.jupiter.transport.Acceptor;
 import io.jupiter.transport.Connection;
 import io.jupiter.transport.ConnectionGroup;
@@ -11,9 +12,9 @@ import io.jupiter.transport.Connector;
 import io.jupiter.transport.ProtocolHeader;
 import io.jupiter.transport.TransportAddresses;
 import io.jupiter.transport.TransportConfig;
-import io.jupiter.transport.WriteBatching;
 import io.jupiter.transport.TransportException;
 import io.jupiter.transport.TransportFactory;
+import io.jupiter.transport.WriteBatching;
 import io.jupiter.transport.netty.internal.NettyConnection;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;

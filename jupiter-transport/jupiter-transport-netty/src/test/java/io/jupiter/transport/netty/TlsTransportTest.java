@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.jupiter.testkit.Await;
 import io.jupiter.testkit.OwnThreads;
 import io.jupiter.testkit.TestCertificates;
+import io.jupiter.testkit.suites.transport.EchoPeer;
 import io.jupiter.transport.Acceptor;
 import io.jupiter.transport.Connection;
 import io.jupiter.transport.ConnectionGroup;

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.jupiter.testkit.suites.transport.EchoPeer;
+import io.jupiter.testkit.suites.transport.TransportSuite;
 import io.jupiter.transport.Acceptor;
 import io.jupiter.transport.Connector;
 import io.jupiter.transport.TransportException;
@@ -22,7 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The shared transport suite over Unix domain sockets (native epoll), plus the socket file's handling. */
-class UnixDomainSocketTransportTest extends AbstractTransportTest {
+class UnixDomainSocketTransportTest extends TransportSuite {
 
     private static final AtomicInteger files = new AtomicInteger();
 
@@ -36,7 +38,7 @@ class UnixDomainSocketTransportTest extends AbstractTransportTest {
     }
 
     @Override
-    SocketAddress newBindAddress() {
+    protected SocketAddress newBindAddress() {
         return UnixDomainSocketAddress.of(dir.resolve("t" + files.incrementAndGet() + ".sock"));
     }
 

@@ -1,8 +1,9 @@
-package io.jupiter.transport.netty;
+package io.jupiter.testkit.suites.transport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jupiter.testkit.Await;
+import io.jupiter.testkit.LeakDetectionExtension;
 import io.jupiter.transport.Acceptor;
 import io.jupiter.transport.Connection;
 import io.jupiter.transport.ConnectionGroup;
@@ -10,6 +11,7 @@ import io.jupiter.transport.Connector;
 import io.jupiter.transport.TransportConfig;
 import io.jupiter.transport.TransportFactory;
 import io.netty.buffer.ByteBuf;
+import io.netty.util.ResourceLeakDetector;
 import java.net.SocketAddress;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -19,30 +21,65 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The cases every transport passes, whatever carries the bytes: TCP, Unix domain sockets, in process. A subclass
- * only says which address to serve ({@link #newBindAddress()}); acceptor and connector come from
- * {@link TransportFactory#load()}, so the suite sees the transport as the RPC layer does. Leaked buffers fail the
- * class (the test kit's leak extension, with the detector at paranoid), and every case ends with no IO thread left.
+ * The cases every transport passes, whatever carries the bytes: TCP, Unix domain sockets, in process. Jupiter's
+ * Netty transport runs it for each kind of address, and so can a transport of your own. A subclass only says which
+ * address to serve ({@link #newBindAddress()}); acceptor and connector come from {@link #transport()}, by default
+ * {@link TransportFactory#load()}, so the suite sees the transport as the RPC layer does. Frames are echoed by
+ * {@link EchoPeer}s at both ends.
+ *
+ * <p>Leaked buffers fail the class (Netty's leak detector is set to {@code paranoid}, and
+ * {@link LeakDetectionExtension} collects its reports), and every case ends with no thread left whose name starts with
+ * the case's prefix ({@link TransportConfig.Builder#threadNamePrefix}, set by {@link #config()}): a transport must name
+ * its IO threads after that prefix, or say in {@link #ioThreadNames()} which threads are its own.
  *
  * <p>As Netty's {@code testsuite} and gRPC-java's {@code AbstractTransportTest}: a transport that needs an exception
  * overrides the case with a comment saying why.
  */
-abstract class AbstractTransportTest {
+@ExtendWith(LeakDetectionExtension.class)
+public abstract class TransportSuite {
 
     /** Time limit of every wait. */
-    static final Duration TIMEOUT = Duration.ofSeconds(10);
+    protected static final Duration TIMEOUT = Duration.ofSeconds(10);
 
     private final Deque<AutoCloseable> toClose = new ArrayDeque<>();
     /** Thread name prefix of this test's acceptors and connectors. */
-    String prefix;
+    protected String prefix;
 
-    /** A fresh address to serve on, of this transport's kind (TCP port 0 is fine). */
-    abstract SocketAddress newBindAddress() throws Exception;
+    /** For subclasses. */
+    protected TransportSuite() {
+    }
+
+    /**
+     * A fresh address to serve on, of this transport's kind (TCP port 0 is fine).
+     *
+     * @return an address no other case of this class uses
+     * @throws Exception if none can be made
+     */
+    protected abstract SocketAddress newBindAddress() throws Exception;
+
+    /**
+     * The transport under test.
+     *
+     * @return by default the one on the class path, {@link TransportFactory#load()}
+     */
+    protected TransportFactory transport() {
+        return TransportFactory.load();
+    }
+
+    /** Tracks every buffer: leaks are reported, not sampled. */
+    @BeforeAll
+    static void trackEveryBuffer() {
+        if (ResourceLeakDetector.getLevel().ordinal() < ResourceLeakDetector.Level.PARANOID.ordinal()) {
+            ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.PARANOID);
+        }
+    }
 
     @BeforeEach
     void name(TestInfo test) {
@@ -59,7 +96,7 @@ abstract class AbstractTransportTest {
     }
 
     @Test
-    void connectsAndExchangesFramesBothWays() throws Exception {
+    protected void connectsAndExchangesFramesBothWays() throws Exception {
         EchoPeer server = new EchoPeer();
         EchoPeer client = new EchoPeer();
         Acceptor acceptor = acceptor(config().build(), server);
@@ -91,7 +128,7 @@ abstract class AbstractTransportTest {
     }
 
     @Test
-    void manyConcurrentFramesAllArrive() throws Exception {
+    protected void manyConcurrentFramesAllArrive() throws Exception {
         EchoPeer server = new EchoPeer();
         EchoPeer client = new EchoPeer();
         Acceptor acceptor = acceptor(config().build(), server);
@@ -128,7 +165,7 @@ abstract class AbstractTransportTest {
     }
 
     @Test
-    void largeBodyRoundTrips() throws Exception {
+    protected void largeBodyRoundTrips() throws Exception {
         int maxBody = 2 * 1024 * 1024;
         TransportConfig config = config().maxBodySize(maxBody).build();
         EchoPeer client = new EchoPeer();
@@ -148,7 +185,7 @@ abstract class AbstractTransportTest {
     }
 
     @Test
-    void heartbeatsKeepAnIdleConnectionOpen() throws Exception {
+    protected void heartbeatsKeepAnIdleConnectionOpen() throws Exception {
         EchoPeer server = new EchoPeer();
         Acceptor acceptor = acceptor(config().readerIdleMillis(600).build(), server);
         ConnectionGroup group = connector(config().writerIdleMillis(200).build(), new EchoPeer())
@@ -162,7 +199,7 @@ abstract class AbstractTransportTest {
     }
 
     @Test
-    void aSilentConnectionIsClosedAfterTheReaderIdleTime() throws Exception {
+    protected void aSilentConnectionIsClosedAfterTheReaderIdleTime() throws Exception {
         EchoPeer server = new EchoPeer();
         EchoPeer client = new EchoPeer();
         Acceptor acceptor = acceptor(config().readerIdleMillis(300).build(), server);
@@ -175,7 +212,7 @@ abstract class AbstractTransportTest {
     }
 
     @Test
-    void peerCloseIsDetectedOnBothSides() throws Exception {
+    protected void peerCloseIsDetectedOnBothSides() throws Exception {
         EchoPeer server = new EchoPeer();
         EchoPeer client = new EchoPeer();
         Acceptor acceptor = acceptor(config().build(), server);
@@ -201,7 +238,7 @@ abstract class AbstractTransportTest {
     }
 
     @Test
-    void oversizedFrameClosesOnlyThatConnection() throws Exception {
+    protected void oversizedFrameClosesOnlyThatConnection() throws Exception {
         EchoPeer server = new EchoPeer();
         EchoPeer client = new EchoPeer();
         Acceptor acceptor = acceptor(config().maxBodySize(1024).build(), server);
@@ -229,7 +266,7 @@ abstract class AbstractTransportTest {
     }
 
     @Test
-    void writeOnAClosedConnectionReleasesTheFrame() throws Exception {
+    protected void writeOnAClosedConnectionReleasesTheFrame() throws Exception {
         EchoPeer client = new EchoPeer();
         Acceptor acceptor = acceptor(config().build(), new EchoPeer());
         ConnectionGroup group = connector(config().reconnectBackoff(5_000, 10_000).build(), client)
@@ -245,11 +282,11 @@ abstract class AbstractTransportTest {
     }
 
     @Test
-    void closingLeavesNoThreadAndNoConnection() throws Exception {
+    protected void closingLeavesNoThreadAndNoConnection() throws Exception {
         EchoPeer server = new EchoPeer();
-        Acceptor acceptor = TransportFactory.load().newAcceptor(config().build(), newBindAddress(), server);
+        Acceptor acceptor = transport().newAcceptor(config().build(), newBindAddress(), server);
         acceptor.start();
-        Connector connector = TransportFactory.load().newConnector(config().build(), new EchoPeer());
+        Connector connector = transport().newConnector(config().build(), new EchoPeer());
         ConnectionGroup group = connector.connect(acceptor.localAddress(), 2);
         Await.until("both connections are up", TIMEOUT, () -> group.activeConnections().size() == 2);
         assertThat(ioThreadNames()).isNotEmpty();
@@ -260,37 +297,68 @@ abstract class AbstractTransportTest {
         Await.until("no IO thread is alive (" + ioThreadNames() + ")", TIMEOUT, () -> ioThreadNames().isEmpty());
     }
 
-    /** The names of the live IO threads of this test's acceptors and connectors. */
-    List<String> ioThreadNames() {
+    /**
+     * The names of the live IO threads of this test's acceptors and connectors.
+     *
+     * @return by default the live threads named after {@link #prefix}
+     */
+    protected List<String> ioThreadNames() {
         return threadsNamed(prefix);
     }
 
-    /** Settings of this test: two IO threads named after it. */
-    TransportConfig.Builder config() {
+    /**
+     * Settings of this test: two IO threads named after it.
+     *
+     * @return a new builder with those settings
+     */
+    protected TransportConfig.Builder config() {
         return TransportConfig.builder().ioThreads(2).threadNamePrefix(prefix);
     }
 
-    /** A started acceptor on a fresh address, closed after the test. */
-    Acceptor acceptor(TransportConfig config, EchoPeer handler) throws Exception {
-        Acceptor acceptor = TransportFactory.load().newAcceptor(config, newBindAddress(), handler);
+    /**
+     * A started acceptor on a fresh address, closed after the test.
+     *
+     * @param config  its settings
+     * @param handler its frame handler
+     * @return the acceptor
+     * @throws Exception if it cannot start
+     */
+    protected Acceptor acceptor(TransportConfig config, EchoPeer handler) throws Exception {
+        Acceptor acceptor = transport().newAcceptor(config, newBindAddress(), handler);
         toClose.push(acceptor);
         acceptor.start();
         return acceptor;
     }
 
-    /** A connector closed after the test. */
-    Connector connector(TransportConfig config, EchoPeer handler) {
-        Connector connector = TransportFactory.load().newConnector(config, handler);
+    /**
+     * A connector closed after the test.
+     *
+     * @param config  its settings
+     * @param handler its frame handler
+     * @return the connector
+     */
+    protected Connector connector(TransportConfig config, EchoPeer handler) {
+        Connector connector = transport().newConnector(config, handler);
         toClose.push(connector);
         return connector;
     }
 
-    /** Closes {@code closeable} after the test (before the acceptors and connectors made earlier). */
-    void closeAfter(AutoCloseable closeable) {
+    /**
+     * Closes {@code closeable} after the test (before the acceptors and connectors made earlier).
+     *
+     * @param closeable what to close
+     */
+    protected void closeAfter(AutoCloseable closeable) {
         toClose.push(closeable);
     }
 
-    static List<String> threadsNamed(String prefix) {
+    /**
+     * The names of the live threads whose names start with {@code prefix} and a dash.
+     *
+     * @param prefix the name prefix
+     * @return their names
+     */
+    protected static List<String> threadsNamed(String prefix) {
         return Thread.getAllStackTraces().keySet().stream()
                 .filter(Thread::isAlive)
                 .map(Thread::getName)

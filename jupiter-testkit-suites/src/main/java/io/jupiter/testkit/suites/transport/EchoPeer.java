@@ -1,4 +1,4 @@
-package io.jupiter.transport.netty;
+package io.jupiter.testkit.suites.transport;
 
 import io.jupiter.transport.Connection;
 import io.jupiter.transport.Frame;
@@ -18,18 +18,29 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A {@link FrameHandler} for both ends of a test: answers each request with a response of the same id and body, and
- * records the responses it receives and the connections it sees.
+ * records the responses it receives and the connections it sees. Bodies are UTF-8 text. The fields are what it
+ * saw, for the test to read (and to take connections from {@link #connected}).
  */
-final class EchoPeer implements FrameHandler {
+public final class EchoPeer implements FrameHandler {
 
-    static final byte SERIALIZER = 1;
+    /** The serializer code of the frames it makes (protostuff's; the transport does not look at it). */
+    public static final byte SERIALIZER = 1;
 
-    final BlockingQueue<Connection> connected = new LinkedBlockingQueue<>();
-    final AtomicInteger open = new AtomicInteger();
-    final AtomicInteger maxOpen = new AtomicInteger();
-    final AtomicInteger disconnects = new AtomicInteger();
-    final Map<Long, String> responses = new ConcurrentHashMap<>();
-    volatile CountDownLatch expectedResponses = new CountDownLatch(0);
+    /** Each connection it was told of, in order. */
+    public final BlockingQueue<Connection> connected = new LinkedBlockingQueue<>();
+    /** Connections open now. */
+    public final AtomicInteger open = new AtomicInteger();
+    /** The most connections open at once. */
+    public final AtomicInteger maxOpen = new AtomicInteger();
+    /** Connections closed so far. */
+    public final AtomicInteger disconnects = new AtomicInteger();
+    /** The body of each response received, by request id. */
+    public final Map<Long, String> responses = new ConcurrentHashMap<>();
+    private volatile CountDownLatch expectedResponses = new CountDownLatch(0);
+
+    /** A peer that has seen nothing yet. */
+    public EchoPeer() {
+    }
 
     @Override
     public void connected(Connection connection) {
@@ -61,18 +72,39 @@ final class EchoPeer implements FrameHandler {
         }
     }
 
-    /** Counts down on each response from now on. */
-    CountDownLatch expect(int responses) {
+    /**
+     * A latch counting down on each response from now on.
+     *
+     * @param responses how many responses to wait for
+     * @return the latch
+     */
+    public CountDownLatch expect(int responses) {
         CountDownLatch latch = new CountDownLatch(responses);
         expectedResponses = latch;
         return latch;
     }
 
-    static ByteBuf request(ByteBufAllocator alloc, long id, String body) {
+    /**
+     * A request frame.
+     *
+     * @param alloc the connection's allocator
+     * @param id    the request id
+     * @param body  its body, as UTF-8
+     * @return the frame, for {@code Connection.write} (which releases it)
+     */
+    public static ByteBuf request(ByteBufAllocator alloc, long id, String body) {
         return frame(alloc, ProtocolHeader.REQUEST, (byte) 0, id, body);
     }
 
-    static ByteBuf response(ByteBufAllocator alloc, long id, String body) {
+    /**
+     * A response frame with status OK.
+     *
+     * @param alloc the connection's allocator
+     * @param id    the id of the request it answers
+     * @param body  its body, as UTF-8
+     * @return the frame, for {@code Connection.write} (which releases it)
+     */
+    public static ByteBuf response(ByteBufAllocator alloc, long id, String body) {
         return frame(alloc, ProtocolHeader.RESPONSE, Status.OK.value(), id, body);
     }
 

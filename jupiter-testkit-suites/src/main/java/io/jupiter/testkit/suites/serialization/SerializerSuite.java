@@ -1,4 +1,4 @@
-package vectors;
+package io.jupiter.testkit.suites.serialization;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
@@ -17,26 +17,49 @@ import io.jupiter.serialization.Serializers;
 import io.jupiter.serialization.wire.MessageWrapper;
 import io.jupiter.serialization.wire.ResultWrapper;
 import io.jupiter.serialization.wire.ServiceMetadata;
+import io.jupiter.testkit.LeakDetectionExtension;
+import io.jupiter.testkit.suites.serialization.gadget.Decoy;
+import io.jupiter.testkit.suites.serialization.model.Box;
+import io.jupiter.testkit.suites.serialization.model.SampleCheckedException;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.util.ResourceLeakDetector;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
-import vectors.gadget.Decoy;
-import vectors.model.Box;
-import vectors.model.VectorCheckedException;
 
 /**
- * The cases every serializer must pass. A module's test extends this, supplies its serializer and what differs by
- * design (how values arrive, where nulls go, which bodies are malformed), and adds its own cases. A case that does
- * not apply is switched off by overriding its hook with a reason, never silently.
+ * The cases every {@link Serializer} must pass: Jupiter's own (protostuff, hessian, kryo, java) run it, and so can
+ * yours (another implementation of one of the {@link SerializerType}s, whose codes are fixed). A test extends this, supplies its serializer and what differs by design (how values arrive, where nulls go,
+ * which bodies are malformed), and adds its own cases. A case that does not apply is switched off by overriding its
+ * hook with a reason, never silently.
+ *
+ * <p>Every body is written to and read from pooled Netty buffers, heap and direct. Netty's leak detector is set to
+ * {@code paranoid} for the class and a reported leak fails it ({@link LeakDetectionExtension}). The serializer must
+ * be registered for the {@link java.util.ServiceLoader} ({@code META-INF/services/io.jupiter.serialization.Serializer})
+ * and trust the samples' classes: give it {@link Samples#allowList()}.
  */
+@ExtendWith(LeakDetectionExtension.class)
 public abstract class SerializerSuite {
+
+    /** For subclasses. */
+    protected SerializerSuite() {
+    }
+
+    /** Tracks every buffer: the suite's and the serializer's leaks are reported, not sampled. */
+    @BeforeAll
+    static void trackEveryBuffer() {
+        if (ResourceLeakDetector.getLevel().ordinal() < ResourceLeakDetector.Level.PARANOID.ordinal()) {
+            ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.PARANOID);
+        }
+    }
 
     /** The serializer under test; a new instance, not the one the {@code ServiceLoader} found. */
     protected abstract Serializer serializer();
@@ -158,7 +181,7 @@ public abstract class SerializerSuite {
 
     @Test
     void exceptionsKeepTypeAndMessage() {
-        for (Throwable t : List.of(new IllegalStateException("boom"), new VectorCheckedException("checked"))) {
+        for (Throwable t : List.of(new IllegalStateException("boom"), new SampleCheckedException("checked"))) {
             t.getStackTrace(); // the JDK fills the field lazily; only a filled stack trace travels
             ResultWrapper received = Samples.roundTrip(s(), new ResultWrapper(t), ResultWrapper.class, true);
             assertThat(received.getResult()).isInstanceOf(t.getClass());
@@ -191,7 +214,7 @@ public abstract class SerializerSuite {
             assertThat(why).as("the reason for opting out").isNotBlank();
             return;
         }
-        byte[] bytes = VectorBodies.encode(s(), "just a string");
+        byte[] bytes = Samples.encode(s(), "just a string");
         assertThatThrownBy(() -> read(bytes, MessageWrapper.class))
                 .isInstanceOf(SerializationException.class)
                 .hasMessageContaining("java.lang.String");
@@ -261,7 +284,7 @@ public abstract class SerializerSuite {
     @Test
     void readRequestReadsEveryArgumentKindAsReadDoes() {
         Object[] args = Samples.argumentKinds().toArray();
-        byte[] bytes = VectorBodies.encode(s(), Samples.request(args, Map.of("k", "v")));
+        byte[] bytes = Samples.encode(s(), Samples.request(args, Map.of("k", "v")));
         Class<?>[] declared = new Class<?>[args.length];
         for (int i = 0; i < args.length; i++) {
             declared[i] = asDecoded(args[i]).getClass();
@@ -283,7 +306,7 @@ public abstract class SerializerSuite {
 
     @Test
     void anArgumentOfAnotherTypeIsRefusedNamingItsPosition() {
-        byte[] bytes = VectorBodies.encode(s(), Samples.request(new Object[] {"ok", 42L}, null));
+        byte[] bytes = Samples.encode(s(), Samples.request(new Object[] {"ok", 42L}, null));
 
         assertThatThrownBy(() -> readRequest(bytes, (app, service, method) -> expecting(String.class, int.class)))
                 .isInstanceOf(ArgumentTypeException.class)
@@ -297,7 +320,7 @@ public abstract class SerializerSuite {
 
     @Test
     void aWrongNumberOfArgumentsIsRefused() {
-        byte[] bytes = VectorBodies.encode(s(), Samples.request(new Object[] {"a", "b"}, null));
+        byte[] bytes = Samples.encode(s(), Samples.request(new Object[] {"a", "b"}, null));
 
         assertThatThrownBy(() -> readRequest(bytes, (app, service, method) -> expecting(String.class)))
                 .isInstanceOf(ArgumentTypeException.class)
@@ -306,7 +329,7 @@ public abstract class SerializerSuite {
 
     @Test
     void objectParametersLeaveTheDecisionToTheAllowList() {
-        byte[] bytes = VectorBodies.encode(s(), Samples.request(new Object[] {new Box(new Decoy("x"))}, null));
+        byte[] bytes = Samples.encode(s(), Samples.request(new Object[] {new Box(new Decoy("x"))}, null));
 
         assertThatThrownBy(() -> readRequest(bytes, (app, service, method) -> expecting(Object.class)))
                 .isInstanceOf(ClassNotTrustedException.class)
@@ -316,7 +339,7 @@ public abstract class SerializerSuite {
     @Test
     void aStoppedReadLeavesTheArgumentsUnread() {
         // An argument the allow-list refuses: reading it at all fails the read.
-        byte[] bytes = VectorBodies.encode(s(), Samples.request(new Object[] {new Box(new Decoy("x"))}, null));
+        byte[] bytes = Samples.encode(s(), Samples.request(new Object[] {new Box(new Decoy("x"))}, null));
         List<String> methods = new java.util.ArrayList<>();
         EnvelopeListener stop = (app, service, method) -> {
             methods.add(method);
@@ -339,7 +362,7 @@ public abstract class SerializerSuite {
     @Test
     void aClassNamedBeforeItsValueIsRefusedBeforeTheValueIsRead() {
         // Box is trusted, its content is not: had the Box been read, the content's class would have been refused.
-        byte[] bytes = VectorBodies.encode(s(), Samples.request(new Object[] {new Box(new Decoy("x"))}, null));
+        byte[] bytes = Samples.encode(s(), Samples.request(new Object[] {new Box(new Decoy("x"))}, null));
         Throwable thrown = catchThrowable(() -> readRequest(bytes, (app, service, method) -> expecting(String.class)));
 
         if (s().readsEnvelopeFirst()) {
@@ -355,7 +378,7 @@ public abstract class SerializerSuite {
     void aRequestInsideAnArgumentIsReadAsAValueNotAsTheEnvelope() {
         MessageWrapper inner = new MessageWrapper("inner", new ServiceMetadata("g", "n", "v"), "innerMethod",
                 new Object[] {"i"}, null);
-        byte[] bytes = VectorBodies.encode(s(), Samples.request(new Object[] {inner}, null));
+        byte[] bytes = Samples.encode(s(), Samples.request(new Object[] {inner}, null));
         List<String> methods = new java.util.ArrayList<>();
 
         MessageWrapper received = readRequest(bytes, (app, service, method) -> {

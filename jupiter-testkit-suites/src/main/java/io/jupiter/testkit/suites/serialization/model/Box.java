@@ -1,4 +1,4 @@
-package vectors.model;
+package io.jupiter.testkit.suites.serialization.model;
 
 import java.io.Serializable;
 

@@ -1,4 +1,4 @@
-package vectors;
+package io.jupiter.testkit.suites.serialization;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
@@ -8,25 +8,45 @@ import io.jupiter.serialization.ClassNotTrustedException;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.wire.MessageWrapper;
 import io.jupiter.serialization.wire.ResultWrapper;
+import io.jupiter.testkit.LeakDetectionExtension;
+import io.jupiter.testkit.suites.serialization.gadget.Decoy;
+import io.jupiter.testkit.suites.serialization.gadget.Gadget;
+import io.jupiter.testkit.suites.serialization.gadget.GadgetFlags;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.util.ResourceLeakDetector;
 import java.util.ArrayList;
 import java.util.List;
 import javax.management.BadAttributeValueExpException;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import vectors.gadget.Decoy;
-import vectors.gadget.Gadget;
-import vectors.gadget.GadgetFlags;
 
 /**
  * Proves that a serializer refuses class names that are not trusted before it makes any instance. Bodies naming a
  * gadget are made honestly: a body holding a {@link Decoy} is written by the serializer itself (with the allow-list
  * off), and the decoy's name, in the serializer's own encoding of names, is replaced by the gadget's. For our own
  * {@link Gadget} the same body read with the allow-list off really makes one, which shows the bytes are live.
+ *
+ * <p>A serializer that names classes in its bodies (Jupiter's protostuff, hessian, kryo and java do) runs this
+ * beside {@link SerializerSuite}. Leaked buffers fail the class, as there.
  */
+@ExtendWith(LeakDetectionExtension.class)
 public abstract class GadgetSuite {
+
+    /** For subclasses. */
+    protected GadgetSuite() {
+    }
+
+    /** Tracks every buffer: leaks are reported, not sampled. */
+    @BeforeAll
+    static void trackEveryBuffer() {
+        if (ResourceLeakDetector.getLevel().ordinal() < ResourceLeakDetector.Level.PARANOID.ordinal()) {
+            ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.PARANOID);
+        }
+    }
 
     /** Known gadget classes, some on the class path (JDK), most not. */
     static final List<String> KNOWN_GADGETS = List.of(
@@ -104,7 +124,7 @@ public abstract class GadgetSuite {
         assertThat(catchThrowable(() -> read(serializer(strict()), bytes, true)))
                 .isInstanceOf(ClassNotTrustedException.class)
                 .hasMessageContaining("'" + Decoy.class.getName() + "'")
-                .hasMessageContaining("trustPackage(\"vectors.gadget\")");
+                .hasMessageContaining("trustPackage(\"" + Decoy.class.getPackageName() + "\")");
         Object warned = read(serializer(ClassAllowList.create(ClassAllowList.Mode.WARN)), bytes, true);
         assertThat(warned).isInstanceOf(Decoy.class);
         Object trusted = read(serializer(ClassAllowList.create(ClassAllowList.Mode.STRICT).trust(Decoy.class)),
@@ -124,7 +144,7 @@ public abstract class GadgetSuite {
     }
 
     private byte[] write(Object value) {
-        return VectorBodies.encode(serializer(ClassAllowList.create(ClassAllowList.Mode.OFF)), value);
+        return Samples.encode(serializer(ClassAllowList.create(ClassAllowList.Mode.OFF)), value);
     }
 
     /** The argument or result read from {@code bytes}. */

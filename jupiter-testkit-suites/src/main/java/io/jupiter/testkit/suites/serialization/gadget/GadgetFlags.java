@@ -1,4 +1,4 @@
-package vectors.gadget;
+package io.jupiter.testkit.suites.serialization.gadget;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 

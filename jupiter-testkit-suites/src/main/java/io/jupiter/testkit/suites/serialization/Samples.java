@@ -1,10 +1,13 @@
-package vectors;
+package io.jupiter.testkit.suites.serialization;
 
 import io.jupiter.serialization.ClassAllowList;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.wire.MessageWrapper;
 import io.jupiter.serialization.wire.ServiceMetadata;
+import io.jupiter.testkit.suites.serialization.model.Color;
+import io.jupiter.testkit.suites.serialization.model.User;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.PooledByteBufAllocator;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -18,8 +21,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
-import vectors.model.Color;
-import vectors.model.User;
 
 /** Values for serializer round trips, and a helper that writes and reads them through real Netty buffers. */
 public final class Samples {
@@ -31,11 +32,14 @@ public final class Samples {
     }
 
     /**
-     * A strict allow-list trusting the vectors' model classes ({@code vectors.model}): they travel in
-     * {@code Object}-typed slots here, and no service interface is registered that would make them trusted.
+     * A strict allow-list trusting the samples' model classes (the package of {@link User}): they travel in
+     * {@code Object}-typed slots here, and no service interface is registered that would make them trusted. Give it
+     * to the serializer under test.
+     *
+     * @return a new strict allow-list trusting {@link User}'s package
      */
     public static ClassAllowList allowList() {
-        return ClassAllowList.create(ClassAllowList.Mode.STRICT).trustPackage("vectors.model");
+        return ClassAllowList.create(ClassAllowList.Mode.STRICT).trustPackage(User.class.getPackageName());
     }
 
     /** One value of every argument kind the serializers are expected to carry (no nulls). */
@@ -91,6 +95,24 @@ public final class Samples {
                 throw new AssertionError(buf.readableBytes() + " bytes left unread");
             }
             return result;
+        } finally {
+            buf.release();
+        }
+    }
+
+    /**
+     * Writes {@code value} with {@code serializer} into a pooled heap buffer and returns the bytes (the buffer is
+     * released).
+     *
+     * @param serializer the serializer
+     * @param value      a {@code MessageWrapper}, a {@code ResultWrapper} or any other value it can write
+     * @return the body
+     */
+    public static byte[] encode(Serializer serializer, Object value) {
+        ByteBuf buf = PooledByteBufAllocator.DEFAULT.heapBuffer(64);
+        try {
+            serializer.write(buf, value);
+            return ByteBufUtil.getBytes(buf);
         } finally {
             buf.release();
         }
