@@ -21,6 +21,11 @@ final class MethodEntry {
     /** {@code true}: declared {@link NonBlocking}; {@code false}: declared {@code @NonBlocking(false)}; {@code null}: neither. */
     final Boolean declaredNonBlocking;
     private final MethodHandle handle;
+    /**
+     * The body size of this method's last response, to size the next response's buffer right (a buffer that has to
+     * grow is copied). Racy updates are harmless.
+     */
+    int lastResponseBodySize = 64;
 
     MethodEntry(Method method, Object implementation) {
         this.method = method;

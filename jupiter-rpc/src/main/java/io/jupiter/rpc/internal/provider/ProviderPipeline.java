@@ -421,6 +421,7 @@ final class ProviderPipeline {
         long started = metrics.startNanos();
         try {
             method = service.resolve(message.getMethodName(), message.getArgs());
+            request.method = method;
             result = method.invoke(message.getArgs());
             metrics.methodDone(method, service.key(), method.method.getName(), started);
         } catch (Throwable t) {

@@ -42,6 +42,8 @@ final class ProviderRequest implements WorkerPool.Task, EnvelopeListener {
     ServiceEntry service;
     /** Where the method the request names runs; set by the lookup stage with {@link #service}. */
     AdaptiveDispatch dispatch;
+    /** The method called, once resolved ({@code null} before, and for requests refused before). */
+    MethodEntry method;
     /** Whether the request was handed to its service's own executor (it then runs there, whatever its size). */
     boolean onServiceExecutor;
     /** Whether the call is timed for its {@link #dispatch}: then {@link #answeringNanos} is recorded. */

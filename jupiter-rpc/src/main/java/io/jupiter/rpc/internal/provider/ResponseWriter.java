@@ -14,6 +14,9 @@ import io.netty.buffer.ByteBuf;
 /** Writes response frames: a result or an error, in the serializer the request came in. */
 final class ResponseWriter {
 
+    /** A larger response grows its buffer rather than make every next one of its method reserve as much. */
+    private static final int MAX_SIZE_HINT = 64 * 1024;
+
     private ResponseWriter() {
     }
 
@@ -31,7 +34,8 @@ final class ResponseWriter {
         if (result instanceof Throwable error && !request.pipeline.sendsStackTraces()) {
             Throwables.clearStackTraces(error);
         }
-        ByteBuf frame = Frames.newFrame(connection.alloc(), 64);
+        MethodEntry method = request.method;
+        ByteBuf frame = Frames.newFrame(connection.alloc(), method != null ? method.lastResponseBodySize : 64);
         Status sent = status;
         if (serializer != null) {
             String what = status == Status.OK ? "result" : "error";
@@ -39,6 +43,9 @@ final class ResponseWriter {
             try {
                 serializer.write(frame, new ResultWrapper(PortableValues.portable(result)));
                 int bodySize = frame.readableBytes() - ProtocolHeader.HEADER_SIZE;
+                if (method != null && status == Status.OK) {
+                    method.lastResponseBodySize = Math.min(bodySize, MAX_SIZE_HINT);
+                }
                 if (bodySize > connection.maxBodySize()) {
                     failure = "the " + what + " is " + bodySize + " bytes, above the " + connection.maxBodySize()
                             + "-byte body cap";
