@@ -1,5 +1,13 @@
 package io.jupiter.serialization.protostuff;
 
+import static io.protostuff.WireFormat.WIRETYPE_END_GROUP;
+import static io.protostuff.WireFormat.WIRETYPE_FIXED32;
+import static io.protostuff.WireFormat.WIRETYPE_FIXED64;
+import static io.protostuff.WireFormat.WIRETYPE_LENGTH_DELIMITED;
+import static io.protostuff.WireFormat.WIRETYPE_START_GROUP;
+import static io.protostuff.WireFormat.WIRETYPE_TAIL_DELIMITER;
+import static io.protostuff.WireFormat.WIRETYPE_VARINT;
+
 import io.netty.buffer.ByteBuf;
 import io.protostuff.ByteString;
 import io.protostuff.Input;
@@ -26,14 +34,6 @@ final class ByteBufInput implements Input {
 
     private static final int TAG_TYPE_BITS = 3;
     private static final int TAG_TYPE_MASK = (1 << TAG_TYPE_BITS) - 1;
-    private static final int WIRETYPE_VARINT = 0;
-    private static final int WIRETYPE_FIXED64 = 1;
-    private static final int WIRETYPE_LENGTH_DELIMITED = 2;
-    private static final int WIRETYPE_START_GROUP = 3;
-    private static final int WIRETYPE_END_GROUP = 4;
-    private static final int WIRETYPE_FIXED32 = 5;
-    /** Protostuff's end of a streamed message: field number 0 with this wire type. */
-    private static final int WIRETYPE_TAIL_DELIMITER = 7;
 
     private final ByteBuf buffer;
     private final int limit;

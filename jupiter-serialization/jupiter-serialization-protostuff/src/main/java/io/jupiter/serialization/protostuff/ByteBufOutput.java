@@ -1,5 +1,12 @@
 package io.jupiter.serialization.protostuff;
 
+import static io.protostuff.WireFormat.WIRETYPE_END_GROUP;
+import static io.protostuff.WireFormat.WIRETYPE_FIXED32;
+import static io.protostuff.WireFormat.WIRETYPE_FIXED64;
+import static io.protostuff.WireFormat.WIRETYPE_LENGTH_DELIMITED;
+import static io.protostuff.WireFormat.WIRETYPE_START_GROUP;
+import static io.protostuff.WireFormat.WIRETYPE_VARINT;
+
 import io.jupiter.serialization.wire.LegacyClassNames;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
@@ -20,12 +27,6 @@ final class ByteBufOutput implements Output {
     /** Strings from this length on are tried with {@link #writeAscii}; shorter ones cost little either way. */
     static final int ASCII_BULK_MIN_CHARS = 32;
 
-    private static final int WIRETYPE_VARINT = 0;
-    private static final int WIRETYPE_FIXED64 = 1;
-    private static final int WIRETYPE_LENGTH_DELIMITED = 2;
-    private static final int WIRETYPE_START_GROUP = 3;
-    private static final int WIRETYPE_END_GROUP = 4;
-    private static final int WIRETYPE_FIXED32 = 5;
 
     private final ByteBuf out;
 
