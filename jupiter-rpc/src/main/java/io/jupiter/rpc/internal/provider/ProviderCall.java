@@ -39,7 +39,7 @@ final class ProviderCall {
         }
         return new ProviderCall(chain, DefaultInvocation.provider(service.key(), message.getMethodName(),
                 message.getArgs(), message.getAppName(), request.connection.remoteAddress(),
-                request.pipeline.caller(request.connection), attachments,
+                request.caller(), attachments,
                 request.receivedNanos, request.bodyBytes));
     }
 

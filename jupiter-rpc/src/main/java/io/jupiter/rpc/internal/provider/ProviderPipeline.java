@@ -116,11 +116,6 @@ final class ProviderPipeline {
         draining = true;
     }
 
-    /** Who is on the other end of {@code connection}. */
-    CallerIdentity caller(Connection connection) {
-        return runtime.caller(connection);
-    }
-
     /** Requests received so far. */
     long receivedCount() {
         return received.sum();
@@ -128,7 +123,8 @@ final class ProviderPipeline {
 
     // ---- admission (IO thread) ----
 
-    void received(Connection connection, Frame frame) {
+    /** @param open what the server keeps of the connection; {@code null} if it is not (or no longer) open */
+    void received(Connection connection, OpenConnection open, Frame frame) {
         if (frame.messageCode() != ProtocolHeader.REQUEST) {
             // The decoder of a provider's connections passes requests and heartbeats only; this is a safety net.
             badRequests.warnFor(TransportAddresses.ipOf(connection.remoteAddress()),
@@ -139,13 +135,13 @@ final class ProviderPipeline {
         }
         metrics.request(frame.body().readableBytes());
         received.increment();
-        ProviderRequest request = new ProviderRequest(this, connection, frame);
+        ProviderRequest request = new ProviderRequest(this, connection, open, frame);
         if (draining) {
             frame.release();
             request.refuse(Status.SERVER_BUSY, "provider busy: shutting down", false);
             return;
         }
-        ConnectionLoad load = runtime.load(connection);
+        ConnectionLoad load = open == null ? null : open.load;
         if (load != null) {
             String overloaded = load.admit(request.bodyBytes);
             if (overloaded != null) {
@@ -388,7 +384,7 @@ final class ProviderPipeline {
         }
         Authorizer authorizer = runtime.authorizer();
         if (authorizer != null) {
-            CallerIdentity caller = runtime.caller(request.connection);
+            CallerIdentity caller = request.caller();
             if (!authorizer.permits(caller, service.key(), methodName)) {
                 badRequests.warnFor(request.peer(), "{}: request {} refused: caller {} may not call {}.{}",
                         request.connection.remoteAddress(), request.id, LogText.of(caller.toString()),

@@ -3,6 +3,7 @@ package io.jupiter.rpc.internal.provider;
 import io.jupiter.rpc.internal.AdaptiveDispatch;
 import io.jupiter.rpc.internal.LegacyExceptions;
 import io.jupiter.rpc.internal.WorkerPool;
+import io.jupiter.rpc.security.CallerIdentity;
 import io.jupiter.serialization.ArgumentTypes;
 import io.jupiter.serialization.EnvelopeListener;
 import io.jupiter.serialization.Serializer;
@@ -22,6 +23,8 @@ final class ProviderRequest implements WorkerPool.Task, EnvelopeListener {
 
     final ProviderPipeline pipeline;
     final Connection connection;
+    /** What the server keeps of the connection; {@code null} if it was not (or no longer) open. */
+    private final OpenConnection open;
     final Frame frame;
     final long id;
     final byte serializerCode;
@@ -58,14 +61,20 @@ final class ProviderRequest implements WorkerPool.Task, EnvelopeListener {
     /** Whether the frame was released (its body read, or dropped). */
     private boolean bodyDone;
 
-    ProviderRequest(ProviderPipeline pipeline, Connection connection, Frame frame) {
+    ProviderRequest(ProviderPipeline pipeline, Connection connection, OpenConnection open, Frame frame) {
         this.pipeline = pipeline;
         this.connection = connection;
+        this.open = open;
         this.frame = frame;
         this.id = frame.id();
         this.serializerCode = frame.serializerCode();
         this.receivedNanos = frame.receivedNanos();
         this.bodyBytes = frame.body().readableBytes();
+    }
+
+    /** Who is on the other end of the request's connection. */
+    CallerIdentity caller() {
+        return open == null ? CallerIdentity.ANONYMOUS : open.caller();
     }
 
     @Override

@@ -58,18 +58,14 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
     private final ProviderPipeline pipeline;
     private List<Interceptor> interceptors = List.of();
     private final int queueCapacity;
-    /** Every open connection, with what it has admitted. */
-    private final ConcurrentHashMap<Connection, ConnectionLoad> connections = new ConcurrentHashMap<>();
+    /** Every open connection, with what it has admitted and who its caller is: one look-up per request. */
+    private final ConcurrentHashMap<Connection, OpenConnection> connections = new ConcurrentHashMap<>();
     private final int maxInFlightPerConnection;
     private final long maxQueuedBytesPerConnection;
     /** {@code null}: no identifier names callers when their connections open. */
     private final CallerIdentifier identifier;
     /** {@code null}: no caller token is asked for (the decoder closes a connection that sends one). */
     private final TokenGate tokenGate;
-    /** Whether an identifier or a token gate names callers; if not, {@link #callers} stays empty. */
-    private final boolean identifiesCallers;
-    /** The identity of every open connection whose caller was named (by the identifier or by its token). */
-    private final ConcurrentHashMap<Connection, CallerIdentity> callers = new ConcurrentHashMap<>();
     /** {@code null}: every caller may call every method. */
     private final Authorizer authorizer;
 
@@ -144,7 +140,6 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
         this.pipeline = new ProviderPipeline(this, pool, metrics);
         this.identifier = security.identifier();
         this.tokenGate = security.tokens() == null ? null : new TokenGate(security.tokens(), pipeline);
-        this.identifiesCallers = identifier != null || tokenGate != null;
         this.authorizer = security.authorizer();
         // A provider has no use for responses: a peer sending one is not a consumer, and is closed at the header.
         TransportConfig.Builder providerConfig = transportConfig.toBuilder()
@@ -170,11 +165,6 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
         return authorizer;
     }
 
-    /** Who is on the other end of {@code connection}. */
-    CallerIdentity caller(Connection connection) {
-        CallerIdentity caller = identifiesCallers ? callers.get(connection) : null;
-        return caller == null ? CallerIdentity.ANONYMOUS : caller;
-    }
 
     /** Lets requests for the registered service {@code directory} use only {@code types}. */
     public void pinSerializers(String directory, Set<SerializerType> types) {
@@ -271,10 +261,6 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
         return null;
     }
 
-    /** What {@code connection} has admitted, or {@code null} if it is not (or no longer) open. */
-    ConnectionLoad load(Connection connection) {
-        return connections.get(connection);
-    }
 
     /** The serializer for a wire code if this server accepts it, else {@code null}. */
     Serializer acceptedSerializer(byte code) {
@@ -283,23 +269,26 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
 
     @Override
     public void frameReceived(Connection connection, Frame frame) {
-        if (tokenGate != null && !callers.containsKey(connection)) {
+        // null: not (or no longer) open; its requests are then served without per-connection limits, anonymously.
+        OpenConnection open = connections.get(connection);
+        if (tokenGate != null && (open == null || !open.callerNamed())) {
             // Connection events and frames of one connection all come on its IO thread: no race with disconnected.
             CallerIdentity caller = tokenGate.received(connection, frame);
-            if (caller != null) {
-                callers.put(connection, caller);
+            if (caller != null && open != null) {
+                open.caller(caller);
             }
             return;
         }
-        pipeline.received(connection, frame);
+        pipeline.received(connection, open, frame);
     }
 
     @Override
     public void connected(Connection connection) {
+        CallerIdentity caller = null;
         CallerIdentifier who = identifier;
         if (who != null) {
             try {
-                callers.put(connection, Objects.requireNonNull(who.identify(connection), "caller identity"));
+                caller = Objects.requireNonNull(who.identify(connection), "caller identity");
             } catch (RuntimeException e) {
                 log.warn("closing {}: its caller identity could not be established: {}",
                         connection.remoteAddress(), LogText.of(e.toString()));
@@ -310,7 +299,8 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
         if (tokenGate != null) {
             tokenGate.opened(connection);
         }
-        connections.put(connection, new ConnectionLoad(maxInFlightPerConnection, maxQueuedBytesPerConnection));
+        connections.put(connection, new OpenConnection(
+                new ConnectionLoad(maxInFlightPerConnection, maxQueuedBytesPerConnection), caller));
         if (pipeline.isDraining()) {
             // A consumer reconnecting to a server that is shutting down (it has not heard of the unpublish yet):
             // nothing would be served on it, and the drain waits for every connection to close.
@@ -321,7 +311,6 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
     @Override
     public void disconnected(Connection connection) {
         connections.remove(connection);
-        callers.remove(connection);
         if (tokenGate != null) {
             tokenGate.closed(connection);
         }

@@ -128,7 +128,8 @@ final class TokenGate {
             connection.close();
             return;
         }
-        ProviderRequest request = new ProviderRequest(pipeline, connection, frame);
+        // Refused before it counts against anything: no connection state, an anonymous caller.
+        ProviderRequest request = new ProviderRequest(pipeline, connection, null, frame);
         frame.release();
         request.refuse(Status.BAD_REQUEST, why, true);
     }
