@@ -16,13 +16,18 @@ import org.slf4j.LoggerFactory;
  * undeclared one, when the server learns dispatch, starts on the pool and is watched:
  * <ul>
  * <li>it moves to the IO threads after a window of calls on the pool ({@value #FIRST_WINDOW} at first) in which
- *     at most 1 % took {@link #FAST_NANOS} or longer, none took {@link #STALL_NANOS} or longer, and none waited
- *     for a synchronous call of another service;</li>
+ *     at most 1 % took {@link #FAST_NANOS} or longer, at most 1 in {@value #CALLS_PER_STALL} took
+ *     {@link #STALL_NANOS} or longer, and none waited for a synchronous call of another service. The times are wall
+ *     clock, so a garbage collection or a preempted thread makes a fast call look slow: a few such calls in a window
+ *     are tolerated (a pause stalls every call running at the time), while a method that blocks in more than one
+ *     call in {@value #CALLS_PER_STALL} stays on the pool;</li>
  * <li>a method that waited for a synchronous call stays on the pool for good, wherever it was;</li>
  * <li>a call that takes {@link #STALL_NANOS} or longer on an IO thread sends the method back to the pool (with a
- *     warning) to be watched again. Every window a method fails makes its next one ten times longer (up to
- *     {@value #MAX_WINDOW} calls), so a method that blocks now and then soon stops coming back, while one that was
- *     only caught by a garbage collection or a busy core returns after one window.</li>
+ *     warning) to be watched again. A method sent back before it made a window's worth of calls on the IO threads,
+ *     and a method that fails a window, has its next window made ten times longer (up to {@value #MAX_WINDOW}
+ *     calls), so a method that blocks now and then soon stops coming back; one that ran a window's worth of calls
+ *     on the IO threads before it was caught (by a garbage collection, a busy core) starts again from the first
+ *     window.</li>
  * </ul>
  * The times are wall-clock times of the whole call on the provider (interceptors, method, response written).
  */
@@ -45,6 +50,8 @@ public final class AdaptiveDispatch {
     public static final long FAST_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
     /** A call at least this long is taken for one that blocked: 2 ms. */
     public static final long STALL_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
+    /** A window in which more than one call in this many stalled is failed. */
+    public static final int CALLS_PER_STALL = 500;
 
     /** Where calls run now, and why. */
     public enum Mode {
@@ -91,7 +98,9 @@ public final class AdaptiveDispatch {
     private volatile int window = FIRST_WINDOW;
     private final AtomicInteger windowCalls = new AtomicInteger();
     private final AtomicInteger windowSlowCalls = new AtomicInteger();
-    private volatile boolean windowStalled;
+    private final AtomicInteger windowStalls = new AtomicInteger();
+    // Calls on the IO threads since the move: racy increments, an estimate is all the move back needs.
+    private int callsOnIoThread;
     private volatile int moves;
 
     private AdaptiveDispatch(String name, Wording wording, Mode mode) {
@@ -169,10 +178,11 @@ public final class AdaptiveDispatch {
             keepOnPool();
             return;
         }
-        if (nanos >= STALL_NANOS) {
-            windowStalled = true;
-        } else if (nanos >= FAST_NANOS) {
+        if (nanos >= FAST_NANOS) {
             windowSlowCalls.incrementAndGet();
+            if (nanos >= STALL_NANOS) {
+                windowStalls.incrementAndGet();
+            }
         }
         if (windowCalls.incrementAndGet() >= window) {
             endWindow();
@@ -189,6 +199,8 @@ public final class AdaptiveDispatch {
             keepOnPool();
         } else if (nanos >= STALL_NANOS) {
             backToPool(nanos);
+        } else {
+            callsOnIoThread++;
         }
     }
 
@@ -202,15 +214,16 @@ public final class AdaptiveDispatch {
             if (mode != Mode.LEARNING || calls < window) {
                 return;
             }
-            fast = !windowStalled && windowSlowCalls.get() * 100 <= calls;
+            fast = windowSlowCalls.get() * 100 <= calls && (long) windowStalls.get() * CALLS_PER_STALL <= calls;
             windowCalls.set(0);
             windowSlowCalls.set(0);
-            windowStalled = false;
+            windowStalls.set(0);
             if (fast) {
                 mode = Mode.IO_THREAD_LEARNED;
+                callsOnIoThread = 0;
                 moves++;
             } else {
-                window = (int) Math.min((long) window * 10, MAX_WINDOW);
+                lengthenWindow();
             }
         }
         if (fast) {
@@ -225,8 +238,17 @@ public final class AdaptiveDispatch {
             }
             mode = Mode.LEARNING;
             moves++;
+            if (callsOnIoThread < window) {
+                lengthenWindow();
+            } else {
+                window = FIRST_WINDOW;
+            }
         }
         stalls.warnFor(this, wording.back, name, TimeUnit.NANOSECONDS.toMillis(nanos));
+    }
+
+    private void lengthenWindow() {
+        window = (int) Math.min((long) window * 10, MAX_WINDOW);
     }
 
     private synchronized void keepOnPool() {

@@ -54,6 +54,15 @@ class AdaptiveDispatchTest {
             server.register(new ThreadServiceImpl());
             ThreadService threads = proxy(client, server.start());
             callsUntilOnIoThread(() -> threads.sleepy(0));
+            // A method sent back before a window's worth of calls on the IO threads gets a longer window; after
+            // that many it starts again from the first. Make that many (the window was at most 10,000).
+            int onIoThread = 0;
+            long deadline = System.nanoTime() + LEARN_DEADLINE_NANOS;
+            while (onIoThread < MAX_CALLS_TO_LEARN && System.nanoTime() < deadline) {
+                onIoThread += threads.sleepy(0).startsWith(IO) ? 1 : 0;
+            }
+            assertThat(onIoThread).isEqualTo(MAX_CALLS_TO_LEARN);
+            callsUntilOnIoThread(() -> threads.sleepy(0));
 
             assertThat(threads.sleepy(5_000)).startsWith(IO);
 
