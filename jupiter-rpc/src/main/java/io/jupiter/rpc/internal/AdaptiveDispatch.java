@@ -22,12 +22,14 @@ import org.slf4j.LoggerFactory;
  *     are tolerated (a pause stalls every call running at the time), while a method that blocks in more than one
  *     call in {@value #CALLS_PER_STALL} stays on the pool;</li>
  * <li>a method that waited for a synchronous call stays on the pool for good, wherever it was;</li>
- * <li>a call that takes {@link #STALL_NANOS} or longer on an IO thread sends the method back to the pool (with a
- *     warning) to be watched again. A method sent back before it made a window's worth of calls on the IO threads,
- *     and a method that fails a window, has its next window made ten times longer (up to {@value #MAX_WINDOW}
- *     calls), so a method that blocks now and then soon stops coming back; one that ran a window's worth of calls
- *     on the IO threads before it was caught (by a garbage collection, a busy core) starts again from the first
- *     window.</li>
+ * <li>on the IO threads, a method goes back to the pool (with a warning) to be watched again when one call takes
+ *     {@link #LONG_STALL_NANOS} or longer, or when more than one call in {@value #CALLS_PER_STALL} of those since
+ *     its move took {@link #STALL_NANOS} or longer (two at least: on two busy cores a preempted IO thread holds up
+ *     a call for a few milliseconds now and then, and a pause holds up every IO thread's call at once). A method
+ *     sent back before it made a window's worth of calls on the IO threads, and a method that fails a window, has
+ *     its next window made ten times longer (up to {@value #MAX_WINDOW} calls), so a method that blocks now and
+ *     then soon stops coming back; one that ran a window's worth of calls on the IO threads before it was caught
+ *     starts again from the first window.</li>
  * </ul>
  * The times are wall-clock times of the whole call on the provider (interceptors, method, response written).
  */
@@ -50,8 +52,10 @@ public final class AdaptiveDispatch {
     public static final long FAST_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
     /** A call at least this long is taken for one that blocked: 2 ms. */
     public static final long STALL_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
-    /** A window in which more than one call in this many stalled is failed. */
+    /** More than one stalled call in this many fails a window on the pool, and sends a method back from the IO threads. */
     public static final int CALLS_PER_STALL = 500;
+    /** One call this long on an IO thread sends its method back to the pool: 50 ms, longer than a busy core delays one. */
+    public static final long LONG_STALL_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
     /** Where calls run now, and why. */
     public enum Mode {
@@ -101,6 +105,7 @@ public final class AdaptiveDispatch {
     private final AtomicInteger windowStalls = new AtomicInteger();
     // Calls on the IO threads since the move: racy increments, an estimate is all the move back needs.
     private int callsOnIoThread;
+    private final AtomicInteger stallsOnIoThread = new AtomicInteger();
     private volatile int moves;
 
     private AdaptiveDispatch(String name, Wording wording, Mode mode) {
@@ -197,10 +202,13 @@ public final class AdaptiveDispatch {
         if (waited) {
             stalls.warnFor(this, wording.waited, name);
             keepOnPool();
-        } else if (nanos >= STALL_NANOS) {
-            backToPool(nanos);
-        } else {
+        } else if (nanos < STALL_NANOS) {
             callsOnIoThread++;
+        } else {
+            int stalled = stallsOnIoThread.incrementAndGet();
+            if (nanos >= LONG_STALL_NANOS || (stalled > 1 && (long) stalled * CALLS_PER_STALL > callsOnIoThread)) {
+                backToPool(nanos);
+            }
         }
     }
 
@@ -221,6 +229,7 @@ public final class AdaptiveDispatch {
             if (fast) {
                 mode = Mode.IO_THREAD_LEARNED;
                 callsOnIoThread = 0;
+                stallsOnIoThread.set(0);
                 moves++;
             } else {
                 lengthenWindow();

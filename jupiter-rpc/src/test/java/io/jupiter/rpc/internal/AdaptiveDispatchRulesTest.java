@@ -11,6 +11,7 @@ class AdaptiveDispatchRulesTest {
     private static final long FAST = 5_000;
     private static final long SLOW = AdaptiveDispatch.FAST_NANOS;
     private static final long STALL = AdaptiveDispatch.STALL_NANOS;
+    private static final long LONG_STALL = AdaptiveDispatch.LONG_STALL_NANOS;
 
     @Test
     void aWindowWithAtMostOnePercentSlowCallsMovesTheMethodToTheIoThreads() {
@@ -76,6 +77,8 @@ class AdaptiveDispatchRulesTest {
         assertThat(dispatch.runsOnIoThread()).isTrue();
 
         dispatch.ranOnIoThread(STALL, false);
+        assertThat(dispatch.runsOnIoThread()).isTrue();
+        dispatch.ranOnIoThread(STALL, false);
 
         assertThat(dispatch.mode()).isEqualTo(Mode.LEARNING);
         assertThat(dispatch.window()).isEqualTo(10 * AdaptiveDispatch.FIRST_WINDOW);
@@ -97,12 +100,32 @@ class AdaptiveDispatchRulesTest {
             dispatch.ranOnIoThread(FAST, false);
         }
 
-        dispatch.ranOnIoThread(STALL, false);
+        dispatch.ranOnIoThread(LONG_STALL, false);
 
         assertThat(dispatch.mode()).isEqualTo(Mode.LEARNING);
         assertThat(dispatch.window()).isEqualTo(AdaptiveDispatch.FIRST_WINDOW);
         run(dispatch, AdaptiveDispatch.FIRST_WINDOW, FAST);
         assertThat(dispatch.runsOnIoThread()).isTrue();
+    }
+
+    @Test
+    void onTheIoThreadsOneStallInFiveHundredCallsIsToleratedAndOneLongStallIsNot() {
+        AdaptiveDispatch dispatch = AdaptiveDispatch.undeclared("S.m", true);
+        run(dispatch, AdaptiveDispatch.FIRST_WINDOW, FAST);
+        for (int stall = 0; stall < 3; stall++) {
+            for (int i = 0; i < AdaptiveDispatch.CALLS_PER_STALL; i++) {
+                dispatch.ranOnIoThread(FAST, false);
+            }
+            dispatch.ranOnIoThread(STALL, false);
+            assertThat(dispatch.runsOnIoThread()).as("stall %d", stall).isTrue();
+        }
+        dispatch.ranOnIoThread(STALL, false);
+        assertThat(dispatch.runsOnIoThread()).isFalse();
+
+        AdaptiveDispatch blocked = AdaptiveDispatch.undeclared("S.n", true);
+        run(blocked, AdaptiveDispatch.FIRST_WINDOW, FAST);
+        blocked.ranOnIoThread(LONG_STALL, false);
+        assertThat(blocked.runsOnIoThread()).isFalse();
     }
 
     @Test
