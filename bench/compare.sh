@@ -4,7 +4,7 @@
 # original Jupiter 1.3.1 from Maven Central at its fastest settings, each server and client in JVMs of their own,
 # targets interleaved, runs as the outer loop. Prints Markdown tables of means, p50/p99 and same-run ratios.
 #
-#   bench/compare.sh                                      # 2 runs of the 4 cases, 5 s warm-up + 10 s each
+#   bench/compare.sh                                      # 2 runs of the 4 cases, 20 s warm-up + 10 s each: ~18 min
 #   bench/compare.sh --runs 1 --cases "sync 32 small" --targets jupiter,legacy
 #   bench/compare.sh --cases "sync 32 getUser,sync 32 listUser" --targets jupiter,jupiter-direct
 #
