@@ -45,6 +45,33 @@ class RepeatedStringsTest {
     }
 
     @Test
+    void stringsThatDifferInOneByteAnywhereAreToldApart() {
+        // Bytes are hashed and compared eight at a time, then one at a time: a difference in either part counts.
+        RepeatedStrings strings = new RepeatedStrings();
+        for (int length = 1; length <= 40; length++) {
+            String base = "abcdefghijklmnopqrstuvwxyz0123456789ABCD".substring(0, length);
+            for (int position = 0; position < length; position++) {
+                char[] chars = base.toCharArray();
+                chars[position] = '_';
+                String variant = new String(chars);
+                assertThat(read(strings, base)).isEqualTo(base);
+                assertThat(read(strings, variant)).isEqualTo(variant);
+                assertThat(read(strings, base)).isEqualTo(base);
+            }
+        }
+    }
+
+    private static String read(RepeatedStrings strings, String value) {
+        byte[] utf8 = value.getBytes(StandardCharsets.UTF_8);
+        ByteBuf buffer = Unpooled.directBuffer(utf8.length + 5).writeBytes(new byte[5]).writeBytes(utf8);
+        try {
+            return strings.read(buffer, 5, utf8.length);
+        } finally {
+            buffer.release();
+        }
+    }
+
+    @Test
     void aRequestsEnvelopeStringsAreSharedAcrossReadsAndItsArgumentsAreNot() {
         ProtostuffSerializer serializer = new ProtostuffSerializer();
         MessageWrapper first = roundTrip(serializer, "payload-1");
