@@ -3,6 +3,7 @@ package io.jupiter.rpc.internal;
 import io.jupiter.common.ThrottledWarning;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -103,8 +104,8 @@ public final class AdaptiveDispatch {
     private final AtomicInteger windowCalls = new AtomicInteger();
     private final AtomicInteger windowSlowCalls = new AtomicInteger();
     private final AtomicInteger windowStalls = new AtomicInteger();
-    // Calls on the IO threads since the move: racy increments, an estimate is all the move back needs.
-    private int callsOnIoThread;
+    // Calls on the IO threads since the move, counted by every IO thread: striped, so they do not contend.
+    private final LongAdder callsOnIoThread = new LongAdder();
     private final AtomicInteger stallsOnIoThread = new AtomicInteger();
     private volatile int moves;
 
@@ -203,10 +204,11 @@ public final class AdaptiveDispatch {
             stalls.warnFor(this, wording.waited, name);
             keepOnPool();
         } else if (nanos < STALL_NANOS) {
-            callsOnIoThread++;
+            callsOnIoThread.increment();
         } else {
             int stalled = stallsOnIoThread.incrementAndGet();
-            if (nanos >= LONG_STALL_NANOS || (stalled > 1 && (long) stalled * CALLS_PER_STALL > callsOnIoThread)) {
+            if (nanos >= LONG_STALL_NANOS
+                    || (stalled > 1 && (long) stalled * CALLS_PER_STALL > callsOnIoThread.sum())) {
                 backToPool(nanos);
             }
         }
@@ -228,7 +230,7 @@ public final class AdaptiveDispatch {
             windowStalls.set(0);
             if (fast) {
                 mode = Mode.IO_THREAD_LEARNED;
-                callsOnIoThread = 0;
+                callsOnIoThread.reset();
                 stallsOnIoThread.set(0);
                 moves++;
             } else {
@@ -247,7 +249,7 @@ public final class AdaptiveDispatch {
             }
             mode = Mode.LEARNING;
             moves++;
-            if (callsOnIoThread < window) {
+            if (callsOnIoThread.sum() < window) {
                 lengthenWindow();
             } else {
                 window = FIRST_WINDOW;
