@@ -195,8 +195,16 @@ public final class RpcMetrics {
      * finished; {@code startNanos} from {@link #startNanos()}.
      */
     public void methodDone(Object token, ServiceKey key, String method, long startNanos) {
+        methodDone(token, key, method, startNanos, 0L);
+    }
+
+    /**
+     * {@link #methodDone(Object, ServiceKey, String, long)} at {@code endNanos}, a {@link System#nanoTime()} the
+     * caller read just now (0: read here).
+     */
+    public void methodDone(Object token, ServiceKey key, String method, long startNanos, long endNanos) {
         if (enabled && startNanos != 0L) {
-            long nanos = System.nanoTime() - startNanos;
+            long nanos = (endNanos != 0L ? endNanos : System.nanoTime()) - startNanos;
             methodTimer(token, key, method).update(nanos, TimeUnit.NANOSECONDS);
             for (Listener listener : listeners) {
                 listener.methodDone(token, key, method, nanos);

@@ -205,6 +205,11 @@ final class Dispatch {
         metrics.methodDone(info, settings.key, info.name, startNanos);
     }
 
+    /** {@link #asyncAttemptDone(MethodInfo, long)} at {@code nowNanos}, a clock read just taken. */
+    void asyncAttemptDone(MethodInfo info, long startNanos, long nowNanos) {
+        metrics.methodDone(info, settings.key, info.name, startNanos, nowNanos);
+    }
+
     private Connection connectionOf(Endpoint endpoint, MethodInfo info) {
         Connection connection = ConnectionSelector.connectionOf(endpoint);
         if (connection == null) {

@@ -139,10 +139,11 @@ final class PendingCall implements WorkerPool.Task, TimerTask {
      * of this method run (reading the response is ours, and not timed).
      */
     private void completeTimed(AdaptiveDispatch completions, boolean onIoThread) {
-        dispatch.asyncAttemptDone(method, startNanos);
         Object read = readOutcome();
         long waitsBefore = SyncWaits.count();
         long started = System.nanoTime();
+        // The attempt ends with its response read: the same clock read serves both.
+        dispatch.asyncAttemptDone(method, startNanos, started);
         try {
             deliver(read);
         } finally {
@@ -152,9 +153,10 @@ final class PendingCall implements WorkerPool.Task, TimerTask {
 
     /** Reads the response and completes the future, which runs the callbacks registered on it. */
     private void complete() {
+        Object read = readOutcome();
         // Timed here rather than by a callback on the future: that would cost a dependent future per call.
         dispatch.asyncAttemptDone(method, startNanos);
-        deliver(readOutcome());
+        deliver(read);
     }
 
     /** The call's value, or a {@link Failed} holding what it failed with. */

@@ -308,13 +308,14 @@ final class ProviderPipeline {
         long waitsBefore = SyncWaits.count();
         request.timed = true;
         long started = System.nanoTime();
+        request.startedNanos = started;
         try {
             proceed(request);
         } finally {
-            long ended = System.nanoTime();
-            // A stage may complete on another thread at any time: its answer may start after this call ended.
+            // Answered here (the usual case), or by a stage on another thread, maybe just after this call ended:
+            // either way the time of the answer. Not answered yet: the time until now.
             long answering = request.answeringNanos;
-            long took = (answering - started > 0 && answering - ended < 0 ? answering : ended) - started;
+            long took = (answering != 0L ? answering : System.nanoTime()) - started;
             dispatch.ran(took, waitsBefore, onIoThread);
         }
     }
@@ -414,23 +415,27 @@ final class ProviderPipeline {
         DefaultInvocation outer = call == null ? null : call.enter();
         MethodEntry method = null;
         Object result;
-        long started = metrics.startNanos();
+        // One clock read each for the start and the end, shared by the method timer and adaptive dispatch.
+        long started = !metrics.enabled() ? 0L : request.timed ? request.startedNanos : System.nanoTime();
+        long done;
         try {
             method = service.resolve(message.getMethodName(), message.getArgs());
             request.method = method;
             result = method.invoke(message.getArgs());
-            metrics.methodDone(method, service.key(), method.method.getName(), started);
+            done = doneNanos(request, started);
+            metrics.methodDone(method, service.key(), method.method.getName(), started, done);
         } catch (Throwable t) {
+            done = doneNanos(request, started);
             if (call != null) {
                 call.exit(outer);
             }
             if (method != null) {
-                metrics.methodDone(method, service.key(), method.method.getName(), started);
+                metrics.methodDone(method, service.key(), method.method.getName(), started, done);
             }
             Throwable cause = Throwables.unwrap(t);
             Status status = method != null && Throwables.isDeclaredBy(cause, method.exceptionTypes)
                     ? Status.SERVICE_EXPECTED_ERROR : Status.SERVICE_UNEXPECTED_ERROR;
-            request.respond(status, cause);
+            request.respond(status, cause, done);
             ProviderCall.end(call, status, null, cause);
             return;
         }
@@ -450,7 +455,12 @@ final class ProviderPipeline {
             });
             return;
         }
-        request.respond(Status.OK, result);
+        request.respond(Status.OK, result, done);
         ProviderCall.end(call, Status.OK, result, null);
+    }
+
+    /** The clock when a method returned, if the method timer or adaptive dispatch needs it; else 0. */
+    private static long doneNanos(ProviderRequest request, long started) {
+        return started != 0L || request.timed ? System.nanoTime() : 0L;
     }
 }

@@ -53,6 +53,8 @@ final class ProviderRequest implements WorkerPool.Task, EnvelopeListener {
     boolean timed;
     /** When the answer started to be written (0: not yet, or not timed). */
     long answeringNanos;
+    /** When the timed call started ({@link #timed} only): the method timer starts there too. */
+    long startedNanos;
     /** Why the lookup stage refused the request (answered once the body is released); {@code null}: it did not. */
     Status refusedStatus;
     /** The refusal's answer: a message for 1.3.1's exception of that status, or the throwable to send. */
@@ -150,8 +152,13 @@ final class ProviderRequest implements WorkerPool.Task, EnvelopeListener {
 
     /** Answers with {@code status} and {@code result}: the method's value, or the error to send. */
     void respond(Status status, Object result) {
+        respond(status, result, 0L);
+    }
+
+    /** {@link #respond(Status, Object)} at {@code nowNanos}, a clock read just taken (0: read it here if needed). */
+    void respond(Status status, Object result, long nowNanos) {
         if (timed) {
-            answeringNanos = System.nanoTime();
+            answeringNanos = nowNanos != 0L ? nowNanos : System.nanoTime();
         }
         leave();
         ResponseWriter.write(this, status, result, false);

@@ -76,6 +76,8 @@ public final class FrameDecoder extends ByteToMessageDecoder {
     private boolean failed;
     /** When the body awaited must be complete ({@link System#nanoTime()}); 0 while none is awaited. */
     private long bodyDeadlineNanos;
+    /** When the bytes being decoded were read: one clock read per read, however many frames it holds. */
+    private long readNanos;
 
     /** A decoder checking frames against {@code config}'s accepted message codes and body cap. */
     public FrameDecoder(TransportConfig config) {
@@ -87,6 +89,12 @@ public final class FrameDecoder extends ByteToMessageDecoder {
         this.firstFrameMaxBodySize = config.firstFrameMaxBodySize();
         this.bodyTimeoutMillis = config.bodyTimeoutMillis();
         this.bodyTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(bodyTimeoutMillis);
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+        readNanos = System.nanoTime();
+        super.channelRead(ctx, msg);
     }
 
     @Override
@@ -131,7 +139,7 @@ public final class FrameDecoder extends ByteToMessageDecoder {
         ByteBuf body = in.readRetainedSlice(bodySize);
         bodyComplete();
         out.add(new Frame(ProtocolHeader.messageCode(sign), ProtocolHeader.serializerCode(sign), status, id, body,
-                System.nanoTime()));
+                readNanos));
     }
 
     /** The body of the current frame is not all here yet: sets its deadline, or closes if it has passed. */
@@ -139,7 +147,7 @@ public final class FrameDecoder extends ByteToMessageDecoder {
         if (bodyTimeoutNanos == 0) {
             return;
         }
-        long now = System.nanoTime();
+        long now = readNanos;
         if (bodyDeadlineNanos == 0) {
             bodyDeadlineNanos = now + bodyTimeoutNanos;
         } else if (now - bodyDeadlineNanos > 0) {

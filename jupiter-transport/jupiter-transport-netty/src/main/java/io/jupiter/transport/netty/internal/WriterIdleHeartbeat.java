@@ -13,21 +13,22 @@ import org.slf4j.LoggerFactory;
  * Writes {@link Frames#heartbeat} on a client connection that wrote nothing for the writer idle time.
  *
  * <p>Netty's {@code IdleStateHandler} times writes by their completion, so it turns every write's void promise into a
- * real one and adds a listener to it: two objects and a notification per call. This handler notes when a write was
- * handed to the socket instead (a clock read), and, like it, looks once per idle period: when the connection has
- * been idle that long it sends a heartbeat, else it looks again when the period since the last write ends.
+ * real one and adds a listener to it: two objects and a notification per call. This handler only notes that a write
+ * was handed to the socket (a field store, not even a clock read) and looks every half idle period: a look that finds
+ * no write since the one before sends a heartbeat, so one goes out between half the idle time and the idle time
+ * after the last write, never later. A heartbeat counts as a write, so an idle connection sends one per idle time.
  */
 final class WriterIdleHeartbeat extends ChannelDuplexHandler implements Runnable {
 
     private static final Logger logger = LoggerFactory.getLogger(WriterIdleHeartbeat.class);
-    private final long idleNanos;
+    private final long checkNanos;
     private ChannelHandlerContext ctx;
     private ScheduledFuture<?> check;
-    /** Event loop only. */
-    private long lastWriteNanos;
+    /** Whether anything was written since the last look; event loop only. */
+    private boolean wrote;
 
     WriterIdleHeartbeat(long writerIdleMillis) {
-        this.idleNanos = TimeUnit.MILLISECONDS.toNanos(writerIdleMillis);
+        this.checkNanos = Math.max(1, TimeUnit.MILLISECONDS.toNanos(writerIdleMillis) / 2);
     }
 
     @Override
@@ -57,7 +58,7 @@ final class WriterIdleHeartbeat extends ChannelDuplexHandler implements Runnable
 
     @Override
     public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
-        lastWriteNanos = System.nanoTime();
+        wrote = true;
         ctx.write(msg, promise);
     }
 
@@ -68,29 +69,27 @@ final class WriterIdleHeartbeat extends ChannelDuplexHandler implements Runnable
         if (!ctx.channel().isActive()) {
             return;
         }
-        long now = System.nanoTime();
-        long idle = now - lastWriteNanos;
-        if (idle < idleNanos) {
-            schedule(idleNanos - idle);
-            return;
+        if (wrote) {
+            wrote = false;
+        } else {
+            if (logger.isTraceEnabled()) {
+                logger.trace("heartbeat to {}", ctx.channel());
+            }
+            ctx.writeAndFlush(Frames.heartbeat(ctx.alloc()), ctx.voidPromise());
+            wrote = true; // written past this handler, so noted here
         }
-        if (logger.isTraceEnabled()) {
-            logger.trace("heartbeat to {}", ctx.channel());
-        }
-        lastWriteNanos = now;
-        ctx.writeAndFlush(Frames.heartbeat(ctx.alloc()), ctx.voidPromise());
-        schedule(idleNanos);
+        schedule();
     }
 
     private void start() {
         if (check == null) {
-            lastWriteNanos = System.nanoTime();
-            schedule(idleNanos);
+            wrote = true;
+            schedule();
         }
     }
 
-    private void schedule(long delayNanos) {
-        check = ctx.executor().schedule(this, delayNanos, TimeUnit.NANOSECONDS);
+    private void schedule() {
+        check = ctx.executor().schedule(this, checkNanos, TimeUnit.NANOSECONDS);
     }
 
     private void cancel() {
