@@ -206,7 +206,6 @@ final class Dispatch {
         }
     }
 
-    /** An asynchronous attempt ended; {@code startNanos} from {@code metrics.startNanos()}. */
     /**
      * A buffer for a request, header reserved. On an application thread it is a heap buffer: such a thread has no
      * cache in Netty's pooled allocator, so a direct buffer would come from an arena shared with every other calling
@@ -223,6 +222,7 @@ final class Dispatch {
         return frame;
     }
 
+    /** An asynchronous attempt ended; {@code startNanos} from {@code metrics.startNanos()}. */
     void asyncAttemptDone(MethodInfo info, long startNanos) {
         metrics.methodDone(info, settings.key, info.name, startNanos);
     }
