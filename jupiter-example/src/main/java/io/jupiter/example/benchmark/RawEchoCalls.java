@@ -16,10 +16,7 @@ import io.jupiter.transport.ProtocolHeader;
 import io.jupiter.transport.TransportConfig;
 import io.jupiter.transport.TransportFactory;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
-import io.netty.buffer.UnpooledByteBufAllocator;
-import io.netty.util.concurrent.FastThreadLocalThread;
 import java.net.InetSocketAddress;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -32,9 +29,6 @@ import java.util.concurrent.atomic.AtomicLong;
  * matched by id and completed on the IO thread, never deserialized.
  */
 final class RawEchoCalls implements TargetClient, FrameHandler {
-
-    /** As the RPC client's: heap buffers the GC reclaims, not leak-tracked. */
-    private static final ByteBufAllocator HEAP = new UnpooledByteBufAllocator(false, true);
 
     private static final long SYNC_TIMEOUT_SECONDS = 3;
 
@@ -96,11 +90,8 @@ final class RawEchoCalls implements TargetClient, FrameHandler {
             return future;
         }
         waiting.put(id, future);
-        // Allocated as the RPC client allocates its requests (Dispatch.newRequestFrame): on a heap buffer off the
-        // IO threads, which have no cache in Netty's pooled allocator; the transport copies it on its IO thread.
-        ByteBuf frame = Thread.currentThread() instanceof FastThreadLocalThread
-                ? Frames.newFrame(connection.alloc(), body.length)
-                : HEAP.heapBuffer(ProtocolHeader.HEADER_SIZE + body.length).writerIndex(ProtocolHeader.HEADER_SIZE);
+        // Allocated as the RPC client allocates its requests.
+        ByteBuf frame = Frames.newFrameOnCallingThread(connection.alloc(), body.length);
         frame.writeBytes(body);
         Frames.fillHeader(frame, sign, (byte) 0, id);
         connection.write(frame);

@@ -3,6 +3,8 @@ package io.jupiter.transport;
 import io.jupiter.common.Requires;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.UnpooledByteBufAllocator;
+import io.netty.util.concurrent.FastThreadLocalThread;
 
 /**
  * Builds outbound frames in one buffer: reserve the header, let a serializer append the body, then fill the header
@@ -11,12 +13,31 @@ import io.netty.buffer.ByteBufAllocator;
  */
 public final class Frames {
 
+    /** Heap buffers for frames built off Netty's threads; the GC reclaims them, so they are not leak-tracked. */
+    private static final ByteBufAllocator HEAP = new UnpooledByteBufAllocator(false, true);
+
     private Frames() {
     }
 
     /** A buffer with the 16 header bytes reserved; append the body, then call {@link #fillHeader}. */
     public static ByteBuf newFrame(ByteBufAllocator alloc, int bodySizeHint) {
         ByteBuf frame = alloc.ioBuffer(ProtocolHeader.HEADER_SIZE + Math.max(bodySizeHint, 0));
+        frame.writerIndex(ProtocolHeader.HEADER_SIZE);
+        return frame;
+    }
+
+    /**
+     * {@link #newFrame} for a frame built on the calling thread and written by a connection: from {@code alloc} on
+     * Netty's own threads (IO threads, Jupiter's pools), a heap buffer on any other. Such a thread has no cache in
+     * Netty's pooled allocator, so a direct buffer would come from an arena shared with every other calling thread,
+     * under its lock; the transport copies a heap frame into a pooled direct buffer on its IO thread, whose cache
+     * that buffer returns to once written.
+     */
+    public static ByteBuf newFrameOnCallingThread(ByteBufAllocator alloc, int bodySizeHint) {
+        if (Thread.currentThread() instanceof FastThreadLocalThread) {
+            return newFrame(alloc, bodySizeHint);
+        }
+        ByteBuf frame = HEAP.heapBuffer(ProtocolHeader.HEADER_SIZE + Math.max(bodySizeHint, 0));
         frame.writerIndex(ProtocolHeader.HEADER_SIZE);
         return frame;
     }
