@@ -10,6 +10,8 @@
 #   JAR=/tmp/other.jar SERVER_JAVA_OPTS=-Djupiter.rpc.pool.parallelism=2 bench/cost-per-call.sh pool ...
 #
 # The client arguments are benchmark-client's (--warmup and --seconds are set from WARMUP and SECONDS_PER_RUN).
+# Both JVMs get a fixed, pre-touched heap unless SERVER_JAVA_OPTS / CLIENT_JAVA_OPTS are set, which replace it (the driver's
+# default, see Compare.DEFAULT_JVM_OPTIONS: a growing heap costs a page fault per new page of eden).
 # Build the jar first (mvn -B -DskipTests package).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,6 +20,9 @@ JAR=${JAR:-jupiter-example/target/jupiter-example.jar}
 WARMUP=${WARMUP:-5}
 MEASURE=${SECONDS_PER_RUN:-10}
 PORT=${PORT:-18190}
+HEAP_OPTS="-Xms1g -Xmx1g -XX:+AlwaysPreTouch"
+SERVER_JAVA_OPTS=${SERVER_JAVA_OPTS-$HEAP_OPTS}
+CLIENT_JAVA_OPTS=${CLIENT_JAVA_OPTS-$HEAP_OPTS}
 kind=${1:?usage: bench/cost-per-call.sh pool|direct|raw <benchmark-client arguments>}
 shift
 [ "$MEASURE" -ge 4 ] || { echo "SECONDS_PER_RUN must be at least 4" >&2; exit 2; }
@@ -33,13 +38,13 @@ SP=; CP=
 cleanup() { for p in $CP $SP; do kill "$p" 2>/dev/null || true; done; }
 trap cleanup EXIT
 # shellcheck disable=SC2086
-java ${SERVER_JAVA_OPTS:-} -jar "$JAR" "${server[@]}" > /tmp/cost-per-call-server.log 2>&1 & SP=$!
+java $SERVER_JAVA_OPTS -jar "$JAR" "${server[@]}" > /tmp/cost-per-call-server.log 2>&1 & SP=$!
 for _ in $(seq 1 150); do
   if (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then break; fi
   sleep 0.2
 done
 # shellcheck disable=SC2086
-java ${CLIENT_JAVA_OPTS:-} -jar "$JAR" "$client" --port "$PORT" --warmup "$WARMUP" --seconds "$MEASURE" "$@" > /tmp/cost-per-call-client.log 2>&1 &
+java $CLIENT_JAVA_OPTS -jar "$JAR" "$client" --port "$PORT" --warmup "$WARMUP" --seconds "$MEASURE" "$@" > /tmp/cost-per-call-client.log 2>&1 &
 CP=$!
 
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }

@@ -33,7 +33,8 @@ class CompareTest {
                 .hasSize(3).allMatch(line -> !line.contains("–") && !line.contains("failed"));
         assertThat(report).containsPattern("\\| async 1 getUser \\| n/a \\| [0-9,]+ \\[[0-9,]+\\] \\| [0-9,]+ ");
         assertThat(report).containsPattern("\\| sync 2 small \\| \\d\\.\\d\\d → \\*\\*\\d\\.\\d\\d\\*\\* \\|");
-        assertThat(report).contains("2 connections, 2 IO threads per side, protostuff");
+        assertThat(report).contains("2 connections, 2 IO threads per side, protostuff",
+                "JVM options of every server and client: -Xms1g -Xmx1g -XX:+AlwaysPreTouch.");
         assertThat(Files.readString(out)).isEqualTo(report);
         // One server and one client log per measurement.
         try (var logs = Files.list(dir.resolve("logs"))) {

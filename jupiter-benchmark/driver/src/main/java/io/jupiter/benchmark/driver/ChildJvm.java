@@ -33,10 +33,15 @@ final class ChildJvm implements AutoCloseable {
         pump.start();
     }
 
-    /** Starts {@code DriverMain <role> <flags>} for {@code spec}, logging to {@code log}. */
-    static ChildJvm start(TargetSpec spec, String role, List<String> flags, Path log) throws IOException {
+    /**
+     * Starts {@code DriverMain <role> <flags>} for {@code spec} with {@code jvmOptions} before the target's own,
+     * logging to {@code log}.
+     */
+    static ChildJvm start(TargetSpec spec, List<String> jvmOptions, String role, List<String> flags, Path log)
+            throws IOException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(jvmOptions);
         command.addAll(spec.jvmOptions());
         command.add("-cp");
         command.add(spec.classPath());

@@ -20,7 +20,10 @@ import java.util.stream.Stream;
  *      [--targets raw,jupiter,jupiter-direct,legacy] [--cases "sync 1 small,sync 32 small,async 32 small,sync 32 1k"]
  *      [--runs 2] [--warmup 20] [--seconds 10] [--connections 2] [--io-threads 2] [--serializer protostuff]
  *      [--base-port 18190] [--logs target/compare-logs] [--out FILE] [--baseline-classpath JAR]
+ *      [--jvm-options "-Xms1g -Xmx1g -XX:+AlwaysPreTouch"]
  * </pre>
+ * {@code --jvm-options} go to every server and client JVM of every target, before the target's own; the default is
+ * {@link #DEFAULT_JVM_OPTIONS}.
  * With {@code --baseline-classpath} (our example jar from another build), the targets {@code baseline} and
  * {@code baseline-direct} measure that build beside this one, so a change is measured before and after in one run.
  * {@code --jupiter-jvm-options "-Dkey=value ..."} adds JVM options to the {@code jupiter} and {@code jupiter-direct}
@@ -40,15 +43,23 @@ public final class Compare {
      * seconds to 55k after 20 s: a shorter warm-up measures the compilers, not the steady state.
      */
     static final int DEFAULT_WARMUP_SECONDS = 20;
+    /**
+     * JVM options of every child JVM: a fixed heap, touched at start. With the JVM's default sizing the young
+     * generation kept growing through a whole run, so the allocating threads took a page fault for every new page of
+     * eden (0.13 a call on our provider at sync 1, 0.16 on the client, 2026-11-26) instead of reusing eden as a server
+     * that has run for a while does; sync 1 ran 20-25 % faster once the heap stood still. The same for every target.
+     */
+    static final String DEFAULT_JVM_OPTIONS = "-Xms1g -Xmx1g -XX:+AlwaysPreTouch";
 
     private static final Set<String> FLAGS = Set.of("jupiter-classpath", "legacy-classpath", "baseline-classpath",
-            "jupiter-jvm-options", "targets", "cases",
+            "jvm-options", "jupiter-jvm-options", "targets", "cases",
             "runs", "warmup", "seconds", "connections", "io-threads", "serializer", "base-port", "logs", "out",
             "tls-dir");
     private static final long READY_TIMEOUT_SECONDS = 60;
     /** Beyond warm-up and measurement: JVM start, connecting, and the last async batches draining. */
     private static final long CLIENT_SLACK_SECONDS = 120;
 
+    private final List<String> jvmOptions;
     private final List<TargetSpec> targets;
     private final List<LoadCase> cases;
     private final int runs;
@@ -70,8 +81,8 @@ public final class Compare {
         String jupiterClassPath = flags.get("jupiter-classpath", null);
         String legacyClassPath = flags.get("legacy-classpath", null);
         Set<String> names = new LinkedHashSet<>(List.of(flags.get("targets", DEFAULT_TARGETS).split(",")));
-        String options = flags.get("jupiter-jvm-options", "").trim();
-        List<String> jupiterJvmOptions = options.isEmpty() ? List.of() : List.of(options.split("\\s+"));
+        this.jvmOptions = options(flags.get("jvm-options", DEFAULT_JVM_OPTIONS));
+        List<String> jupiterJvmOptions = options(flags.get("jupiter-jvm-options", ""));
         List<TargetSpec> specs = new ArrayList<>();
         for (String name : names) {
             TargetSpec spec = TargetSpec.named(name.trim(), jupiterClassPath, legacyClassPath,
@@ -90,6 +101,11 @@ public final class Compare {
         this.logs = Path.of(flags.get("logs", "target/compare-logs"));
         String outFile = flags.get("out", null);
         this.out = outFile == null ? null : Path.of(outFile);
+    }
+
+    private static List<String> options(String flag) {
+        String trimmed = flag.trim();
+        return trimmed.isEmpty() ? List.of() : List.of(trimmed.split("\\s+"));
     }
 
     public static void main(String[] args) throws Exception {
@@ -132,14 +148,14 @@ public final class Compare {
         String stem = String.format("run%d-%s-%s", run + 1, loadCase.toString().replace(' ', '-'), target.name());
         List<String> serverFlags = List.of("--host", "127.0.0.1", "--port", Integer.toString(port),
                 "--io-threads", Integer.toString(ioThreads), "--direct", Boolean.toString(target.direct()));
-        try (ChildJvm server = ChildJvm.start(target, "server", serverFlags, logs.resolve(stem + "-server.log"))) {
+        try (ChildJvm server = ChildJvm.start(target, jvmOptions, "server", serverFlags, logs.resolve(stem + "-server.log"))) {
             server.awaitReady(READY_TIMEOUT_SECONDS);
             List<String> clientFlags = Stream.concat(loadCase.clientFlags().stream(), Stream.of(
                     "--host", "127.0.0.1", "--port", Integer.toString(port), "--warmup", Integer.toString(warmup),
                     "--seconds", Integer.toString(seconds), "--serializer", serializer,
                     "--connections", Integer.toString(connections), "--io-threads", Integer.toString(ioThreads),
                     "--direct", Boolean.toString(target.direct()))).toList();
-            ChildJvm client = ChildJvm.start(target, "client", clientFlags, logs.resolve(stem + "-client.log"));
+            ChildJvm client = ChildJvm.start(target, jvmOptions, "client", clientFlags, logs.resolve(stem + "-client.log"));
             int status = client.awaitExit(warmup + seconds + CLIENT_SLACK_SECONDS);
             if (status == 2) {
                 List<String> lines = client.lines();
@@ -167,9 +183,11 @@ public final class Compare {
                         + "client JVM on these same cores, nothing else.%n"
                         + "Load: %d run(s) of every case and target, targets interleaved within each case; %d s "
                         + "warm-up, then %d s measured; %d connections, %d IO threads per side, %s; async keeps "
-                        + "%d calls in flight per thread and waits for the batch.%n",
+                        + "%d calls in flight per thread and waits for the batch. JVM options of every server and "
+                        + "client: %s.%n",
                 Runtime.getRuntime().availableProcessors(), cpu, System.getProperty("os.name"),
                 System.getProperty("os.version"), System.getProperty("java.version"), runs, warmup, seconds,
-                connections, ioThreads, serializer, LoadDriver.IN_FLIGHT);
+                connections, ioThreads, serializer, LoadDriver.IN_FLIGHT,
+                jvmOptions.isEmpty() ? "none" : String.join(" ", jvmOptions));
     }
 }
