@@ -8,6 +8,7 @@ import io.jupiter.testkit.suites.transport.EchoPeer;
 import io.jupiter.transport.Acceptor;
 import io.jupiter.transport.Connection;
 import io.jupiter.transport.ConnectionGroup;
+import io.jupiter.transport.Frames;
 import io.jupiter.transport.Connector;
 import io.jupiter.transport.ProtocolHeader;
 import io.jupiter.transport.TransportAddresses;
@@ -26,6 +27,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -158,6 +160,59 @@ class NettyTransportTest {
         }
         // Round robin spread the load over both connections.
         assertThat(server.maxOpen).hasValue(2);
+    }
+
+    @ParameterizedTest(name = "nativeTransport={0}")
+    @ValueSource(booleans = {true, false})
+    void heapFramesOfApplicationThreadsArriveWhole(boolean nativeTransport) throws Exception {
+        // Application threads write heap frames, which the IO thread copies together into direct buffers: mixed
+        // with direct frames and with frames larger than a batch, every one must still arrive byte for byte.
+        TransportConfig config = config().nativeTransport(nativeTransport).build();
+        EchoPeer server = new EchoPeer();
+        EchoPeer client = new EchoPeer();
+        Acceptor acceptor = acceptor(config, server);
+        ConnectionGroup group = connector(config, client).connect(acceptor.localAddress(), 2);
+        Await.until("both connections are up", TIMEOUT, () -> group.activeConnections().size() == 2);
+
+        int threads = 4;
+        int perThread = 1_500;
+        CountDownLatch answered = client.expect(threads * perThread);
+        List<Thread> writers = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            long base = (long) t * perThread;
+            Thread writer = new Thread(() -> {
+                for (int i = 1; i <= perThread; i++) {
+                    Connection connection = group.next();
+                    long id = base + i;
+                    connection.write(id % 5 == 0 ? EchoPeer.request(connection.alloc(), id, body(id))
+                            : heapRequest(connection, id, body(id)));
+                }
+            }, prefix + "-writer-" + t);
+            writers.add(writer);
+            writer.start();
+        }
+        for (Thread writer : writers) {
+            writer.join(TIMEOUT.toMillis());
+        }
+
+        assertThat(answered.await(30, TimeUnit.SECONDS)).as("all answered").isTrue();
+        assertThat(client.disconnects).as("no connection was lost").hasValue(0);
+        for (long id = 1; id <= threads * perThread; id++) {
+            assertThat(client.responses.get(id)).as("response %d", id).isEqualTo(body(id));
+        }
+    }
+
+    /** Mostly small bodies, some of 20,000 characters (larger than a batch of copied frames). */
+    private static String body(long id) {
+        return id % 97 == 0 ? ("large " + id).repeat(5_000).substring(0, 20_000) : "request " + id;
+    }
+
+    private static ByteBuf heapRequest(Connection connection, long id, String body) {
+        ByteBuf frame = Frames.newFrameOnCallingThread(connection.alloc(), body.length());
+        assertThat(frame.isDirect()).as("a frame made on an application thread").isFalse();
+        frame.writeCharSequence(body, StandardCharsets.UTF_8);
+        return Frames.fillHeader(frame, ProtocolHeader.toSign(EchoPeer.SERIALIZER, ProtocolHeader.REQUEST), (byte) 0,
+                id);
     }
 
     @Test
