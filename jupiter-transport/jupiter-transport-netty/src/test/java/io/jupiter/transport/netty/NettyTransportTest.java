@@ -202,9 +202,12 @@ class NettyTransportTest {
         }
     }
 
-    /** Mostly small bodies, some of 20,000 characters (larger than a batch of copied frames). */
+    /** Mostly small bodies; some of 9,000 characters (two fill more than a batch) and some of 20,000 (larger). */
     private static String body(long id) {
-        return id % 97 == 0 ? ("large " + id).repeat(5_000).substring(0, 20_000) : "request " + id;
+        if (id % 97 == 0) {
+            return ("large " + id).repeat(5_000).substring(0, 20_000);
+        }
+        return id % 89 == 0 ? ("half " + id).repeat(2_000).substring(0, 9_000) : "request " + id;
     }
 
     private static ByteBuf heapRequest(Connection connection, long id, String body) {

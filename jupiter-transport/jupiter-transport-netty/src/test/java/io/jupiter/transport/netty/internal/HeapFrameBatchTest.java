@@ -48,6 +48,8 @@ class HeapFrameBatchTest {
         List<ByteBuf> written = written();
         assertThat(written).hasSize(1);
         assertThat(written.get(0).isDirect()).isTrue();
+        // Grown as it filled: not much larger than what it carries.
+        assertThat(written.get(0).capacity()).isLessThanOrEqualTo(2 * written.get(0).readableBytes());
         assertThat(bytes(written)).isEqualTo(expected.toByteArray());
         assertThat(given).allMatch(frame -> frame.refCnt() == 0, "released once copied");
         written.forEach(ByteBuf::release);
@@ -84,9 +86,26 @@ class HeapFrameBatchTest {
 
         List<ByteBuf> written = written();
         assertThat(written).hasSizeGreaterThan(2)
-                .allMatch(buffer -> buffer.readableBytes() <= HeapFrameBatch.BATCH_BYTES);
+                .allMatch(buffer -> buffer.capacity() <= HeapFrameBatch.BATCH_BYTES);
         assertThat(bytes(written)).isEqualTo(expected.toByteArray());
         assertThat(given).allMatch(frame -> frame.refCnt() == 0);
+        written.forEach(ByteBuf::release);
+    }
+
+    @Test
+    void twoFramesThatDoNotFitOneBatchGoAsTheyAre() {
+        String body = "z".repeat(HeapFrameBatch.BATCH_BYTES / 2 + 1);
+        batch.add(heap(body));
+        batch.add(heap(body));
+        batch.add(heap("small"));
+        batch.writeHeld();
+
+        List<ByteBuf> written = written();
+        assertThat(written).hasSize(2);
+        assertThat(written.get(0)).isSameAs(given.get(0));
+        // The second large frame and the small one after it share a batch.
+        assertThat(written.get(1).isDirect()).isTrue();
+        assertThat(bytes(written)).isEqualTo(expected.toByteArray());
         written.forEach(ByteBuf::release);
     }
 
