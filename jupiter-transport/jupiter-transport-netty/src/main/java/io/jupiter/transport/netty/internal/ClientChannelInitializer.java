@@ -9,6 +9,7 @@ import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandler.Sharable;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
+import io.netty.channel.local.LocalChannel;
 import io.netty.handler.flush.FlushConsolidationHandler;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
@@ -20,6 +21,8 @@ import java.net.SocketAddress;
  *  socket
  *    │  SslHandler (per channel)               only with TLS: checks the server's certificate and host name
  *    │  TlsGate (per channel)                  only with TLS: channelActive after the handshake
+ *    │  FrameCoalescer (per channel)           outbound: the frames between two flushes share one buffer
+ *    │                                         (not on in-process channels, nor without write batching)
  *    │  FlushConsolidationHandler(256, true)   outbound: the flushes of one read batch become one syscall
  *    │  WriterIdleHeartbeat                    writes a heartbeat when nothing was written for writerIdle
  *    │                                         (left out when writerIdleMillis is 0)
@@ -62,6 +65,9 @@ public final class ClientChannelInitializer extends ChannelInitializer<Channel> 
             tls.addTo(pipeline, (InetSocketAddress) address, null);
         }
         if (config.writeBatching() != WriteBatching.DISABLE) {
+            if (!(channel instanceof LocalChannel)) {
+                pipeline.addLast("coalesce", new FrameCoalescer());
+            }
             pipeline.addLast("flush", new FlushConsolidationHandler(
                     ServerChannelInitializer.EXPLICIT_FLUSH_AFTER_FLUSHES, true));
         }

@@ -4,7 +4,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.EventLoop;
-import io.netty.channel.local.LocalChannel;
 import io.netty.util.internal.PlatformDependent;
 import java.util.Queue;
 import java.util.concurrent.RejectedExecutionException;
@@ -16,8 +15,7 @@ import java.util.concurrent.atomic.AtomicLongFieldUpdater;
  * Frames written to one channel by threads other than its event loop: a lock-free multi-producer queue, and a drain
  * task put on the event loop only if none is pending yet (held a little under load, as {@link FlushHolding}
  * decides). The task writes everything queued (at most {@value #MAX_WRITES_PER_DRAIN} frames before it yields the
- * loop), heap frames copied together into direct buffers ({@link HeapFrameBatch}) unless the channel is in-process,
- * then flushes once.
+ * loop), then flushes once.
  */
 final class OutboundQueue {
 
@@ -35,8 +33,6 @@ final class OutboundQueue {
     /** Holds {@link ByteBuf}s, or {@link CloseAfter}s for a frame after which the channel closes. */
     private final Queue<Object> pending = PlatformDependent.newMpscQueue();
     private final Runnable drainTask = this::drain;
-    /** {@code null} for an in-process channel, which writes heap buffers as they are. */
-    private final HeapFrameBatch heapFrames;
 
     private volatile int drainScheduled;
     /** Bytes of frames queued and not yet handed to the channel. */
@@ -47,7 +43,6 @@ final class OutboundQueue {
         this.eventLoop = channel.eventLoop();
         this.holding = holding;
         this.guard = new OverloadGuard(channel, maxPendingWriteBytes, () -> queuedBytes);
-        this.heapFrames = channel instanceof LocalChannel ? null : new HeapFrameBatch(channel);
     }
 
     /** The guard of this channel's outbound bytes, for writes made on the event loop. */
@@ -95,22 +90,16 @@ final class OutboundQueue {
         Object write;
         while (written < MAX_WRITES_PER_DRAIN && (write = pending.poll()) != null) {
             if (write instanceof CloseAfter last) {
-                writeHeld();
                 channel.write(last.frame).addListener(ChannelFutureListener.CLOSE);
             } else {
                 ByteBuf frame = (ByteBuf) write;
                 dequeuedBytes += frame.readableBytes();
                 if (!guard.refuseIfOverloaded(frame)) {
-                    if (heapFrames == null) {
-                        channel.write(frame, channel.voidPromise());
-                    } else {
-                        heapFrames.add(frame);
-                    }
+                    channel.write(frame, channel.voidPromise());
                 }
             }
             written++;
         }
-        writeHeld();
         QUEUED_BYTES.addAndGet(this, -dequeuedBytes);
         channel.flush();
         holding.drained(written);
@@ -118,12 +107,6 @@ final class OutboundQueue {
         // A producer may have queued after our last poll but seen the flag still set: run again for it.
         if (!pending.isEmpty()) {
             scheduleDrain();
-        }
-    }
-
-    private void writeHeld() {
-        if (heapFrames != null) {
-            heapFrames.writeHeld();
         }
     }
 

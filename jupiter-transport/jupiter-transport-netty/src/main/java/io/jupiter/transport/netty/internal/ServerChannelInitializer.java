@@ -10,6 +10,7 @@ import io.netty.channel.ChannelHandler.Sharable;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.local.LocalChannel;
 import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.handler.timeout.IdleStateHandler;
 import java.net.InetSocketAddress;
@@ -24,6 +25,8 @@ import org.slf4j.LoggerFactory;
  *  socket
  *    │  SslHandler (per channel)               only with TLS: TLS 1.3/1.2, from the files as they are now
  *    │  TlsGate (per channel)                  only with TLS: channelActive after the handshake; failures closed
+ *    │  FrameCoalescer (per channel)           outbound: the frames between two flushes share one buffer
+ *    │                                         (not on in-process channels, nor without write batching)
  *    │  FlushConsolidationHandler(256, true)   outbound: the flushes of one read batch become one syscall
  *    │  IdleStateHandler(readerIdle, 0, 0)     (left out when readerIdleMillis is 0)
  *    │  ReaderIdleCloser (shared)              closes a connection that sent nothing for readerIdle
@@ -85,6 +88,9 @@ public final class ServerChannelInitializer extends ChannelInitializer<Channel> 
             tls.addTo(pipeline, (InetSocketAddress) channel.remoteAddress(), handshakeFailures);
         }
         if (config.writeBatching() != WriteBatching.DISABLE) {
+            if (!(channel instanceof LocalChannel)) {
+                pipeline.addLast("coalesce", new FrameCoalescer());
+            }
             pipeline.addLast("flush", new FlushConsolidationHandler(EXPLICIT_FLUSH_AFTER_FLUSHES, true));
         }
         if (config.readerIdleMillis() > 0) {

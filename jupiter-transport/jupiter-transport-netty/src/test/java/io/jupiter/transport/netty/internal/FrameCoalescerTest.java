@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelPromise;
 import io.netty.channel.embedded.EmbeddedChannel;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -13,11 +14,10 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** What reaches the channel when the frames of one drain go through {@link HeapFrameBatch}. */
-class HeapFrameBatchTest {
+/** What goes down the pipeline when frames are written through a {@link FrameCoalescer} and flushed. */
+class FrameCoalescerTest {
 
-    private final EmbeddedChannel channel = new EmbeddedChannel();
-    private final HeapFrameBatch batch = new HeapFrameBatch(channel);
+    private final EmbeddedChannel channel = new EmbeddedChannel(new FrameCoalescer());
     private final List<ByteBuf> given = new ArrayList<>();
     private final ByteArrayOutputStream expected = new ByteArrayOutputStream();
 
@@ -29,8 +29,7 @@ class HeapFrameBatchTest {
     @Test
     void aLoneHeapFrameIsWrittenAsItIs() {
         ByteBuf frame = heap("only one");
-        batch.add(frame);
-        batch.writeHeld();
+        write(frame);
 
         List<ByteBuf> written = written();
         assertThat(written).containsExactly(frame);
@@ -41,9 +40,8 @@ class HeapFrameBatchTest {
     @Test
     void consecutiveHeapFramesShareOneDirectBuffer() {
         for (int i = 0; i < 50; i++) {
-            batch.add(heap("request " + i));
+            write(heap("request " + i));
         }
-        batch.writeHeld();
 
         List<ByteBuf> written = written();
         assertThat(written).hasSize(1);
@@ -56,37 +54,70 @@ class HeapFrameBatchTest {
     }
 
     @Test
-    void framesKeepTheirOrderAroundDirectAndLargeFrames() {
-        batch.add(heap("a"));
-        batch.add(heap("b"));
-        batch.add(direct("c, direct"));
-        batch.add(heap("d"));
-        batch.add(heap("x".repeat(HeapFrameBatch.BATCH_BYTES + 1)));
-        batch.add(heap("e"));
-        batch.add(heap("f"));
-        batch.writeHeld();
+    void framesKeepTheirOrderAroundLargeFramesAndWritesWithAPromise() {
+        write(heap("a"));
+        write(direct("b, direct"));
+        write(heap("x".repeat(FrameCoalescer.BATCH_BYTES + 1)));
+        write(heap("c"));
+        ByteBuf promised = heap("d, with a promise");
+        ChannelPromise promise = channel.newPromise();
+        channel.write(promised, promise);
+        write(heap("e"));
+        write(heap("f"));
 
         List<ByteBuf> written = written();
-        // [a b] copied, c as it is, d alone as it is, the large one as it is, [e f] copied.
+        // [a b] copied, the large one as it is, c alone as it is, d as it is, [e f] copied.
         assertThat(written).hasSize(5);
         assertThat(written.get(1)).isSameAs(given.get(2));
         assertThat(written.get(2)).isSameAs(given.get(3));
-        assertThat(written.get(3)).isSameAs(given.get(4));
+        assertThat(written.get(3)).isSameAs(promised);
+        assertThat(promise.isSuccess()).isTrue();
         assertThat(bytes(written)).isEqualTo(expected.toByteArray());
         written.forEach(ByteBuf::release);
+    }
+
+    @Test
+    void eachFlushWritesWhatCameBeforeIt() {
+        write(direct("one"));
+        write(direct("two"));
+        List<ByteBuf> firstFlush = written();
+        write(direct("three"));
+        List<ByteBuf> secondFlush = written();
+
+        assertThat(firstFlush).hasSize(1);
+        assertThat(firstFlush.get(0).toString(StandardCharsets.UTF_8)).isEqualTo("onetwo");
+        assertThat(secondFlush).containsExactly(given.get(2));
+        firstFlush.forEach(ByteBuf::release);
+        secondFlush.forEach(ByteBuf::release);
+    }
+
+    @Test
+    void framesHeldWhenTheChannelClosesAreReleased() {
+        // Not flushed: one frame held as it is, and a batch.
+        write(direct("held"));
+        ByteBuf lone = given.get(0);
+        channel.close();
+        assertThat(lone.refCnt()).isZero();
+
+        EmbeddedChannel another = new EmbeddedChannel(new FrameCoalescer());
+        another.write(direct("copied"), another.voidPromise());
+        another.write(direct("into a batch"), another.voidPromise());
+        another.pipeline().remove(FrameCoalescer.class);
+
+        assertThat(given).allMatch(frame -> frame.refCnt() == 0);
+        assertThat(another.finishAndReleaseAll()).as("nothing was written").isFalse();
     }
 
     @Test
     void aFullBatchIsWrittenAndTheNextStarts() {
         String body = "y".repeat(1000);
         for (int i = 0; i < 40; i++) {
-            batch.add(heap(body));
+            write(heap(body));
         }
-        batch.writeHeld();
 
         List<ByteBuf> written = written();
         assertThat(written).hasSizeGreaterThan(2)
-                .allMatch(buffer -> buffer.capacity() <= HeapFrameBatch.BATCH_BYTES);
+                .allMatch(buffer -> buffer.capacity() <= FrameCoalescer.BATCH_BYTES);
         assertThat(bytes(written)).isEqualTo(expected.toByteArray());
         assertThat(given).allMatch(frame -> frame.refCnt() == 0);
         written.forEach(ByteBuf::release);
@@ -94,11 +125,10 @@ class HeapFrameBatchTest {
 
     @Test
     void twoFramesThatDoNotFitOneBatchGoAsTheyAre() {
-        String body = "z".repeat(HeapFrameBatch.BATCH_BYTES / 2 + 1);
-        batch.add(heap(body));
-        batch.add(heap(body));
-        batch.add(heap("small"));
-        batch.writeHeld();
+        String body = "z".repeat(FrameCoalescer.BATCH_BYTES / 2 + 1);
+        write(heap(body));
+        write(heap(body));
+        write(heap("small"));
 
         List<ByteBuf> written = written();
         assertThat(written).hasSize(2);
@@ -107,6 +137,10 @@ class HeapFrameBatchTest {
         assertThat(written.get(1).isDirect()).isTrue();
         assertThat(bytes(written)).isEqualTo(expected.toByteArray());
         written.forEach(ByteBuf::release);
+    }
+
+    private void write(ByteBuf frame) {
+        channel.write(frame, channel.voidPromise());
     }
 
     private ByteBuf heap(String body) {
