@@ -37,6 +37,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -135,22 +136,8 @@ class NettyTransportTest {
         int threads = 4;
         int perThread = 2_500;
         CountDownLatch answered = client.expect(threads * perThread);
-        List<Thread> writers = new ArrayList<>();
-        for (int t = 0; t < threads; t++) {
-            long base = (long) t * perThread;
-            Thread writer = new Thread(() -> {
-                for (int i = 1; i <= perThread; i++) {
-                    Connection connection = group.next();
-                    long id = base + i;
-                    connection.write(EchoPeer.request(connection.alloc(), id, "request " + id));
-                }
-            }, prefix + "-writer-" + t);
-            writers.add(writer);
-            writer.start();
-        }
-        for (Thread writer : writers) {
-            writer.join(TIMEOUT.toMillis());
-        }
+        writeFromThreads(group, threads, perThread,
+                (connection, id) -> EchoPeer.request(connection.alloc(), id, "request " + id));
 
         assertThat(answered.await(30, TimeUnit.SECONDS)).as("all answered").isTrue();
         assertThat(client.disconnects).as("no connection was lost").hasValue(0);
@@ -177,15 +164,29 @@ class NettyTransportTest {
         int threads = 4;
         int perThread = 1_500;
         CountDownLatch answered = client.expect(threads * perThread);
+        writeFromThreads(group, threads, perThread, (connection, id) -> id % 5 == 0
+                ? EchoPeer.request(connection.alloc(), id, body(id)) : heapRequest(connection, id, body(id)));
+
+        assertThat(answered.await(30, TimeUnit.SECONDS)).as("all answered").isTrue();
+        assertThat(client.disconnects).as("no connection was lost").hasValue(0);
+        for (long id = 1; id <= threads * perThread; id++) {
+            assertThat(client.responses.get(id)).as("response %d", id).isEqualTo(body(id));
+        }
+    }
+
+    /**
+     * Writes frames with ids 1 to {@code threads * perThread} from {@code threads} threads of this test's own, each
+     * frame to the group's next connection, and waits for the writers to finish.
+     */
+    private void writeFromThreads(ConnectionGroup group, int threads, int perThread,
+                                  BiFunction<Connection, Long, ByteBuf> frame) throws InterruptedException {
         List<Thread> writers = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
             long base = (long) t * perThread;
             Thread writer = new Thread(() -> {
                 for (int i = 1; i <= perThread; i++) {
                     Connection connection = group.next();
-                    long id = base + i;
-                    connection.write(id % 5 == 0 ? EchoPeer.request(connection.alloc(), id, body(id))
-                            : heapRequest(connection, id, body(id)));
+                    connection.write(frame.apply(connection, base + i));
                 }
             }, prefix + "-writer-" + t);
             writers.add(writer);
@@ -193,12 +194,6 @@ class NettyTransportTest {
         }
         for (Thread writer : writers) {
             writer.join(TIMEOUT.toMillis());
-        }
-
-        assertThat(answered.await(30, TimeUnit.SECONDS)).as("all answered").isTrue();
-        assertThat(client.disconnects).as("no connection was lost").hasValue(0);
-        for (long id = 1; id <= threads * perThread; id++) {
-            assertThat(client.responses.get(id)).as("response %d", id).isEqualTo(body(id));
         }
     }
 
