@@ -6,8 +6,8 @@ import java.util.List;
 
 /**
  * Every setting of Jupiter, in one place: type, default, bounds, system property (with 1.3.1's and older names as
- * aliases) and the line that documents it. The README's configuration table is generated from this list, in this
- * order ({@link SettingsTable}); a test fails when they differ.
+ * aliases) and the line that documents it. The settings table of docs/configuration.md is generated from this
+ * list, in this order ({@link SettingsTable}); a test fails when they differ.
  *
  * <p>Property names are lower-case words separated by dots, ending in the unit ({@code .millis}, {@code .micros},
  * {@code .seconds}); the names 1.3.1 used and names renamed since stay accepted as aliases.
@@ -146,7 +146,7 @@ public final class JupiterSettings {
     /** Where a server listens. */
     public static final Setting<Void> LISTEN_ADDRESS = declare(Setting.composite("listenAddress",
                     "TCP, every interface, port 18090")
-            .doc("where a server listens ([transports](docs/transports.md))")
+            .doc("where a server listens ([transports](transports.md))")
             .where("`JupiterServer.Builder.host`, `.port`; `.unixSocket(Path)` (Unix domain socket, `rw-------`), "
                     + "`.inProcess(name)`"));
 
@@ -207,7 +207,7 @@ public final class JupiterSettings {
     public static final Setting<Long> POOL_SPIN_MICROS = declare(Setting.of("poolSpinMicros", ValueType.LONG, 0L)
             .bound(Bound.notNegative()).defaultText("0 (parks at once)")
             .doc("how long one idle provider thread keeps looking for work before it parks (helps one caller at a "
-                    + "time on a machine with spare cores, costs throughput on a busy one: docs/benchmark.md)")
+                    + "time on a machine with spare cores, costs throughput on a busy one: benchmark.md)")
             .property("jupiter.rpc.pool.spin.micros"));
 
     // ---- serialization ----
@@ -222,7 +222,7 @@ public final class JupiterSettings {
     public static final Setting<Void> PINNED_SERIALIZERS = declare(Setting.composite("pinSerializers",
                     "all the provider accepts")
             .doc("serializers one service accepts (others: BAD_REQUEST, arguments unread)")
-            .where("`JupiterServer.pinSerializers(key, ...)` ([security](docs/security.md#authorization-and-argument-"
+            .where("`JupiterServer.pinSerializers(key, ...)` ([security](security.md#authorization-and-argument-"
                     + "types))"));
 
     /** Who may call which service and method. */
@@ -242,13 +242,13 @@ public final class JupiterSettings {
                     + "and the connection closes)")
             .where("`JupiterClient.Builder.callerToken(String or Supplier<String>)` / "
                     + "`JupiterServer.Builder.tokenAuthenticator` (`TokenAuthenticator.of(Map token -> name)`) "
-                    + "([security](docs/security.md#caller-tokens))"));
+                    + "([security](security.md#caller-tokens))"));
 
     /** The class allow-list's mode. */
     public static final Setting<String> ALLOWLIST_MODE = declare(Setting.of("allowlist",
                     ValueType.oneOf("strict", "warn", "off"), "strict")
             .defaultText("strict; service interfaces' own types trusted on register/build")
-            .doc("class allow-list for every serializer ([serialization safety](docs/reliability.md#serialization-"
+            .doc("class allow-list for every serializer ([serialization safety](reliability.md#serialization-"
                     + "safety))")
             .property("jupiter.serialization.allowlist")
             .where("`ClassAllowList.global()` (`.trust`, `.trustPackage`, `.mode`)"));
@@ -295,7 +295,7 @@ public final class JupiterSettings {
                     "those declared `@NonBlocking`, and undeclared ones once they prove fast")
             .doc("methods that run on the IO thread instead of the provider pool")
             .where("`@NonBlocking` on a method or type, `@NonBlocking(false)` to keep a method on the pool ([where "
-                    + "methods run](#where-methods-and-callbacks-run))"));
+                    + "methods run](architecture.md#where-methods-and-callbacks-run))"));
 
     /** Adaptive dispatch. */
     public static final Setting<Boolean> ADAPTIVE_DISPATCH = declare(Setting.of("adaptiveDispatch", ValueType.BOOLEAN,
@@ -360,7 +360,7 @@ public final class JupiterSettings {
 
     /** Interceptors and filters. */
     public static final Setting<Void> INTERCEPTORS = declare(Setting.composite("interceptors",
-                    "none (service-loaded filters: see [extensions](docs/extensions.md))")
+                    "none (service-loaded filters: see [extensions](extensions.md))")
             .doc("interceptors / filters")
             .where("`JupiterClient.Builder.interceptor`, `ProxyBuilder.interceptor`, `JupiterServer.Builder."
                     + "interceptor`, `JupiterServer.intercept(key, ...)`"));
@@ -413,7 +413,7 @@ public final class JupiterSettings {
 
     /** TLS on an RPC server or client. */
     public static final Setting<Void> TLS = declare(Setting.composite("tls", "off (plaintext, as 1.3.1)")
-            .doc("TLS on an RPC server or client ([security](docs/security.md)): PEM certificate + PKCS#8 key, trust "
+            .doc("TLS on an RPC server or client ([security](security.md)): PEM certificate + PKCS#8 key, trust "
                     + "file, TLS 1.3/1.2 only, files re-read for new connections when they change")
             .where("`TransportConfig.Builder.tls(TlsConfig.builder()...build())` given to `JupiterServer.Builder."
                     + "transportConfig` / `JupiterClient.Builder.transportConfig`"));
@@ -537,7 +537,7 @@ public final class JupiterSettings {
     private JupiterSettings() {
     }
 
-    /** Every setting, in declaration order (the order of the README's table). */
+    /** Every setting, in declaration order (the order of docs/configuration.md's table). */
     public static List<Setting<?>> all() {
         return Collections.unmodifiableList(DECLARED);
     }

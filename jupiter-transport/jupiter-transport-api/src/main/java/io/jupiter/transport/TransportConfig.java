@@ -6,7 +6,7 @@ import java.util.Locale;
 
 /**
  * Immutable transport settings. Build with {@link #builder()}. Each setting, its default, bounds and system property
- * are declared in {@link JupiterSettings} (the README's configuration table lists them): a builder starts from the
+ * are declared in {@link JupiterSettings} (docs/configuration.md lists them): a builder starts from the
  * system properties, checked as the setters check their arguments, and a setter wins over a property.
  */
 public final class TransportConfig {
