@@ -14,6 +14,7 @@ import io.jupiter.rpc.filter.Invocation;
 import io.jupiter.rpc.safety.Contraband;
 import io.jupiter.serialization.Serializers;
 import io.jupiter.serialization.SerializerType;
+import io.jupiter.testkit.ForgedRequests;
 import io.jupiter.transport.Status;
 import java.io.IOException;
 import java.net.Socket;
@@ -144,6 +145,28 @@ class AuthorizationTest {
             assertThat(methodsRun).as("nothing ran").isEmpty();
             assertThat(RawCalls.call(alice, type, RawCalls.request(type, "echo", "hello", "a")).ok()).isTrue();
             assertThat(methodsRun).containsExactly("hello");
+        }
+    }
+
+    /**
+     * Issue #25, item 2: a Hessian request for a method alice may not call, whose class definition lists an unknown
+     * field first, holding a list nested 200 deep. Its value was read before the check (answered "values nested
+     * deeper than 100"); now the definition is refused before any value of the body is read.
+     */
+    @Test
+    void hessianRefusesAnUnknownEnvelopeFieldBeforeReadingItsValue() throws IOException {
+        SerializerType type = SerializerType.HESSIAN;
+        try (Socket alice = connectAs("alice", type)) {
+            methodsRun.clear();
+            byte[] body = ForgedRequests.hessian(RawCalls.request(type, "echo", "add", 1, 2), List.of("padding"),
+                    ForgedRequests.hessianNestedList(200), List.of(), new byte[0]);
+
+            RawCalls.Answer answer = RawCalls.call(alice, type, body);
+
+            assertThat(answer.status()).as(answer.toString()).isEqualTo(Status.BAD_REQUEST.value());
+            assertThat(answer.message()).contains("has a field 'padding'").doesNotContain("nested");
+            assertThat(methodsRun).isEmpty();
+            assertThat(RawCalls.call(alice, type, RawCalls.request(type, "echo", "hello", "a")).ok()).isTrue();
         }
     }
 

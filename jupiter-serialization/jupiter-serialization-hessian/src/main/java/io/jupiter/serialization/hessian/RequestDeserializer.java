@@ -15,10 +15,11 @@ import java.util.Map;
  * when it reaches {@code args} or {@code attachments} (or the end), so the envelope comes first, and stops there
  * if the listener says so; the {@code args} are then read through the {@link RequestRead}.
  *
- * <p>The class definition may list each of the five fields once: the listener authorizes the service and method it
- * is given, so a second {@code methodName}, or one after {@code args}, would name a method that was never
- * authorized ({@link EnvelopeException}, before any value of the body is read). Unknown fields are read and
- * dropped, as Hessian's reflective deserializer does.
+ * <p>The class definition may list each of the five fields once, and no other: the listener authorizes the service
+ * and method it is given, so a second {@code methodName}, or one after {@code args}, would name a method that was
+ * never authorized, and an unknown field would be read before the check ({@link EnvelopeException}, before any
+ * value of the body is read). {@code metadata} is read only as a {@code ServiceMetadata}
+ * ({@link ServiceMetadataDeserializer}).
  */
 final class RequestDeserializer extends AbstractDeserializer {
 
@@ -81,7 +82,7 @@ final class RequestDeserializer extends AbstractDeserializer {
                 case "args" -> args = cast(request == null ? in.readObject(Object[].class)
                         : request.readArguments((BoundedHessianInput) in), Object[].class);
                 case "attachments" -> attachments = cast(in.readObject(Map.class), Map.class);
-                default -> in.readObject();
+                default -> throw new IllegalStateException(name); // checkFields refused it
             }
         }
         if (!asked && !request.envelopeRead(appName, metadata, methodName)) {
@@ -93,8 +94,8 @@ final class RequestDeserializer extends AbstractDeserializer {
     }
 
     /**
-     * Refuses a definition that lists a field twice, or one of the envelope's after {@code args} or
-     * {@code attachments}.
+     * Refuses a definition that lists a field twice, one of the envelope's after {@code args} or
+     * {@code attachments}, or a field a request does not have.
      */
     private static void checkFields(Object[] fields) {
         int seen = 0;
@@ -107,13 +108,14 @@ final class RequestDeserializer extends AbstractDeserializer {
                 case "metadata" -> 4;
                 case "args" -> 8;
                 case "attachments" -> 16;
-                default -> 0;
+                default -> throw new EnvelopeException("hessian: the request has a field '" + name
+                        + "' (expected: appName, methodName, metadata, args, attachments)");
             };
             if ((seen & bit) != 0) {
                 throw new EnvelopeException("hessian: the request names its field '" + name
                         + "' twice (expected: once)");
             }
-            if (bit != 0 && bit <= 4 && envelopeDone) {
+            if (bit <= 4 && envelopeDone) {
                 throw new EnvelopeException("hessian: the request's field '" + name
                         + "' comes after its arguments or attachments (expected: before them)");
             }
