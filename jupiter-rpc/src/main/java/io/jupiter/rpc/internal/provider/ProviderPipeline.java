@@ -13,6 +13,7 @@ import io.jupiter.rpc.security.CallerIdentity;
 import io.jupiter.serialization.ArgumentTypeException;
 import io.jupiter.serialization.ArgumentTypes;
 import io.jupiter.serialization.ClassNotTrustedException;
+import io.jupiter.serialization.EnvelopeException;
 import io.jupiter.serialization.ReadLimitException;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.SerializerType;
@@ -50,7 +51,8 @@ import org.slf4j.LoggerFactory;
  * <li><b>lookup</b> ({@link #envelopeRead}), from the envelope alone: the service ({@code SERVICE_NOT_FOUND}),
  *     the serializers it is pinned to ({@code BAD_REQUEST}), the method ({@code SERVICE_UNEXPECTED_ERROR} with a
  *     {@code NoSuchMethodException}, as in 1.3.1), the {@link Authorizer} ({@code BAD_REQUEST}); a request refused
- *     here has no argument read. Otherwise the arguments are read against the method's parameter types, and one of
+ *     here has no argument read. A body that names its service or method again once looked up is refused
+ *     ({@code BAD_REQUEST}, connection kept): what was authorized is what runs. Otherwise the arguments are read against the method's parameter types, and one of
  *     another type is answered {@code BAD_REQUEST} (connection kept);</li>
  * <li><b>interceptors and context</b> ({@link ProviderCall}): the deadline, {@code before}, {@code enterMethod},
  *     {@code RpcContext}; only when the service has interceptors or the request carries attachments;</li>
@@ -336,7 +338,7 @@ final class ProviderPipeline {
             // A class refused by the allow-list or as an argument, a broken read limit, or a read that ran out of
             // memory or stack leaves the framing intact: answer, but keep the connection.
             boolean close = !(e instanceof ClassNotTrustedException || e instanceof ReadLimitException
-                    || e instanceof ArgumentTypeException || e instanceof Error);
+                    || e instanceof ArgumentTypeException || e instanceof EnvelopeException || e instanceof Error);
             badRequests.warnFor(request.peer(), "{}{}: cannot read request {}: {}", close ? "closing " : "",
                     request.connection.remoteAddress(), request.id, LogText.of(e.getMessage()));
             request.refuse(Status.BAD_REQUEST, "the provider cannot read the request: " + e.getMessage(), close);
@@ -350,6 +352,17 @@ final class ProviderPipeline {
         }
         if (message == null || request.service == null) {
             request.refuse(Status.BAD_REQUEST, "the request names no service", true);
+            return null;
+        }
+        if (!request.authorizedMethod.equals(message.getMethodName())
+                || runtime.service(message.getMetadata()) != request.service) {
+            // What was looked up and authorized must be what runs: a serializer that let a later field rename the
+            // service or method is refused here, whichever serializer it is.
+            badRequests.warnFor(request.peer(), "{}: request {} refused: its envelope changed after it was"
+                    + " authorized ({}.{})", request.connection.remoteAddress(), request.id, request.service.key(),
+                    LogText.of(request.authorizedMethod));
+            request.refuse(Status.BAD_REQUEST, "the request names another service or method after the one it was"
+                    + " authorized for (" + request.service.key() + "." + request.authorizedMethod + ")", false);
             return null;
         }
         return message;
@@ -396,6 +409,7 @@ final class ProviderPipeline {
             }
         }
         request.service = service;
+        request.authorizedMethod = methodName;
         request.dispatch = service.dispatch(methodName);
         return types;
     }

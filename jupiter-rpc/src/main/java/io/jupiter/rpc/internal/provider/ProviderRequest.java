@@ -43,6 +43,8 @@ final class ProviderRequest implements WorkerPool.Task, EnvelopeListener {
     MessageWrapper message;
     /** Set by the lookup stage once it found the service and let the request through. */
     ServiceEntry service;
+    /** The method name the lookup stage found and authorized; set with {@link #service}. */
+    String authorizedMethod;
     /** Where the method the request names runs; set by the lookup stage with {@link #service}. */
     AdaptiveDispatch dispatch;
     /** The method called, once resolved ({@code null} before, and for requests refused before). */

@@ -1,6 +1,7 @@
 package io.jupiter.rpc.internal.provider;
 
 import io.jupiter.common.LogText;
+import io.jupiter.common.config.JupiterSettings;
 import io.jupiter.rpc.ServiceKey;
 import io.jupiter.rpc.filter.Interceptor;
 import io.jupiter.rpc.filter.Side;
@@ -85,11 +86,14 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
      * @param tokens     names each caller by the token its connection presents first; {@code null}: no token is
      *                   asked for. Not with an {@code identifier}: a connection's caller is named once
      * @param authorizer who may call what; {@code null}: everyone everything
+     * @param tokenTimeoutMillis with {@code tokens}: how long a connection may go without presenting its token
      */
-    public record Security(CallerIdentifier identifier, TokenAuthenticator tokens, Authorizer authorizer) {
+    public record Security(CallerIdentifier identifier, TokenAuthenticator tokens, Authorizer authorizer,
+                           long tokenTimeoutMillis) {
 
         /** All callers anonymous, all calls allowed (as 1.3.1). */
-        public static final Security NONE = new Security(null, null, null);
+        public static final Security NONE = new Security(null, null, null,
+                JupiterSettings.CALLER_TOKEN_TIMEOUT_MILLIS.get());
 
         public Security {
             if (identifier != null && tokens != null) {
@@ -139,7 +143,8 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
         }
         this.pipeline = new ProviderPipeline(this, pool, metrics);
         this.identifier = security.identifier();
-        this.tokenGate = security.tokens() == null ? null : new TokenGate(security.tokens(), pipeline);
+        this.tokenGate = security.tokens() == null ? null
+                : new TokenGate(security.tokens(), pipeline, security.tokenTimeoutMillis());
         this.authorizer = security.authorizer();
         // A provider has no use for responses: a peer sending one is not a consumer, and is closed at the header.
         TransportConfig.Builder providerConfig = transportConfig.toBuilder()
