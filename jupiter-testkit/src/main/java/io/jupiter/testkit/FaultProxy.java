@@ -2,6 +2,7 @@ package io.jupiter.testkit;
 
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -61,6 +62,8 @@ public final class FaultProxy implements AutoCloseable {
     private final EventLoopGroup loops;
     private final Set<Link> links = ConcurrentHashMap.newKeySet();
     private final AtomicLong accepted = new AtomicLong();
+    private final AtomicLong forwardedUp = new AtomicLong();
+    private final AtomicLong forwardedDown = new AtomicLong();
     private final int port;
     private final Object bindLock = new Object();
     private Channel listener;
@@ -117,7 +120,12 @@ public final class FaultProxy implements AutoCloseable {
 
     /** Client connections open now. */
     public int openConnections() {
-        return links.size();
+        return (int) links.stream().filter(link -> link.client.isOpen()).count();
+    }
+
+    /** Bytes forwarded in {@code direction} since the start. */
+    public long forwardedBytes(Direction direction) {
+        return (direction == Direction.CLIENT_TO_TARGET ? forwardedUp : forwardedDown).get();
     }
 
     /** Ends every fault: forwards both ways without delay, accepts connections again. */
@@ -424,6 +432,9 @@ public final class FaultProxy implements AutoCloseable {
                 }
                 queue.poll();
                 if (destination.isActive()) {
+                    if (head[0] instanceof ByteBuf bytes) {
+                        (clientToTarget ? forwardedUp : forwardedDown).addAndGet(bytes.readableBytes());
+                    }
                     destination.write(head[0]);
                     wrote = true;
                 } else {

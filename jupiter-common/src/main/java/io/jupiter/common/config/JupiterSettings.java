@@ -46,6 +46,27 @@ public final class JupiterSettings {
             .property("jupiter.io.writer.idle.time.seconds")
             .where("`TransportConfig.Builder.writerIdleMillis`"));
 
+    /**
+     * A client finds a dead connection (to a provider that answers pings) within this long and closes it; 0: off,
+     * only {@link #WRITER_IDLE_MILLIS}'s one-way heartbeat.
+     */
+    public static final Setting<Long> KEEPALIVE_TIMEOUT_MILLIS = declare(Setting.of("keepaliveTimeoutMillis",
+                    ValueType.LONG, 5_000L)
+            .bound(Bound.notNegative()).accepts("0: off; at least 5 × the provider's minimum ping interval")
+            .defaultText("5 s")
+            .doc("client closes a connection whose provider answers pings once it was silent this long (pinged "
+                    + "after 40 %, 20 % with calls outstanding; [keepalive](docs/reliability.md#dead-connections))")
+            .property("jupiter.io.keepalive.timeout.millis")
+            .where("`TransportConfig.Builder.keepaliveTimeoutMillis`"));
+
+    /** A server answers at most one ping per connection in this long; earlier pings go unanswered. */
+    public static final Setting<Long> PING_MIN_INTERVAL_MILLIS = declare(Setting.of("pingMinIntervalMillis",
+                    ValueType.LONG, 500L)
+            .bound(Bound.notNegative()).accepts("0: answers every ping").defaultText("500 ms")
+            .doc("server answers at most one ping per connection in this long (earlier ones go unanswered)")
+            .property("jupiter.io.ping.min.interval.millis")
+            .where("`TransportConfig.Builder.pingMinIntervalMillis`"));
+
     /** IO threads of an acceptor or connector. */
     public static final Setting<Integer> IO_THREADS = declare(Setting.of("ioThreads", ValueType.INT,
                     () -> Runtime.getRuntime().availableProcessors(), "processors")
