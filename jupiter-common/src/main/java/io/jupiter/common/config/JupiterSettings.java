@@ -313,15 +313,15 @@ public final class JupiterSettings {
 
     /** Methods that run on the IO thread. */
     public static final Setting<Void> NON_BLOCKING = declare(Setting.composite("nonBlocking",
-                    "those declared `@NonBlocking`, and undeclared ones once they prove fast")
+                    "those declared `@NonBlocking` (and, with adaptive dispatch on, undeclared ones once fast)")
             .doc("methods that run on the IO thread instead of the provider pool")
             .where("`@NonBlocking` on a method or type, `@NonBlocking(false)` to keep a method on the pool ([where "
                     + "methods run](#where-methods-and-callbacks-run))"));
 
-    /** Adaptive dispatch. */
+    /** Adaptive dispatch; off by default: one slow call of a learned method stalls every connection of its IO thread. */
     public static final Setting<Boolean> ADAPTIVE_DISPATCH = declare(Setting.of("adaptiveDispatch", ValueType.BOOLEAN,
-                    true)
-            .defaultText("on")
+                    false)
+            .defaultText("off")
             .doc("adaptive dispatch (undeclared methods move to the IO threads once fast)")
             .property("jupiter.rpc.provider.adaptive.dispatch")
             .where("`JupiterServer.Builder.adaptiveDispatch`"));
@@ -333,10 +333,10 @@ public final class JupiterSettings {
             .doc("consumer threads (read async responses, run callbacks)")
             .where("`JupiterClient.Builder.consumerThreads`, or `.callbackExecutor` (the application's executor)"));
 
-    /** Adaptive callbacks. */
+    /** Adaptive callbacks; off by default, for the same reason as {@link #ADAPTIVE_DISPATCH}. */
     public static final Setting<Boolean> ADAPTIVE_CALLBACKS = declare(Setting.of("adaptiveCallbacks",
-                    ValueType.BOOLEAN, true)
-            .defaultText("on")
+                    ValueType.BOOLEAN, false)
+            .defaultText("off")
             .doc("adaptive callbacks (a method's async completions move to the IO threads once fast)")
             .property("jupiter.rpc.consumer.adaptive.callbacks")
             .where("`JupiterClient.Builder.adaptiveCallbacks`"));
