@@ -421,7 +421,10 @@ public final class JupiterServer implements AutoCloseable {
         /**
          * Whether a method declared neither {@link NonBlocking @NonBlocking} nor {@code @NonBlocking(false)} moves from
          * the provider pool to the IO threads once it has proved fast, which saves two thread hand-offs per call;
-         * default on ({@code -Djupiter.rpc.provider.adaptive.dispatch}). A method starts on the pool; after 1,000
+         * default off ({@code -Djupiter.rpc.provider.adaptive.dispatch}): one slow call of a learned method (a cache
+         * miss that waits on a database) stalls every connection its IO thread serves, callers of unrelated services
+         * included, so the framework does not take that risk for the user ({@link NonBlocking @NonBlocking} is the
+         * explicit fast path). On, a method starts on the pool; after 1,000
          * calls there of which at most 1 % took 100 µs or more, none 2 ms or more, and none waited for a synchronous
          * call of another service, it runs on the IO thread that read its request. A call that then takes 2 ms or
          * more sends it back to the pool, to prove itself again over a window ten times longer each time it fails

@@ -46,6 +46,27 @@ public final class JupiterSettings {
             .property("jupiter.io.writer.idle.time.seconds")
             .where("`TransportConfig.Builder.writerIdleMillis`"));
 
+    /**
+     * A client finds a dead connection (to a provider that answers pings) within this long and closes it; 0: off,
+     * only {@link #WRITER_IDLE_MILLIS}'s one-way heartbeat.
+     */
+    public static final Setting<Long> KEEPALIVE_TIMEOUT_MILLIS = declare(Setting.of("keepaliveTimeoutMillis",
+                    ValueType.LONG, 5_000L)
+            .bound(Bound.notNegative()).accepts("0: off; at least 5 × the provider's minimum ping interval")
+            .defaultText("5 s")
+            .doc("client closes a connection whose provider answers pings once it was silent this long (pinged "
+                    + "after 40 %, 20 % with calls outstanding; [keepalive](docs/reliability.md#dead-connections))")
+            .property("jupiter.io.keepalive.timeout.millis")
+            .where("`TransportConfig.Builder.keepaliveTimeoutMillis`"));
+
+    /** A server answers at most one ping per connection in this long; earlier pings go unanswered. */
+    public static final Setting<Long> PING_MIN_INTERVAL_MILLIS = declare(Setting.of("pingMinIntervalMillis",
+                    ValueType.LONG, 500L)
+            .bound(Bound.notNegative()).accepts("0: answers every ping").defaultText("500 ms")
+            .doc("server answers at most one ping per connection in this long (earlier ones go unanswered)")
+            .property("jupiter.io.ping.min.interval.millis")
+            .where("`TransportConfig.Builder.pingMinIntervalMillis`"));
+
     /** IO threads of an acceptor or connector. */
     public static final Setting<Integer> IO_THREADS = declare(Setting.of("ioThreads", ValueType.INT,
                     () -> Runtime.getRuntime().availableProcessors(), "processors")
@@ -301,15 +322,15 @@ public final class JupiterSettings {
 
     /** Methods that run on the IO thread. */
     public static final Setting<Void> NON_BLOCKING = declare(Setting.composite("nonBlocking",
-                    "those declared `@NonBlocking`, and undeclared ones once they prove fast")
+                    "those declared `@NonBlocking` (and, with adaptive dispatch on, undeclared ones once fast)")
             .doc("methods that run on the IO thread instead of the provider pool")
             .where("`@NonBlocking` on a method or type, `@NonBlocking(false)` to keep a method on the pool ([where "
                     + "methods run](architecture.md#where-methods-and-callbacks-run))"));
 
-    /** Adaptive dispatch. */
+    /** Adaptive dispatch; off by default: one slow call of a learned method stalls every connection of its IO thread. */
     public static final Setting<Boolean> ADAPTIVE_DISPATCH = declare(Setting.of("adaptiveDispatch", ValueType.BOOLEAN,
-                    true)
-            .defaultText("on")
+                    false)
+            .defaultText("off")
             .doc("adaptive dispatch (undeclared methods move to the IO threads once fast)")
             .property("jupiter.rpc.provider.adaptive.dispatch")
             .where("`JupiterServer.Builder.adaptiveDispatch`"));
@@ -321,10 +342,10 @@ public final class JupiterSettings {
             .doc("consumer threads (read async responses, run callbacks)")
             .where("`JupiterClient.Builder.consumerThreads`, or `.callbackExecutor` (the application's executor)"));
 
-    /** Adaptive callbacks. */
+    /** Adaptive callbacks; off by default, for the same reason as {@link #ADAPTIVE_DISPATCH}. */
     public static final Setting<Boolean> ADAPTIVE_CALLBACKS = declare(Setting.of("adaptiveCallbacks",
-                    ValueType.BOOLEAN, true)
-            .defaultText("on")
+                    ValueType.BOOLEAN, false)
+            .defaultText("off")
             .doc("adaptive callbacks (a method's async completions move to the IO threads once fast)")
             .property("jupiter.rpc.consumer.adaptive.callbacks")
             .where("`JupiterClient.Builder.adaptiveCallbacks`"));

@@ -51,7 +51,14 @@ public final class ProtocolHeader {
     public static final byte CALLER_TOKEN = 0x09;
     /** The largest body of a {@link #CALLER_TOKEN} frame, in bytes; a header declaring more closes the connection. */
     public static final int MAX_CALLER_TOKEN_SIZE = 4096;
-    /** Keep-alive: sign exactly 0x0f, id 0, empty body; never answered. */
+    /**
+     * Keep-alive: sign exactly 0x0f, status 0, empty body. With id 0 (1.3.1's heartbeat, all a 1.3.1 peer sends) it
+     * is never answered. With any other id it is a <em>ping</em>, which only our clients send: a provider answers it
+     * with the same frame, id included (the <em>pong</em>), at most once per connection per
+     * {@link TransportConfig#pingMinIntervalMillis()}. A 1.3.1 provider reads the same header and drops it as it
+     * drops every heartbeat (its decoder never looks at a heartbeat's id), and never sends a frame back; a client
+     * learns that a provider answers pings when the first pong arrives.
+     */
     public static final byte HEARTBEAT = 0x0f;
 
     private ProtocolHeader() {
