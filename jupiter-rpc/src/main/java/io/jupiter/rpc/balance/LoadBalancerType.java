@@ -14,5 +14,13 @@ public enum LoadBalancerType {
      */
     ROUND_ROBIN,
     /** Power of two choices: two weighted-random candidates, the one with fewer calls in flight wins. */
-    LEAST_ACTIVE
+    LEAST_ACTIVE,
+    /**
+     * Peak-EWMA power of two choices (Finagle's and Linkerd's): two distinct weighted-random candidates, the one with
+     * the lower cost wins, where the cost is the provider's recent latency times its calls in flight plus one,
+     * divided by its weight. The latency is an exponentially weighted moving average that jumps to a slower response
+     * at once and forgets it with a time constant of {@code jupiter.rpc.load.balancer.peak.ewma.decay.millis} (2 s),
+     * so a provider that turns slow loses its share within a few calls and gets it back within seconds of recovering.
+     */
+    PEAK_EWMA
 }
