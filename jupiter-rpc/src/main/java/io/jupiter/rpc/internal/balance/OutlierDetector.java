@@ -3,6 +3,7 @@ package io.jupiter.rpc.internal.balance;
 import io.jupiter.common.LogText;
 import io.jupiter.rpc.balance.OutlierEjection;
 import io.jupiter.rpc.metrics.RpcMetrics;
+import io.jupiter.transport.TransportAddresses;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -91,7 +92,7 @@ public final class OutlierDetector {
         int allowed = Math.min(all.length - 1, Math.max(1, all.length * settings.maxEjectedPercent() / 100));
         if (out >= allowed) {
             log.debug("{}: provider {} failed {} times in a row but stays in: {} of {} providers are out already",
-                    owner, endpoint.address(), failures, out, all.length);
+                    owner, TransportAddresses.format(endpoint.address()), failures, out, all.length);
             return;
         }
         if (now - endpoint.returnedAtNanos > endpoint.lastEjectionNanos) {
@@ -109,11 +110,12 @@ public final class OutlierDetector {
         endpoint.consecutiveFailures.set(0);
         ejected = out + 1;
         view = new View(null, null, 0);
+        String cause = probation ? "a failure on probation" : failures == 1 ? "a failure"
+                : failures + " failures in a row";
         log.warn("{}: provider {} ejected from load balancing for {} ms ({} ejection in a row) after {}: {}; {} of {}"
-                        + " providers out", owner, endpoint.address(), TimeUnit.NANOSECONDS.toMillis(duration),
-                ordinal(endpoint.timesEjected),
-                probation ? "a failure on probation" : failures + " failures in a row", LogText.of(reason), out + 1,
-                all.length);
+                        + " providers out", owner, TransportAddresses.format(endpoint.address()),
+                TimeUnit.NANOSECONDS.toMillis(duration), ordinal(endpoint.timesEjected), cause, LogText.of(reason),
+                out + 1, all.length);
         metrics.outlierEjected();
     }
 
@@ -130,7 +132,8 @@ public final class OutlierDetector {
                 e.returnedAtNanos = now;
                 e.consecutiveFailures.set(0);
                 log.info("{}: provider {} back in load balancing after {} ms out (on probation: its next failure"
-                        + " ejects it again)", owner, e.address(), TimeUnit.NANOSECONDS.toMillis(e.lastEjectionNanos));
+                        + " ejects it again)", owner, TransportAddresses.format(e.address()),
+                        TimeUnit.NANOSECONDS.toMillis(e.lastEjectionNanos));
                 metrics.outlierReturned();
                 until = 0;
             }
