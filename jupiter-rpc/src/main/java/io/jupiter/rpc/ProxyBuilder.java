@@ -102,7 +102,10 @@ public final class ProxyBuilder<T> {
         return this;
     }
 
-    /** How calls are spread over providers; default round robin for addresses, random with a registry. */
+    /**
+     * How calls are spread over providers; default {@link LoadBalancerType#PEAK_EWMA} (or what
+     * {@code -Djupiter.rpc.load.balancer} names).
+     */
     public ProxyBuilder<T> loadBalancer(LoadBalancerType type) {
         this.loadBalancer = Requires.notNull(type, "loadBalancer");
         return this;

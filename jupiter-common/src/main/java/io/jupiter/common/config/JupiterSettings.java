@@ -352,6 +352,14 @@ public final class JupiterSettings {
 
     // ---- tail tolerance of a proxy (ProxyBuilder; docs/reliability.md) ----
 
+    /** The load balancer of a proxy that names none. */
+    public static final Setting<String> LOAD_BALANCER = declare(Setting.of("loadBalancer",
+                    ValueType.oneOf("peak_ewma", "round_robin", "random", "least_active"), "peak_ewma")
+            .doc("load balancer (peak EWMA: latency x calls in flight / weight, power of two choices; 1.3.1 had "
+                    + "random and round robin)")
+            .property("jupiter.rpc.load.balancer")
+            .where("`ProxyBuilder.loadBalancer(LoadBalancerType...)`"));
+
     /** Consecutive timeouts or connection errors that eject a provider from load balancing. */
     public static final Setting<Integer> OUTLIER_CONSECUTIVE_FAILURES = declare(Setting.of(
                     "outlierConsecutiveFailures", ValueType.INT, 5)

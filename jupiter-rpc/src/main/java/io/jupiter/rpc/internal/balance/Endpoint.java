@@ -74,12 +74,6 @@ public final class Endpoint {
         latency.observe(nanos, nowNanos);
     }
 
-    /** Whether outlier ejection has this provider out of load balancing now. */
-    public boolean isEjected() {
-        long until = ejectedUntilNanos;
-        return until != 0 && System.nanoTime() - until < 0;
-    }
-
     /**
      * The weight now: the published weight, scaled linearly from 1 % to 100 % over the warm-up. Kept as a double, so
      * small weights early in the warm-up never round to zero.

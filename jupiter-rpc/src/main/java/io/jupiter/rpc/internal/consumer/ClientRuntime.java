@@ -108,7 +108,7 @@ public final class ClientRuntime implements AutoCloseable {
         Directory directory = new Directory(settings.addresses.toString());
         directory.update(endpoints.toArray(new Endpoint[0]));
         LoadBalancerType balancer = settings.loadBalancer != null ? settings.loadBalancer
-                : LoadBalancerType.ROUND_ROBIN;
+                : LoadBalancerType.byDefault();
         return proxy(settings, serializer, directory, selector(settings, directory, balancer));
     }
 
@@ -123,7 +123,8 @@ public final class ClientRuntime implements AutoCloseable {
         RegistryDirectory directory = new RegistryDirectory(key + " via " + registryUrl, groups, warmUpNanos);
         directories.add(directory);
         registry.subscribe(new ServiceMeta(key.group(), key.name(), key.version()), directory);
-        LoadBalancerType balancer = settings.loadBalancer != null ? settings.loadBalancer : LoadBalancerType.RANDOM;
+        LoadBalancerType balancer = settings.loadBalancer != null ? settings.loadBalancer
+                : LoadBalancerType.byDefault();
         return proxy(settings, serializer, directory, selector(settings, directory, balancer));
     }
 

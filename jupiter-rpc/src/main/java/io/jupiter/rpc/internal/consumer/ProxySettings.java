@@ -50,7 +50,7 @@ public final class ProxySettings {
     }
 
     /**
-     * @param loadBalancer   {@code null} for the default (round robin for direct addresses, random with a registry)
+     * @param loadBalancer   {@code null} for the default ({@code LoadBalancerType.byDefault()})
      * @param cluster        the proxy's cluster strategy
      * @param methodClusters strategies of single methods, by name
      * @param idempotentMethods methods that may run twice (fail-over retries them after a timeout too)
