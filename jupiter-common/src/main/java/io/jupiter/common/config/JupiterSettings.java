@@ -380,6 +380,79 @@ public final class JupiterSettings {
             .property("jupiter.rpc.consumer.removed.provider.grace.millis")
             .alias("jupiter.rpc.consumer.removed-provider.grace.millis"));
 
+    // ---- tail tolerance of a proxy (ProxyBuilder; docs/reliability.md) ----
+
+    /** The load balancer of a proxy that names none. */
+    public static final Setting<String> LOAD_BALANCER = declare(Setting.of("loadBalancer",
+                    ValueType.oneOf("peak_ewma", "round_robin", "random", "least_active"), "peak_ewma")
+            .doc("load balancer (peak EWMA: latency x calls in flight / weight, power of two choices; 1.3.1 had "
+                    + "random and round robin)")
+            .property("jupiter.rpc.load.balancer")
+            .where("`ProxyBuilder.loadBalancer(LoadBalancerType...)`"));
+
+    /** Consecutive timeouts or connection errors that eject a provider from load balancing. */
+    public static final Setting<Integer> OUTLIER_CONSECUTIVE_FAILURES = declare(Setting.of(
+                    "outlierConsecutiveFailures", ValueType.INT, 5)
+            .bound(Bound.positive())
+            .doc("outlier ejection: consecutive timeouts or connection errors of one provider that eject it")
+            .property("jupiter.rpc.outlier.consecutive.failures")
+            .where("`ProxyBuilder.outlierEjection(OutlierEjection.of(...))`, `OutlierEjection.off()`"));
+
+    /** First ejection time; doubles with each ejection of a provider that keeps failing. */
+    public static final Setting<Long> OUTLIER_EJECTION_MILLIS = declare(Setting.of("outlierEjectionMillis",
+                    ValueType.LONG, 5_000L)
+            .bound(Bound.positive()).defaultText("5 s")
+            .doc("outlier ejection: first ejection time, doubled at each ejection of a provider that keeps failing")
+            .property("jupiter.rpc.outlier.ejection.millis")
+            .where("`ProxyBuilder.outlierEjection`"));
+
+    /** Longest ejection time. */
+    public static final Setting<Long> OUTLIER_MAX_EJECTION_MILLIS = declare(Setting.of("outlierMaxEjectionMillis",
+                    ValueType.LONG, 60_000L)
+            .bound(Bound.positive()).accepts("at least the first ejection time").defaultText("60 s")
+            .doc("outlier ejection: longest ejection time")
+            .property("jupiter.rpc.outlier.max.ejection.millis")
+            .where("`ProxyBuilder.outlierEjection`"));
+
+    /** Largest share of a proxy's providers ejected at once (one at least, never all). */
+    public static final Setting<Integer> OUTLIER_MAX_EJECTED_PERCENT = declare(Setting.of(
+                    "outlierMaxEjectedPercent", ValueType.INT, 50)
+            .bound(Bound.between(1, 100)).defaultText("50 %")
+            .doc("outlier ejection: largest share of a proxy's providers out at once (at least one, never all)")
+            .property("jupiter.rpc.outlier.max.ejected.percent")
+            .where("`ProxyBuilder.outlierEjection`"));
+
+    /** Time constant of the peak-EWMA balancer's latency average. */
+    public static final Setting<Long> PEAK_EWMA_DECAY_MILLIS = declare(Setting.of("peakEwmaDecayMillis",
+                    ValueType.LONG, 2_000L)
+            .bound(Bound.positive()).defaultText("2 s")
+            .doc("peak-EWMA balancer: how fast a provider's latency average forgets a slow response (time constant)")
+            .property("jupiter.rpc.load.balancer.peak.ewma.decay.millis")
+            .where("`LoadBalancerType.PEAK_EWMA`"));
+
+    /** Size of a proxy's retry budget. */
+    public static final Setting<Integer> RETRY_BUDGET_MAX_TOKENS = declare(Setting.of("retryBudgetMaxTokens",
+                    ValueType.INT, 10)
+            .bound(Bound.between(1, 100_000))
+            .doc("retry budget: tokens of a proxy's bucket; a retry or hedge is sent only while more than half are "
+                    + "left, a timeout or refusal takes one")
+            .property("jupiter.rpc.retry.budget.max.tokens")
+            .where("`ProxyBuilder.retryBudget(RetryBudget.of(...))`, `RetryBudget.unlimited()`"));
+
+    /** Share of a token a successful attempt gives back. */
+    public static final Setting<Integer> RETRY_BUDGET_TOKEN_PERCENT = declare(Setting.of("retryBudgetTokenPercent",
+                    ValueType.INT, 10)
+            .bound(Bound.between(1, 100)).defaultText("10 (a tenth of a token)")
+            .doc("retry budget: percent of a token each successful attempt gives back")
+            .property("jupiter.rpc.retry.budget.token.percent")
+            .where("`ProxyBuilder.retryBudget`"));
+
+    /** Hedged calls. */
+    public static final Setting<Void> HEDGING = declare(Setting.composite("hedging", "off")
+            .doc("hedged calls of idempotent methods: another attempt on another provider after a delay, the first "
+                    + "answer wins")
+            .where("`ProxyBuilder.hedging(HedgingPolicy.afterMillis(d))`, `.methodHedging(name, policy)`"));
+
     /** Connections each consumer should keep to a provider. */
     public static final Setting<Integer> SUGGESTED_CONNECTION_COUNT = declare(Setting.of("connCount", ValueType.INT,
                     () -> Math.min(Runtime.getRuntime().availableProcessors(), 4), "min(processors, 4)")

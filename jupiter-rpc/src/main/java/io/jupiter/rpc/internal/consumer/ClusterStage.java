@@ -9,6 +9,8 @@ import io.jupiter.rpc.exception.TimeoutException;
 import io.jupiter.rpc.internal.InvokeIds;
 import io.jupiter.rpc.internal.balance.Endpoint;
 import io.jupiter.rpc.internal.filter.DefaultInvocation;
+import io.jupiter.transport.Status;
+import java.util.concurrent.ExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,6 +32,10 @@ abstract class ClusterStage extends CallStage {
     }
 
     static ClusterStage of(MethodInfo info, Dispatch dispatch) {
+        if (info.hedging != null && (info.cluster.kind() == ClusterStrategy.Kind.FAIL_FAST
+                || info.cluster.kind() == ClusterStrategy.Kind.FAIL_OVER)) {
+            return new Hedged(info, dispatch);
+        }
         switch (info.cluster.kind()) {
             case FAIL_FAST:
                 return new FailFast(info, dispatch);
@@ -117,17 +123,41 @@ abstract class ClusterStage extends CallStage {
         @Override
         Object invokeSync(Object[] arguments, DefaultInvocation invocation) throws Throwable {
             int retries = info.cluster.retries();
+            RetryThrottle budget = dispatch.retryBudget;
             Endpoint[] used = new Endpoint[1];
             for (int attempt = 0; ; attempt++) {
+                Object value;
                 try {
-                    return dispatch.sync(info, arguments, invocation, used[0], used);
+                    value = dispatch.sync(info, arguments, invocation, used[0], used);
                 } catch (RpcException e) {
-                    if (attempt >= retries || !retryable(info, e)) {
+                    if (!retryable(info, e)) {
                         throw e;
                     }
-                    log.debug("{} failed on {} ({}); retrying on another provider", info, used[0], LogText.of(e));
+                    budget.failed(e);
+                    if (attempt >= retries || !mayRetry(e, used[0])) {
+                        throw e;
+                    }
+                    continue;
+                } catch (Throwable e) {
+                    budget.succeeded(); // the provider answered with the method's exception
+                    throw e;
                 }
+                budget.succeeded();
+                return value;
             }
+        }
+
+        /** Whether the budget lets a retry go; logs either way. */
+        private boolean mayRetry(RpcException e, Endpoint failedOn) {
+            RetryThrottle budget = dispatch.retryBudget;
+            if (!budget.allowsRetry()) {
+                dispatch.metrics.retryThrottled();
+                log.debug("{} failed on {} ({}); not retried: the retry budget is spent ({} tokens left)", info,
+                        failedOn, LogText.of(e), budget.tokens());
+                return false;
+            }
+            log.debug("{} failed on {} ({}); retrying on another provider", info, failedOn, LogText.of(e));
+            return true;
         }
 
         @Override
@@ -142,17 +172,60 @@ abstract class ClusterStage extends CallStage {
         private void retryOnFailure(InvokeFuture<Object> attempt, InvokeFuture<Object> result, Object[] arguments,
                                     DefaultInvocation invocation, Endpoint[] used, int attemptNumber) {
             attempt.whenComplete((value, error) -> {
+                RetryThrottle budget = dispatch.retryBudget;
                 if (error == null) {
+                    budget.succeeded();
                     result.complete(value);
-                } else if (attemptNumber < info.cluster.retries() && error instanceof RpcException e
-                        && retryable(info, e)) {
-                    log.debug("{} failed on {} ({}); retrying on another provider", info, used[0], LogText.of(e));
-                    InvokeFuture<Object> next = dispatch.async(info, arguments, invocation, used[0], used);
-                    retryOnFailure(next, result, arguments, invocation, used, attemptNumber + 1);
+                } else if (error instanceof RpcException e && retryable(info, e)) {
+                    budget.failed(e);
+                    if (attemptNumber < info.cluster.retries() && mayRetry(e, used[0])) {
+                        InvokeFuture<Object> next = dispatch.async(info, arguments, invocation, used[0], used);
+                        retryOnFailure(next, result, arguments, invocation, used, attemptNumber + 1);
+                    } else {
+                        result.completeExceptionally(error);
+                    }
                 } else {
+                    if (!(error instanceof RpcException)) {
+                        budget.succeeded();
+                    }
                     result.completeExceptionally(error);
                 }
             });
+        }
+    }
+
+    /**
+     * Hedged attempts of an idempotent method ({@link io.jupiter.rpc.cluster.HedgingPolicy}): see {@link HedgedCall}.
+     * A synchronous call waits for the outcome of the asynchronous one; every attempt has its own timeout, so the
+     * wait ends by itself.
+     */
+    static final class Hedged extends ClusterStage {
+
+        Hedged(MethodInfo info, Dispatch dispatch) {
+            super(info, dispatch);
+        }
+
+        @Override
+        Object invokeSync(Object[] arguments, DefaultInvocation invocation) throws Throwable {
+            InvokeFuture<Object> result = invokeAsync(arguments, invocation);
+            try {
+                return result.get();
+            } catch (ExecutionException e) {
+                Throwable cause = e.getCause();
+                if (cause instanceof RpcException rpc) {
+                    rpc.fillInStackTrace(); // raised on another thread; the caller's stack is the useful one
+                }
+                throw cause;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                result.cancel(false);
+                throw new RpcException(Status.CLIENT_ERROR, info + " interrupted while waiting for its attempts");
+            }
+        }
+
+        @Override
+        InvokeFuture<Object> invokeAsync(Object[] arguments, DefaultInvocation invocation) {
+            return new HedgedCall(info, dispatch, arguments, invocation).start();
         }
     }
 
@@ -183,7 +256,7 @@ abstract class ClusterStage extends CallStage {
                 return failed;
             }
             return Broadcast.invoke(info, targets,
-                    endpoint -> dispatch.asyncOn(info, arguments, invocation, endpoint, false));
+                    endpoint -> dispatch.asyncOn(info, arguments, invocation, endpoint, false, null));
         }
     }
 }
