@@ -23,8 +23,8 @@ import java.util.concurrent.TimeUnit;
 public final class SideMeters implements RpcMetrics.Listener {
 
     /** Histogram range of the timers: loopback calls take tens of microseconds, the slowest seconds. */
-    private static final Duration MIN_TIME = Duration.ofMillis(1).dividedBy(20);
-    private static final Duration MAX_TIME = Duration.ofSeconds(60);
+    public static final Duration MIN_TIME = Duration.ofMillis(1).dividedBy(20);
+    public static final Duration MAX_TIME = Duration.ofSeconds(60);
     /** Histogram range of the body sizes in bytes: up to the largest body cap a transport is likely given. */
     private static final double MIN_BYTES = 16;
     private static final double MAX_BYTES = 64.0 * 1024 * 1024;
