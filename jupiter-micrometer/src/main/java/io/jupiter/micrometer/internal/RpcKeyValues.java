@@ -6,6 +6,7 @@ import io.jupiter.micrometer.observation.RpcObservationDocumentation.LowCardinal
 import io.jupiter.rpc.ServiceKey;
 import io.jupiter.rpc.filter.Invocation;
 import io.jupiter.rpc.filter.Side;
+import io.jupiter.transport.Status;
 import io.micrometer.common.KeyValue;
 import io.micrometer.common.KeyValues;
 import java.net.InetSocketAddress;
@@ -52,6 +53,9 @@ public final class RpcKeyValues {
         }
         if (invocation.invokeId() != 0) {
             values = values.and(HighCardinalityKeyNames.INVOKE_ID.withValue(Long.toString(invocation.invokeId())));
+        }
+        if (invocation.status() != null && invocation.status() != Status.OK) {
+            values = values.and(HighCardinalityKeyNames.ERROR_TYPE.withValue(invocation.status().name()));
         }
         if (!client && invocation.appName() != null) {
             values = values.and(HighCardinalityKeyNames.APP.withValue(invocation.appName()));

@@ -29,7 +29,7 @@ public enum RpcObservationDocumentation implements ObservationDocumentation {
         @Override
         public KeyName[] getHighCardinalityKeyNames() {
             return new KeyName[] {HighCardinalityKeyNames.SERVER_ADDRESS, HighCardinalityKeyNames.SERVER_PORT,
-                    HighCardinalityKeyNames.INVOKE_ID};
+                    HighCardinalityKeyNames.INVOKE_ID, HighCardinalityKeyNames.ERROR_TYPE};
         }
     },
 
@@ -48,7 +48,7 @@ public enum RpcObservationDocumentation implements ObservationDocumentation {
         @Override
         public KeyName[] getHighCardinalityKeyNames() {
             return new KeyName[] {HighCardinalityKeyNames.PEER_ADDRESS, HighCardinalityKeyNames.PEER_PORT,
-                    HighCardinalityKeyNames.INVOKE_ID, HighCardinalityKeyNames.APP};
+                    HighCardinalityKeyNames.INVOKE_ID, HighCardinalityKeyNames.APP, HighCardinalityKeyNames.ERROR_TYPE};
         }
     };
 
@@ -178,6 +178,17 @@ public enum RpcObservationDocumentation implements ObservationDocumentation {
             @Override
             public String asString() {
                 return "rpc.jupiter.app";
+            }
+        },
+
+        /**
+         * A failed call's status (semconv {@code error.type}); absent on success. A span attribute only: the timers'
+         * tags must be the same on every call, and {@code rpc.response.status_code} already tells failures apart.
+         */
+        ERROR_TYPE {
+            @Override
+            public String asString() {
+                return "error.type";
             }
         }
     }

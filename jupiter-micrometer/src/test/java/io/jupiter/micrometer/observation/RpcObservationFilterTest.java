@@ -146,6 +146,7 @@ class RpcObservationFilterTest {
             assertThat(span.getAttributes().get(METHOD)).isEqualTo("hop/greet");
             assertThat(span.getAttributes().get(STATUS)).isEqualTo("OK");
             assertThat(span.getStatus().getStatusCode()).isNotEqualTo(StatusCode.ERROR);
+            assertThat(span.getAttributes().get(AttributeKey.stringKey("error.type"))).isNull();
         }
         assertThat(client.getAttributes().get(SIDE)).isEqualTo("consumer");
         assertThat(server.getAttributes().get(SIDE)).isEqualTo("provider");
@@ -174,6 +175,8 @@ class RpcObservationFilterTest {
         for (SpanData span : spans) {
             assertThat(span.getStatus().getStatusCode()).as(span.getKind().name()).isEqualTo(StatusCode.ERROR);
             assertThat(span.getAttributes().get(STATUS)).as(span.getKind().name())
+                    .isEqualTo("SERVICE_UNEXPECTED_ERROR");
+            assertThat(span.getAttributes().get(AttributeKey.stringKey("error.type"))).as(span.getKind().name())
                     .isEqualTo("SERVICE_UNEXPECTED_ERROR");
         }
         Await.until("both timers counted the failure", WAIT,

@@ -6,7 +6,6 @@ import io.jupiter.monitor.MonitorServer;
 import io.jupiter.rpc.JupiterClient;
 import io.jupiter.rpc.JupiterServer;
 import io.jupiter.rpc.filter.Filter;
-import io.jupiter.rpc.metrics.RpcMetrics;
 import io.jupiter.serialization.SerializerType;
 import io.micrometer.core.instrument.config.MeterFilter;
 import java.util.ArrayList;
@@ -167,10 +166,7 @@ public class JupiterAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean
         JupiterMeterBinder jupiterMeterBinder(ObjectProvider<JupiterServer> server, JupiterClient client) {
-            List<RpcMetrics> sides = new ArrayList<>();
-            server.ifAvailable(s -> sides.add(s.metrics()));
-            sides.add(client.metrics());
-            return JupiterMeterBinder.of(sides.toArray(RpcMetrics[]::new));
+            return JupiterMeterBinder.of(server.getIfAvailable(), client);
         }
 
         /** Percentile histograms for the call timers of the Observation filter (p50/p99 in Prometheus). */
