@@ -205,6 +205,7 @@ final class Dispatch {
             attachments = invocation.attemptAttachments(settings.propagateDeadline, info.timeoutMillis);
             if (single) {
                 invocation.remoteAddress(connection.remoteAddress());
+                invocation.invokeId(call.id);
             }
         }
         calls.acquire(info);

@@ -36,6 +36,7 @@ public final class DefaultInvocation implements Invocation {
     private Map<String, Object> attributes;
     private Status status;
     private int requestBytes = -1;
+    private long invokeId;
 
     private DefaultInvocation(Side side, ServiceKey service, String methodName, Object[] args, String appName,
                               long startNanos) {
@@ -82,13 +83,14 @@ public final class DefaultInvocation implements Invocation {
     public static DefaultInvocation provider(ServiceKey service, String methodName, Object[] args, String appName,
                                              SocketAddress remoteAddress, CallerIdentity caller,
                                              Map<String, String> attachments, long receivedNanos,
-                                             int requestBytes) {
+                                             int requestBytes, long invokeId) {
         DefaultInvocation invocation = new DefaultInvocation(Side.PROVIDER, service, methodName, args, appName,
                 receivedNanos);
         invocation.remoteAddress = remoteAddress;
         invocation.caller = caller;
         invocation.attachments = attachments;
         invocation.requestBytes = requestBytes;
+        invocation.invokeId = invokeId;
         if (attachments != null) {
             invocation.deadlineNanos = Deadlines.fromAttachment(attachments.get(Deadlines.KEY), receivedNanos);
         }
@@ -125,6 +127,10 @@ public final class DefaultInvocation implements Invocation {
 
     public void remoteAddress(SocketAddress address) {
         this.remoteAddress = address;
+    }
+
+    public void invokeId(long id) {
+        this.invokeId = id;
     }
 
     public void status(Status status) {
@@ -181,6 +187,11 @@ public final class DefaultInvocation implements Invocation {
     @Override
     public CallerIdentity caller() {
         return caller;
+    }
+
+    @Override
+    public long invokeId() {
+        return invokeId;
     }
 
     @Override

@@ -40,7 +40,7 @@ final class ProviderCall {
         return new ProviderCall(chain, DefaultInvocation.provider(service.key(), message.getMethodName(),
                 message.getArgs(), message.getAppName(), request.connection.remoteAddress(),
                 request.caller(), attachments,
-                request.receivedNanos, request.bodyBytes));
+                request.receivedNanos, request.bodyBytes, request.id));
     }
 
     /**
