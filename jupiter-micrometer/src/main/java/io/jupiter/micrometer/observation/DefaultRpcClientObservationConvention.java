@@ -4,8 +4,9 @@ import io.jupiter.micrometer.internal.RpcKeyValues;
 import io.micrometer.common.KeyValues;
 
 /**
- * The default names and key values of client calls: observation (and timer) {@value RpcObservationDocumentation#CLIENT_NAME},
- * span {@code {service}/{method}}, the keys of {@link RpcObservationDocumentation#CLIENT}.
+ * The default names and key values of client calls: observation (and timer)
+ * {@value RpcObservationDocumentation#CLIENT_NAME}, span {@code {service}/{method}}, the keys of
+ * {@link RpcObservationDocumentation#CLIENT}.
  */
 public class DefaultRpcClientObservationConvention implements RpcClientObservationConvention {
 

@@ -4,8 +4,9 @@ import io.jupiter.micrometer.internal.RpcKeyValues;
 import io.micrometer.common.KeyValues;
 
 /**
- * The default names and key values of served requests: observation (and timer) {@value RpcObservationDocumentation#SERVER_NAME},
- * span {@code {service}/{method}}, the keys of {@link RpcObservationDocumentation#SERVER}.
+ * The default names and key values of served requests: observation (and timer)
+ * {@value RpcObservationDocumentation#SERVER_NAME}, span {@code {service}/{method}}, the keys of
+ * {@link RpcObservationDocumentation#SERVER}.
  */
 public class DefaultRpcServerObservationConvention implements RpcServerObservationConvention {
 

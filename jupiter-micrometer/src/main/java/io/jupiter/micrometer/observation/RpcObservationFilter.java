@@ -30,7 +30,7 @@ import io.micrometer.observation.ObservationRegistry;
  */
 public final class RpcObservationFilter implements Filter {
 
-    /** Outermost, as the OpenTelemetry filter: the observation covers the other filters, flow control's refusals too. */
+    /** Outermost, as the OpenTelemetry filter: the observation covers the other filters, flow control's refusals. */
     public static final int PRIORITY = 20_000;
 
     /** The invocation attribute holding the call's observation. */

@@ -31,8 +31,8 @@ import java.util.List;
  * Not a test: the {@link RpcObservationFilter} as a service-loaded filter, for measuring its cost with the load
  * driver (bench/observation-cost.sh puts it on the benchmark's class path). The registry is what a Spring Boot
  * application with Actuator, the Prometheus registry and micrometer-tracing's OpenTelemetry bridge has: the meter
- * handler on a Prometheus registry with the call timers' histograms, and, with {@code -Djupiter.bench.observation=tracing}
- * (the default), the tracing handlers on an SDK sampling {@code -Djupiter.bench.observation.sampling} (1.0) of the
+ * handler on a Prometheus registry with the call timers' histograms, and, with
+ * {@code -Djupiter.bench.observation=tracing} (the default), the tracing handlers on an SDK sampling {@code -Djupiter.bench.observation.sampling} (1.0) of the
  * traces, batched to an exporter that drops them; {@code metrics} leaves tracing out.
  */
 public final class ObservedBenchmarkFilter implements Filter {

@@ -19,7 +19,8 @@ import org.springframework.context.annotation.Bean;
  * {@code MeterRegistry}, timers. A {@link RpcClientObservationConvention} or {@link RpcServerObservationConvention}
  * bean replaces the default names and keys.
  */
-@AutoConfiguration(afterName = "org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration")
+@AutoConfiguration(afterName =
+        "org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration")
 @ConditionalOnClass({RpcObservationFilter.class, ObservationRegistry.class})
 @ConditionalOnBean(ObservationRegistry.class)
 public class JupiterObservationAutoConfiguration {
