@@ -413,6 +413,9 @@ class NettyTransportTest {
         Connection connection = group.next();
         group.close();
         Await.until("the connection is closed", TIMEOUT, () -> !connection.isActive());
+        // The channel turns inactive inside the IO thread's close task, before its socket is closed: a task queued
+        // behind it runs once the close is done.
+        CompletableFuture.runAsync(() -> { }, connection.ioExecutor()).get(10, TimeUnit.SECONDS);
 
         ByteBuf onThisThread = EchoPeer.request(connection.alloc(), 1, "too late");
         connection.write(onThisThread);
