@@ -1,8 +1,6 @@
 package io.jupiter.rpc.internal.provider;
 
-import io.jupiter.rpc.exception.RpcException;
 import io.jupiter.rpc.filter.Interceptor;
-import io.jupiter.rpc.internal.LegacyExceptions;
 import io.jupiter.rpc.internal.filter.ContextHolder;
 import io.jupiter.rpc.internal.filter.DefaultInvocation;
 import io.jupiter.rpc.internal.filter.InterceptorChain;
@@ -60,11 +58,8 @@ final class ProviderCall {
             chain.before(invocation);
             return true;
         } catch (RuntimeException | Error e) {
-            Status status = InterceptorChain.refusalStatus(invocation, e);
-            // A refusal by status (e.g. flow control): the status says what, the message why, in the exception
-            // class 1.3.1 uses for that status (no io.jupiter class goes on the wire).
-            Object body = e instanceof RpcException ? LegacyExceptions.body(status, e.getMessage()) : e;
-            request.respond(status, body);
+            Status status = ProviderFailures.statusOf(e, ProviderFailures.Where.INTERCEPTOR, null);
+            request.respond(status, ProviderFailures.bodyOf(e, ProviderFailures.Where.INTERCEPTOR, status));
             return false;
         }
     }

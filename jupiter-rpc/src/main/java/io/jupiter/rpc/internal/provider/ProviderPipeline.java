@@ -10,10 +10,7 @@ import io.jupiter.rpc.internal.filter.DefaultInvocation;
 import io.jupiter.rpc.metrics.RpcMetrics;
 import io.jupiter.rpc.security.Authorizer;
 import io.jupiter.rpc.security.CallerIdentity;
-import io.jupiter.serialization.ArgumentTypeException;
 import io.jupiter.serialization.ArgumentTypes;
-import io.jupiter.serialization.ClassNotTrustedException;
-import io.jupiter.serialization.ReadLimitException;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.SerializerType;
 import io.jupiter.serialization.Serializers;
@@ -333,13 +330,11 @@ final class ProviderPipeline {
             request.serializer = serializer;
             message = serializer.readRequest(frame.body(), request);
         } catch (RuntimeException | OutOfMemoryError | StackOverflowError e) {
-            // A class refused by the allow-list or as an argument, a broken read limit, or a read that ran out of
-            // memory or stack leaves the framing intact: answer, but keep the connection.
-            boolean close = !(e instanceof ClassNotTrustedException || e instanceof ReadLimitException
-                    || e instanceof ArgumentTypeException || e instanceof Error);
+            boolean close = ProviderFailures.breaksConnection(e);
             badRequests.warnFor(request.peer(), "{}{}: cannot read request {}: {}", close ? "closing " : "",
                     request.connection.remoteAddress(), request.id, LogText.of(e.getMessage()));
-            request.refuse(Status.BAD_REQUEST, "the provider cannot read the request: " + e.getMessage(), close);
+            request.refuse(ProviderFailures.statusOf(e, ProviderFailures.Where.READ, null),
+                    "the provider cannot read the request: " + e.getMessage(), close);
             return null;
         } finally {
             request.bodyDone();
@@ -433,8 +428,7 @@ final class ProviderPipeline {
                 metrics.methodDone(method, service.key(), method.method.getName(), started, done);
             }
             Throwable cause = Throwables.unwrap(t);
-            Status status = method != null && Throwables.isDeclaredBy(cause, method.exceptionTypes)
-                    ? Status.SERVICE_EXPECTED_ERROR : Status.SERVICE_UNEXPECTED_ERROR;
+            Status status = ProviderFailures.statusOf(cause, ProviderFailures.Where.METHOD, method);
             request.respond(status, cause, done);
             ProviderCall.end(call, status, null, cause);
             return;
@@ -449,8 +443,9 @@ final class ProviderPipeline {
                     ProviderCall.end(call, Status.OK, value, null);
                 } else {
                     Throwable cause = Throwables.unwrap(error);
-                    request.respond(Status.SERVER_ERROR, cause);
-                    ProviderCall.end(call, Status.SERVER_ERROR, null, cause);
+                    Status status = ProviderFailures.statusOf(cause, ProviderFailures.Where.COMPLETION, null);
+                    request.respond(status, cause);
+                    ProviderCall.end(call, status, null, cause);
                 }
             });
             return;

@@ -1,7 +1,7 @@
 package io.jupiter.rpc.internal.provider;
 
 import io.jupiter.rpc.internal.AdaptiveDispatch;
-import io.jupiter.rpc.internal.LegacyExceptions;
+import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.rpc.internal.WorkerPool;
 import io.jupiter.rpc.security.CallerIdentity;
 import io.jupiter.serialization.ArgumentTypes;
@@ -170,6 +170,6 @@ final class ProviderRequest implements WorkerPool.Task, EnvelopeListener {
      */
     void refuse(Status status, String why, boolean close) {
         leave();
-        ResponseWriter.write(this, status, LegacyExceptions.body(status, why), close);
+        ResponseWriter.write(this, status, StatusTable.legacyBody(status, why), close);
     }
 }

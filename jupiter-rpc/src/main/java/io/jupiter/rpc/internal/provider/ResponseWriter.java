@@ -56,8 +56,8 @@ final class ResponseWriter {
             }
             if (failure != null) {
                 frame.writerIndex(ProtocolHeader.HEADER_SIZE);
-                sent = Status.SERVER_ERROR;
                 IllegalStateException error = new IllegalStateException(failure);
+                sent = ProviderFailures.statusOf(error, ProviderFailures.Where.RESPONSE, method);
                 error.setStackTrace(new StackTraceElement[0]);
                 try {
                     serializer.write(frame, new ResultWrapper(error));
