@@ -73,7 +73,7 @@ public final class JupiterServer implements AutoCloseable {
                 + builder.registry + " (expected: none for a server on " + TransportAddresses.format(bindAddress)
                 + "; a registry publishes host:port)");
         ServerRuntime.Security security = new ServerRuntime.Security(builder.callerIdentifier,
-                builder.tokenAuthenticator, builder.authorizer);
+                builder.tokenAuthenticator, builder.authorizer, builder.callerTokenTimeoutMillis);
         Executor executor = builder.virtualThreads ? VirtualThreads.newThreadPerTaskExecutor("jupiter-provider-virtual-")
                 : builder.executor;
         this.runtime = new ServerRuntime(builder.transportConfig, bindAddress,
@@ -360,6 +360,7 @@ public final class JupiterServer implements AutoCloseable {
         private boolean adaptiveDispatch = JupiterSettings.ADAPTIVE_DISPATCH.get();
         private CallerIdentifier callerIdentifier;
         private TokenAuthenticator tokenAuthenticator;
+        private long callerTokenTimeoutMillis = JupiterSettings.CALLER_TOKEN_TIMEOUT_MILLIS.get();
         private Authorizer authorizer;
 
         private Builder() {
@@ -579,6 +580,16 @@ public final class JupiterServer implements AutoCloseable {
          */
         public Builder tokenAuthenticator(TokenAuthenticator authenticator) {
             this.tokenAuthenticator = Requires.notNull(authenticator, "tokenAuthenticator");
+            return this;
+        }
+
+        /**
+         * With a {@link #tokenAuthenticator}: a connection that has not presented its caller token this long after
+         * it opened is closed, whatever else it sent (heartbeats included). Default 10 s
+         * ({@code -Djupiter.rpc.caller.token.timeout.millis}).
+         */
+        public Builder callerTokenTimeoutMillis(long millis) {
+            this.callerTokenTimeoutMillis = JupiterSettings.CALLER_TOKEN_TIMEOUT_MILLIS.check(millis);
             return this;
         }
 

@@ -244,6 +244,15 @@ public final class JupiterSettings {
                     + "`JupiterServer.Builder.tokenAuthenticator` (`TokenAuthenticator.of(Map token -> name)`) "
                     + "([security](docs/security.md#caller-tokens))"));
 
+    /** How long a connection to a provider that requires caller tokens may go without presenting one. */
+    public static final Setting<Long> CALLER_TOKEN_TIMEOUT_MILLIS = declare(Setting.of("callerTokenTimeoutMillis",
+                    ValueType.LONG, 10_000L)
+            .bound(Bound.positive()).defaultText("10 s")
+            .doc("a connection to a provider that requires caller tokens is closed if it has not presented its token"
+                    + " this long after it opened, whatever else it sent (heartbeats too)")
+            .property("jupiter.rpc.caller.token.timeout.millis")
+            .where("`JupiterServer.Builder.callerTokenTimeoutMillis` ([security](docs/security.md#caller-tokens))"));
+
     /** The class allow-list's mode. */
     public static final Setting<String> ALLOWLIST_MODE = declare(Setting.of("allowlist",
                     ValueType.oneOf("strict", "warn", "off"), "strict")

@@ -5,6 +5,7 @@ import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.rpc.internal.Throwables;
 import io.jupiter.serialization.ArgumentTypeException;
 import io.jupiter.serialization.ClassNotTrustedException;
+import io.jupiter.serialization.EnvelopeException;
 import io.jupiter.serialization.ReadLimitException;
 import io.jupiter.transport.Status;
 
@@ -64,11 +65,12 @@ final class ProviderFailures {
 
     /**
      * Whether a read failure leaves the framing broken, so the connection is closed after the answer: not for a
-     * class refused by the allow-list or as an argument, a broken read limit, or a read that ran out of memory or
-     * stack.
+     * class refused by the allow-list or as an argument, a broken read limit, an envelope field repeated or out of
+     * place, or a read that ran out of memory or stack.
      */
     static boolean breaksConnection(Throwable readError) {
         return !(readError instanceof ClassNotTrustedException || readError instanceof ReadLimitException
-                || readError instanceof ArgumentTypeException || readError instanceof Error);
+                || readError instanceof ArgumentTypeException || readError instanceof EnvelopeException
+                || readError instanceof Error);
     }
 }

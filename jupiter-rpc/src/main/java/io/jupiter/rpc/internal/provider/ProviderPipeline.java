@@ -1,8 +1,6 @@
 package io.jupiter.rpc.internal.provider;
 
 import io.jupiter.rpc.metrics.RpcMetrics;
-import io.jupiter.rpc.security.Authorizer;
-import io.jupiter.rpc.security.TokenAuthenticator;
 import io.jupiter.serialization.SerializerType;
 import java.util.Set;
 
@@ -47,18 +45,16 @@ final class ProviderPipeline {
     final TokenGate tokenGate;
     final AdmissionStage admission;
 
-    /**
-     * @param pool   the server's provider executor; {@code null}: requests run on the IO threads
-     * @param tokens names each connection's caller by the token it presents first; {@code null}: none asked for
-     */
+    /** @param pool the server's provider executor; {@code null}: requests run on the IO threads */
     ProviderPipeline(ServiceRegistry services, Set<SerializerType> serializers, ProviderExecutor pool,
-                     RpcMetrics metrics, TokenAuthenticator tokens, Authorizer authorizer) {
+                     RpcMetrics metrics, ServerRuntime.Security security) {
         this.respond = new RespondStage(metrics);
-        this.lookup = new LookupStage(services, authorizer);
-        this.read = new ReadStage(serializers, respond);
+        this.lookup = new LookupStage(services, security.authorizer());
+        this.read = new ReadStage(serializers, services, respond);
         this.call = new InterceptorStage(respond, new InvokeStage(metrics, respond));
         this.threads = new ThreadChooser(this, pool);
-        this.tokenGate = tokens == null ? null : new TokenGate(tokens, this);
+        this.tokenGate = security.tokens() == null ? null
+                : new TokenGate(security.tokens(), this, security.tokenTimeoutMillis());
         this.admission = new AdmissionStage(this, metrics, tokenGate);
     }
 }

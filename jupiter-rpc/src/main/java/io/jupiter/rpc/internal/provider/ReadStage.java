@@ -18,7 +18,8 @@ import org.slf4j.LoggerFactory;
  * otherwise; the connection is closed unless the failure left the framing intact, {@link ProviderFailures}). The
  * serializer reads the envelope (service, method) first and runs the {@link LookupStage} before it reads any
  * argument ({@link Serializer#readRequest}; Java serialization and Kryo put the arguments first, so with them it runs
- * after). Always releases the frame.
+ * after). A body that names its service or method again once looked up is refused ({@code BAD_REQUEST},
+ * connection kept): what was authorized is what runs. Always releases the frame.
  */
 final class ReadStage {
 
@@ -27,12 +28,14 @@ final class ReadStage {
     private static final ThrottledWarning badRequests = new ThrottledWarning(log, 1, TimeUnit.SECONDS);
 
     private final Serializer[] accepted = new Serializer[SerializerType.MAX_CODE + 1];
+    private final ServiceRegistry services;
     private final RespondStage respond;
 
-    ReadStage(Set<SerializerType> serializers, RespondStage respond) {
+    ReadStage(Set<SerializerType> serializers, ServiceRegistry services, RespondStage respond) {
         for (SerializerType type : serializers) {
             accepted[type.code()] = Serializers.get(type);
         }
+        this.services = services;
         this.respond = respond;
     }
 
@@ -74,6 +77,18 @@ final class ReadStage {
         }
         if (message == null || request.service == null) {
             respond.refuse(request, Status.BAD_REQUEST, "the request names no service", true);
+            return false;
+        }
+        if (!request.authorizedMethod.equals(message.getMethodName())
+                || services.find(message.getMetadata()) != request.service) {
+            // What was looked up and authorized must be what runs: a serializer that let a later field rename the
+            // service or method is refused here, whichever serializer it is.
+            badRequests.warnFor(request.peer(), "{}: request {} refused: its envelope changed after it was"
+                    + " authorized ({}.{})", request.connection.remoteAddress(), request.id, request.service.key(),
+                    LogText.of(request.authorizedMethod));
+            respond.refuse(request, Status.BAD_REQUEST, "the request names another service or method after the one"
+                    + " it was authorized for (" + request.service.key() + "." + request.authorizedMethod + ")",
+                    false);
             return false;
         }
         request.message = message;

@@ -1,5 +1,6 @@
 package io.jupiter.rpc.internal.provider;
 
+import io.jupiter.common.config.JupiterSettings;
 import io.jupiter.rpc.filter.Interceptor;
 import io.jupiter.rpc.flow.FlowLimiter;
 import io.jupiter.rpc.metrics.RpcMetrics;
@@ -55,11 +56,14 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
      * @param tokens     names each caller by the token its connection presents first; {@code null}: no token is
      *                   asked for. Not with an {@code identifier}: a connection's caller is named once
      * @param authorizer who may call what; {@code null}: everyone everything
+     * @param tokenTimeoutMillis with {@code tokens}: how long a connection may go without presenting its token
      */
-    public record Security(CallerIdentifier identifier, TokenAuthenticator tokens, Authorizer authorizer) {
+    public record Security(CallerIdentifier identifier, TokenAuthenticator tokens, Authorizer authorizer,
+                           long tokenTimeoutMillis) {
 
         /** All callers anonymous, all calls allowed (as 1.3.1). */
-        public static final Security NONE = new Security(null, null, null);
+        public static final Security NONE = new Security(null, null, null,
+                JupiterSettings.CALLER_TOKEN_TIMEOUT_MILLIS.get());
 
         public Security {
             if (identifier != null && tokens != null) {
@@ -94,8 +98,7 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
                          Set<SerializerType> serializers, RpcMetrics metrics, Security security) {
         this.metrics = metrics;
         this.executors = new ProviderExecutors(providerThreads, executor, ownsExecutor, queueCapacity, services);
-        this.pipeline = new ProviderPipeline(services, serializers, executors.pool(), metrics, security.tokens(),
-                security.authorizer());
+        this.pipeline = new ProviderPipeline(services, serializers, executors.pool(), metrics, security);
         this.connections = new ConnectionTable(perConnection, security.identifier(), pipeline.tokenGate,
                 pipeline.admission);
         // A provider has no use for responses: a peer sending one is not a consumer, and is closed at the header.
