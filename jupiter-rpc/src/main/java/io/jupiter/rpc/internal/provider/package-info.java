@@ -25,6 +25,8 @@
  * {@link io.jupiter.rpc.internal.StatusTable}. Around the pipeline, {@link io.jupiter.rpc.internal.provider.ServerRuntime}
  * wires the acceptor to the {@link io.jupiter.rpc.internal.provider.ServiceRegistry} (services),
  * the {@link io.jupiter.rpc.internal.provider.ConnectionTable} (connections and callers) and the
- * {@link io.jupiter.rpc.internal.provider.ProviderExecutors} (executors, drain, close).
+ * {@link io.jupiter.rpc.internal.provider.ProviderExecutors} (executors, drain, close);
+ * {@link io.jupiter.rpc.internal.provider.Publication} keeps the services in a registry for
+ * {@link io.jupiter.rpc.JupiterServer}, the facade.
  */
 package io.jupiter.rpc.internal.provider;
