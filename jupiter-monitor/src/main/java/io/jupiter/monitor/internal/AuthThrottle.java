@@ -3,6 +3,7 @@ package io.jupiter.monitor.internal;
 import java.net.InetAddress;
 import java.util.ArrayDeque;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
@@ -150,15 +151,19 @@ public final class AuthThrottle {
             }
         }
         long delay = delayMillis(address); // now, with every earlier attempt counted
-        attempt.executor().schedule(() -> {
-            Boolean ok = null;
-            try {
-                ok = attempt.judge();
-            } finally {
-                count(address, ok);
-                next(address, lane);
-            }
-        }, delay, TimeUnit.MILLISECONDS);
+        try {
+            attempt.executor().schedule(() -> {
+                Boolean ok = null;
+                try {
+                    ok = attempt.judge();
+                } finally {
+                    count(address, ok);
+                    next(address, lane);
+                }
+            }, delay, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException shutDown) {
+            next(address, lane); // its session's thread is gone: dropped, and the lane moves on
+        }
     }
 
     /** A console's password attempt, judged in its address's turn. */
