@@ -5,6 +5,7 @@ import io.jupiter.rpc.exception.RpcException;
 import io.jupiter.rpc.exception.TimeoutException;
 import io.jupiter.rpc.filter.Invocation;
 import io.jupiter.rpc.filter.Side;
+import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.rpc.security.CallerIdentity;
 import io.jupiter.transport.Status;
 import java.net.SocketAddress;
@@ -139,7 +140,7 @@ public final class DefaultInvocation implements Invocation {
 
     /** The status a failure reports: its own for an {@link RpcException}, else a service error. */
     public static Status statusOf(Throwable error) {
-        return error instanceof RpcException ? ((RpcException) error).status() : Status.SERVICE_EXPECTED_ERROR;
+        return StatusTable.fromThrowable(error, Status.SERVICE_EXPECTED_ERROR);
     }
 
     public void requestBytes(int bytes) {
