@@ -103,7 +103,7 @@ public final class ProxyBuilder<T> {
     }
 
     /**
-     * How calls are spread over providers; default {@link LoadBalancerType#PEAK_EWMA} (or what
+     * How calls are spread over providers; default {@link LoadBalancerType#LEAST_LATENCY} (or what
      * {@code -Djupiter.rpc.load.balancer} names).
      */
     public ProxyBuilder<T> loadBalancer(LoadBalancerType type) {

@@ -384,9 +384,9 @@ public final class JupiterSettings {
 
     /** The load balancer of a proxy that names none. */
     public static final Setting<String> LOAD_BALANCER = declare(Setting.of("loadBalancer",
-                    ValueType.oneOf("peak_ewma", "round_robin", "random", "least_active"), "peak_ewma")
-            .doc("load balancer (peak EWMA: latency x calls in flight / weight, power of two choices; 1.3.1 had "
-                    + "random and round robin)")
+                    ValueType.oneOf("least_latency", "round_robin", "random", "least_active"), "least_latency")
+            .doc("load balancer (least latency: recent latency x calls in flight, power of two choices, weights "
+                    + "between alike providers; 1.3.1 had random and round robin)")
             .property("jupiter.rpc.load.balancer")
             .where("`ProxyBuilder.loadBalancer(LoadBalancerType...)`"));
 
@@ -422,13 +422,14 @@ public final class JupiterSettings {
             .property("jupiter.rpc.outlier.max.ejected.percent")
             .where("`ProxyBuilder.outlierEjection`"));
 
-    /** Time constant of the peak-EWMA balancer's latency average. */
-    public static final Setting<Long> PEAK_EWMA_DECAY_MILLIS = declare(Setting.of("peakEwmaDecayMillis",
-                    ValueType.LONG, 2_000L)
-            .bound(Bound.positive()).defaultText("2 s")
-            .doc("peak-EWMA balancer: how fast a provider's latency average forgets a slow response (time constant)")
-            .property("jupiter.rpc.load.balancer.peak.ewma.decay.millis")
-            .where("`LoadBalancerType.PEAK_EWMA`"));
+    /** Time constant of the least-latency balancer's latency average. */
+    public static final Setting<Long> LATENCY_DECAY_MILLIS = declare(Setting.of("latencyDecayMillis",
+                    ValueType.LONG, 1_000L)
+            .bound(Bound.positive()).defaultText("1 s")
+            .doc("least-latency balancer: how fast the latency average of a provider that gets no calls decays "
+                    + "(time constant), so that a provider that was slow is tried again")
+            .property("jupiter.rpc.load.balancer.latency.decay.millis")
+            .where("`LoadBalancerType.LEAST_LATENCY`"));
 
     /** Size of a proxy's retry budget. */
     public static final Setting<Integer> RETRY_BUDGET_MAX_TOKENS = declare(Setting.of("retryBudgetMaxTokens",

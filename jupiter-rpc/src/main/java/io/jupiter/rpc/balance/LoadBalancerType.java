@@ -4,7 +4,7 @@ import io.jupiter.common.config.JupiterSettings;
 import java.util.Locale;
 
 /**
- * How a proxy picks a provider for each call; {@link #PEAK_EWMA} unless the proxy says otherwise
+ * How a proxy picks a provider for each call; {@link #LEAST_LATENCY} unless the proxy says otherwise
  * ({@code ProxyBuilder.loadBalancer}) or {@code -Djupiter.rpc.load.balancer} names another for every proxy. Every
  * balancer uses the providers' published weights, scaled down while a provider warms up (see
  * {@code jupiter.rpc.load.balancer.warm.up.millis}), and skips providers with no open connection or ejected as
@@ -21,15 +21,18 @@ public enum LoadBalancerType {
     /** Power of two choices: two weighted-random candidates, the one with fewer calls in flight wins. */
     LEAST_ACTIVE,
     /**
-     * Peak-EWMA power of two choices (Finagle's and Linkerd's): two distinct weighted-random candidates, the one with
-     * the lower cost wins, where the cost is the provider's recent latency times its calls in flight plus one,
-     * divided by its weight. The latency is an exponentially weighted moving average that jumps to a slower response
-     * at once and forgets it with a time constant of {@code jupiter.rpc.load.balancer.peak.ewma.decay.millis} (2 s),
-     * so a provider that turns slow loses its share within a few calls and gets it back within seconds of recovering.
+     * Least latency, power of two choices (after Finagle's and Linkerd's peak EWMA), the default: two distinct
+     * weighted-random candidates, each costed as its recent latency times its calls in flight plus one; the cheaper
+     * wins when the other costs more than twice as much, else a coin weighted by their weights decides (so providers
+     * alike in latency share the calls by weight). The latency is a moving average that each response moves a tenth
+     * of the way, decaying toward 0 while the provider gets no calls (time constant
+     * {@code jupiter.rpc.load.balancer.latency.decay.millis}, 1 s): a provider that turns slow loses its calls at its
+     * first slow responses (and calls piling up in flight on it move the next ones away at once), is tried again
+     * every few seconds, and gets its share back at the first of those that is fast.
      */
-    PEAK_EWMA;
+    LEAST_LATENCY;
 
-    /** The balancer of proxies that name none: {@code -Djupiter.rpc.load.balancer}, {@link #PEAK_EWMA} by default. */
+    /** The balancer of proxies that name none: {@code -Djupiter.rpc.load.balancer}, {@link #LEAST_LATENCY} by default. */
     public static LoadBalancerType byDefault() {
         return valueOf(JupiterSettings.LOAD_BALANCER.get().toUpperCase(Locale.ROOT));
     }

@@ -5,14 +5,15 @@ import io.jupiter.common.config.JupiterSettings;
 /**
  * The retry budget of one proxy (gRPC's retry throttling): a bucket of {@code maxTokens} tokens, full at first.
  * Every failed attempt of a fail-over or hedged method that is a timeout or a refusal ({@code SERVER_BUSY}, flow
- * control, service not found) takes one token; every successful attempt gives back {@code tokenPercent} % of one. A
- * retry or a hedge is sent only while more than half the tokens are left, so when every provider fails the retries
- * stop after a few and the load is that of the calls alone, while occasional failures among successes are retried as
- * before.
+ * control, service not found) takes one token; every attempt a provider answered (a value, or an exception the method
+ * threw) gives back {@code tokenPercent} % of one. A retry or a hedge is sent only while more than half the tokens
+ * are left, so when every provider fails the retries stop after a few and the load is that of the calls alone.
  *
- * <p>Failures of a lost connection (the calls in flight on a connection that closed, a request not sent because
- * its connection had just closed) take no token: they come in bursts from one event, their retries go to providers
- * still connected, and a provider without a connection receives nothing.
+ * <p>Two kinds of failure leave the bucket as it was: one that a later attempt of the same call made good (another
+ * provider answered: the failure was that provider's alone, e.g. a stale one answering {@code SERVICE_NOT_FOUND}),
+ * whose token comes back; and the failures of a lost connection (the calls in flight on a connection that closed, a
+ * request not sent because its connection had just closed), which take none: they come in bursts from one event,
+ * their retries go to providers still connected, and a provider without a connection receives nothing.
  */
 public final class RetryBudget {
 

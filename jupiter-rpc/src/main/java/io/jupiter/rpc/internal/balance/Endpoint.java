@@ -23,7 +23,7 @@ public final class Endpoint {
     /** Smooth round robin's running weight; guarded by the round-robin balancer's lock. */
     double current;
     /** Recent latency, for the peak-EWMA balancer. */
-    final PeakEwma latency = new PeakEwma();
+    final LatencyEwma latency = new LatencyEwma();
     /** Timeouts and connection errors in a row (outlier ejection); racy updates only delay an ejection. */
     final AtomicInteger consecutiveFailures = new AtomicInteger();
     /** Until when this provider is out of load balancing (nanoTime); 0: it is in. Written under the detector's lock. */

@@ -16,7 +16,7 @@ public interface LoadBalancer {
             case RANDOM -> new WeightedRandomBalancer();
             case ROUND_ROBIN -> new SmoothRoundRobinBalancer();
             case LEAST_ACTIVE -> new LeastActiveBalancer();
-            case PEAK_EWMA -> new PeakEwmaBalancer();
+            case LEAST_LATENCY -> new LeastLatencyBalancer();
         };
     }
 

@@ -4,6 +4,7 @@ import io.jupiter.common.LogText;
 import io.jupiter.rpc.InvokeFuture;
 import io.jupiter.rpc.cluster.ClusterStrategy;
 import io.jupiter.rpc.exception.ConnectionException;
+import io.jupiter.rpc.exception.RemoteServiceException;
 import io.jupiter.rpc.exception.RpcException;
 import io.jupiter.rpc.exception.TimeoutException;
 import io.jupiter.rpc.internal.InvokeIds;
@@ -57,6 +58,16 @@ abstract class ClusterStage extends CallStage {
             return true;
         }
         return info.idempotent && (e instanceof TimeoutException || e instanceof ConnectionException);
+    }
+
+    /**
+     * Whether a failure that may not be retried is the provider's answer (the method threw, or the provider failed
+     * around it): for the retry budget, a provider that answered is a success.
+     */
+    static boolean answered(RpcException e) {
+        Status status = e.status();
+        return e instanceof RemoteServiceException || status == Status.SERVICE_EXPECTED_ERROR
+                || status == Status.SERVICE_UNEXPECTED_ERROR || status == Status.SERVER_ERROR;
     }
 
     /** One attempt; its outcome is the call's. */
@@ -125,24 +136,31 @@ abstract class ClusterStage extends CallStage {
             int retries = info.cluster.retries();
             RetryThrottle budget = dispatch.retryBudget;
             Endpoint[] used = new Endpoint[1];
+            int taken = 0;
             for (int attempt = 0; ; attempt++) {
                 Object value;
                 try {
                     value = dispatch.sync(info, arguments, invocation, used[0], used);
                 } catch (RpcException e) {
                     if (!retryable(info, e)) {
+                        if (answered(e)) {
+                            budget.succeeded();
+                            budget.refund(taken);
+                        }
                         throw e;
                     }
-                    budget.failed(e);
+                    taken += budget.failed(e);
                     if (attempt >= retries || !mayRetry(e, used[0])) {
                         throw e;
                     }
                     continue;
                 } catch (Throwable e) {
                     budget.succeeded(); // the provider answered with the method's exception
+                    budget.refund(taken);
                     throw e;
                 }
                 budget.succeeded();
+                budget.refund(taken);
                 return value;
             }
         }
@@ -165,28 +183,31 @@ abstract class ClusterStage extends CallStage {
             Endpoint[] used = new Endpoint[1];
             InvokeFuture<Object> first = dispatch.async(info, arguments, invocation, null, used);
             InvokeFuture<Object> result = new InvokeFuture<>(first.invokeId());
-            retryOnFailure(first, result, arguments, invocation, used, 0);
+            retryOnFailure(first, result, arguments, invocation, used, 0, 0);
             return result;
         }
 
+        /** @param taken the budget's tokens the call's failed attempts took so far */
         private void retryOnFailure(InvokeFuture<Object> attempt, InvokeFuture<Object> result, Object[] arguments,
-                                    DefaultInvocation invocation, Endpoint[] used, int attemptNumber) {
+                                    DefaultInvocation invocation, Endpoint[] used, int attemptNumber, int taken) {
             attempt.whenComplete((value, error) -> {
                 RetryThrottle budget = dispatch.retryBudget;
                 if (error == null) {
                     budget.succeeded();
+                    budget.refund(taken);
                     result.complete(value);
                 } else if (error instanceof RpcException e && retryable(info, e)) {
-                    budget.failed(e);
+                    int nowTaken = taken + budget.failed(e);
                     if (attemptNumber < info.cluster.retries() && mayRetry(e, used[0])) {
                         InvokeFuture<Object> next = dispatch.async(info, arguments, invocation, used[0], used);
-                        retryOnFailure(next, result, arguments, invocation, used, attemptNumber + 1);
+                        retryOnFailure(next, result, arguments, invocation, used, attemptNumber + 1, nowTaken);
                     } else {
                         result.completeExceptionally(error);
                     }
                 } else {
-                    if (!(error instanceof RpcException)) {
+                    if (!(error instanceof RpcException e) || answered(e)) {
                         budget.succeeded();
+                        budget.refund(taken);
                     }
                     result.completeExceptionally(error);
                 }

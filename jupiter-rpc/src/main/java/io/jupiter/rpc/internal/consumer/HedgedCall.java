@@ -35,6 +35,8 @@ final class HedgedCall {
     private final PendingCall[][] sent;
     private int started;
     private int ended;
+    /** Tokens of the retry budget the failed attempts took; given back if another attempt answers. */
+    private int taken;
     private boolean done;
     private Timeout hedgeTimer;
 
@@ -125,9 +127,10 @@ final class HedgedCall {
             RetryThrottle budget = dispatch.retryBudget;
             if (error == null) {
                 budget.succeeded();
+                budget.refund(taken);
                 finish = true;
             } else if (error instanceof RpcException e && ClusterStage.retryable(info, e)) {
-                budget.failed(e);
+                taken += budget.failed(e);
                 if (started < endpoints.length && budget.allowsRetry()) {
                     retryOn = untried();
                 } else if (started < endpoints.length) {
@@ -140,8 +143,9 @@ final class HedgedCall {
                     log.debug("{}: attempt {} failed ({}); next attempt at once", info, ended, LogText.of(e));
                 }
             } else {
-                if (!(error instanceof RpcException)) {
+                if (!(error instanceof RpcException e) || ClusterStage.answered(e)) {
                     budget.succeeded(); // the method's own exception: the provider answered
+                    budget.refund(taken);
                 }
                 finish = true;
             }

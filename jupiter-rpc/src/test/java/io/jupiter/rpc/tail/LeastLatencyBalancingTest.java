@@ -10,10 +10,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The peak-EWMA balancer against two real providers, one of which the fault proxy slows down by 300 ms: the slow one
- * gets few calls within seconds, and its share back once it is fast again. No call fails either way.
+ * The least-latency balancer against two real providers, one of which the fault proxy slows down by 300 ms: the slow
+ * one gets few calls within seconds, and its share back once it is fast again. No call fails either way.
  */
-class PeakEwmaBalancingTest {
+class LeastLatencyBalancingTest {
 
     private final TwoProviders providers = new TwoProviders();
 
@@ -24,7 +24,7 @@ class PeakEwmaBalancingTest {
 
     @Test
     void aSlowProviderLosesItsShareAndGetsItBackWhenItRecovers() throws Exception {
-        TailService tail = providers.proxy().loadBalancer(LoadBalancerType.PEAK_EWMA).connections(2)
+        TailService tail = providers.proxy().loadBalancer(LoadBalancerType.LEAST_LATENCY).connections(2)
                 .timeoutMillis(5_000).build();
         try (CallLoad load = new CallLoad(4, 2_000_000, tail::who)) {
             Shares shares = new Shares(load);
