@@ -55,7 +55,7 @@ public final class JupiterSettings {
             .bound(Bound.notNegative()).accepts("0: off; at least 5 × the provider's minimum ping interval")
             .defaultText("5 s")
             .doc("client closes a connection whose provider answers pings once it was silent this long (pinged "
-                    + "after 40 %, 20 % with calls outstanding; [keepalive](docs/reliability.md#dead-connections))")
+                    + "after 40 %, 20 % with calls outstanding; [keepalive](reliability.md#dead-connections))")
             .property("jupiter.io.keepalive.timeout.millis")
             .where("`TransportConfig.Builder.keepaliveTimeoutMillis`"));
 
@@ -272,7 +272,7 @@ public final class JupiterSettings {
             .doc("a connection to a provider that requires caller tokens is closed if it has not presented its token"
                     + " this long after it opened, whatever else it sent (heartbeats too)")
             .property("jupiter.rpc.caller.token.timeout.millis")
-            .where("`JupiterServer.Builder.callerTokenTimeoutMillis` ([security](docs/security.md#caller-tokens))"));
+            .where("`JupiterServer.Builder.callerTokenTimeoutMillis` ([security](security.md#caller-tokens))"));
 
     /** The class allow-list's mode. */
     public static final Setting<String> ALLOWLIST_MODE = declare(Setting.of("allowlist",
