@@ -121,24 +121,31 @@ class KubernetesRegistryTest {
         registry.subscribe(GREETER, recorder);
         awaitHosts("10.0.0.1");
         Await.until("the first watch", WAIT, () -> registry.watchCount() == 1);
-
-        // The connection under the watch breaks: list again, watch again.
-        api.proxy().cut();
-        Await.until("a second list and watch", WAIT, () -> registry.listCount() >= 2 && registry.watchCount() >= 2);
+        // A change seen through the watch: the mock server has sent all it had (it stalls when a connection breaks
+        // while it still has events to send).
         api.apply(slice("greeter-a", GREETER, 8080, List.of(endpoint("10.0.0.1", READY),
                 endpoint("10.0.0.2", READY))));
         awaitHosts("10.0.0.1", "10.0.0.2");
 
-        // The next watch gets 410 Gone (its resource version is too old): list again; an update made meanwhile is
+        // The connection under the watch breaks; a change made meanwhile is in the fresh list or the new watch.
+        api.proxy().cut();
+        api.apply(slice("greeter-a", GREETER, 8080, List.of(endpoint("10.0.0.2", READY))));
+        awaitHosts("10.0.0.2");
+        Await.until("a second list and watch", WAIT, () -> registry.listCount() >= 2 && registry.watchCount() >= 2);
+        api.apply(slice("greeter-a", GREETER, 8080, List.of(endpoint("10.0.0.2", READY),
+                endpoint("10.0.0.3", READY))));
+        awaitHosts("10.0.0.2", "10.0.0.3");
+
+        // The next watch gets 410 Gone (its resource version is too old): list again; a change made meanwhile is
         // in that list.
         long lists = registry.listCount();
         api.goneOnNextWatches(1);
         api.proxy().cut();
-        Await.until("a 410 served", WAIT, () -> api.goneServed() == 1);
-        api.apply(slice("greeter-a", GREETER, 8080, List.of(endpoint("10.0.0.2", READY),
-                endpoint("10.0.0.3", READY))));
-        awaitHosts("10.0.0.2", "10.0.0.3");
-        Await.until("listed again after the 410", WAIT, () -> registry.listCount() >= lists + 2);
+        api.apply(slice("greeter-a", GREETER, 8080, List.of(endpoint("10.0.0.3", READY),
+                endpoint("10.0.0.4", READY))));
+        awaitHosts("10.0.0.3", "10.0.0.4");
+        Await.until("a 410 served, then listed again", WAIT,
+                () -> api.goneServed() == 1 && registry.listCount() >= lists + 2);
         assertThat(recorder.sawEmpty()).isFalse();
     }
 
@@ -148,12 +155,16 @@ class KubernetesRegistryTest {
         registry.subscribe(GREETER, recorder);
         awaitHosts("10.0.0.1");
         Await.until("watching", WAIT, () -> registry.watchCount() == 1);
+        api.apply(slice("greeter-a", GREETER, 8080, List.of(endpoint("10.0.0.1", READY),
+                endpoint("10.0.0.3", READY))));
+        awaitHosts("10.0.0.1", "10.0.0.3");
 
         api.proxy().stop();
         // While it is down, providers change.
         api.apply(slice("greeter-a", GREETER, 8080, List.of(endpoint("10.0.0.2", READY))));
-        assertThat(Await.holdsFor(Duration.ofMillis(1500), () -> hosts().equals(Set.of("10.0.0.1")))).isTrue();
-        assertThat(registry.lookup(GREETER)).hasSize(1);
+        assertThat(Await.holdsFor(Duration.ofMillis(1500), () -> hosts().equals(Set.of("10.0.0.1", "10.0.0.3"))))
+                .isTrue();
+        assertThat(registry.lookup(GREETER)).hasSize(2);
 
         api.proxy().start();
         awaitHosts("10.0.0.2");

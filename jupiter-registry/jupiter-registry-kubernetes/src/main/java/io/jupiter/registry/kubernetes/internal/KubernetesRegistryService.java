@@ -41,7 +41,8 @@ import org.slf4j.LoggerFactory;
  *       Whenever the watch ends (closed by the server, a 410 Gone, a broken connection) the slices are listed
  *       afresh and a new watch starts from the list's resource version. A failed list or watch is retried with
  *       exponential back-off ({@value #MIN_BACKOFF_MILLIS} ms doubling to {@value #MAX_BACKOFF_MILLIS} ms, with
- *       jitter); meanwhile the last list is kept.</li>
+ *       jitter), and so is a watch that ends within {@value #MIN_WATCH_MILLIS} ms of its start; meanwhile the last
+ *       list is kept.</li>
  *   <li>Empty-push protection: a change that would leave a service with no callable endpoint while it had some is
  *       logged and ignored (the last list is kept), as the other registries do.</li>
  *   <li>Providers: {@link #register} and {@link #unregister} do nothing (Kubernetes publishes a pod through its
@@ -53,6 +54,8 @@ public final class KubernetesRegistryService implements RegistryService {
     private static final Logger log = LoggerFactory.getLogger(KubernetesRegistryService.class);
     static final long MIN_BACKOFF_MILLIS = 200;
     static final long MAX_BACKOFF_MILLIS = 5000;
+    /** A watch that ends sooner than this after it started counts as a failure (back-off before the next list). */
+    static final long MIN_WATCH_MILLIS = 1000;
 
     private final KubernetesTarget target;
     private final ScheduledThreadPoolExecutor worker;
@@ -61,6 +64,7 @@ public final class KubernetesRegistryService implements RegistryService {
     private KubernetesClient client;
     private Watch watch;
     private Object watchId;
+    private long watchStartedNanos;
     private int failures;
     private final Map<String, EndpointSlice> slices = new HashMap<>();
     private final Map<ServiceMeta, List<NotifyListener>> listeners = new LinkedHashMap<>();
@@ -165,6 +169,7 @@ public final class KubernetesRegistryService implements RegistryService {
                             .withResourceVersion(list.getMetadata().getResourceVersion())
                             .withAllowWatchBookmarks(true).build(), new SliceWatcher(id));
             watches++;
+            watchStartedNanos = System.nanoTime();
             if (failures > 0) {
                 log.info("watching the EndpointSlices of namespace {} again", target.namespace());
             }
@@ -188,7 +193,13 @@ public final class KubernetesRegistryService implements RegistryService {
         } else {
             log.info("watch of namespace {} ended ({}); listing again", target.namespace(), cause.getMessage());
         }
-        relist();
+        if (System.nanoTime() - watchStartedNanos < TimeUnit.MILLISECONDS.toNanos(MIN_WATCH_MILLIS)) {
+            // A watch that keeps ending at once must not turn into a loop of lists: back off as after a failure.
+            failures++;
+            schedule(this::relist, backoffMillis(failures));
+        } else {
+            relist();
+        }
     }
 
     private void sliceChanged(Object id, Watcher.Action action, EndpointSlice slice) {
@@ -250,16 +261,16 @@ public final class KubernetesRegistryService implements RegistryService {
     /**
      * The client: the configuration the Kubernetes client finds (the pod's service account, or a kubeconfig), with
      * the target's API server if it names one. The client neither retries requests nor resumes watches by itself:
-     * this registry does both, so that it always lists afresh after a watch ends. Watches are plain streamed HTTP
-     * requests, as kubectl's, not WebSockets.
+     * this registry does both, so that it always lists afresh after a watch ends. It speaks HTTP/1.1.
      */
     private static KubernetesClient newClient(KubernetesTarget target) {
         ConfigBuilder config = new ConfigBuilder(Config.autoConfigure(null)).withWatchReconnectLimit(0)
-                .withRequestRetryBackoffLimit(0).withOnlyHttpWatches(true).withNamespace(target.namespace());
+                .withRequestRetryBackoffLimit(0).withNamespace(target.namespace());
         if (target.apiServer() != null) {
             config.withMasterUrl(target.apiServer());
         }
-        return new KubernetesClientBuilder().withConfig(config.build()).build();
+        return new KubernetesClientBuilder().withConfig(config.build())
+                .withHttpClientBuilderConsumer(builder -> builder.preferHttp11()).build();
     }
 
     private void schedule(Runnable task, long delayMillis) {
