@@ -41,7 +41,8 @@ import org.slf4j.LoggerFactory;
  *       Whenever the watch ends (closed by the server, a 410 Gone, a broken connection) the slices are listed
  *       afresh and a new watch starts from the list's resource version. A failed list or watch is retried with
  *       exponential back-off ({@value #MIN_BACKOFF_MILLIS} ms doubling to {@value #MAX_BACKOFF_MILLIS} ms, with
- *       jitter), and so is a watch that ends within {@value #MIN_WATCH_MILLIS} ms of its start; meanwhile the last
+ *       jitter), and so is every watch but the first of a row that ends within {@value #MIN_WATCH_MILLIS} ms of its
+ *       start; meanwhile the last
  *       list is kept.</li>
  *   <li>Empty-push protection: a change that would leave a service with no callable endpoint while it had some is
  *       logged and ignored (the last list is kept), as the other registries do.</li>
@@ -194,9 +195,10 @@ public final class KubernetesRegistryService implements RegistryService {
             log.info("watch of namespace {} ended ({}); listing again", target.namespace(), cause.getMessage());
         }
         if (System.nanoTime() - watchStartedNanos < TimeUnit.MILLISECONDS.toNanos(MIN_WATCH_MILLIS)) {
-            // A watch that keeps ending at once must not turn into a loop of lists: back off as after a failure.
+            // A watch that keeps ending at once must not turn into a loop of lists: from the second in a row, back
+            // off as after a failure.
             failures++;
-            schedule(this::relist, backoffMillis(failures));
+            schedule(this::relist, failures == 1 ? 0 : backoffMillis(failures - 1));
         } else {
             relist();
         }
