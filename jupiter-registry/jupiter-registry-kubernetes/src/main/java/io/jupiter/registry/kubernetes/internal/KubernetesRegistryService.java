@@ -42,8 +42,7 @@ import org.slf4j.LoggerFactory;
  *       afresh and a new watch starts from the list's resource version. A failed list or watch is retried with
  *       exponential back-off ({@value #MIN_BACKOFF_MILLIS} ms doubling to {@value #MAX_BACKOFF_MILLIS} ms, with
  *       jitter), and so is every watch but the first of a row that ends within {@value #MIN_WATCH_MILLIS} ms of its
- *       start; meanwhile the last
- *       list is kept.</li>
+ *       start; meanwhile the last list is kept.</li>
  *   <li>Empty-push protection: a change that would leave a service with no callable endpoint while it had some is
  *       logged and ignored (the last list is kept), as the other registries do.</li>
  *   <li>Providers: {@link #register} and {@link #unregister} do nothing (Kubernetes publishes a pod through its
