@@ -48,7 +48,7 @@ final class TcpProxy implements AutoCloseable {
     }
 
     /** Breaks every connection through the proxy; new ones are still accepted. */
-    void cut() {
+    synchronized void cut() {
         for (Socket socket : open) {
             closeQuietly(socket);
         }
@@ -82,8 +82,16 @@ final class TcpProxy implements AutoCloseable {
                     closeQuietly(server);
                     continue;
                 }
-                open.add(client);
-                open.add(server);
+                synchronized (this) {
+                    // A connection accepted just before stop() must not outlive it.
+                    if (listener != socket) {
+                        closeQuietly(client);
+                        closeQuietly(server);
+                        return;
+                    }
+                    open.add(client);
+                    open.add(server);
+                }
                 pump(client, server);
                 pump(server, client);
             } catch (IOException e) {
