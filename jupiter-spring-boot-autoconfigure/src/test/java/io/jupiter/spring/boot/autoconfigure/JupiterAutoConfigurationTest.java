@@ -101,6 +101,22 @@ class JupiterAutoConfigurationTest {
     }
 
     @Test
+    void aKubernetesRegistryAddressStartsAProviderThatPublishesNothing() {
+        // In a pod: the provider names the consumers' registry (so shutdownGracefully waits for them to go quiet);
+        // publishing through it does nothing and there is no host:port to probe.
+        runner.withUserConfiguration(Provider.class)
+                .withPropertyValues("jupiter.registry.address=kubernetes://shop")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context.getBean(JupiterClient.class).registry()).isEqualTo("kubernetes://shop");
+                    assertThat(context.getBean(JupiterServer.class).awaitPublished(1000)).isTrue();
+                    Health health = context.getBean(JupiterHealthIndicator.class).health();
+                    assertThat(health.getStatus()).isEqualTo(Status.UP);
+                    assertThat(health.getDetails()).doesNotContainKey("registryReachable");
+                });
+    }
+
+    @Test
     void unreachableRegistryMakesTheServerDown() throws Exception {
         int closedPort;
         try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
