@@ -12,7 +12,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
-/** The compat service as our user declares it: the same methods as the 1.3.1 one. Group "compat", name "compat"; every value method returns its argument. */
+/**
+ * The compat service as our user declares it: the same methods as the 1.3.1 one. Group "compat", name "compat"; every
+ * value method returns its argument.
+ */
 @ServiceProvider(group = "compat", name = "compat")
 public interface CompatService {
 

@@ -327,7 +327,9 @@ public final class JupiterSettings {
             .where("`@NonBlocking` on a method or type, `@NonBlocking(false)` to keep a method on the pool ([where "
                     + "methods run](architecture.md#where-methods-and-callbacks-run))"));
 
-    /** Adaptive dispatch; off by default: one slow call of a learned method stalls every connection of its IO thread. */
+    /**
+     * Adaptive dispatch; off by default: one slow call of a learned method stalls every connection of its IO thread.
+     */
     public static final Setting<Boolean> ADAPTIVE_DISPATCH = declare(Setting.of("adaptiveDispatch", ValueType.BOOLEAN,
                     false)
             .defaultText("off")

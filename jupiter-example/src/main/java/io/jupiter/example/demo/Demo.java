@@ -121,7 +121,8 @@ public final class Demo {
         async.add(1, 2);
         InvokeFuture<Integer> sum = InvokeFutureContext.future(Integer.class);
         CompletableFuture<String> callback = new CompletableFuture<>();
-        sum.whenComplete((value, error) -> callback.complete(error == null ? "callback got " + value : error.toString()));
+        sum.whenComplete((value, error) ->
+                callback.complete(error == null ? "callback got " + value : error.toString()));
         check("async          add(1, 2) + whenComplete", callback.get(5, TimeUnit.SECONDS), "callback got 3");
 
         try {

@@ -61,7 +61,8 @@ public record DnsTarget(String name, int port, long refreshMillis, InetSocketAdd
         try {
             return Long.parseLong(value);
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("refreshMillis: '" + value + "' (expected: a number of milliseconds)", e);
+            throw new IllegalArgumentException(
+                    "refreshMillis: '" + value + "' (expected: a number of milliseconds)", e);
         }
     }
 }

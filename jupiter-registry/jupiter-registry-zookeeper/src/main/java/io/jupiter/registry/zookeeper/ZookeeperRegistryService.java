@@ -72,7 +72,8 @@ final class ZookeeperRegistryService implements RegistryService {
      * {@code List.of}: ZooKeeper asks the list whether it contains {@code null}, which that answers with an NPE.)
      */
     static final List<ACL> ACL = Collections.unmodifiableList(Arrays.asList(
-            new ACL(ZooDefs.Perms.ALL, ZooDefs.Ids.AUTH_IDS), new ACL(ZooDefs.Perms.READ, ZooDefs.Ids.ANYONE_ID_UNSAFE)));
+            new ACL(ZooDefs.Perms.ALL, ZooDefs.Ids.AUTH_IDS),
+            new ACL(ZooDefs.Perms.READ, ZooDefs.Ids.ANYONE_ID_UNSAFE)));
 
     private final CuratorFramework curator;
     private final ScheduledExecutorService worker;

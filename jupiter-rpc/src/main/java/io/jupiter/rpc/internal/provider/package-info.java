@@ -22,7 +22,8 @@
  * </pre>
  *
  * <p>A throwable becomes a status in {@link io.jupiter.rpc.internal.provider.ProviderFailures} only, by the rule of
- * {@link io.jupiter.rpc.internal.StatusTable}. Around the pipeline, {@link io.jupiter.rpc.internal.provider.ServerRuntime}
+ * {@link io.jupiter.rpc.internal.StatusTable}. Around the pipeline,
+ * {@link io.jupiter.rpc.internal.provider.ServerRuntime}
  * wires the acceptor to the {@link io.jupiter.rpc.internal.provider.ServiceRegistry} (services),
  * the {@link io.jupiter.rpc.internal.provider.ConnectionTable} (connections and callers) and the
  * {@link io.jupiter.rpc.internal.provider.ProviderExecutors} (executors, drain, close);

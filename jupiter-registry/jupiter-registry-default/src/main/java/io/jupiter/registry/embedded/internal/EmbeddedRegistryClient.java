@@ -208,7 +208,8 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
         run(() -> {
             log.info("connected to registry {}", connection.remoteAddress());
             active.add(connection);
-            ServerView view = views.computeIfAbsent((InetSocketAddress) connection.remoteAddress(), a -> new ServerView());
+            ServerView view = views.computeIfAbsent((InetSocketAddress) connection.remoteAddress(),
+                    a -> new ServerView());
             // A restarted server counts versions from zero again: accept its first full lists whatever they say.
             view.versions.clear();
             for (RegisterMeta meta : registered) {
