@@ -54,8 +54,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Pings and pongs ({@link ProtocolHeader#HEARTBEAT} with an id other than 0 and no body): a decoder that answers
  * pings (a server's) writes the pong, at most one per {@link TransportConfig#pingMinIntervalMillis()}; any other (a
- * client's) fires {@link #PONG} as a user event down the pipeline, where the connection's group learns that its
- * peer answers pings.
+ * client's) fires {@link #PONG} as a user event through the whole pipeline, where the keepalive learns that the
+ * connection carries pongs and the connection's group that its peer answers pings.
  */
 public final class FrameDecoder extends ByteToMessageDecoder {
 
@@ -182,7 +182,8 @@ public final class FrameDecoder extends ByteToMessageDecoder {
 
     private void pingOrPong(ChannelHandlerContext ctx) {
         if (!answersPings) {
-            ctx.fireUserEventTriggered(PONG);
+            // From the head, so the keepalive in front of this decoder learns of it too.
+            ctx.pipeline().fireUserEventTriggered(PONG);
         } else if (!pongWritten || readNanos - lastPongNanos >= pingMinIntervalNanos) {
             pongWritten = true;
             lastPongNanos = readNanos;
