@@ -24,7 +24,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
@@ -57,10 +56,8 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
     private final Connector connector;
     private final List<ConnectionGroup> groups = new ArrayList<>();
     private final long resendNanos;
-    private final RegistryAuth auth;
-    /** Handshakes under way (IO threads, and the worker's timeout); then the connections that passed. */
-    private final Map<Connection, Handshake> handshakes = new ConcurrentHashMap<>();
-    private final Set<Connection> authenticated = ConcurrentHashMap.newKeySet();
+    /** The secret's handshake, or {@code null} without a secret. */
+    private final ClientHandshake handshake;
     /** At most one line per registry address every 10 s: a refused client reconnects again and again. */
     private final ThrottledWarning refused = new ThrottledWarning(log, 10, TimeUnit.SECONDS);
 
@@ -86,12 +83,12 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
     public EmbeddedRegistryClient(List<InetSocketAddress> servers, TransportConfig transportConfig,
                                   long resendMillis, RegistryAuth auth) {
         this.resendNanos = TimeUnit.MILLISECONDS.toNanos(resendMillis);
-        this.auth = auth;
         ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1,
                 new NamedThreadFactory("jupiter-registry-client", true));
         executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
         executor.setContinueExistingPeriodicTasksAfterShutdownPolicy(false);
         this.worker = executor;
+        this.handshake = auth == null ? null : new ClientHandshake(auth, executor, refused);
         TransportConfig config = transportConfig.toBuilder().acceptedMessageCodes(RegistryFrames.MESSAGE_CODES)
                 .build();
         this.connector = TransportFactory.load().newConnector(config, this);
@@ -183,24 +180,11 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
 
     @Override
     public void connected(Connection connection) {
-        if (auth == null) {
+        if (handshake == null) {
             ready(connection);
             return;
         }
-        handshakes.put(connection, new Handshake());
-        try {
-            worker.schedule(() -> {
-                Handshake handshake = handshakes.remove(connection);
-                if (handshake != null && connection.isActive()) {
-                    refused.warnFor(connection.remoteAddress(), "closing registry connection {}: the handshake did "
-                            + "not finish within {} ms (does the registry have the secret configured?)",
-                            connection.remoteAddress(), RegistryAuth.DEFAULT_TIMEOUT_MILLIS);
-                    connection.close();
-                }
-            }, RegistryAuth.DEFAULT_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
-        } catch (RejectedExecutionException e) {
-            connection.close();
-        }
+        handshake.start(connection);
     }
 
     /** The connection may carry registrations and subscriptions: replays them. */
@@ -222,11 +206,8 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
 
     @Override
     public void disconnected(Connection connection) {
-        Handshake handshake = handshakes.remove(connection);
-        authenticated.remove(connection);
-        if (handshake != null && handshake.expectedProof != null && !closed) {
-            refused.warnFor(connection.remoteAddress(), "registry {} closed the connection while checking the secret "
-                    + "(is it the same on both sides?)", connection.remoteAddress());
+        if (handshake != null) {
+            handshake.forget(connection, closed);
         }
         run(() -> {
             if (!closed) {
@@ -239,14 +220,16 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
 
     @Override
     public void frameReceived(Connection connection, Frame frame) {
-        if (auth != null && !authenticated.contains(connection)) {
-            authenticate(connection, frame);
+        if (handshake != null && !handshake.passed(connection)) {
+            if (handshake.receive(connection, frame)) {
+                ready(connection);
+            }
             return;
         }
         if (frame.messageCode() == RegistryFrames.AUTH_CODE) {
             frame.release();
             refused.warnFor(connection.remoteAddress(), "closing registry connection {}: {}",
-                    connection.remoteAddress(), auth == null ? "the registry requires a secret and this client has "
+                    connection.remoteAddress(), handshake == null ? "the registry requires a secret and this client has "
                             + "none (set JUPITER_REGISTRY_SECRET)" : "an unexpected AUTH frame");
             connection.close();
             return;
@@ -266,53 +249,6 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
             return;
         }
         run(() -> handle(connection, message));
-    }
-
-    /** One step of the handshake, on the connection's IO thread. */
-    private void authenticate(Connection connection, Frame frame) {
-        Handshake handshake = handshakes.get(connection);
-        if (handshake == null) {
-            // Timed out, closing.
-            frame.release();
-            connection.close();
-            return;
-        }
-        if (frame.messageCode() != RegistryFrames.AUTH_CODE) {
-            handshakes.remove(connection);
-            refused.warnFor(connection.remoteAddress(), "closing registry connection {}: it sent a message (code "
-                    + "0x{}) before proving the secret (a registry without the secret configured?)",
-                    connection.remoteAddress(), Integer.toHexString(frame.messageCode()));
-            frame.release();
-            connection.close();
-            return;
-        }
-        if (handshake.expectedProof == null) {
-            byte[] serverNonce = RegistryAuth.body(frame, RegistryAuth.CHALLENGE, RegistryAuth.NONCE_BYTES);
-            if (serverNonce == null) {
-                failHandshake(connection, "a malformed challenge");
-                return;
-            }
-            byte[] clientNonce = RegistryAuth.nonce();
-            handshake.expectedProof = auth.serverProof(serverNonce, clientNonce);
-            connection.write(RegistryAuth.frame(connection.alloc(), RegistryAuth.CLIENT_PROOF, clientNonce,
-                    auth.clientProof(serverNonce, clientNonce)));
-            return;
-        }
-        byte[] proof = RegistryAuth.body(frame, RegistryAuth.SERVER_PROOF, RegistryAuth.MAC_BYTES);
-        if (proof == null || !RegistryAuth.matches(handshake.expectedProof, proof)) {
-            failHandshake(connection, "it did not prove the secret (a different secret, or not our registry)");
-            return;
-        }
-        handshakes.remove(connection);
-        authenticated.add(connection);
-        ready(connection);
-    }
-
-    private void failHandshake(Connection connection, String reason) {
-        handshakes.remove(connection);
-        refused.warnFor(connection.remoteAddress(), "closing registry connection {}: {}", connection.remoteAddress(),
-                reason);
-        connection.close();
     }
 
     // ---- worker ----
@@ -470,11 +406,6 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
             group.close();
         }
         connector.close();
-    }
-
-    /** A handshake under way: the registry's proof expected once the client answered the challenge. */
-    private static final class Handshake {
-        volatile byte[] expectedProof;
     }
 
     /** What one registry server has told this client. */

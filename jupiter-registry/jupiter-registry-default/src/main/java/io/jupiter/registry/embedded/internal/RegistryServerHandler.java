@@ -20,7 +20,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -63,9 +62,8 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
     private final ScheduledExecutorService worker;
     private final long resendNanos;
     private final Policy policy;
-    // Handshake state, touched by the IO threads (and the worker's timeout): a connection is in at most one of them.
-    private final Map<Connection, byte[]> challenged = new ConcurrentHashMap<>();
-    private final Set<Connection> authenticated = ConcurrentHashMap.newKeySet();
+    /** The secret's handshake, or {@code null} without a secret. */
+    private final ServerHandshake handshake;
     // Worker-confined.
     private final Map<ServiceMeta, ServiceState> services = new HashMap<>();
     private final Map<Connection, Peer> peers = new LinkedHashMap<>();
@@ -92,47 +90,39 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
         this.worker = Executors.newSingleThreadScheduledExecutor(new NamedThreadFactory("jupiter-registry-server",
                 true));
         long scan = Math.max(10, Math.min(300, resendMillis / 4));
+        this.handshake = policy.auth() == null ? null
+                : new ServerHandshake(policy.auth(), policy.authTimeoutMillis(), worker, refused);
         worker.scheduleWithFixedDelay(this::resendExpired, scan, scan, TimeUnit.MILLISECONDS);
     }
 
     @Override
     public void connected(Connection connection) {
-        if (policy.auth() == null) {
+        if (handshake == null) {
             run(() -> peers.computeIfAbsent(connection, c -> new Peer()));
             return;
         }
-        byte[] nonce = RegistryAuth.nonce();
-        challenged.put(connection, nonce);
-        connection.write(RegistryAuth.frame(connection.alloc(), RegistryAuth.CHALLENGE, nonce));
-        try {
-            worker.schedule(() -> {
-                if (challenged.remove(connection) != null && connection.isActive()) {
-                    refused.warnFor(peer(connection), "closing registry connection {}: no proof of the registry "
-                            + "secret within {} ms", connection.remoteAddress(), policy.authTimeoutMillis());
-                    connection.close();
-                }
-            }, policy.authTimeoutMillis(), TimeUnit.MILLISECONDS);
-        } catch (RejectedExecutionException e) {
-            connection.close();
-        }
+        handshake.challenge(connection);
     }
 
     @Override
     public void disconnected(Connection connection) {
-        challenged.remove(connection);
-        authenticated.remove(connection);
+        if (handshake != null) {
+            handshake.forget(connection);
+        }
         run(() -> dropPeer(connection));
     }
 
     @Override
     public void frameReceived(Connection connection, Frame frame) {
-        if (policy.auth() != null && !authenticated.contains(connection)) {
-            authenticate(connection, frame);
+        if (handshake != null && !handshake.passed(connection)) {
+            if (handshake.receive(connection, frame)) {
+                run(() -> peers.computeIfAbsent(connection, c -> new Peer()));
+            }
             return;
         }
         if (frame.messageCode() == RegistryFrames.AUTH_CODE) {
             frame.release();
-            refused.warnFor(peer(connection), "closing registry connection {}: an unexpected AUTH frame ({})",
+            refused.warnFor(PeerHost.of(connection), "closing registry connection {}: an unexpected AUTH frame ({})",
                     connection.remoteAddress(), policy.auth() == null ? "this registry has no secret configured"
                             : "already authenticated");
             connection.close();
@@ -148,52 +138,12 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
         try {
             message = RegistryFrames.read(frame);
         } catch (RegistryCodecException e) {
-            malformed.warnFor(peer(connection), "closing registry connection {}: unreadable message (code 0x{}): {}",
+            malformed.warnFor(PeerHost.of(connection), "closing registry connection {}: unreadable message (code 0x{}): {}",
                     connection.remoteAddress(), Integer.toHexString(frame.messageCode()), LogText.of(e.getMessage()));
             connection.close();
             return;
         }
         run(() -> handle(connection, message));
-    }
-
-    /** Checks the client's proof (the only frame accepted before it); on the connection's IO thread. */
-    private void authenticate(Connection connection, Frame frame) {
-        byte[] serverNonce = challenged.remove(connection);
-        if (serverNonce == null) {
-            // Timed out (and closing) already.
-            frame.release();
-            connection.close();
-            return;
-        }
-        if (frame.messageCode() != RegistryFrames.AUTH_CODE) {
-            refused.warnFor(peer(connection), "closing registry connection {}: a frame (code 0x{}) before proving "
-                    + "the registry secret (this registry requires one: JUPITER_REGISTRY_SECRET)",
-                    connection.remoteAddress(), Integer.toHexString(frame.messageCode()));
-            frame.release();
-            connection.close();
-            return;
-        }
-        byte[] body = RegistryAuth.body(frame, RegistryAuth.CLIENT_PROOF, RegistryAuth.NONCE_BYTES
-                + RegistryAuth.MAC_BYTES);
-        if (body == null) {
-            refused.warnFor(peer(connection), "closing registry connection {}: a malformed AUTH frame",
-                    connection.remoteAddress());
-            connection.close();
-            return;
-        }
-        byte[] clientNonce = RegistryAuth.slice(body, 0, RegistryAuth.NONCE_BYTES);
-        byte[] proof = RegistryAuth.slice(body, RegistryAuth.NONCE_BYTES, RegistryAuth.MAC_BYTES);
-        if (!RegistryAuth.matches(policy.auth().clientProof(serverNonce, clientNonce), proof)) {
-            refused.warnFor(peer(connection), "closing registry connection {}: wrong registry secret",
-                    connection.remoteAddress());
-            connection.close();
-            return;
-        }
-        authenticated.add(connection);
-        connection.write(RegistryAuth.frame(connection.alloc(), RegistryAuth.SERVER_PROOF,
-                policy.auth().serverProof(serverNonce, clientNonce)));
-        log.debug("registry connection {} authenticated", connection.remoteAddress());
-        run(() -> peers.computeIfAbsent(connection, c -> new Peer()));
     }
 
     /** The providers of a service known now (for monitoring and tests). */
@@ -251,7 +201,7 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
         switch (message.messageCode()) {
             case RegistryFrames.PUBLISH_SERVICE -> {
                 if (!(data instanceof RegisterMeta meta)) {
-                    malformed.warnFor(peer(connection), "ignoring a PUBLISH without a RegisterMeta from {}",
+                    malformed.warnFor(PeerHost.of(connection), "ignoring a PUBLISH without a RegisterMeta from {}",
                             connection.remoteAddress());
                     return;
                 }
@@ -259,7 +209,7 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
             }
             case RegistryFrames.PUBLISH_CANCEL_SERVICE -> {
                 if (!(data instanceof RegisterMeta meta)) {
-                    malformed.warnFor(peer(connection), "ignoring a PUBLISH_CANCEL without a RegisterMeta from {}",
+                    malformed.warnFor(PeerHost.of(connection), "ignoring a PUBLISH_CANCEL without a RegisterMeta from {}",
                             connection.remoteAddress());
                     return;
                 }
@@ -268,7 +218,7 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
                 RegisterMeta filled = withHost(connection, meta);
                 RegisterMeta own = filled == null ? null : peer.published.remove(Publication.of(filled));
                 if (own == null) {
-                    refused.warnFor(peer(connection), "ignoring {}'s withdrawal of {}: not published on this "
+                    refused.warnFor(PeerHost.of(connection), "ignoring {}'s withdrawal of {}: not published on this "
                             + "connection", connection.remoteAddress(), LogText.of(meta));
                     return;
                 }
@@ -276,12 +226,12 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
             }
             case RegistryFrames.SUBSCRIBE_SERVICE -> {
                 if (!(data instanceof ServiceMeta service)) {
-                    malformed.warnFor(peer(connection), "ignoring a SUBSCRIBE without a ServiceMeta from {}",
+                    malformed.warnFor(PeerHost.of(connection), "ignoring a SUBSCRIBE without a ServiceMeta from {}",
                             connection.remoteAddress());
                     return;
                 }
                 if (!peer.subscribed.contains(service) && peer.subscribed.size() >= policy.maxSubscriptions()) {
-                    refused.warnFor(peer(connection), "refusing {}'s subscription to {}: it has {} already "
+                    refused.warnFor(PeerHost.of(connection), "refusing {}'s subscription to {}: it has {} already "
                             + "(the limit per connection)", connection.remoteAddress(), LogText.of(service),
                             policy.maxSubscriptions());
                     return;
@@ -300,14 +250,14 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
     private void publish(Connection connection, Peer peer, long sequence, RegisterMeta meta) {
         RegisterMeta filled = withHost(connection, meta);
         if (filled == null) {
-            refused.warnFor(peer(connection), "refusing {}'s publication of {}: its host is not the address it "
+            refused.warnFor(PeerHost.of(connection), "refusing {}'s publication of {}: its host is not the address it "
                     + "connects from (publish an empty host, or allow any with "
                     + "RegistryServer.Builder.allowAnyPublishedHost)", connection.remoteAddress(), LogText.of(meta));
             return;
         }
         Publication key = Publication.of(filled);
         if (!peer.published.containsKey(key) && peer.published.size() >= policy.maxPublications()) {
-            refused.warnFor(peer(connection), "refusing {}'s publication of {}: it has {} already (the limit per "
+            refused.warnFor(PeerHost.of(connection), "refusing {}'s publication of {}: it has {} already (the limit per "
                     + "connection)", connection.remoteAddress(), LogText.of(filled), policy.maxPublications());
             return;
         }
@@ -409,7 +359,7 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
         }
         if (needsAck) {
             if (unacked.count(connection) >= policy.maxUnackedPushes()) {
-                refused.warnFor(peer(connection), "closing registry connection {}: {} pushes unacknowledged (the "
+                refused.warnFor(PeerHost.of(connection), "closing registry connection {}: {} pushes unacknowledged (the "
                         + "limit per connection)", connection.remoteAddress(), policy.maxUnackedPushes());
                 connection.close();
                 return;
@@ -515,9 +465,5 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
     private static final class Peer {
         final Map<Publication, RegisterMeta> published = new LinkedHashMap<>();
         final Set<ServiceMeta> subscribed = new LinkedHashSet<>();
-    }
-
-    private static Object peer(Connection connection) {
-        return connection.remoteAddress() instanceof InetSocketAddress remote ? remote.getAddress() : null;
     }
 }
