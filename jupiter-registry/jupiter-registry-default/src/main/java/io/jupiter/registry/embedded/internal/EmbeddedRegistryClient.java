@@ -18,7 +18,6 @@ import io.jupiter.transport.TransportFactory;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -55,7 +54,6 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
     private final ScheduledExecutorService worker;
     private final Connector connector;
     private final List<ConnectionGroup> groups = new ArrayList<>();
-    private final long resendNanos;
     /** The secret's handshake, or {@code null} without a secret. */
     private final ClientHandshake handshake;
     /** At most one line per registry address every 10 s: a refused client reconnects again and again. */
@@ -69,10 +67,7 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
     private final Map<ServiceMeta, List<NotifyListener>> listeners = new LinkedHashMap<>();
     private final Map<InetSocketAddress, ServerView> views = new HashMap<>();
     private final Map<ServiceMeta, List<RegisterMeta>> merged = new HashMap<>();
-    private final Unacked unacked = new Unacked();
-    private final Set<RegisterMeta> confirmed = new HashSet<>();
-    private final Map<Long, RegisterMeta> publishes = new HashMap<>();
-    private long nextSequence;
+    private final ClientOutbox outbox;
     private volatile boolean closed;
 
     /**
@@ -82,7 +77,7 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
      */
     public EmbeddedRegistryClient(List<InetSocketAddress> servers, TransportConfig transportConfig,
                                   long resendMillis, RegistryAuth auth) {
-        this.resendNanos = TimeUnit.MILLISECONDS.toNanos(resendMillis);
+        this.outbox = new ClientOutbox(TimeUnit.MILLISECONDS.toNanos(resendMillis));
         ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1,
                 new NamedThreadFactory("jupiter-registry-client", true));
         executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
@@ -109,7 +104,7 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
         run(() -> {
             if (registered.add(meta)) {
                 for (Connection connection : activeConnections()) {
-                    publish(connection, meta);
+                    outbox.publish(connection, meta);
                 }
             }
         });
@@ -119,9 +114,9 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
     public void unregister(RegisterMeta meta) {
         run(() -> {
             if (registered.remove(meta)) {
-                confirmed.remove(meta);
+                outbox.unconfirm(meta);
                 for (Connection connection : activeConnections()) {
-                    sendTracked(connection, RegistryFrames.PUBLISH_CANCEL_SERVICE, meta);
+                    outbox.send(connection, RegistryFrames.PUBLISH_CANCEL_SERVICE, meta);
                 }
             }
         });
@@ -135,7 +130,7 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
                 list = new CopyOnWriteArrayList<>();
                 listeners.put(service, list);
                 for (Connection connection : activeConnections()) {
-                    sendTracked(connection, RegistryFrames.SUBSCRIBE_SERVICE, service);
+                    outbox.send(connection, RegistryFrames.SUBSCRIBE_SERVICE, service);
                 }
             }
             list.add(listener);
@@ -163,7 +158,7 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         while (true) {
             try {
-                if (worker.submit(() -> confirmed.containsAll(registered)).get()) {
+                if (worker.submit(() -> outbox.confirmedAll(registered)).get()) {
                     return true;
                 }
             } catch (ExecutionException | RejectedExecutionException e) {
@@ -196,10 +191,10 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
             // A restarted server counts versions from zero again: accept its first full lists whatever they say.
             view.versions.clear();
             for (RegisterMeta meta : registered) {
-                publish(connection, meta);
+                outbox.publish(connection, meta);
             }
             for (ServiceMeta service : listeners.keySet()) {
-                sendTracked(connection, RegistryFrames.SUBSCRIBE_SERVICE, service);
+                outbox.send(connection, RegistryFrames.SUBSCRIBE_SERVICE, service);
             }
         });
     }
@@ -214,7 +209,7 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
                 log.warn("lost registry {}; keeping the last known provider lists", connection.remoteAddress());
             }
             active.remove(connection);
-            unacked.forget(connection);
+            outbox.forget(connection);
         });
     }
 
@@ -229,15 +224,15 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
         if (frame.messageCode() == RegistryFrames.AUTH_CODE) {
             frame.release();
             refused.warnFor(connection.remoteAddress(), "closing registry connection {}: {}",
-                    connection.remoteAddress(), handshake == null ? "the registry requires a secret and this client has "
-                            + "none (set JUPITER_REGISTRY_SECRET)" : "an unexpected AUTH frame");
+                    connection.remoteAddress(), handshake == null ? "the registry requires a secret and this "
+                            + "client has none (set JUPITER_REGISTRY_SECRET)" : "an unexpected AUTH frame");
             connection.close();
             return;
         }
         if (frame.messageCode() == RegistryFrames.ACK) {
             long sequence = frame.id();
             frame.release();
-            run(() -> acked(connection, sequence));
+            run(() -> outbox.acked(connection, sequence, registered));
             return;
         }
         RegistryMessage message;
@@ -341,36 +336,9 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
         }
     }
 
-    private void acked(Connection connection, long sequence) {
-        Unacked.Entry entry = unacked.acked(connection, sequence);
-        if (entry != null) {
-            RegisterMeta meta = publishes.remove(sequence);
-            if (meta != null && registered.contains(meta)) {
-                confirmed.add(meta);
-            }
-        }
-    }
-
-    private void publish(Connection connection, RegisterMeta meta) {
-        long sequence = sendTracked(connection, RegistryFrames.PUBLISH_SERVICE, meta);
-        publishes.put(sequence, meta);
-    }
-
-    private long sendTracked(Connection connection, byte code, Object data) {
-        RegistryMessage message = new RegistryMessage(nextSequence++, RegistryFrames.PROTOSTUFF, code, 0, data);
-        unacked.sent(connection, message);
-        RegistryFrames.send(connection, message);
-        return message.sequence();
-    }
-
     private void resendExpired() {
         try {
-            for (Unacked.Entry entry : unacked.removeExpired(resendNanos)) {
-                if (entry.connection().isActive()) {
-                    unacked.sent(entry.connection(), entry.message());
-                    RegistryFrames.send(entry.connection(), entry.message());
-                }
-            }
+            outbox.resendExpired();
         } catch (RuntimeException e) {
             log.warn("registry resend failed", e);
         }

@@ -60,15 +60,13 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
     private final ThrottledWarning refused = new ThrottledWarning(log, 1, TimeUnit.SECONDS);
 
     private final ScheduledExecutorService worker;
-    private final long resendNanos;
     private final Policy policy;
     /** The secret's handshake, or {@code null} without a secret. */
     private final ServerHandshake handshake;
     // Worker-confined.
     private final Map<ServiceMeta, ServiceState> services = new HashMap<>();
     private final Map<Connection, Peer> peers = new LinkedHashMap<>();
-    private final Unacked unacked = new Unacked();
-    private long nextSequence;
+    private final PushOutbox outbox;
 
     /**
      * What a registry enforces.
@@ -86,7 +84,8 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
 
     public RegistryServerHandler(long resendMillis, Policy policy) {
         this.policy = policy;
-        this.resendNanos = TimeUnit.MILLISECONDS.toNanos(resendMillis);
+        this.outbox = new PushOutbox(TimeUnit.MILLISECONDS.toNanos(resendMillis), policy.maxUnackedPushes(),
+                refused);
         this.worker = Executors.newSingleThreadScheduledExecutor(new NamedThreadFactory("jupiter-registry-server",
                 true));
         long scan = Math.max(10, Math.min(300, resendMillis / 4));
@@ -131,14 +130,15 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
         if (frame.messageCode() == RegistryFrames.ACK) {
             long sequence = frame.id();
             frame.release();
-            run(() -> unacked.acked(connection, sequence));
+            run(() -> outbox.acked(connection, sequence));
             return;
         }
         RegistryMessage message;
         try {
             message = RegistryFrames.read(frame);
         } catch (RegistryCodecException e) {
-            malformed.warnFor(PeerHost.of(connection), "closing registry connection {}: unreadable message (code 0x{}): {}",
+            malformed.warnFor(PeerHost.of(connection), "closing registry connection {}: unreadable message "
+                    + "(code 0x{}): {}",
                     connection.remoteAddress(), Integer.toHexString(frame.messageCode()), LogText.of(e.getMessage()));
             connection.close();
             return;
@@ -209,7 +209,8 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
             }
             case RegistryFrames.PUBLISH_CANCEL_SERVICE -> {
                 if (!(data instanceof RegisterMeta meta)) {
-                    malformed.warnFor(PeerHost.of(connection), "ignoring a PUBLISH_CANCEL without a RegisterMeta from {}",
+                    malformed.warnFor(PeerHost.of(connection), "ignoring a PUBLISH_CANCEL without a RegisterMeta "
+                            + "from {}",
                             connection.remoteAddress());
                     return;
                 }
@@ -257,8 +258,9 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
         }
         Publication key = Publication.of(filled);
         if (!peer.published.containsKey(key) && peer.published.size() >= policy.maxPublications()) {
-            refused.warnFor(PeerHost.of(connection), "refusing {}'s publication of {}: it has {} already (the limit per "
-                    + "connection)", connection.remoteAddress(), LogText.of(filled), policy.maxPublications());
+            refused.warnFor(PeerHost.of(connection), "refusing {}'s publication of {}: it has {} already (the "
+                    + "limit per connection)", connection.remoteAddress(), LogText.of(filled),
+                    policy.maxPublications());
             return;
         }
         RegistryFrames.ack(connection, sequence);
@@ -300,7 +302,7 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
 
     private void dropPeer(Connection connection) {
         Peer peer = peers.remove(connection);
-        unacked.forget(connection);
+        outbox.forget(connection);
         if (peer == null) {
             return;
         }
@@ -324,8 +326,7 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
             log.info("provider {} went offline", LogText.of(address));
             for (Map.Entry<Connection, Peer> entry : peers.entrySet()) {
                 if (!entry.getValue().subscribed.isEmpty()) {
-                    send(entry.getKey(), new RegistryMessage(nextSequence++, RegistryFrames.PROTOSTUFF,
-                            RegistryFrames.OFFLINE_NOTICE, 0, address), false);
+                    outbox.send(entry.getKey(), outbox.message(RegistryFrames.OFFLINE_NOTICE, 0, address), false);
                 }
             }
         }
@@ -342,36 +343,19 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
 
     private void pushChange(ServiceMeta service, ServiceState state, byte code, RegisterMeta meta) {
         for (Connection subscriber : state.subscribers) {
-            send(subscriber, new RegistryMessage(nextSequence++, RegistryFrames.PROTOSTUFF, code, state.version,
-                    new PushData(service, meta)), true);
+            outbox.send(subscriber, outbox.message(code, state.version, new PushData(service, meta)), true);
         }
     }
 
     private void pushFullList(Connection subscriber, ServiceMeta service, ServiceState state) {
         List<RegisterMeta> all = state.metas();
-        send(subscriber, new RegistryMessage(nextSequence++, RegistryFrames.PROTOSTUFF,
-                RegistryFrames.PUBLISH_SERVICE, state.version, new PushData(service, all)), true);
-    }
-
-    private void send(Connection connection, RegistryMessage message, boolean needsAck) {
-        if (!connection.isActive()) {
-            return;
-        }
-        if (needsAck) {
-            if (unacked.count(connection) >= policy.maxUnackedPushes()) {
-                refused.warnFor(PeerHost.of(connection), "closing registry connection {}: {} pushes unacknowledged (the "
-                        + "limit per connection)", connection.remoteAddress(), policy.maxUnackedPushes());
-                connection.close();
-                return;
-            }
-            unacked.sent(connection, message);
-        }
-        RegistryFrames.send(connection, message);
+        outbox.send(subscriber, outbox.message(RegistryFrames.PUBLISH_SERVICE, state.version,
+                new PushData(service, all)), true);
     }
 
     private void resendExpired() {
         try {
-            for (Unacked.Entry entry : unacked.removeExpired(resendNanos)) {
+            for (Unacked.Entry entry : outbox.removeExpired()) {
                 Connection connection = entry.connection();
                 RegistryMessage message = entry.message();
                 if (!connection.isActive() || !(message.data() instanceof PushData push)) {
@@ -386,7 +370,7 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
                     pushFullList(connection, push.service(), state);
                 } else {
                     log.debug("resending registry message {} to {}", message.sequence(), connection.remoteAddress());
-                    send(connection, message, true);
+                    outbox.send(connection, message, true);
                 }
             }
         } catch (RuntimeException e) {
