@@ -6,18 +6,18 @@ import io.jupiter.common.ThrottledWarning;
 import io.jupiter.registry.ProviderAddress;
 import io.jupiter.registry.RegisterMeta;
 import io.jupiter.registry.ServiceMeta;
+import io.jupiter.registry.embedded.internal.RegistryState.Peer;
+import io.jupiter.registry.embedded.internal.RegistryState.Publication;
+import io.jupiter.registry.embedded.internal.RegistryState.Published;
+import io.jupiter.registry.embedded.internal.RegistryState.ServiceState;
 import io.jupiter.transport.Connection;
 import io.jupiter.transport.Frame;
 import io.jupiter.transport.FrameHandler;
 import io.netty.util.NetUtil;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
@@ -50,6 +50,9 @@ import org.slf4j.LoggerFactory;
  *   <li>A push not acknowledged within the resend interval is sent again; if the service changed since, the current
  *       full list goes instead, so a subscriber always converges.</li>
  * </ul>
+ *
+ * <p>This class decides; the pieces it uses each do one job: {@link ServerHandshake} (the secret),
+ * {@link RegistryState} (what is known), {@link ConnectionLimits} (the caps), {@link PushOutbox} (ACKs and resends).
  */
 public final class RegistryServerHandler implements FrameHandler, AutoCloseable {
 
@@ -64,9 +67,9 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
     /** The secret's handshake, or {@code null} without a secret. */
     private final ServerHandshake handshake;
     // Worker-confined.
-    private final Map<ServiceMeta, ServiceState> services = new HashMap<>();
-    private final Map<Connection, Peer> peers = new LinkedHashMap<>();
+    private final RegistryState state = new RegistryState();
     private final PushOutbox outbox;
+    private final ConnectionLimits limits;
 
     /**
      * What a registry enforces.
@@ -86,6 +89,7 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
         this.policy = policy;
         this.outbox = new PushOutbox(TimeUnit.MILLISECONDS.toNanos(resendMillis), policy.maxUnackedPushes(),
                 refused);
+        this.limits = new ConnectionLimits(policy.maxPublications(), policy.maxSubscriptions(), refused);
         this.worker = Executors.newSingleThreadScheduledExecutor(new NamedThreadFactory("jupiter-registry-server",
                 true));
         long scan = Math.max(10, Math.min(300, resendMillis / 4));
@@ -97,7 +101,7 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
     @Override
     public void connected(Connection connection) {
         if (handshake == null) {
-            run(() -> peers.computeIfAbsent(connection, c -> new Peer()));
+            run(() -> state.peer(connection));
             return;
         }
         handshake.challenge(connection);
@@ -115,7 +119,7 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
     public void frameReceived(Connection connection, Frame frame) {
         if (handshake != null && !handshake.passed(connection)) {
             if (handshake.receive(connection, frame)) {
-                run(() -> peers.computeIfAbsent(connection, c -> new Peer()));
+                run(() -> state.peer(connection));
             }
             return;
         }
@@ -148,34 +152,17 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
 
     /** The providers of a service known now (for monitoring and tests). */
     public List<RegisterMeta> providers(ServiceMeta service) {
-        return query(() -> {
-            ServiceState state = services.get(service);
-            return state == null ? List.<RegisterMeta>of() : state.metas();
-        });
+        return query(() -> state.providers(service));
     }
 
     /** Every provider of every service known now (for monitoring). */
     public List<RegisterMeta> allProviders() {
-        return query(() -> {
-            List<RegisterMeta> all = new ArrayList<>();
-            for (ServiceState state : services.values()) {
-                all.addAll(state.metas());
-            }
-            return all;
-        });
+        return query(state::allProviders);
     }
 
     /** The remote addresses of the connections subscribed to at least one service now (for monitoring). */
     public List<InetSocketAddress> subscribers() {
-        return query(() -> {
-            List<InetSocketAddress> all = new ArrayList<>();
-            for (Map.Entry<Connection, Peer> e : peers.entrySet()) {
-                if (!e.getValue().subscribed.isEmpty()) {
-                    all.add((InetSocketAddress) e.getKey().remoteAddress()); // the registry serves TCP only
-                }
-            }
-            return all;
-        });
+        return query(state::subscriberAddresses);
     }
 
     /** Reads the state on the worker, which alone touches it; empty once the server is closed. */
@@ -196,7 +183,7 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
         if (!connection.isActive()) {
             return;
         }
-        Peer peer = peers.computeIfAbsent(connection, c -> new Peer());
+        Peer peer = state.peer(connection);
         Object data = message.data();
         switch (message.messageCode()) {
             case RegistryFrames.PUBLISH_SERVICE -> {
@@ -231,16 +218,13 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
                             connection.remoteAddress());
                     return;
                 }
-                if (!peer.subscribed.contains(service) && peer.subscribed.size() >= policy.maxSubscriptions()) {
-                    refused.warnFor(PeerHost.of(connection), "refusing {}'s subscription to {}: it has {} already "
-                            + "(the limit per connection)", connection.remoteAddress(), LogText.of(service),
-                            policy.maxSubscriptions());
+                if (!limits.allowsSubscription(connection, peer, service)) {
                     return;
                 }
-                ServiceState state = services.computeIfAbsent(service, s -> new ServiceState());
-                state.subscribers.add(connection);
+                ServiceState serviceState = state.serviceOrNew(service);
+                serviceState.subscribers.add(connection);
                 peer.subscribed.add(service);
-                pushFullList(connection, service, state);
+                pushFullList(connection, service, serviceState);
                 RegistryFrames.ack(connection, message.sequence());
             }
             default -> log.debug("ignoring registry message code 0x{} from {}",
@@ -256,20 +240,17 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
                     + "RegistryServer.Builder.allowAnyPublishedHost)", connection.remoteAddress(), LogText.of(meta));
             return;
         }
-        Publication key = Publication.of(filled);
-        if (!peer.published.containsKey(key) && peer.published.size() >= policy.maxPublications()) {
-            refused.warnFor(PeerHost.of(connection), "refusing {}'s publication of {}: it has {} already (the "
-                    + "limit per connection)", connection.remoteAddress(), LogText.of(filled),
-                    policy.maxPublications());
+        if (!limits.allowsPublication(connection, peer, filled)) {
             return;
         }
+        Publication key = Publication.of(filled);
         RegistryFrames.ack(connection, sequence);
-        ServiceState state = services.computeIfAbsent(filled.service(), s -> new ServiceState());
-        Published previous = state.providers.put(filled.address(), new Published(filled, connection));
+        ServiceState serviceState = state.serviceOrNew(filled.service());
+        Published previous = serviceState.providers.put(filled.address(), new Published(filled, connection));
         if (previous != null && previous.owner() != connection) {
             // The same address and service from another connection (from the same host, unless any host is
             // allowed): a provider that restarted before the registry noticed its old connection drop.
-            Peer former = peers.get(previous.owner());
+            Peer former = state.existingPeer(previous.owner());
             if (former != null) {
                 former.published.remove(key);
             }
@@ -278,39 +259,39 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
         }
         peer.published.put(key, filled);
         if (previous == null || !filled.equals(previous.meta())) {
-            state.version++;
+            serviceState.version++;
             log.info("published {}", LogText.of(filled));
-            pushChange(filled.service(), state, RegistryFrames.PUBLISH_SERVICE, filled);
+            pushChange(filled.service(), serviceState, RegistryFrames.PUBLISH_SERVICE, filled);
         }
     }
 
     /** Withdraws a publication if {@code owner} still holds it. */
     private void cancel(RegisterMeta meta, Connection owner) {
-        ServiceState state = services.get(meta.service());
-        if (state == null) {
+        ServiceState serviceState = state.service(meta.service());
+        if (serviceState == null) {
             return;
         }
-        Published current = state.providers.get(meta.address());
+        Published current = serviceState.providers.get(meta.address());
         if (current != null && current.owner() == owner) {
-            state.providers.remove(meta.address());
-            state.version++;
+            serviceState.providers.remove(meta.address());
+            serviceState.version++;
             log.info("withdrew {}", LogText.of(current.meta()));
-            pushChange(meta.service(), state, RegistryFrames.PUBLISH_CANCEL_SERVICE, current.meta());
-            forgetIfUnused(meta.service(), state);
+            pushChange(meta.service(), serviceState, RegistryFrames.PUBLISH_CANCEL_SERVICE, current.meta());
+            state.forgetIfUnused(meta.service(), serviceState);
         }
     }
 
     private void dropPeer(Connection connection) {
-        Peer peer = peers.remove(connection);
+        Peer peer = state.removePeer(connection);
         outbox.forget(connection);
         if (peer == null) {
             return;
         }
         for (ServiceMeta service : peer.subscribed) {
-            ServiceState state = services.get(service);
-            if (state != null) {
-                state.subscribers.remove(connection);
-                forgetIfUnused(service, state);
+            ServiceState serviceState = state.service(service);
+            if (serviceState != null) {
+                serviceState.subscribers.remove(connection);
+                state.forgetIfUnused(service, serviceState);
             }
         }
         Set<ProviderAddress> offline = new LinkedHashSet<>();
@@ -319,37 +300,26 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
             offline.add(meta.address());
         }
         for (ProviderAddress address : offline) {
-            if (stillPublished(address)) {
+            if (state.stillPublished(address)) {
                 // Another connection publishes from this address now: it is not offline.
                 continue;
             }
             log.info("provider {} went offline", LogText.of(address));
-            for (Map.Entry<Connection, Peer> entry : peers.entrySet()) {
-                if (!entry.getValue().subscribed.isEmpty()) {
-                    outbox.send(entry.getKey(), outbox.message(RegistryFrames.OFFLINE_NOTICE, 0, address), false);
-                }
+            for (Connection subscriber : state.subscriberConnections()) {
+                outbox.send(subscriber, outbox.message(RegistryFrames.OFFLINE_NOTICE, 0, address), false);
             }
         }
     }
 
-    private boolean stillPublished(ProviderAddress address) {
-        for (ServiceState state : services.values()) {
-            if (state.providers.containsKey(address)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private void pushChange(ServiceMeta service, ServiceState state, byte code, RegisterMeta meta) {
-        for (Connection subscriber : state.subscribers) {
-            outbox.send(subscriber, outbox.message(code, state.version, new PushData(service, meta)), true);
+    private void pushChange(ServiceMeta service, ServiceState serviceState, byte code, RegisterMeta meta) {
+        for (Connection subscriber : serviceState.subscribers) {
+            outbox.send(subscriber, outbox.message(code, serviceState.version, new PushData(service, meta)), true);
         }
     }
 
-    private void pushFullList(Connection subscriber, ServiceMeta service, ServiceState state) {
-        List<RegisterMeta> all = state.metas();
-        outbox.send(subscriber, outbox.message(RegistryFrames.PUBLISH_SERVICE, state.version,
+    private void pushFullList(Connection subscriber, ServiceMeta service, ServiceState serviceState) {
+        List<RegisterMeta> all = serviceState.metas();
+        outbox.send(subscriber, outbox.message(RegistryFrames.PUBLISH_SERVICE, serviceState.version,
                 new PushData(service, all)), true);
     }
 
@@ -361,13 +331,13 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
                 if (!connection.isActive() || !(message.data() instanceof PushData push)) {
                     continue;
                 }
-                ServiceState state = services.get(push.service());
-                if (state == null || !state.subscribers.contains(connection)) {
+                ServiceState serviceState = state.service(push.service());
+                if (serviceState == null || !serviceState.subscribers.contains(connection)) {
                     continue;
                 }
-                if (state.version > message.version()) {
+                if (serviceState.version > message.version()) {
                     // Stale: the subscriber would drop it; the current full list replaces it.
-                    pushFullList(connection, push.service(), state);
+                    pushFullList(connection, push.service(), serviceState);
                 } else {
                     log.debug("resending registry message {} to {}", message.sequence(), connection.remoteAddress());
                     outbox.send(connection, message, true);
@@ -375,12 +345,6 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
             }
         } catch (RuntimeException e) {
             log.warn("registry resend failed", e);
-        }
-    }
-
-    private void forgetIfUnused(ServiceMeta service, ServiceState state) {
-        if (state.providers.isEmpty() && state.subscribers.isEmpty()) {
-            services.remove(service);
         }
     }
 
@@ -419,35 +383,5 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-    }
-
-    private static final class ServiceState {
-        long version;
-        final Map<ProviderAddress, Published> providers = new LinkedHashMap<>();
-        final Set<Connection> subscribers = new LinkedHashSet<>();
-
-        List<RegisterMeta> metas() {
-            List<RegisterMeta> metas = new ArrayList<>(providers.size());
-            for (Published published : providers.values()) {
-                metas.add(published.meta());
-            }
-            return metas;
-        }
-    }
-
-    /** A provider entry and the connection that published it. */
-    private record Published(RegisterMeta meta, Connection owner) {
-    }
-
-    /** What identifies a publication: the service and the address (weight and connection count may change). */
-    private record Publication(ServiceMeta service, ProviderAddress address) {
-        static Publication of(RegisterMeta meta) {
-            return new Publication(meta.service(), meta.address());
-        }
-    }
-
-    private static final class Peer {
-        final Map<Publication, RegisterMeta> published = new LinkedHashMap<>();
-        final Set<ServiceMeta> subscribed = new LinkedHashSet<>();
     }
 }
