@@ -17,7 +17,6 @@ import io.jupiter.transport.TransportConfig;
 import io.jupiter.transport.TransportFactory;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -46,6 +45,9 @@ import org.slf4j.LoggerFactory;
  * registry's challenge and checks the registry's proof; a registry that sends anything else first, proves a wrong
  * secret, or sends no challenge within the timeout is disconnected with a WARN line (and tried again with the
  * transport's reconnect backoff).
+ *
+ * <p>This class decides; the pieces it uses each do one job: {@link ClientHandshake} (the secret),
+ * {@link ProviderViews} (what the servers reported), {@link ClientOutbox} (ACKs and resends).
  */
 public final class EmbeddedRegistryClient implements RegistryService, FrameHandler {
 
@@ -65,8 +67,7 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
     private final Set<Connection> active = new LinkedHashSet<>();
     private final Set<RegisterMeta> registered = new LinkedHashSet<>();
     private final Map<ServiceMeta, List<NotifyListener>> listeners = new LinkedHashMap<>();
-    private final Map<InetSocketAddress, ServerView> views = new HashMap<>();
-    private final Map<ServiceMeta, List<RegisterMeta>> merged = new HashMap<>();
+    private final ProviderViews views = new ProviderViews();
     private final ClientOutbox outbox;
     private volatile boolean closed;
 
@@ -134,7 +135,7 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
                 }
             }
             list.add(listener);
-            List<RegisterMeta> known = merged.get(service);
+            List<RegisterMeta> known = views.merged(service);
             if (known != null) {
                 listener.providersChanged(service, known);
             }
@@ -144,7 +145,10 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
     @Override
     public List<RegisterMeta> lookup(ServiceMeta service) {
         try {
-            return worker.submit(() -> merged.getOrDefault(service, List.of())).get();
+            return worker.submit(() -> {
+                List<RegisterMeta> known = views.merged(service);
+                return known == null ? List.<RegisterMeta>of() : known;
+            }).get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return List.of();
@@ -187,9 +191,7 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
         run(() -> {
             log.info("connected to registry {}", connection.remoteAddress());
             active.add(connection);
-            ServerView view = views.computeIfAbsent((InetSocketAddress) connection.remoteAddress(), a -> new ServerView());
-            // A restarted server counts versions from zero again: accept its first full lists whatever they say.
-            view.versions.clear();
+            views.connected((InetSocketAddress) connection.remoteAddress());
             for (RegisterMeta meta : registered) {
                 outbox.publish(connection, meta);
             }
@@ -249,7 +251,7 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
     // ---- worker ----
 
     private void handle(Connection connection, RegistryMessage message) {
-        ServerView view = views.computeIfAbsent((InetSocketAddress) connection.remoteAddress(), a -> new ServerView());
+        InetSocketAddress server = (InetSocketAddress) connection.remoteAddress(); // the registry serves TCP only
         switch (message.messageCode()) {
             case RegistryFrames.PUBLISH_SERVICE, RegistryFrames.PUBLISH_CANCEL_SERVICE -> {
                 RegistryFrames.ack(connection, message.sequence());
@@ -257,16 +259,13 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
                     log.warn("ignoring a push without service data from {}", connection.remoteAddress());
                     return;
                 }
-                applyPush(view, message, push);
+                if (views.apply(server, message, push)) {
+                    refresh(push.service());
+                }
             }
             case RegistryFrames.OFFLINE_NOTICE -> {
                 if (message.data() instanceof ProviderAddress address) {
-                    Set<ServiceMeta> changed = new LinkedHashSet<>();
-                    for (Map.Entry<ServiceMeta, Map<ProviderAddress, RegisterMeta>> entry : view.providers.entrySet()) {
-                        if (entry.getValue().remove(address) != null) {
-                            changed.add(entry.getKey());
-                        }
-                    }
+                    Set<ServiceMeta> changed = views.offline(server, address);
                     log.info("registry {} reports {} offline", connection.remoteAddress(), LogText.of(address));
                     changed.forEach(this::refresh);
                 }
@@ -275,58 +274,12 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
         }
     }
 
-    private void applyPush(ServerView view, RegistryMessage message, PushData push) {
-        ServiceMeta service = push.service();
-        Long known = view.versions.get(service);
-        Map<ProviderAddress, RegisterMeta> providers = view.providers.computeIfAbsent(service,
-                s -> new LinkedHashMap<>());
-        if (push.providers() instanceof List<?> list) {
-            if (known != null && message.version() < known) {
-                return;
-            }
-            view.versions.put(service, message.version());
-            if (list.isEmpty() && !providers.isEmpty()) {
-                log.warn("registry sent an empty provider list for {}; keeping the last known {} providers",
-                        LogText.of(service), providers.size());
-                return;
-            }
-            providers.clear();
-            for (Object element : list) {
-                if (element instanceof RegisterMeta meta) {
-                    providers.put(meta.address(), meta);
-                }
-            }
-        } else if (push.providers() instanceof RegisterMeta meta) {
-            if (known != null && message.version() <= known) {
-                log.debug("dropping stale push {} (version {} <= {})", LogText.of(meta), message.version(), known);
-                return;
-            }
-            view.versions.put(service, message.version());
-            if (message.messageCode() == RegistryFrames.PUBLISH_SERVICE) {
-                providers.put(meta.address(), meta);
-            } else {
-                providers.remove(meta.address());
-            }
-        } else {
-            return;
-        }
-        refresh(service);
-    }
-
     /** Recomputes the merged list of a service and tells its listeners if it changed. */
     private void refresh(ServiceMeta service) {
-        Map<ProviderAddress, RegisterMeta> union = new LinkedHashMap<>();
-        for (ServerView view : views.values()) {
-            Map<ProviderAddress, RegisterMeta> providers = view.providers.get(service);
-            if (providers != null) {
-                providers.forEach(union::putIfAbsent);
-            }
-        }
-        List<RegisterMeta> now = List.copyOf(union.values());
-        if (now.equals(merged.get(service))) {
+        List<RegisterMeta> now = views.remerge(service);
+        if (now == null) {
             return;
         }
-        merged.put(service, now);
         for (NotifyListener listener : listeners.getOrDefault(service, List.of())) {
             try {
                 listener.providersChanged(service, now);
@@ -374,11 +327,5 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
             group.close();
         }
         connector.close();
-    }
-
-    /** What one registry server has told this client. */
-    private static final class ServerView {
-        final Map<ServiceMeta, Long> versions = new HashMap<>();
-        final Map<ServiceMeta, Map<ProviderAddress, RegisterMeta>> providers = new HashMap<>();
     }
 }
