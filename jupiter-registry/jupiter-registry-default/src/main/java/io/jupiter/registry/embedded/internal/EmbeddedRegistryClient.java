@@ -1,13 +1,13 @@
 package io.jupiter.registry.embedded.internal;
 
 import io.jupiter.common.LogText;
-import io.jupiter.common.NamedThreadFactory;
 import io.jupiter.common.ThrottledWarning;
 import io.jupiter.registry.NotifyListener;
 import io.jupiter.registry.ProviderAddress;
 import io.jupiter.registry.RegisterMeta;
 import io.jupiter.registry.RegistryService;
 import io.jupiter.registry.ServiceMeta;
+import io.jupiter.registry.internal.RegistryWorker;
 import io.jupiter.transport.Connection;
 import io.jupiter.transport.ConnectionGroup;
 import io.jupiter.transport.Connector;
@@ -23,10 +23,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -53,7 +49,7 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
 
     private static final Logger log = LoggerFactory.getLogger(EmbeddedRegistryClient.class);
 
-    private final ScheduledExecutorService worker;
+    private final RegistryWorker worker = new RegistryWorker("jupiter-registry-client");
     private final Connector connector;
     private final List<ConnectionGroup> groups = new ArrayList<>();
     /** The secret's handshake, or {@code null} without a secret. */
@@ -79,12 +75,7 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
     public EmbeddedRegistryClient(List<InetSocketAddress> servers, TransportConfig transportConfig,
                                   long resendMillis, RegistryAuth auth) {
         this.outbox = new ClientOutbox(TimeUnit.MILLISECONDS.toNanos(resendMillis));
-        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1,
-                new NamedThreadFactory("jupiter-registry-client", true));
-        executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
-        executor.setContinueExistingPeriodicTasksAfterShutdownPolicy(false);
-        this.worker = executor;
-        this.handshake = auth == null ? null : new ClientHandshake(auth, executor, refused);
+        this.handshake = auth == null ? null : new ClientHandshake(auth, worker.executor(), refused);
         TransportConfig config = transportConfig.toBuilder().acceptedMessageCodes(RegistryFrames.MESSAGE_CODES)
                 .build();
         this.connector = TransportFactory.load().newConnector(config, this);
@@ -92,7 +83,7 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
             groups.add(connector.connect(server, 1));
         }
         long scan = Math.max(10, Math.min(300, resendMillis / 4));
-        worker.scheduleWithFixedDelay(this::resendExpired, scan, scan, TimeUnit.MILLISECONDS);
+        worker.executor().scheduleWithFixedDelay(this::resendExpired, scan, scan, TimeUnit.MILLISECONDS);
     }
 
     @Override
@@ -144,35 +135,15 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
 
     @Override
     public List<RegisterMeta> lookup(ServiceMeta service) {
-        try {
-            return worker.submit(() -> {
-                List<RegisterMeta> known = views.merged(service);
-                return known == null ? List.<RegisterMeta>of() : known;
-            }).get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return List.of();
-        } catch (ExecutionException | RejectedExecutionException e) {
-            return List.of();
-        }
+        return worker.query(() -> {
+            List<RegisterMeta> known = views.merged(service);
+            return known == null ? List.<RegisterMeta>of() : known;
+        }, List.of());
     }
 
     @Override
     public boolean awaitRegistered(long timeoutMillis) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-        while (true) {
-            try {
-                if (worker.submit(() -> outbox.confirmedAll(registered)).get()) {
-                    return true;
-                }
-            } catch (ExecutionException | RejectedExecutionException e) {
-                return false;
-            }
-            if (System.nanoTime() - deadline >= 0) {
-                return false;
-            }
-            Thread.sleep(5); // polling the worker's state; registrations complete within milliseconds
-        }
+        return worker.await(() -> outbox.confirmedAll(registered), timeoutMillis);
     }
 
     // ---- transport events (IO threads) ----
@@ -302,11 +273,7 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
     }
 
     private void run(Runnable task) {
-        try {
-            worker.execute(task);
-        } catch (RejectedExecutionException e) {
-            log.debug("registry client closed; dropping a task");
-        }
+        worker.run(task);
     }
 
     @Override
@@ -316,13 +283,7 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
         }
         closed = true;
         // Let queued work (a last unregister) go out first; retries and resends are dropped.
-        worker.shutdown();
-        try {
-            worker.awaitTermination(5, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        worker.shutdownNow();
+        worker.close(() -> { });
         for (ConnectionGroup group : groups) {
             group.close();
         }
