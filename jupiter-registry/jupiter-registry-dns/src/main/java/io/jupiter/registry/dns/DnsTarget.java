@@ -3,8 +3,10 @@ package io.jupiter.registry.dns;
 import io.jupiter.common.Requires;
 import io.jupiter.registry.ProviderAddress;
 import io.jupiter.registry.Registries;
+import io.jupiter.registry.internal.RegistryUrl;
 import java.net.InetSocketAddress;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What a {@code dns://} URL names: {@code dns://NAME:PORT[?refreshMillis=MS][&nameServer=HOST:PORT]}.
@@ -32,26 +34,22 @@ public record DnsTarget(String name, int port, long refreshMillis, InetSocketAdd
      * @throws IllegalArgumentException naming the bad part
      */
     public static DnsTarget parse(String address) {
-        Requires.notBlank(address, "address");
-        int query = address.indexOf('?');
-        List<ProviderAddress> names = Registries.parseAddresses(query < 0 ? address : address.substring(0, query));
+        RegistryUrl url = RegistryUrl.parse(address);
+        List<ProviderAddress> names = Registries.parseAddresses(url.address());
         Requires.argument(names.size() == 1, "dns registry: '" + address + "' (expected: one name:port)");
         long refreshMillis = DEFAULT_REFRESH_MILLIS;
         InetSocketAddress nameServer = null;
-        if (query >= 0) {
-            for (String parameter : address.substring(query + 1).split("&")) {
-                int equals = parameter.indexOf('=');
-                String key = equals < 0 ? parameter : parameter.substring(0, equals);
-                String value = equals < 0 ? "" : parameter.substring(equals + 1);
-                switch (key) {
-                    case "refreshMillis" -> refreshMillis = parseMillis(value);
-                    case "nameServer" -> {
-                        ProviderAddress server = Registries.parseAddresses(value).get(0);
-                        nameServer = new InetSocketAddress(server.host(), server.port());
-                    }
-                    default -> throw new IllegalArgumentException("dns registry: unknown parameter '" + key + "' in '"
-                            + address + "' (expected: refreshMillis, nameServer)");
+        for (Map.Entry<String, String> parameter : url.parameters()) {
+            String key = parameter.getKey();
+            String value = parameter.getValue();
+            switch (key) {
+                case "refreshMillis" -> refreshMillis = parseMillis(value);
+                case "nameServer" -> {
+                    ProviderAddress server = Registries.parseAddresses(value).get(0);
+                    nameServer = new InetSocketAddress(server.host(), server.port());
                 }
+                default -> throw new IllegalArgumentException("dns registry: unknown parameter '" + key + "' in '"
+                        + address + "' (expected: refreshMillis, nameServer)");
             }
         }
         return new DnsTarget(names.get(0).host(), names.get(0).port(), refreshMillis, nameServer);

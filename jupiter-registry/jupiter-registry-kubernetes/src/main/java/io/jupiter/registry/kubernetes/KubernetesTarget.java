@@ -1,7 +1,9 @@
 package io.jupiter.registry.kubernetes;
 
 import io.jupiter.common.Requires;
+import io.jupiter.registry.internal.RegistryUrl;
 import java.net.URI;
+import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
@@ -34,22 +36,17 @@ public record KubernetesTarget(String namespace, String portName, String apiServ
      * @throws IllegalArgumentException naming the bad part
      */
     public static KubernetesTarget parse(String address) {
-        Requires.notBlank(address, "address");
-        int query = address.indexOf('?');
-        String namespace = (query < 0 ? address : address.substring(0, query)).trim();
+        RegistryUrl url = RegistryUrl.parse(address);
+        String namespace = url.address().trim();
         String portName = ServiceLabels.DEFAULT_PORT_NAME;
         String apiServer = null;
-        if (query >= 0) {
-            for (String parameter : address.substring(query + 1).split("&")) {
-                int equals = parameter.indexOf('=');
-                String key = equals < 0 ? parameter : parameter.substring(0, equals);
-                String value = equals < 0 ? "" : parameter.substring(equals + 1);
-                switch (key) {
-                    case "portName" -> portName = value;
-                    case "apiServer" -> apiServer = value;
-                    default -> throw new IllegalArgumentException("kubernetes registry: unknown parameter '" + key
-                            + "' in '" + address + "' (expected: portName, apiServer)");
-                }
+        for (Map.Entry<String, String> parameter : url.parameters()) {
+            String key = parameter.getKey();
+            switch (key) {
+                case "portName" -> portName = parameter.getValue();
+                case "apiServer" -> apiServer = parameter.getValue();
+                default -> throw new IllegalArgumentException("kubernetes registry: unknown parameter '" + key
+                        + "' in '" + address + "' (expected: portName, apiServer)");
             }
         }
         return new KubernetesTarget(namespace, portName, apiServer);

@@ -9,6 +9,8 @@ import io.jupiter.registry.RegistryService;
 import io.jupiter.registry.ServiceMeta;
 import io.jupiter.registry.dns.DnsRegistryFactory;
 import io.jupiter.registry.dns.DnsTarget;
+import io.jupiter.registry.internal.RegistryWorker;
+import io.jupiter.registry.internal.Subscriptions;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.nio.NioDatagramChannel;
@@ -21,15 +23,9 @@ import io.netty.resolver.dns.NoopDnsCnameCache;
 import io.netty.resolver.dns.SingletonDnsServerAddressStreamProvider;
 import java.net.InetAddress;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,12 +42,12 @@ public final class DnsRegistryService implements RegistryService {
     static final long QUERY_TIMEOUT_MILLIS = 2000;
 
     private final DnsTarget target;
-    private final ScheduledThreadPoolExecutor worker;
+    private final RegistryWorker worker;
     private final EventLoopGroup loop;
     private final DnsNameResolver resolver;
 
     // Worker-confined.
-    private final Map<ServiceMeta, List<NotifyListener>> listeners = new LinkedHashMap<>();
+    private final Subscriptions subscriptions = new Subscriptions();
     private List<ProviderAddress> addresses;
     private boolean started;
     private volatile boolean closed;
@@ -59,8 +55,7 @@ public final class DnsRegistryService implements RegistryService {
 
     public DnsRegistryService(DnsTarget target) {
         this.target = target;
-        this.worker = new ScheduledThreadPoolExecutor(1, new NamedThreadFactory("jupiter-registry-dns", true));
-        worker.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+        this.worker = new RegistryWorker("jupiter-registry-dns");
         this.loop = new NioEventLoopGroup(1, new NamedThreadFactory("jupiter-registry-dns-io", true));
         this.resolver = new DnsNameResolverBuilder(loop.next()).datagramChannelType(NioDatagramChannel.class)
                 .resolveCache(NoopDnsCache.INSTANCE).cnameCache(NoopDnsCnameCache.INSTANCE)
@@ -88,28 +83,22 @@ public final class DnsRegistryService implements RegistryService {
 
     @Override
     public void subscribe(ServiceMeta service, NotifyListener listener) {
-        run(() -> {
-            listeners.computeIfAbsent(service, s -> new CopyOnWriteArrayList<>()).add(listener);
+        worker.run(() -> {
+            subscriptions.add(service, listener);
             if (addresses != null) {
                 listener.providersChanged(service, providers(service));
             }
             if (!started) {
                 started = true;
-                worker.scheduleWithFixedDelay(this::resolve, 0, target.refreshMillis(), TimeUnit.MILLISECONDS);
+                worker.executor().scheduleWithFixedDelay(this::resolve, 0, target.refreshMillis(),
+                        TimeUnit.MILLISECONDS);
             }
         });
     }
 
     @Override
     public List<RegisterMeta> lookup(ServiceMeta service) {
-        try {
-            return worker.submit(() -> addresses == null ? List.<RegisterMeta>of() : providers(service)).get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return List.of();
-        } catch (ExecutionException | RejectedExecutionException e) {
-            return List.of();
-        }
+        return worker.query(() -> addresses == null ? List.<RegisterMeta>of() : providers(service), List.of());
     }
 
     /** Nothing is ever registered: true at once. */
@@ -129,7 +118,7 @@ public final class DnsRegistryService implements RegistryService {
         if (closed) {
             return;
         }
-        resolver.resolveAll(target.name()).addListener(future -> run(() -> {
+        resolver.resolveAll(target.name()).addListener(future -> worker.run(() -> {
             if (future.isSuccess()) {
                 @SuppressWarnings("unchecked")
                 List<InetAddress> found = (List<InetAddress>) future.getNow();
@@ -159,15 +148,8 @@ public final class DnsRegistryService implements RegistryService {
         }
         log.info("{} resolves to {}", target.name(), next);
         addresses = List.copyOf(next);
-        for (Map.Entry<ServiceMeta, List<NotifyListener>> entry : listeners.entrySet()) {
-            List<RegisterMeta> providers = providers(entry.getKey());
-            for (NotifyListener listener : entry.getValue()) {
-                try {
-                    listener.providersChanged(entry.getKey(), providers);
-                } catch (RuntimeException e) {
-                    log.warn("registry listener failed for {}", entry.getKey(), e);
-                }
-            }
+        for (ServiceMeta service : subscriptions.services()) {
+            subscriptions.providersChanged(service, providers(service));
         }
     }
 
@@ -180,29 +162,13 @@ public final class DnsRegistryService implements RegistryService {
         return List.copyOf(providers);
     }
 
-    private void run(Runnable task) {
-        try {
-            worker.execute(task);
-        } catch (RejectedExecutionException e) {
-            log.debug("registry closed; dropping a task");
-        }
-    }
-
     @Override
     public void close() {
         if (closed) {
             return;
         }
         closed = true;
-        worker.shutdown();
-        try {
-            if (!worker.awaitTermination(5, TimeUnit.SECONDS)) {
-                worker.shutdownNow();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            worker.shutdownNow();
-        }
+        worker.close(() -> { });
         resolver.close();
         loop.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
     }

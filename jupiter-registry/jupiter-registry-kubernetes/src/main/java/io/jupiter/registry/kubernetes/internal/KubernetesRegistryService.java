@@ -10,11 +10,12 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
-import io.jupiter.common.NamedThreadFactory;
 import io.jupiter.registry.NotifyListener;
 import io.jupiter.registry.RegisterMeta;
 import io.jupiter.registry.RegistryService;
 import io.jupiter.registry.ServiceMeta;
+import io.jupiter.registry.internal.RegistryWorker;
+import io.jupiter.registry.internal.Subscriptions;
 import io.jupiter.registry.kubernetes.KubernetesRegistryFactory;
 import io.jupiter.registry.kubernetes.KubernetesTarget;
 import io.jupiter.registry.kubernetes.ServiceLabels;
@@ -22,10 +23,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -58,7 +56,7 @@ public final class KubernetesRegistryService implements RegistryService {
     static final long MIN_WATCH_MILLIS = 1000;
 
     private final KubernetesTarget target;
-    private final ScheduledThreadPoolExecutor worker;
+    private final RegistryWorker worker;
 
     // Worker-confined.
     private KubernetesClient client;
@@ -67,7 +65,7 @@ public final class KubernetesRegistryService implements RegistryService {
     private long watchStartedNanos;
     private int failures;
     private final Map<String, EndpointSlice> slices = new HashMap<>();
-    private final Map<ServiceMeta, List<NotifyListener>> listeners = new LinkedHashMap<>();
+    private final Subscriptions subscriptions = new Subscriptions();
     private final Map<ServiceMeta, List<RegisterMeta>> known = new LinkedHashMap<>();
     private volatile boolean closed;
     private volatile long lists;
@@ -75,8 +73,7 @@ public final class KubernetesRegistryService implements RegistryService {
 
     public KubernetesRegistryService(KubernetesTarget target) {
         this.target = target;
-        this.worker = new ScheduledThreadPoolExecutor(1, new NamedThreadFactory("jupiter-registry-k8s", true));
-        worker.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+        this.worker = new RegistryWorker("jupiter-registry-k8s");
     }
 
     @Override
@@ -97,9 +94,8 @@ public final class KubernetesRegistryService implements RegistryService {
     @Override
     public void subscribe(ServiceMeta service, NotifyListener listener) {
         ServiceLabels.checkLabelable(service);
-        run(() -> {
-            List<NotifyListener> list = listeners.computeIfAbsent(service, s -> new CopyOnWriteArrayList<>());
-            list.add(listener);
+        worker.run(() -> {
+            subscriptions.add(service, listener);
             if (client == null) {
                 relist();
                 return;
@@ -115,14 +111,7 @@ public final class KubernetesRegistryService implements RegistryService {
 
     @Override
     public List<RegisterMeta> lookup(ServiceMeta service) {
-        try {
-            return worker.submit(() -> known.getOrDefault(service, List.of())).get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return List.of();
-        } catch (ExecutionException | RejectedExecutionException e) {
-            return List.of();
-        }
+        return worker.query(() -> known.getOrDefault(service, List.of()), List.of());
     }
 
     /** Nothing is ever registered: true at once. */
@@ -159,7 +148,7 @@ public final class KubernetesRegistryService implements RegistryService {
                 slices.put(slice.getMetadata().getName(), slice);
             }
             lists++;
-            for (ServiceMeta service : listeners.keySet()) {
+            for (ServiceMeta service : subscriptions.services()) {
                 update(service);
             }
             Object id = new Object();
@@ -214,7 +203,7 @@ public final class KubernetesRegistryService implements RegistryService {
                 return; // bookmarks and errors change no slice
             }
         }
-        for (ServiceMeta service : listeners.keySet()) {
+        for (ServiceMeta service : subscriptions.services()) {
             update(service);
         }
     }
@@ -231,13 +220,7 @@ public final class KubernetesRegistryService implements RegistryService {
             return;
         }
         known.put(service, providers);
-        for (NotifyListener listener : listeners.getOrDefault(service, List.of())) {
-            try {
-                listener.providersChanged(service, providers);
-            } catch (RuntimeException e) {
-                log.warn("registry listener failed for {}", service, e);
-            }
-        }
+        subscriptions.providersChanged(service, providers);
     }
 
     private void stopWatch() {
@@ -276,17 +259,9 @@ public final class KubernetesRegistryService implements RegistryService {
 
     private void schedule(Runnable task, long delayMillis) {
         try {
-            worker.schedule(task, delayMillis, TimeUnit.MILLISECONDS);
+            worker.executor().schedule(task, delayMillis, TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException e) {
             log.debug("registry closed; not retrying");
-        }
-    }
-
-    private void run(Runnable task) {
-        try {
-            worker.execute(task);
-        } catch (RejectedExecutionException e) {
-            log.debug("registry closed; dropping a task");
         }
     }
 
@@ -296,22 +271,14 @@ public final class KubernetesRegistryService implements RegistryService {
             return;
         }
         closed = true;
-        run(() -> {
+        worker.run(() -> {
             stopWatch();
             if (client != null) {
                 client.close();
                 client = null;
             }
         });
-        worker.shutdown();
-        try {
-            if (!worker.awaitTermination(5, TimeUnit.SECONDS)) {
-                worker.shutdownNow();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            worker.shutdownNow();
-        }
+        worker.close(() -> { });
     }
 
     /** Hands the watch's callbacks, made on the client's threads, to the worker. */
@@ -325,12 +292,12 @@ public final class KubernetesRegistryService implements RegistryService {
 
         @Override
         public void eventReceived(Action action, EndpointSlice slice) {
-            run(() -> sliceChanged(id, action, slice));
+            worker.run(() -> sliceChanged(id, action, slice));
         }
 
         @Override
         public void onClose(WatcherException cause) {
-            run(() -> watchEnded(id, cause));
+            worker.run(() -> watchEnded(id, cause));
         }
     }
 }
