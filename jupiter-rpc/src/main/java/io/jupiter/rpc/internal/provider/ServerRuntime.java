@@ -6,6 +6,7 @@ import io.jupiter.rpc.filter.Interceptor;
 import io.jupiter.rpc.filter.Side;
 import io.jupiter.rpc.flow.FlowLimiter;
 import io.jupiter.rpc.internal.filter.InterceptorChain;
+import io.jupiter.rpc.internal.stream.ProviderStreams;
 import io.jupiter.rpc.metrics.RpcMetrics;
 import io.jupiter.rpc.security.Authorizer;
 import io.jupiter.rpc.security.CallerIdentifier;
@@ -68,6 +69,10 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
     private final TokenGate tokenGate;
     /** {@code null}: every caller may call every method. */
     private final Authorizer authorizer;
+    /** The streams of every connection; stream frames go here, not through the request pipeline. */
+    private final ProviderStreams streams = new ProviderStreams(new StreamOpenStage(this));
+    /** Whether a registered service has a stream method: then each connection hears the announcement first. */
+    private volatile boolean servesStreams;
 
     /**
      * What one connection may have in flight at once, beyond which admission answers {@code SERVER_BUSY}.
@@ -236,6 +241,15 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
         if (pool != null && entry.mayRunOnIoThreads()) {
             pipeline.readOnIoThreads();
         }
+        if (!servesStreams && StreamOpenStage.hasStreamMethod(entry.serviceInterface())) {
+            servesStreams = true;
+            connections.keySet().forEach(ProviderStreams::announce);
+        }
+    }
+
+    /** The streams this server serves. */
+    public ProviderStreams streams() {
+        return streams;
     }
 
     public Collection<ServiceEntry> services() {
@@ -279,6 +293,15 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
             }
             return;
         }
+        byte code = frame.messageCode();
+        if (ProtocolHeader.isStreamFrame(code)) {
+            streams.received(connection, open == null ? CallerIdentity.ANONYMOUS : open.caller(), frame);
+            return;
+        }
+        if (code == ProtocolHeader.HEARTBEAT) {
+            frame.release(); // an announcement: a provider has no use for one
+            return;
+        }
         pipeline.received(connection, open, frame);
     }
 
@@ -301,6 +324,9 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
         }
         connections.put(connection, new OpenConnection(
                 new ConnectionLoad(maxInFlightPerConnection, maxQueuedBytesPerConnection), caller));
+        if (servesStreams) {
+            ProviderStreams.announce(connection);
+        }
         if (pipeline.isDraining()) {
             // A consumer reconnecting to a server that is shutting down (it has not heard of the unpublish yet):
             // nothing would be served on it, and the drain waits for every connection to close.
@@ -311,6 +337,7 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
     @Override
     public void disconnected(Connection connection) {
         connections.remove(connection);
+        streams.disconnected(connection);
         if (tokenGate != null) {
             tokenGate.closed(connection);
         }
@@ -328,6 +355,7 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
      */
     public boolean drain(long timeoutMillis) {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        streams.shutDown(); // each stream's receiver hears SHUTTING_DOWN before its connection closes
         pipeline.startDraining();
         boolean finished = true;
         for (ProviderExecutor executor : executors()) {
@@ -361,6 +389,26 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
         }
     }
 
+    /**
+     * Ends every stream with {@code SHUTTING_DOWN} and closes the connections that had streams once those end frames
+     * are written (closing the acceptor would drop them), waiting a second at most.
+     */
+    private void endStreams() {
+        List<Connection> told = streams.shutDown();
+        for (Connection connection : told) {
+            connection.writeAndClose(Frames.heartbeat(connection.alloc()));
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+        while (told.stream().anyMatch(connections::containsKey) && System.nanoTime() - deadline < 0) {
+            try {
+                Thread.sleep(5); // waiting for the closes just started, a second at most
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
     /** The server's executor (if any) and the services' own. */
     private List<ProviderExecutor> executors() {
         List<ProviderExecutor> all = new ArrayList<>();
@@ -378,7 +426,9 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
 
     @Override
     public void close() {
+        endStreams();
         acceptor.close();
+        streams.close();
         for (ProviderExecutor executor : executors()) {
             executor.shutdown();
             try {

@@ -5,6 +5,7 @@ import io.jupiter.transport.Frame;
 import io.jupiter.transport.ProtocolHeader;
 import io.jupiter.transport.TransportConfig;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import java.util.List;
@@ -48,8 +49,9 @@ import org.slf4j.LoggerFactory;
  * 1 KB bodies); a peer that goes silent instead is closed by the reader idle time.
  *
  * <p>The body of an emitted frame is a retained slice of the cumulation buffer: nothing is copied, and the frame's
- * consumer releases it. Heartbeats (message code {@code 0x0f}) are consumed here and never emitted; a body they
- * declare (1.3.1 always sends none) is skipped.
+ * consumer releases it. Heartbeats (message code {@code 0x0f}) are consumed here; a body they declare (1.3.1
+ * always sends none) is skipped. Only a heartbeat with a non-zero status (an announcement, such as
+ * {@link ProtocolHeader#STREAMS_ANNOUNCED}) is emitted, with an empty body.
  */
 public final class FrameDecoder extends ByteToMessageDecoder {
 
@@ -127,6 +129,10 @@ public final class FrameDecoder extends ByteToMessageDecoder {
             bodySize -= skip;
             if (bodySize == 0) {
                 bodyComplete();
+                if (status != 0) {
+                    out.add(new Frame(ProtocolHeader.HEARTBEAT, (byte) 0, status, id, Unpooled.EMPTY_BUFFER,
+                            readNanos));
+                }
             } else {
                 awaitBody(ctx);
             }
