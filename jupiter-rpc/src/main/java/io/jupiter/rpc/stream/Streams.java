@@ -2,6 +2,7 @@ package io.jupiter.rpc.stream;
 
 import io.jupiter.common.Requires;
 import io.jupiter.rpc.internal.stream.BlockingSubscriber;
+import io.jupiter.rpc.internal.stream.DeadlineSubscriber;
 import io.jupiter.rpc.internal.stream.ProducingPublisher;
 import java.util.concurrent.Flow;
 
@@ -41,6 +42,16 @@ public final class Streams {
         Requires.notNull(options, "options");
         Requires.notNull(producer, "producer");
         return new ProducingPublisher<>(options, producer);
+    }
+
+    /**
+     * {@code publisher} with {@code deadlines} enforced for each subscriber: a deadline that passes cancels the
+     * stream and ends the subscriber with {@code SERVER_TIMEOUT}.
+     */
+    public static <T> Flow.Publisher<T> withDeadlines(Flow.Publisher<T> publisher, StreamDeadlines deadlines) {
+        Requires.notNull(publisher, "publisher");
+        Requires.notNull(deadlines, "deadlines");
+        return subscriber -> publisher.subscribe(new DeadlineSubscriber<>(subscriber, deadlines));
     }
 
     /** Subscribes to {@code publisher} and reads it with blocking calls, {@value #DEFAULT_PREFETCH} ahead. */

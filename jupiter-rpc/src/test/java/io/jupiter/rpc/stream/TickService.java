@@ -22,6 +22,9 @@ public interface TickService {
     /** The quotes topic, subscribed under {@code policy} (a {@link SlowConsumerPolicy} name) with a buffer of {@code buffer} messages. */
     Flow.Publisher<String> quotes(String policy, int buffer);
 
+    /** {@code n} messages, {@code pauseMillis} apart (and before the first). */
+    Flow.Publisher<Long> paced(int n, int pauseMillis);
+
     /** A plain call beside the streams. */
     String hello(String name);
 }

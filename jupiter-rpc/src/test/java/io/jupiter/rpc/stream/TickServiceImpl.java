@@ -1,6 +1,7 @@
 package io.jupiter.rpc.stream;
 
 import io.jupiter.rpc.exception.StreamException;
+import io.jupiter.transport.Status;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Flow;
@@ -89,6 +90,30 @@ public final class TickServiceImpl implements TickService {
     @Override
     public Flow.Publisher<String> quotes(String policy, int buffer) {
         return quotes.subscriber(StreamOptions.builder().policy(SlowConsumerPolicy.valueOf(policy)).bufferMessages(buffer).build());
+    }
+
+    @Override
+    public Flow.Publisher<Long> paced(int n, int pauseMillis) {
+        Run run = new Run();
+        latest.set(run);
+        return Streams.produce(sink -> {
+            try {
+                for (long i = 0; i < n; i++) {
+                    Thread.sleep(pauseMillis);
+                    sink.send(i);
+                    run.sends.incrementAndGet();
+                }
+            } catch (StreamException e) {
+                run.end.set(e);
+                throw e;
+            } catch (InterruptedException e) {
+                // the stream ended while the producer slept: it is interrupted
+                run.end.set(new StreamException(Status.STREAM_CANCELLED, "interrupted"));
+                throw e;
+            } finally {
+                run.stopped.countDown();
+            }
+        });
     }
 
     @Override

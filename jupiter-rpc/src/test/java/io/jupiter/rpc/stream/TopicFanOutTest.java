@@ -110,7 +110,8 @@ class TopicFanOutTest {
         // 2 against the slow reader's credit, 4 in its buffer; the 7th publish waits for it.
         Await.until("the publisher waits", WAIT, () -> published.get() == 6);
         assertThat(Await.holdsFor(Duration.ofMillis(300), () -> published.get() == 6)).isTrue();
-        assertThat(fast.items).as("nothing dropped, nothing ahead of the slowest").hasSize(6);
+        // The 7th publish waits on the slow reader; the fast one, served first, may already have it.
+        assertThat(fast.items.size()).as("nothing dropped, at most the waiting message ahead").isBetween(6, 7);
 
         slow.subscription.request(3);
         Await.until("3 more published", WAIT, () -> published.get() == 9);

@@ -1,6 +1,7 @@
 package io.jupiter.rpc.internal.provider;
 
 import io.jupiter.common.LogText;
+import io.jupiter.common.ThrottledWarning;
 import io.jupiter.rpc.ServiceKey;
 import io.jupiter.rpc.filter.Interceptor;
 import io.jupiter.rpc.filter.Side;
@@ -22,6 +23,7 @@ import io.jupiter.transport.Frame;
 import io.jupiter.transport.FrameHandler;
 import io.jupiter.transport.Frames;
 import io.jupiter.transport.ProtocolHeader;
+import io.jupiter.transport.TransportAddresses;
 import io.jupiter.transport.TransportConfig;
 import io.jupiter.transport.TransportFactory;
 import java.net.SocketAddress;
@@ -44,6 +46,8 @@ import org.slf4j.LoggerFactory;
 public final class ServerRuntime implements FrameHandler, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(ServerRuntime.class);
+    /** A peer can send a refused stream frame on every connection it opens: one line a second per peer at most. */
+    private static final ThrottledWarning streamFramesRefused = new ThrottledWarning(log, 1, TimeUnit.SECONDS);
 
     private final ConcurrentHashMap<String, ServiceEntry> services = new ConcurrentHashMap<>();
     /**
@@ -295,6 +299,16 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
         }
         byte code = frame.messageCode();
         if (ProtocolHeader.isStreamFrame(code)) {
+            if (!servesStreams) {
+                // It announced none, so no consumer of ours sends one: closed, as 1.3.1 (and this server before
+                // it had a stream service) closes a connection on a message code it does not know.
+                streamFramesRefused.warnFor(TransportAddresses.ipOf(connection.remoteAddress()),
+                        "closing {}: a stream frame (message code 0x{}) to a provider that serves no stream method",
+                        connection.remoteAddress(), Integer.toHexString(code));
+                frame.release();
+                connection.close();
+                return;
+            }
             streams.received(connection, open == null ? CallerIdentity.ANONYMOUS : open.caller(), frame);
             return;
         }
