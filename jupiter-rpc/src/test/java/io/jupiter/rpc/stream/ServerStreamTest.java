@@ -59,6 +59,9 @@ class ServerStreamTest {
                     @Override
                     public void beforeInvoke(Invocation invocation) {
                         intercepted.add("before " + invocation.methodName() + " by " + invocation.caller());
+                        if (invocation.attachment("trace") != null) {
+                            intercepted.add("trace " + invocation.attachment("trace"));
+                        }
                     }
 
                     @Override
@@ -201,6 +204,40 @@ class ServerStreamTest {
         }
         Await.until("afterInvoke", WAIT, () -> intercepted.size() == 2);
         assertThat(intercepted).containsExactly("before count by alice", "after count OK");
+    }
+
+    @Test
+    void consumerInterceptorsSeeTheOpenAndTheEndAndTheirAttachmentsTravel() {
+        List<String> seen = new CopyOnWriteArrayList<>();
+        try (JupiterClient traced = JupiterClient.builder().interceptor(new Interceptor() {
+            @Override
+            public void beforeInvoke(Invocation invocation) {
+                seen.add("before " + invocation.methodName());
+                invocation.attach("trace", "t-1");
+            }
+
+            @Override
+            public void afterInvoke(Invocation invocation, Object result, Throwable error) {
+                seen.add("after " + invocation.methodName() + " " + invocation.status());
+            }
+        }).build()) {
+            TickService proxy = traced.proxy(TickService.class).address("127.0.0.1",
+                    server.localAddress().getPort()).connections(1).timeoutMillis(10_000).build();
+            intercepted.clear();
+            try (StreamIterator<Long> it = Streams.iterate(proxy.count(3))) {
+                it.forEachRemaining(v -> { });
+            }
+            Await.until("the consumer's afterInvoke", WAIT, () -> seen.size() == 2);
+            assertThat(seen).containsExactly("before count", "after count OK");
+            Await.until("the provider's afterInvoke", WAIT, () -> intercepted.size() == 3);
+            assertThat(intercepted).containsExactly("before count by alice", "trace t-1", "after count OK");
+
+            seen.clear();
+            try (StreamIterator<Long> it = Streams.iterate(proxy.endless("WAIT", 4))) {
+                assertThat(it.next()).isZero();
+            }
+            assertThat(seen).containsExactly("before endless", "after endless STREAM_CANCELLED");
+        }
     }
 
     @Test

@@ -60,7 +60,7 @@ final class ServiceInvoker implements InvocationHandler {
             infos[i] = configure(new MethodInfo(declared[i], settings.timeoutFor(declared[i].getName())));
             if (streams != null && StreamCallStage.isStreamMethod(declared[i])) {
                 streamMethods.put(infos[i], new StreamCallStage(settings, infos[i], dispatch.selector(), serializer,
-                        streams));
+                        streams, chain));
             }
         }
         boolean generic = settings.serviceInterface == GenericInvoker.class;

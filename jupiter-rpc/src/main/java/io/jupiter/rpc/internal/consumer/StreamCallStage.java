@@ -1,8 +1,13 @@
 package io.jupiter.rpc.internal.consumer;
 
+import io.jupiter.rpc.ServiceKey;
 import io.jupiter.rpc.exception.StreamException;
 import io.jupiter.rpc.internal.InvokeIds;
 import io.jupiter.rpc.internal.balance.Endpoint;
+import io.jupiter.rpc.internal.filter.ContextHolder;
+import io.jupiter.rpc.internal.filter.Deadlines;
+import io.jupiter.rpc.internal.filter.DefaultInvocation;
+import io.jupiter.rpc.internal.filter.InterceptorChain;
 import io.jupiter.rpc.internal.stream.ClientStream;
 import io.jupiter.rpc.internal.stream.ConsumerStreams;
 import io.jupiter.serialization.Serializer;
@@ -13,6 +18,8 @@ import io.jupiter.transport.Status;
 import java.lang.reflect.Method;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.Flow;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -39,10 +46,15 @@ final class StreamCallStage {
     private final ServiceMetadata metadata;
     private final String appName;
     private final Class<?> messageType;
+    private final ServiceKey key;
+    /** The proxy's interceptors; {@code null}: none. */
+    private final InterceptorChain chain;
 
     StreamCallStage(ProxySettings settings, MethodInfo info, ConnectionSelector selector, Serializer serializer,
-                    ConsumerStreams streams) {
+                    ConsumerStreams streams, InterceptorChain chain) {
         this.info = info;
+        this.key = settings.key;
+        this.chain = chain;
         this.selector = selector;
         this.serializer = serializer;
         this.streams = streams;
@@ -85,7 +97,26 @@ final class StreamCallStage {
         };
     }
 
-    private void open(Object[] args, Flow.Subscriber<Object> subscriber) {
+    private void open(Object[] args, Flow.Subscriber<Object> downstream) {
+        Flow.Subscriber<Object> subscriber = downstream;
+        Map<String, String> attachments = null;
+        if (chain != null) {
+            // The interceptors see the open (beforeInvoke, which may refuse it) and the end (afterInvoke, once).
+            DefaultInvocation invocation = DefaultInvocation.consumer(key, info.name, args, appName,
+                    info.timeoutMillis, ContextHolder.active());
+            try {
+                chain.before(invocation);
+            } catch (RuntimeException | Error e) {
+                downstream.onSubscribe(NOTHING);
+                downstream.onError(e);
+                return;
+            }
+            Map<String, String> sent = new HashMap<>(invocation.attachments());
+            sent.remove(Deadlines.KEY); // a call's timeout is not a stream's deadline
+            attachments = sent.isEmpty() ? null : sent;
+            subscriber = new InterceptedSubscriber(downstream, chain, invocation);
+        }
+        Map<String, String> toSend = attachments;
         Connection connection;
         try {
             Endpoint endpoint = selector.select(info, null);
@@ -96,11 +127,66 @@ final class StreamCallStage {
             }
             streams.awaitStreams(connection, info.toString());
             ClientStream.open(streams, InvokeIds.next(), connection, serializer, cast(messageType), info.toString(),
-                    frame -> serializer.write(frame, new MessageWrapper(appName, metadata, info.name, args, null)),
+                    frame -> serializer.write(frame, new MessageWrapper(appName, metadata, info.name, args, toSend)),
                     subscriber);
         } catch (RuntimeException e) {
             subscriber.onSubscribe(NOTHING);
             subscriber.onError(e);
+        }
+    }
+
+    /** Runs the interceptors' {@code afterInvoke} once, when the stream ends or is cancelled. */
+    private static final class InterceptedSubscriber implements Flow.Subscriber<Object> {
+        private final Flow.Subscriber<Object> downstream;
+        private final InterceptorChain chain;
+        private final DefaultInvocation invocation;
+        private final AtomicBoolean ended = new AtomicBoolean();
+
+        InterceptedSubscriber(Flow.Subscriber<Object> downstream, InterceptorChain chain,
+                              DefaultInvocation invocation) {
+            this.downstream = downstream;
+            this.chain = chain;
+            this.invocation = invocation;
+        }
+
+        private void end(Status status, Throwable error) {
+            if (ended.compareAndSet(false, true)) {
+                invocation.status(status);
+                chain.after(invocation, null, error);
+            }
+        }
+
+        @Override
+        public void onSubscribe(Flow.Subscription subscription) {
+            downstream.onSubscribe(new Flow.Subscription() {
+                @Override
+                public void request(long n) {
+                    subscription.request(n);
+                }
+
+                @Override
+                public void cancel() {
+                    subscription.cancel();
+                    end(Status.STREAM_CANCELLED, null);
+                }
+            });
+        }
+
+        @Override
+        public void onNext(Object item) {
+            downstream.onNext(item);
+        }
+
+        @Override
+        public void onError(Throwable throwable) {
+            end(DefaultInvocation.statusOf(throwable), throwable);
+            downstream.onError(throwable);
+        }
+
+        @Override
+        public void onComplete() {
+            end(Status.OK, null);
+            downstream.onComplete();
         }
     }
 
