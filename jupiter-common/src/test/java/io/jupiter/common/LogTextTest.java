@@ -20,6 +20,12 @@ class LogTextTest {
     }
 
     @Test
+    void c1ControlsAreNeutralisedToo() {
+        // Issue #25, item 6: U+0085 (next line) breaks lines in some log viewers, U+009B is a terminal's CSI.
+        assertThat(LogText.of("a\u0085b\u009b31mc\u0080\u009fd\u00a0e")).isEqualTo("a?b?31mc??d\u00a0e");
+    }
+
+    @Test
     void longTextIsCutWithItsLength() {
         String text = "a".repeat(300) + "\n";
         assertThat(LogText.of(text)).isEqualTo("a".repeat(LogText.MAX_LENGTH) + "...(301 chars)");

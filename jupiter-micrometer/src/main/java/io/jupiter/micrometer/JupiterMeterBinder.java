@@ -2,43 +2,57 @@ package io.jupiter.micrometer;
 
 import io.jupiter.common.Requires;
 import io.jupiter.micrometer.internal.SideMeters;
+import io.jupiter.rpc.ConsumedService;
 import io.jupiter.rpc.JupiterClient;
 import io.jupiter.rpc.JupiterServer;
 import io.jupiter.rpc.metrics.RpcMetrics;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.ToDoubleFunction;
 
 /**
  * Publishes the RPC metrics of servers and clients (the ones the monitor console shows) as Micrometer meters.
  *
  * <pre>{@code
- * JupiterMeterBinder binder = JupiterMeterBinder.of(server.metrics(), client.metrics());
+ * JupiterMeterBinder binder = JupiterMeterBinder.of(server, client);
  * binder.bindTo(meterRegistry);
  * ...
  * binder.close();   // stops recording and removes the meters
  * }</pre>
  *
- * <p>Every meter has the tag {@value #SIDE_TAG} ({@code provider} or {@code consumer}) and the common tags given to
+ * <p>Names follow OpenTelemetry's RPC semantic conventions where they have one (semconv 1.40.0), else
+ * {@code rpc.jupiter.*}; every meter has the tag {@value #SYSTEM_TAG}{@code =jupiter} and the common tags given to
  * {@link #of(Iterable, RpcMetrics...)}:
  * <table>
  * <caption>Meters</caption>
  * <tr><th>name</th><th>type</th><th>Prometheus</th><th>what</th></tr>
- * <tr><td>{@value #REQUEST_SIZE}</td><td>distribution summary, bytes</td><td>{@code jupiter_request_size_bytes}</td>
- *     <td>request body size (without the 16-byte header), received (provider) or sent (consumer)</td></tr>
- * <tr><td>{@value #RESPONSE_SIZE}</td><td>distribution summary, bytes</td><td>{@code jupiter_response_size_bytes}</td>
- *     <td>response body size, sent (provider) or received (consumer)</td></tr>
- * <tr><td>{@value #REJECTION}</td><td>counter</td><td>{@code jupiter_rejection_total}</td>
+ * <tr><td>{@value #SERVER_REQUEST_SIZE}, {@value #CLIENT_REQUEST_SIZE}</td><td>distribution summary, bytes</td>
+ *     <td>{@code rpc_server_request_size_bytes}</td><td>request body size (without the 16-byte header)</td></tr>
+ * <tr><td>{@value #SERVER_RESPONSE_SIZE}, {@value #CLIENT_RESPONSE_SIZE}</td><td>distribution summary, bytes</td>
+ *     <td>{@code rpc_server_response_size_bytes}</td><td>response body size</td></tr>
+ * <tr><td>{@value #SERVER_REJECTED}, {@value #CLIENT_REJECTED}</td><td>counter</td>
+ *     <td>{@code rpc_jupiter_server_rejected_total}</td>
  *     <td>requests refused: bad request, service not found, busy, flow control</td></tr>
- * <tr><td>{@value #PROCESSING}</td><td>timer (provider only)</td><td>{@code jupiter_processing_seconds}</td>
+ * <tr><td>{@value #SERVER_PROCESSING}</td><td>timer</td><td>{@code rpc_jupiter_server_processing_duration_seconds}</td>
  *     <td>from a request decoded to its response handed to the connection</td></tr>
- * <tr><td>{@value #METHOD}</td><td>timer, tags {@value #GROUP_TAG}, {@value #SERVICE_TAG}, {@value #VERSION_TAG},
- *     {@value #METHOD_TAG}</td><td>{@code jupiter_method_seconds}</td>
- *     <td>provider method execution time; consumer call time</td></tr>
+ * <tr><td>{@value #SERVER_CONNECTIONS}, {@value #CLIENT_CONNECTIONS}</td><td>gauge (servers and clients given as
+ *     such)</td><td>{@code rpc_jupiter_server_connections}</td><td>connections open</td></tr>
+ * <tr><td>{@value #CLIENT_PROVIDERS}</td><td>gauge</td><td>{@code rpc_jupiter_client_providers}</td>
+ *     <td>provider addresses the client's proxies know (from the registry or configured)</td></tr>
  * </table>
+ * The time of each call by service, method and status is the Observation instrumentation's
+ * ({@code rpc.client.call.duration}, {@code rpc.server.call.duration}: see
+ * {@link io.jupiter.micrometer.observation.RpcObservationFilter}).
+ *
+ * <p>The first names ({@value #REQUEST_SIZE}, {@value #RESPONSE_SIZE}, {@value #REJECTION}, {@value #PROCESSING},
+ * {@value #METHOD}, with the tag {@value #SIDE_TAG}) are published too, for one more release, unless
+ * {@link #legacyNames(boolean) legacyNames(false)}; docs/observability.md maps them to the new ones.
  *
  * <p>Timers and summaries publish a percentile histogram ({@code _bucket} series in Prometheus), so a Prometheus
  * server can aggregate quantiles over many processes. Only what is recorded after {@link #bindTo} is counted, and
@@ -46,31 +60,60 @@ import java.util.List;
  */
 public final class JupiterMeterBinder implements MeterBinder, AutoCloseable {
 
-    /** Distribution summary of request body sizes in bytes. */
+    /** Tag on every meter under the new names: {@value #SYSTEM_TAG}={@value #SYSTEM}. */
+    public static final String SYSTEM_TAG = "rpc.system.name";
+    /** The value of {@link #SYSTEM_TAG}. */
+    public static final String SYSTEM = "jupiter";
+    /** Distribution summary of received request body sizes in bytes (provider). */
+    public static final String SERVER_REQUEST_SIZE = "rpc.server.request.size";
+    /** Distribution summary of sent request body sizes in bytes (consumer). */
+    public static final String CLIENT_REQUEST_SIZE = "rpc.client.request.size";
+    /** Distribution summary of sent response body sizes in bytes (provider). */
+    public static final String SERVER_RESPONSE_SIZE = "rpc.server.response.size";
+    /** Distribution summary of received response body sizes in bytes (consumer). */
+    public static final String CLIENT_RESPONSE_SIZE = "rpc.client.response.size";
+    /** Counter of requests the provider refused. */
+    public static final String SERVER_REJECTED = "rpc.jupiter.server.rejected";
+    /** Counter of calls refused by the provider, as the consumer saw them. */
+    public static final String CLIENT_REJECTED = "rpc.jupiter.client.rejected";
+    /** Timer of request processing (provider). */
+    public static final String SERVER_PROCESSING = "rpc.jupiter.server.processing.duration";
+    /** Gauge of a server's open connections. */
+    public static final String SERVER_CONNECTIONS = "rpc.jupiter.server.connections";
+    /** Gauge of a client's open connections, over all its proxies. */
+    public static final String CLIENT_CONNECTIONS = "rpc.jupiter.client.connections";
+    /** Gauge of the provider addresses a client's proxies know, over all its proxies. */
+    public static final String CLIENT_PROVIDERS = "rpc.jupiter.client.providers";
+
+    /** First name of {@link #SERVER_REQUEST_SIZE} / {@link #CLIENT_REQUEST_SIZE}; kept for one release. */
     public static final String REQUEST_SIZE = "jupiter.request.size";
-    /** Distribution summary of response body sizes in bytes. */
+    /** First name of {@link #SERVER_RESPONSE_SIZE} / {@link #CLIENT_RESPONSE_SIZE}; kept for one release. */
     public static final String RESPONSE_SIZE = "jupiter.response.size";
-    /** Counter of refused requests. */
+    /** First name of {@link #SERVER_REJECTED} / {@link #CLIENT_REJECTED}; kept for one release. */
     public static final String REJECTION = "jupiter.rejection";
-    /** Timer of request processing (provider only). */
+    /** First name of {@link #SERVER_PROCESSING}; kept for one release. */
     public static final String PROCESSING = "jupiter.processing";
-    /** Timer of each method, provider and consumer. */
+    /** Timer of each method, provider and consumer; replaced by the Observation's call timers; kept for one release. */
     public static final String METHOD = "jupiter.method";
 
-    /** {@code provider} or {@code consumer}. */
+    /** Of the first names: {@code provider} or {@code consumer}. */
     public static final String SIDE_TAG = "side";
-    /** The service group of a method timer. */
+    /** Of the first names: the service group of a method timer. */
     public static final String GROUP_TAG = "group";
-    /** The service name of a method timer. */
+    /** Of the first names: the service name of a method timer. */
     public static final String SERVICE_TAG = "service";
-    /** The service version of a method timer. */
+    /** Of the first names: the service version of a method timer. */
     public static final String VERSION_TAG = "version";
-    /** The method name of a method timer. */
+    /** Of the first names: the method name of a method timer. */
     public static final String METHOD_TAG = "method";
 
     private final List<RpcMetrics> sides;
+    private final List<JupiterServer> servers = new ArrayList<>();
+    private final List<JupiterClient> clients = new ArrayList<>();
     private final Tags tags;
     private final List<Binding> bound = new ArrayList<>();
+    private final List<Bound> gauges = new ArrayList<>();
+    private boolean legacyNames = true;
     private boolean closed;
 
     private JupiterMeterBinder(Iterable<Tag> tags, RpcMetrics... sides) {
@@ -91,14 +134,55 @@ public final class JupiterMeterBinder implements MeterBinder, AutoCloseable {
         return new JupiterMeterBinder(tags, sides);
     }
 
-    /** A binder of one server's provider-side metrics. */
+    /** A binder of one server's provider-side metrics and its connections. */
     public static JupiterMeterBinder of(JupiterServer server) {
-        return of(Requires.notNull(server, "server").metrics());
+        return of(Tags.empty(), server, null);
     }
 
-    /** A binder of one client's consumer-side metrics. */
+    /** A binder of one client's consumer-side metrics, its connections and the providers it knows. */
     public static JupiterMeterBinder of(JupiterClient client) {
-        return of(Requires.notNull(client, "client").metrics());
+        return of(Tags.empty(), null, client);
+    }
+
+    /** A binder of a server and a client (either may be {@code null}), adding {@code tags} to every meter. */
+    public static JupiterMeterBinder of(JupiterServer server, JupiterClient client) {
+        return of(Tags.empty(), server, client);
+    }
+
+    /** A binder of a server and a client (either may be {@code null}), adding {@code tags} to every meter. */
+    public static JupiterMeterBinder of(Iterable<Tag> tags, JupiterServer server, JupiterClient client) {
+        if (server == null && client == null) {
+            throw new IllegalArgumentException("server and client are both null (expected: at least one)");
+        }
+        List<RpcMetrics> sides = new ArrayList<>();
+        if (server != null) {
+            sides.add(server.metrics());
+        }
+        if (client != null) {
+            sides.add(client.metrics());
+        }
+        JupiterMeterBinder binder = new JupiterMeterBinder(tags, sides.toArray(RpcMetrics[]::new));
+        if (server != null) {
+            binder.servers.add(server);
+        }
+        if (client != null) {
+            binder.clients.add(client);
+        }
+        return binder;
+    }
+
+    /**
+     * Whether to publish the first names ({@code jupiter.*}) beside the new ones; true by default in this release,
+     * the first names go in the next. Set before {@link #bindTo}.
+     *
+     * @return this binder
+     */
+    public synchronized JupiterMeterBinder legacyNames(boolean publish) {
+        if (!bound.isEmpty()) {
+            throw new IllegalStateException("legacyNames must be set before bindTo");
+        }
+        this.legacyNames = publish;
+        return this;
     }
 
     /**
@@ -113,10 +197,37 @@ public final class JupiterMeterBinder implements MeterBinder, AutoCloseable {
             throw new IllegalStateException("JupiterMeterBinder is closed");
         }
         for (RpcMetrics side : sides) {
-            SideMeters meters = new SideMeters(side.side(), registry, tags);
+            SideMeters meters = new SideMeters(side.side(), registry, tags, legacyNames);
             side.addListener(meters);
             bound.add(new Binding(side, meters));
         }
+        Tags gaugeTags = tags.and(SYSTEM_TAG, SYSTEM);
+        for (JupiterServer server : servers) {
+            gauge(registry, SERVER_CONNECTIONS, server, JupiterServer::connectionCount, gaugeTags,
+                    "connections open to the server");
+        }
+        for (JupiterClient client : clients) {
+            gauge(registry, CLIENT_CONNECTIONS, client, c -> sum(c, true), gaugeTags,
+                    "connections the client's proxies have open");
+            gauge(registry, CLIENT_PROVIDERS, client, c -> sum(c, false), gaugeTags,
+                    "provider addresses the client's proxies know");
+        }
+    }
+
+    private <T> void gauge(MeterRegistry registry, String name, T object, ToDoubleFunction<T> value, Tags gaugeTags,
+                           String description) {
+        gauges.add(new Bound(registry, Gauge.builder(name, object, value).tags(gaugeTags).description(description)
+                .strongReference(true).register(registry)));
+    }
+
+    private static double sum(JupiterClient client, boolean connections) {
+        double total = 0;
+        for (ConsumedService service : client.consumedServices()) {
+            for (ConsumedService.Target target : service.targets()) {
+                total += connections ? target.activeConnections() : 1;
+            }
+        }
+        return total;
     }
 
     /** Stops feeding the meters and removes them from every registry they were bound to. */
@@ -128,9 +239,17 @@ public final class JupiterMeterBinder implements MeterBinder, AutoCloseable {
             binding.meters.remove();
         }
         bound.clear();
+        for (Bound gauge : gauges) {
+            gauge.registry.remove(gauge.meter);
+        }
+        gauges.clear();
     }
 
     /** The meters of one side in one registry. */
     private record Binding(RpcMetrics side, SideMeters meters) {
+    }
+
+    /** A gauge and the registry it is in. */
+    private record Bound(MeterRegistry registry, Meter meter) {
     }
 }

@@ -100,6 +100,38 @@ class JupiterMeterBinderTest {
     }
 
     @Test
+    void theNewNamesFollowTheRpcConventionsAndTheFirstNamesCanBeLeftOut() {
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        Greeter greeter = greeter();
+        try (JupiterMeterBinder binder = JupiterMeterBinder.of(rpc.server(), rpc.client()).legacyNames(false)) {
+            binder.bindTo(registry);
+            for (int i = 0; i < CALLS; i++) {
+                greeter.greet("bob");
+            }
+            Await.until("the provider recorded " + CALLS + " responses", WAIT, () -> registry.find(
+                    JupiterMeterBinder.SERVER_PROCESSING).timer() != null && registry.get(
+                    JupiterMeterBinder.SERVER_PROCESSING).timer().count() == CALLS);
+
+            String scrape = registry.scrape();
+            assertThat(scrape)
+                    .containsPattern("(?m)^rpc_server_request_size_bytes_count\\{rpc_system_name=\"jupiter\"} "
+                            + CALLS + "(\\.0)?$")
+                    .containsPattern("(?m)^rpc_client_request_size_bytes_count\\{rpc_system_name=\"jupiter\"} "
+                            + CALLS + "(\\.0)?$")
+                    .containsPattern("(?m)^rpc_server_response_size_bytes_bucket\\{")
+                    .containsPattern("(?m)^rpc_client_response_size_bytes_count\\{")
+                    .containsPattern("(?m)^rpc_jupiter_server_rejected_total\\{rpc_system_name=\"jupiter\"} 0")
+                    .containsPattern("(?m)^rpc_jupiter_client_rejected_total\\{")
+                    .containsPattern("(?m)^rpc_jupiter_server_processing_duration_seconds_bucket\\{")
+                    .containsPattern("(?m)^rpc_jupiter_server_connections\\{rpc_system_name=\"jupiter\"} [1-9]")
+                    .containsPattern("(?m)^rpc_jupiter_client_connections\\{rpc_system_name=\"jupiter\"} [1-9]")
+                    .containsPattern("(?m)^rpc_jupiter_client_providers\\{rpc_system_name=\"jupiter\"} 1(\\.0)?$")
+                    .doesNotContain("jupiter_method_seconds").doesNotContain("jupiter_request_size_bytes");
+        }
+        assertThat(registry.getMeters()).as("close removes the gauges too").isEmpty();
+    }
+
+    @Test
     void closeStopsRecordingAndRemovesTheMeters() {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         Greeter greeter = greeter();

@@ -278,6 +278,56 @@ class ConsoleSessionTest {
         }
     }
 
+    /**
+     * Issue #25, item 3: three {@code auth} lines in one send were all judged at once (each line's delay was
+     * computed when it was read, before the others were counted), so the third, the right password, got "OK". Now
+     * a session that sends a line behind an unanswered {@code auth} is closed and nothing of it is judged.
+     */
+    @Test
+    void aSessionThatPipelinesAuthIsClosedAndNothingIsJudged() throws Exception {
+        try (Fixture own = new Fixture(rpc); ConsoleClient attacker = own.session()) {
+            attacker.send("auth wrong1\r\nauth wrong2\r\nauth " + Fixture.PASSWORD);
+
+            String answer = attacker.readToEnd();
+
+            assertThat(answer).contains("one line at a time while auth is judged, closing").doesNotContain("OK")
+                    .doesNotContain("permission denied");
+        }
+    }
+
+    /**
+     * Issue #25, item 3: wrong passwords sent at the same moment from eight sessions of one address were all
+     * judged at once with the delay of the first (none), where the documented schedule makes the fourth wait
+     * 300 ms and each later one 600 ms (this fixture's cap). Now they are judged one at a time, each delay computed
+     * when its turn comes: the eight answers take at least 300 + 4 x 600 ms.
+     */
+    @Test
+    void attemptsSentAtOnceFromManySessionsAreJudgedOneAtATimeWithTheDelayEarnedByThen() throws Exception {
+        try (Fixture own = new Fixture(rpc)) {
+            List<ConsoleClient> sessions = new ArrayList<>();
+            try {
+                for (int i = 0; i < 8; i++) {
+                    sessions.add(own.session());
+                }
+                long start = System.nanoTime();
+                for (int i = 0; i < sessions.size(); i++) {
+                    sessions.get(i).send("auth wrong" + i);
+                }
+                for (ConsoleClient session : sessions) {
+                    assertThat(session.readToPrompt()).startsWith("permission denied");
+                }
+                long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+
+                assertThat(tookMillis).as("8 wrong passwords: 3 free, then 300 + 4 x 600 ms")
+                        .isGreaterThanOrEqualTo(2_700);
+            } finally {
+                for (ConsoleClient session : sessions) {
+                    session.close();
+                }
+            }
+        }
+    }
+
     @Test
     void refusesToBuildWithoutAGoodPassword() {
         assertThatThrownBy(() -> MonitorServer.builder().build())

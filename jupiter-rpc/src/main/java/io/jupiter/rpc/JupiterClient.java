@@ -148,8 +148,9 @@ public final class JupiterClient implements AutoCloseable {
         /**
          * Whether the completions of a proxy method's async calls (reading the response, running the callbacks
          * registered on its future) move from the consumer threads to the IO thread that read the response once
-         * they prove fast, which saves a thread hand-off per call; default on
-         * ({@code -Djupiter.rpc.consumer.adaptive.callbacks}). The rules are the provider's adaptive dispatch
+         * they prove fast, which saves a thread hand-off per call; default off
+         * ({@code -Djupiter.rpc.consumer.adaptive.callbacks}): one slow callback on an IO thread holds up every
+         * response that thread reads. The rules are the provider's adaptive dispatch
          * ({@link JupiterServer.Builder#adaptiveDispatch}): 1,000 fast completions on the consumer threads (at most
          * 1 % of 100 µs or more, none of 2 ms, no synchronous call waited for) move them; one of 2 ms or more on an
          * IO thread sends them back, with a WARN line. Responses over 16 KiB are always read on the consumer threads.

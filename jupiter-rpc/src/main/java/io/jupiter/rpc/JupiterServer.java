@@ -2,14 +2,11 @@ package io.jupiter.rpc;
 
 import io.jupiter.common.Requires;
 import io.jupiter.common.config.JupiterSettings;
-import io.jupiter.registry.ProviderAddress;
 import io.jupiter.registry.RegisterMeta;
-import io.jupiter.registry.Registries;
-import io.jupiter.registry.RegistryService;
-import io.jupiter.registry.ServiceMeta;
 import io.jupiter.rpc.filter.Interceptor;
 import io.jupiter.rpc.flow.FlowLimiter;
 import io.jupiter.rpc.internal.VirtualThreads;
+import io.jupiter.rpc.internal.provider.Publication;
 import io.jupiter.rpc.internal.provider.ServerRuntime;
 import io.jupiter.rpc.internal.provider.ServiceEntry;
 import io.jupiter.rpc.metrics.RpcMetrics;
@@ -28,10 +25,10 @@ import java.net.SocketAddress;
 import java.net.UnixDomainSocketAddress;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -57,13 +54,8 @@ public final class JupiterServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(JupiterServer.class);
 
     private final ServerRuntime runtime;
-    private final String registryUrl;
-    private final String publishedHost;
-    private final int weight;
-    private final int connCount;
+    private final Publication publication;
     private final boolean adaptiveDispatch;
-    private final List<RegisterMeta> published = new CopyOnWriteArrayList<>();
-    private volatile RegistryService registry;
     private volatile SocketAddress bound;
 
     private JupiterServer(Builder builder) {
@@ -73,7 +65,7 @@ public final class JupiterServer implements AutoCloseable {
                 + builder.registry + " (expected: none for a server on " + TransportAddresses.format(bindAddress)
                 + "; a registry publishes host:port)");
         ServerRuntime.Security security = new ServerRuntime.Security(builder.callerIdentifier,
-                builder.tokenAuthenticator, builder.authorizer);
+                builder.tokenAuthenticator, builder.authorizer, builder.callerTokenTimeoutMillis);
         Executor executor = builder.virtualThreads ? VirtualThreads.newThreadPerTaskExecutor("jupiter-provider-virtual-")
                 : builder.executor;
         this.runtime = new ServerRuntime(builder.transportConfig, bindAddress,
@@ -83,13 +75,10 @@ public final class JupiterServer implements AutoCloseable {
                 RpcMetrics.create(RpcMetrics.Side.PROVIDER, builder.metrics), security);
         runtime.extensions(builder.interceptors, builder.appFlowLimiter);
         runtime.sendStackTraces(builder.sendStackTraces);
-        this.registryUrl = builder.registry;
         // Without an advertised host, a wildcard bind publishes no host: the embedded registry fills in the address
         // the provider connects from (as 1.3.1 does), ZooKeeper the machine's address.
-        this.publishedHost = builder.advertisedHost != null ? builder.advertisedHost
-                : isWildcard(builder.host) ? null : builder.host;
-        this.weight = builder.weight;
-        this.connCount = builder.connCount;
+        this.publication = new Publication(builder.registry, builder.advertisedHost != null ? builder.advertisedHost
+                : isWildcard(builder.host) ? null : builder.host, builder.weight, builder.connCount);
         this.adaptiveDispatch = builder.adaptiveDispatch;
     }
 
@@ -122,9 +111,7 @@ public final class JupiterServer implements AutoCloseable {
                 implementation.getClass().getName() + " does not implement " + serviceInterface.getName());
         ClassAllowList.global().trustTypesOf(serviceInterface); // its own types need no configuration
         runtime.register(new ServiceEntry(key, serviceInterface, implementation, adaptiveDispatch));
-        if (registry != null) {
-            publish(key);
-        }
+        publication.publish(key);
         return key;
     }
 
@@ -179,21 +166,11 @@ public final class JupiterServer implements AutoCloseable {
      */
     public InetSocketAddress start() {
         bound = runtime.start();
-        if (registryUrl != null) {
-            registry = Registries.connect(registryUrl);
-            for (ServiceEntry entry : runtime.services()) {
-                publish(entry.key());
-            }
+        if (bound instanceof InetSocketAddress tcp) {
+            // Only a TCP server has a registry (checked when built).
+            publication.start(tcp, runtime.services().stream().map(ServiceEntry::key).toList());
         }
         return bound instanceof InetSocketAddress tcp ? tcp : null;
-    }
-
-    private synchronized void publish(ServiceKey key) {
-        // Only a TCP server has a registry (checked when built).
-        RegisterMeta meta = new RegisterMeta(new ProviderAddress(publishedHost, ((InetSocketAddress) bound).getPort()),
-                new ServiceMeta(key.group(), key.name(), key.version()), weight, connCount);
-        published.add(meta);
-        registry.register(meta);
     }
 
     /**
@@ -202,19 +179,12 @@ public final class JupiterServer implements AutoCloseable {
      * @return whether that happened within the timeout
      */
     public boolean awaitPublished(long timeoutMillis) throws InterruptedException {
-        RegistryService r = registry;
-        return r == null || r.awaitRegistered(timeoutMillis);
+        return publication.awaitPublished(timeoutMillis);
     }
 
     /** Withdraws every service from the registry; the server keeps serving the consumers still calling it. */
     public void unpublishAll() {
-        RegistryService r = registry;
-        if (r != null) {
-            for (RegisterMeta meta : published) {
-                r.unregister(meta);
-            }
-            published.clear();
-        }
+        publication.unpublishAll();
     }
 
     /**
@@ -230,9 +200,10 @@ public final class JupiterServer implements AutoCloseable {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         boolean drained;
         try {
-            if (registry != null) {
+            if (publication.isActive()) {
                 unpublishAll();
-                awaitQuiet(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis / 2));
+                Publication.awaitQuiet(runtime::receivedCount,
+                        System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis / 2));
             }
             drained = runtime.drain(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
             if (!drained) {
@@ -242,27 +213,6 @@ public final class JupiterServer implements AutoCloseable {
             close();
         }
         return drained;
-    }
-
-    private void awaitQuiet(long deadlineNanos) {
-        long quietNanos = TimeUnit.MILLISECONDS.toNanos(JupiterSettings.SHUTDOWN_QUIET_MILLIS.get());
-        long seen = runtime.receivedCount();
-        long quietSince = System.nanoTime();
-        while (System.nanoTime() - deadlineNanos < 0) {
-            try {
-                Thread.sleep(10); // sampling the request counter; the wait is bounded by the deadline
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-            long now = runtime.receivedCount();
-            if (now != seen) {
-                seen = now;
-                quietSince = System.nanoTime();
-            } else if (System.nanoTime() - quietSince >= quietNanos) {
-                return;
-            }
-        }
     }
 
     /**
@@ -290,7 +240,7 @@ public final class JupiterServer implements AutoCloseable {
     /** The keys of the registered services. */
     public List<ServiceKey> providedServices() {
         return runtime.services().stream().map(ServiceEntry::key).sorted(
-                java.util.Comparator.comparing(ServiceKey::toString)).toList();
+                Comparator.comparing(ServiceKey::toString)).toList();
     }
 
     /** The provider-side metrics of this server. */
@@ -304,10 +254,7 @@ public final class JupiterServer implements AutoCloseable {
      */
     @Override
     public void close() {
-        RegistryService r = registry;
-        if (r != null) {
-            r.close();
-        }
+        publication.close();
         runtime.close();
     }
 
@@ -360,6 +307,7 @@ public final class JupiterServer implements AutoCloseable {
         private boolean adaptiveDispatch = JupiterSettings.ADAPTIVE_DISPATCH.get();
         private CallerIdentifier callerIdentifier;
         private TokenAuthenticator tokenAuthenticator;
+        private long callerTokenTimeoutMillis = JupiterSettings.CALLER_TOKEN_TIMEOUT_MILLIS.get();
         private Authorizer authorizer;
 
         private Builder() {
@@ -420,7 +368,10 @@ public final class JupiterServer implements AutoCloseable {
         /**
          * Whether a method declared neither {@link NonBlocking @NonBlocking} nor {@code @NonBlocking(false)} moves from
          * the provider pool to the IO threads once it has proved fast, which saves two thread hand-offs per call;
-         * default on ({@code -Djupiter.rpc.provider.adaptive.dispatch}). A method starts on the pool; after 1,000
+         * default off ({@code -Djupiter.rpc.provider.adaptive.dispatch}): one slow call of a learned method (a cache
+         * miss that waits on a database) stalls every connection its IO thread serves, callers of unrelated services
+         * included, so the framework does not take that risk for the user ({@link NonBlocking @NonBlocking} is the
+         * explicit fast path). On, a method starts on the pool; after 1,000
          * calls there of which at most 1 % took 100 µs or more, none 2 ms or more, and none waited for a synchronous
          * call of another service, it runs on the IO thread that read its request. A call that then takes 2 ms or
          * more sends it back to the pool, to prove itself again over a window ten times longer each time it fails
@@ -579,6 +530,16 @@ public final class JupiterServer implements AutoCloseable {
          */
         public Builder tokenAuthenticator(TokenAuthenticator authenticator) {
             this.tokenAuthenticator = Requires.notNull(authenticator, "tokenAuthenticator");
+            return this;
+        }
+
+        /**
+         * With a {@link #tokenAuthenticator}: a connection that has not presented its caller token this long after
+         * it opened is closed, whatever else it sent (heartbeats included). Default 10 s
+         * ({@code -Djupiter.rpc.caller.token.timeout.millis}).
+         */
+        public Builder callerTokenTimeoutMillis(long millis) {
+            this.callerTokenTimeoutMillis = JupiterSettings.CALLER_TOKEN_TIMEOUT_MILLIS.check(millis);
             return this;
         }
 

@@ -16,8 +16,9 @@ import java.lang.annotation.Target;
  * <p>Put it on a method or on a type (the service interface or the implementation class) to cover all of its
  * methods. A method's declaration wins over a type's, and at the same level the implementation's wins over the
  * interface's. {@code @NonBlocking(false)} keeps a method on the provider pool, always. A method declared neither way
- * starts on the pool and moves to the IO threads once it has proved fast, unless the server's adaptive dispatch is
- * off ({@code JupiterServer.Builder.adaptiveDispatch}, which says how it learns). A method returning a
+ * runs on the pool; only a server with adaptive dispatch on (off by default: {@code
+ * JupiterServer.Builder.adaptiveDispatch}, which says how it learns and what it risks) moves it to the IO threads
+ * once it has proved fast. A method returning a
  * {@link java.util.concurrent.CompletionStage} is not taken for non-blocking by itself, since many such methods do
  * blocking work before they return their stage: it too is declared or learned. With
  * {@code JupiterServer.Builder.providerThreads(0)} every method runs on the IO threads, declared or not.

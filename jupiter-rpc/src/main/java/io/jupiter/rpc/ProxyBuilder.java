@@ -2,7 +2,10 @@ package io.jupiter.rpc;
 
 import io.jupiter.common.config.JupiterSettings;
 import io.jupiter.rpc.balance.LoadBalancerType;
+import io.jupiter.rpc.balance.OutlierEjection;
 import io.jupiter.rpc.cluster.ClusterStrategy;
+import io.jupiter.rpc.cluster.HedgingPolicy;
+import io.jupiter.rpc.cluster.RetryBudget;
 import io.jupiter.common.Requires;
 import io.jupiter.rpc.filter.Interceptor;
 import io.jupiter.rpc.generic.GenericInvoker;
@@ -50,6 +53,10 @@ public final class ProxyBuilder<T> {
     private ClusterStrategy cluster = ClusterStrategy.failFast();
     private final Map<String, ClusterStrategy> methodClusters = new HashMap<>();
     private final Set<String> idempotentMethods = new HashSet<>();
+    private OutlierEjection outlierEjection = OutlierEjection.defaults();
+    private RetryBudget retryBudget = RetryBudget.defaults();
+    private HedgingPolicy hedging;
+    private final Map<String, HedgingPolicy> methodHedging = new HashMap<>();
 
     ProxyBuilder(JupiterClient client, Class<T> serviceInterface) {
         this.client = client;
@@ -95,7 +102,10 @@ public final class ProxyBuilder<T> {
         return this;
     }
 
-    /** How calls are spread over providers; default round robin for addresses, random with a registry. */
+    /**
+     * How calls are spread over providers; default {@link LoadBalancerType#LEAST_LATENCY} (or what
+     * {@code -Djupiter.rpc.load.balancer} names).
+     */
     public ProxyBuilder<T> loadBalancer(LoadBalancerType type) {
         this.loadBalancer = Requires.notNull(type, "loadBalancer");
         return this;
@@ -124,6 +134,44 @@ public final class ProxyBuilder<T> {
         for (String methodName : methodNames) {
             idempotentMethods.add(Requires.notBlank(methodName, "methodName"));
         }
+        return this;
+    }
+
+    /**
+     * Outlier ejection of this proxy's providers: one whose calls time out or lose their connection several times in
+     * a row leaves load balancing for a while; default {@link OutlierEjection#defaults()} (on);
+     * {@link OutlierEjection#off()} disables it.
+     */
+    public ProxyBuilder<T> outlierEjection(OutlierEjection settings) {
+        this.outlierEjection = Requires.notNull(settings, "outlierEjection");
+        return this;
+    }
+
+    /**
+     * The budget fail-over retries and hedges draw on, so that failures everywhere do not multiply the requests;
+     * default {@link RetryBudget#defaults()}; {@link RetryBudget#unlimited()} retries whenever the strategy allows.
+     */
+    public ProxyBuilder<T> retryBudget(RetryBudget budget) {
+        this.retryBudget = Requires.notNull(budget, "retryBudget");
+        return this;
+    }
+
+    /**
+     * Hedges the calls of this proxy's {@linkplain #idempotent idempotent} methods (the others are never hedged):
+     * another attempt on another provider when none answered after the policy's delay; the first answer wins. Off
+     * by default. Applies to fail-fast and fail-over methods (whose retries are then the hedges).
+     */
+    public ProxyBuilder<T> hedging(HedgingPolicy policy) {
+        this.hedging = Requires.notNull(policy, "hedging");
+        return this;
+    }
+
+    /**
+     * Hedges the calls of the methods named {@code methodName}, overriding {@link #hedging}; the method must be
+     * marked {@linkplain #idempotent idempotent} ({@link #build()} checks).
+     */
+    public ProxyBuilder<T> methodHedging(String methodName, HedgingPolicy policy) {
+        methodHedging.put(Requires.notBlank(methodName, "methodName"), Requires.notNull(policy, "policy"));
         return this;
     }
 
@@ -189,10 +237,15 @@ public final class ProxyBuilder<T> {
      *
      * @throws IllegalStateException if no address was given or the serializer is not on the class path
      * @throws IllegalArgumentException if a synchronous method has the {@link ClusterStrategy#broadcast()} strategy
-     *         (it needs {@link InvokeType#ASYNC} or a method returning a future)
+     *         (it needs {@link InvokeType#ASYNC} or a method returning a future), or a method hedged by
+     *         {@link #methodHedging} is not marked idempotent
      */
     public T build() {
         checkBroadcastIsAsync();
+        for (String method : methodHedging.keySet()) {
+            Requires.argument(idempotentMethods.contains(method), "methodHedging(\"" + method + "\"): hedging runs a"
+                    + " call more than once; mark the method idempotent(\"" + method + "\") first");
+        }
         String registryUrl = registry != null ? registry : addresses.isEmpty() ? client.registry() : null;
         if (addresses.isEmpty() && registryUrl == null) {
             throw new IllegalStateException("no provider address for " + serviceInterface.getName()
@@ -209,6 +262,7 @@ public final class ProxyBuilder<T> {
         List<Interceptor> all = new ArrayList<>(client.interceptors());
         all.addAll(interceptors);
         settings.extensions(all, client.propagateDeadline());
+        settings.tailTolerance(outlierEjection, retryBudget, hedging, methodHedging);
         if (registryUrl != null) {
             return client.runtime().newProxy(settings, chosen, registryUrl);
         }

@@ -6,8 +6,8 @@ import java.util.List;
 
 /**
  * Every setting of Jupiter, in one place: type, default, bounds, system property (with 1.3.1's and older names as
- * aliases) and the line that documents it. The README's configuration table is generated from this list, in this
- * order ({@link SettingsTable}); a test fails when they differ.
+ * aliases) and the line that documents it. The settings table of docs/configuration.md is generated from this
+ * list, in this order ({@link SettingsTable}); a test fails when they differ.
  *
  * <p>Property names are lower-case words separated by dots, ending in the unit ({@code .millis}, {@code .micros},
  * {@code .seconds}); the names 1.3.1 used and names renamed since stay accepted as aliases.
@@ -45,6 +45,27 @@ public final class JupiterSettings {
             .doc("client heartbeat after no outbound bytes")
             .property("jupiter.io.writer.idle.time.seconds")
             .where("`TransportConfig.Builder.writerIdleMillis`"));
+
+    /**
+     * A client finds a dead connection (to a provider that answers pings) within this long and closes it; 0: off,
+     * only {@link #WRITER_IDLE_MILLIS}'s one-way heartbeat.
+     */
+    public static final Setting<Long> KEEPALIVE_TIMEOUT_MILLIS = declare(Setting.of("keepaliveTimeoutMillis",
+                    ValueType.LONG, 5_000L)
+            .bound(Bound.notNegative()).accepts("0: off; at least 5 × the provider's minimum ping interval")
+            .defaultText("5 s")
+            .doc("client closes a connection whose provider answers pings once it was silent this long (pinged "
+                    + "after 40 %, 20 % with calls outstanding; [keepalive](docs/reliability.md#dead-connections))")
+            .property("jupiter.io.keepalive.timeout.millis")
+            .where("`TransportConfig.Builder.keepaliveTimeoutMillis`"));
+
+    /** A server answers at most one ping per connection in this long; earlier pings go unanswered. */
+    public static final Setting<Long> PING_MIN_INTERVAL_MILLIS = declare(Setting.of("pingMinIntervalMillis",
+                    ValueType.LONG, 500L)
+            .bound(Bound.notNegative()).accepts("0: answers every ping").defaultText("500 ms")
+            .doc("server answers at most one ping per connection in this long (earlier ones go unanswered)")
+            .property("jupiter.io.ping.min.interval.millis")
+            .where("`TransportConfig.Builder.pingMinIntervalMillis`"));
 
     /** IO threads of an acceptor or connector. */
     public static final Setting<Integer> IO_THREADS = declare(Setting.of("ioThreads", ValueType.INT,
@@ -146,7 +167,7 @@ public final class JupiterSettings {
     /** Where a server listens. */
     public static final Setting<Void> LISTEN_ADDRESS = declare(Setting.composite("listenAddress",
                     "TCP, every interface, port 18090")
-            .doc("where a server listens ([transports](docs/transports.md))")
+            .doc("where a server listens ([transports](transports.md))")
             .where("`JupiterServer.Builder.host`, `.port`; `.unixSocket(Path)` (Unix domain socket, `rw-------`), "
                     + "`.inProcess(name)`"));
 
@@ -207,7 +228,7 @@ public final class JupiterSettings {
     public static final Setting<Long> POOL_SPIN_MICROS = declare(Setting.of("poolSpinMicros", ValueType.LONG, 0L)
             .bound(Bound.notNegative()).defaultText("0 (parks at once)")
             .doc("how long one idle provider thread keeps looking for work before it parks (helps one caller at a "
-                    + "time on a machine with spare cores, costs throughput on a busy one: docs/benchmark.md)")
+                    + "time on a machine with spare cores, costs throughput on a busy one: benchmark.md)")
             .property("jupiter.rpc.pool.spin.micros"));
 
     // ---- serialization ----
@@ -222,7 +243,7 @@ public final class JupiterSettings {
     public static final Setting<Void> PINNED_SERIALIZERS = declare(Setting.composite("pinSerializers",
                     "all the provider accepts")
             .doc("serializers one service accepts (others: BAD_REQUEST, arguments unread)")
-            .where("`JupiterServer.pinSerializers(key, ...)` ([security](docs/security.md#authorization-and-argument-"
+            .where("`JupiterServer.pinSerializers(key, ...)` ([security](security.md#authorization-and-argument-"
                     + "types))"));
 
     /** Who may call which service and method. */
@@ -242,13 +263,22 @@ public final class JupiterSettings {
                     + "and the connection closes)")
             .where("`JupiterClient.Builder.callerToken(String or Supplier<String>)` / "
                     + "`JupiterServer.Builder.tokenAuthenticator` (`TokenAuthenticator.of(Map token -> name)`) "
-                    + "([security](docs/security.md#caller-tokens))"));
+                    + "([security](security.md#caller-tokens))"));
+
+    /** How long a connection to a provider that requires caller tokens may go without presenting one. */
+    public static final Setting<Long> CALLER_TOKEN_TIMEOUT_MILLIS = declare(Setting.of("callerTokenTimeoutMillis",
+                    ValueType.LONG, 10_000L)
+            .bound(Bound.positive()).defaultText("10 s")
+            .doc("a connection to a provider that requires caller tokens is closed if it has not presented its token"
+                    + " this long after it opened, whatever else it sent (heartbeats too)")
+            .property("jupiter.rpc.caller.token.timeout.millis")
+            .where("`JupiterServer.Builder.callerTokenTimeoutMillis` ([security](docs/security.md#caller-tokens))"));
 
     /** The class allow-list's mode. */
     public static final Setting<String> ALLOWLIST_MODE = declare(Setting.of("allowlist",
                     ValueType.oneOf("strict", "warn", "off"), "strict")
             .defaultText("strict; service interfaces' own types trusted on register/build")
-            .doc("class allow-list for every serializer ([serialization safety](docs/reliability.md#serialization-"
+            .doc("class allow-list for every serializer ([serialization safety](reliability.md#serialization-"
                     + "safety))")
             .property("jupiter.serialization.allowlist")
             .where("`ClassAllowList.global()` (`.trust`, `.trustPackage`, `.mode`)"));
@@ -292,15 +322,15 @@ public final class JupiterSettings {
 
     /** Methods that run on the IO thread. */
     public static final Setting<Void> NON_BLOCKING = declare(Setting.composite("nonBlocking",
-                    "those declared `@NonBlocking`, and undeclared ones once they prove fast")
+                    "those declared `@NonBlocking` (and, with adaptive dispatch on, undeclared ones once fast)")
             .doc("methods that run on the IO thread instead of the provider pool")
             .where("`@NonBlocking` on a method or type, `@NonBlocking(false)` to keep a method on the pool ([where "
-                    + "methods run](#where-methods-and-callbacks-run))"));
+                    + "methods run](architecture.md#where-methods-and-callbacks-run))"));
 
-    /** Adaptive dispatch. */
+    /** Adaptive dispatch; off by default: one slow call of a learned method stalls every connection of its IO thread. */
     public static final Setting<Boolean> ADAPTIVE_DISPATCH = declare(Setting.of("adaptiveDispatch", ValueType.BOOLEAN,
-                    true)
-            .defaultText("on")
+                    false)
+            .defaultText("off")
             .doc("adaptive dispatch (undeclared methods move to the IO threads once fast)")
             .property("jupiter.rpc.provider.adaptive.dispatch")
             .where("`JupiterServer.Builder.adaptiveDispatch`"));
@@ -312,10 +342,10 @@ public final class JupiterSettings {
             .doc("consumer threads (read async responses, run callbacks)")
             .where("`JupiterClient.Builder.consumerThreads`, or `.callbackExecutor` (the application's executor)"));
 
-    /** Adaptive callbacks. */
+    /** Adaptive callbacks; off by default, for the same reason as {@link #ADAPTIVE_DISPATCH}. */
     public static final Setting<Boolean> ADAPTIVE_CALLBACKS = declare(Setting.of("adaptiveCallbacks",
-                    ValueType.BOOLEAN, true)
-            .defaultText("on")
+                    ValueType.BOOLEAN, false)
+            .defaultText("off")
             .doc("adaptive callbacks (a method's async completions move to the IO threads once fast)")
             .property("jupiter.rpc.consumer.adaptive.callbacks")
             .where("`JupiterClient.Builder.adaptiveCallbacks`"));
@@ -350,6 +380,80 @@ public final class JupiterSettings {
             .property("jupiter.rpc.consumer.removed.provider.grace.millis")
             .alias("jupiter.rpc.consumer.removed-provider.grace.millis"));
 
+    // ---- tail tolerance of a proxy (ProxyBuilder; docs/reliability.md) ----
+
+    /** The load balancer of a proxy that names none. */
+    public static final Setting<String> LOAD_BALANCER = declare(Setting.of("loadBalancer",
+                    ValueType.oneOf("least_latency", "round_robin", "random", "least_active"), "least_latency")
+            .doc("load balancer (least latency: recent latency x calls in flight, power of two choices, weights "
+                    + "between alike providers; 1.3.1 had random and round robin)")
+            .property("jupiter.rpc.load.balancer")
+            .where("`ProxyBuilder.loadBalancer(LoadBalancerType...)`"));
+
+    /** Consecutive timeouts or connection errors that eject a provider from load balancing. */
+    public static final Setting<Integer> OUTLIER_CONSECUTIVE_FAILURES = declare(Setting.of(
+                    "outlierConsecutiveFailures", ValueType.INT, 5)
+            .bound(Bound.positive())
+            .doc("outlier ejection: consecutive timeouts or connection errors of one provider that eject it")
+            .property("jupiter.rpc.outlier.consecutive.failures")
+            .where("`ProxyBuilder.outlierEjection(OutlierEjection.of(...))`, `OutlierEjection.off()`"));
+
+    /** First ejection time; doubles with each ejection of a provider that keeps failing. */
+    public static final Setting<Long> OUTLIER_EJECTION_MILLIS = declare(Setting.of("outlierEjectionMillis",
+                    ValueType.LONG, 5_000L)
+            .bound(Bound.positive()).defaultText("5 s")
+            .doc("outlier ejection: first ejection time, doubled at each ejection of a provider that keeps failing")
+            .property("jupiter.rpc.outlier.ejection.millis")
+            .where("`ProxyBuilder.outlierEjection`"));
+
+    /** Longest ejection time. */
+    public static final Setting<Long> OUTLIER_MAX_EJECTION_MILLIS = declare(Setting.of("outlierMaxEjectionMillis",
+                    ValueType.LONG, 60_000L)
+            .bound(Bound.positive()).accepts("at least the first ejection time").defaultText("60 s")
+            .doc("outlier ejection: longest ejection time")
+            .property("jupiter.rpc.outlier.max.ejection.millis")
+            .where("`ProxyBuilder.outlierEjection`"));
+
+    /** Largest share of a proxy's providers ejected at once (one at least, never all). */
+    public static final Setting<Integer> OUTLIER_MAX_EJECTED_PERCENT = declare(Setting.of(
+                    "outlierMaxEjectedPercent", ValueType.INT, 50)
+            .bound(Bound.between(1, 100)).defaultText("50 %")
+            .doc("outlier ejection: largest share of a proxy's providers out at once (at least one, never all)")
+            .property("jupiter.rpc.outlier.max.ejected.percent")
+            .where("`ProxyBuilder.outlierEjection`"));
+
+    /** Time constant of the least-latency balancer's latency average. */
+    public static final Setting<Long> LATENCY_DECAY_MILLIS = declare(Setting.of("latencyDecayMillis",
+                    ValueType.LONG, 1_000L)
+            .bound(Bound.positive()).defaultText("1 s")
+            .doc("least-latency balancer: how fast the latency average of a provider that gets no calls decays "
+                    + "(time constant), so that a provider that was slow is tried again")
+            .property("jupiter.rpc.load.balancer.latency.decay.millis")
+            .where("`LoadBalancerType.LEAST_LATENCY`"));
+
+    /** Size of a proxy's retry budget. */
+    public static final Setting<Integer> RETRY_BUDGET_MAX_TOKENS = declare(Setting.of("retryBudgetMaxTokens",
+                    ValueType.INT, 10)
+            .bound(Bound.between(1, 100_000))
+            .doc("retry budget: tokens of a proxy's bucket; a retry or hedge is sent only while more than half are "
+                    + "left, a timeout or refusal takes one")
+            .property("jupiter.rpc.retry.budget.max.tokens")
+            .where("`ProxyBuilder.retryBudget(RetryBudget.of(...))`, `RetryBudget.unlimited()`"));
+
+    /** Share of a token a successful attempt gives back. */
+    public static final Setting<Integer> RETRY_BUDGET_TOKEN_PERCENT = declare(Setting.of("retryBudgetTokenPercent",
+                    ValueType.INT, 10)
+            .bound(Bound.between(1, 100)).defaultText("10 (a tenth of a token)")
+            .doc("retry budget: percent of a token each successful attempt gives back")
+            .property("jupiter.rpc.retry.budget.token.percent")
+            .where("`ProxyBuilder.retryBudget`"));
+
+    /** Hedged calls. */
+    public static final Setting<Void> HEDGING = declare(Setting.composite("hedging", "off")
+            .doc("hedged calls of idempotent methods: another attempt on another provider after a delay, the first "
+                    + "answer wins")
+            .where("`ProxyBuilder.hedging(HedgingPolicy.afterMillis(d))`, `.methodHedging(name, policy)`"));
+
     /** Connections each consumer should keep to a provider. */
     public static final Setting<Integer> SUGGESTED_CONNECTION_COUNT = declare(Setting.of("connCount", ValueType.INT,
                     () -> Math.min(Runtime.getRuntime().availableProcessors(), 4), "min(processors, 4)")
@@ -360,7 +464,7 @@ public final class JupiterSettings {
 
     /** Interceptors and filters. */
     public static final Setting<Void> INTERCEPTORS = declare(Setting.composite("interceptors",
-                    "none (service-loaded filters: see [extensions](docs/extensions.md))")
+                    "none (service-loaded filters: see [extensions](extensions.md))")
             .doc("interceptors / filters")
             .where("`JupiterClient.Builder.interceptor`, `ProxyBuilder.interceptor`, `JupiterServer.Builder."
                     + "interceptor`, `JupiterServer.intercept(key, ...)`"));
@@ -413,7 +517,7 @@ public final class JupiterSettings {
 
     /** TLS on an RPC server or client. */
     public static final Setting<Void> TLS = declare(Setting.composite("tls", "off (plaintext, as 1.3.1)")
-            .doc("TLS on an RPC server or client ([security](docs/security.md)): PEM certificate + PKCS#8 key, trust "
+            .doc("TLS on an RPC server or client ([security](security.md)): PEM certificate + PKCS#8 key, trust "
                     + "file, TLS 1.3/1.2 only, files re-read for new connections when they change")
             .where("`TransportConfig.Builder.tls(TlsConfig.builder()...build())` given to `JupiterServer.Builder."
                     + "transportConfig` / `JupiterClient.Builder.transportConfig`"));
@@ -537,7 +641,7 @@ public final class JupiterSettings {
     private JupiterSettings() {
     }
 
-    /** Every setting, in declaration order (the order of the README's table). */
+    /** Every setting, in declaration order (the order of docs/configuration.md's table). */
     public static List<Setting<?>> all() {
         return Collections.unmodifiableList(DECLARED);
     }

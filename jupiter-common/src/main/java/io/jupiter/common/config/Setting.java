@@ -8,7 +8,7 @@ import java.util.function.Supplier;
 /**
  * One setting of the framework: its name, type, default, bounds, system property (with older names accepted as
  * aliases), the line that documents it and where an application sets it. Every setting is declared once, in
- * {@link JupiterSettings}; the README's configuration table is generated from those declarations
+ * {@link JupiterSettings}; the settings table of docs/configuration.md is generated from those declarations
  * ({@link SettingsTable}).
  *
  * <p>A builder passes what it is given through {@link #check}, and its default comes from {@link #get()}, which reads

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * The Markdown table of {@link JupiterSettings}, and the README section it fills: the lines between
+ * The Markdown table of {@link JupiterSettings}, and the section of a Markdown file it fills: the lines between
  * {@value #BEGIN} and {@value #END}. {@code main} rewrites that section of the file it is given.
  */
 public final class SettingsTable {
@@ -21,10 +21,10 @@ public final class SettingsTable {
     private SettingsTable() {
     }
 
-    /** Rewrites the settings section of the Markdown file {@code args[0]} (e.g. {@code README.md}). */
+    /** Rewrites the settings section of the Markdown file {@code args[0]} (e.g. {@code docs/configuration.md}). */
     public static void main(String[] args) throws IOException {
         if (args.length != 1) {
-            throw new IllegalArgumentException("usage: SettingsTable <README.md>");
+            throw new IllegalArgumentException("usage: SettingsTable <docs/configuration.md>");
         }
         Path file = Path.of(args[0]);
         String text = Files.readString(file, StandardCharsets.UTF_8);

@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * System properties are read through {@link Setting#get()} only, so that every one is declared in
- * {@link JupiterSettings}, checked, and listed in the README. A new {@code System.getProperty} in main sources fails
- * here; declare a setting instead.
+ * {@link JupiterSettings}, checked, and listed in docs/configuration.md. A new {@code System.getProperty} in main
+ * sources fails here; declare a setting instead.
  */
 class NoStrayPropertyReadsTest {
 

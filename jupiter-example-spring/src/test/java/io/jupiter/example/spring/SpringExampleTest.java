@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.SpringApplication;
 import org.springframework.context.ConfigurableApplicationContext;
 
-/** The example's two applications, as the README runs them, on free ports of 127.0.0.1. */
+/** The example's two applications, as docs/spring.md runs them, on free ports of 127.0.0.1. */
 class SpringExampleTest {
 
     @Test

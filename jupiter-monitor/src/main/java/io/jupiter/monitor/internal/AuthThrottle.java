@@ -1,7 +1,10 @@
 package io.jupiter.monitor.internal;
 
 import java.net.InetAddress;
+import java.util.ArrayDeque;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -9,6 +12,11 @@ import java.util.concurrent.TimeUnit;
  * reconnecting or switching to HTTP buys an attacker nothing. The first {@value #FREE_FAILURES} failures cost
  * nothing; from then on every attempt from that address waits a delay that doubles with each further failure, up to
  * a cap. A success forgets the address, and so does a quiet period.
+ *
+ * <p>One attempt per address is judged at a time, across sessions and HTTP: console attempts wait in turn
+ * ({@link #submit}), and each one's delay is computed when its turn comes, from the failures of every attempt
+ * judged before it; an HTTP request that finds an attempt of its address under way is refused ({@link #tryBegin}).
+ * Otherwise attempts sent at once from many sessions would all be judged with the delay of the first.
  */
 public final class AuthThrottle {
 
@@ -21,6 +29,7 @@ public final class AuthThrottle {
     private final long maxDelayMillis;
     private final long forgetNanos;
     private final ConcurrentHashMap<InetAddress, Failures> failures = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<InetAddress, Lane> lanes = new ConcurrentHashMap<>();
 
     public AuthThrottle(long baseDelayMillis, long maxDelayMillis, long forgetMillis) {
         this.baseDelayMillis = baseDelayMillis;
@@ -65,6 +74,114 @@ public final class AuthThrottle {
         }
         long since = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - f.lastNanos);
         return Math.max(0, delay - since);
+    }
+
+    /**
+     * Judges {@code attempt} once every earlier attempt from {@code address} is judged, after the delay its
+     * address has earned by then; its result is counted before the next one's delay is computed.
+     */
+    public void submit(InetAddress address, Attempt attempt) {
+        while (true) {
+            Lane lane = lanes.computeIfAbsent(address, a -> new Lane());
+            synchronized (lane) {
+                if (lane.retired) {
+                    continue; // emptied and removed meanwhile: take a fresh one
+                }
+                lane.waiting.add(attempt);
+                if (lane.busy) {
+                    return;
+                }
+                lane.busy = true;
+            }
+            next(address, lane);
+            return;
+        }
+    }
+
+    /**
+     * For callers that refuse rather than wait (HTTP): starts judging an attempt from {@code address} now, or
+     * returns {@code false} if one is under way or waiting. Each {@code true} must be followed by {@link #end}.
+     */
+    public boolean tryBegin(InetAddress address) {
+        while (true) {
+            Lane lane = lanes.computeIfAbsent(address, a -> new Lane());
+            synchronized (lane) {
+                if (lane.retired) {
+                    continue;
+                }
+                if (lane.busy) {
+                    return false;
+                }
+                lane.busy = true;
+                return true;
+            }
+        }
+    }
+
+    /** Ends an attempt {@link #tryBegin} started: {@code ok} counts it ({@code null}: not judged). */
+    public void end(InetAddress address, Boolean ok) {
+        count(address, ok);
+        Lane lane = lanes.get(address);
+        if (lane != null) {
+            next(address, lane);
+        }
+    }
+
+    private void count(InetAddress address, Boolean ok) {
+        if (ok == null) {
+            return;
+        }
+        if (ok) {
+            succeeded(address);
+        } else {
+            failed(address);
+        }
+    }
+
+    /** Starts the next waiting attempt of {@code lane}, or frees the lane if none waits. */
+    private void next(InetAddress address, Lane lane) {
+        Attempt attempt;
+        synchronized (lane) {
+            attempt = lane.waiting.poll();
+            if (attempt == null) {
+                lane.busy = false;
+                lane.retired = true;
+                lanes.remove(address, lane);
+                return;
+            }
+        }
+        long delay = delayMillis(address); // now, with every earlier attempt counted
+        try {
+            attempt.executor().schedule(() -> {
+                Boolean ok = null;
+                try {
+                    ok = attempt.judge();
+                } finally {
+                    count(address, ok);
+                    next(address, lane);
+                }
+            }, delay, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException shutDown) {
+            next(address, lane); // its session's thread is gone: dropped, and the lane moves on
+        }
+    }
+
+    /** A console's password attempt, judged in its address's turn. */
+    public interface Attempt {
+
+        /** Where the attempt waits its delay and is judged (the session's IO thread). */
+        ScheduledExecutorService executor();
+
+        /** Judges and answers the attempt: whether the password was right, {@code null} if it was dropped. */
+        Boolean judge();
+    }
+
+    /** The attempts of one address: at most one judged at a time, the others waiting in order. */
+    private static final class Lane {
+        final ArrayDeque<Attempt> waiting = new ArrayDeque<>();
+        boolean busy;
+        /** Removed from the map: a new attempt takes a new lane. */
+        boolean retired;
     }
 
     private record Failures(int count, long lastNanos) {

@@ -4,14 +4,15 @@ import static io.jupiter.monitor.internal.Commands.NEWLINE;
 
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.util.concurrent.ScheduledFuture;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.util.concurrent.ScheduledFuture;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,7 +21,9 @@ import org.slf4j.LoggerFactory;
  * One console session (one per connection, on its IO thread): reads a line, answers it, prints the prompt.
  * Protected commands refuse until {@code auth} succeeds. Every failed {@code auth} counts against the peer's
  * address in the {@link AuthThrottle} (which slows that address's later attempts, in any session); after
- * {@value #MAX_FAILURES} in one session it closes. A session that has not authenticated within its deadline is
+ * {@value #MAX_FAILURES} in one session it closes. Attempts are judged one per address at a time, in turn
+ * ({@link AuthThrottle#submit}); a session that sends another line before its {@code auth} is answered is closed,
+ * that attempt unjudged. A session that has not authenticated within its deadline is
  * closed, and a successful {@code auth} must find a free authenticated slot ({@link SessionSlots}).
  */
 public final class ConsoleSession extends SimpleChannelInboundHandler<String> {
@@ -38,6 +41,10 @@ public final class ConsoleSession extends SimpleChannelInboundHandler<String> {
     private final int maxLineLength;
     private final long authTimeoutMillis;
     private boolean authenticated;
+    /** An auth attempt of this session waits for its turn or its answer. */
+    private boolean judging;
+    /** The session is closing: no further line is looked at. */
+    private boolean closing;
     private int failures;
     private ScheduledFuture<?> authDeadline;
 
@@ -74,6 +81,19 @@ public final class ConsoleSession extends SimpleChannelInboundHandler<String> {
 
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, String line) {
+        if (closing) {
+            return;
+        }
+        if (judging) {
+            // Lines sent behind an auth without waiting for its answer (pipelined guesses): the session is closed,
+            // its attempt dropped unjudged, and no later line of the same read is looked at.
+            closing = true;
+            log.warn("monitor: closing {}: it sent more input while its auth was being judged",
+                    ctx.channel().remoteAddress());
+            ctx.writeAndFlush(NEWLINE + "one line at a time while auth is judged, closing" + NEWLINE)
+                    .addListener(ChannelFutureListener.CLOSE);
+            return;
+        }
         String[] words = line.trim().split("\\s+");
         String command = words[0].toLowerCase(Locale.ROOT);
         switch (command) {
@@ -135,36 +155,51 @@ public final class ConsoleSession extends SimpleChannelInboundHandler<String> {
         }
         char[] candidate = words[1].toCharArray();
         InetAddress peer = ((InetSocketAddress) ctx.channel().remoteAddress()).getAddress();
-        long delay = throttle.delayMillis(peer);
-        // One attempt at a time: read nothing more until this one is answered.
+        // One attempt at a time: read nothing more until this one is answered (a line already read closes it).
         ctx.channel().config().setAutoRead(false);
-        ctx.executor().schedule(() -> {
-            boolean ok = password.matches(candidate);
-            Arrays.fill(candidate, '\0');
-            ctx.channel().config().setAutoRead(true);
-            if (ok) {
-                throttle.succeeded(peer);
-                if (!slots.promote(ctx.channel())) {
-                    ctx.writeAndFlush("too many monitor sessions (at most " + slots.max() + "), try later" + NEWLINE)
-                            .addListener(ChannelFutureListener.CLOSE);
-                    return;
+        judging = true;
+        throttle.submit(peer, new AuthThrottle.Attempt() {
+            @Override
+            public ScheduledExecutorService executor() {
+                return ctx.executor();
+            }
+
+            @Override
+            public Boolean judge() {
+                try {
+                    return ctx.channel().isActive() && !closing ? judged(ctx, password.matches(candidate)) : null;
+                } finally {
+                    Arrays.fill(candidate, '\0');
                 }
-                authenticated = true;
-                authDeadline.cancel(false);
-                answer(ctx, "OK" + NEWLINE);
-                return;
             }
-            failures++;
-            throttle.failed(peer);
-            if (failures >= MAX_FAILURES) {
-                log.warn("monitor: closing {} after {} failed auth attempts", ctx.channel().remoteAddress(), failures);
-                ctx.writeAndFlush("permission denied: " + failures + " failed attempts, closing" + NEWLINE)
+        });
+    }
+
+    /** Answers an attempt the throttle judged; returns {@code ok}. */
+    private boolean judged(ChannelHandlerContext ctx, boolean ok) {
+        judging = false;
+        ctx.channel().config().setAutoRead(true);
+        if (ok) {
+            if (!slots.promote(ctx.channel())) {
+                ctx.writeAndFlush("too many monitor sessions (at most " + slots.max() + "), try later" + NEWLINE)
                         .addListener(ChannelFutureListener.CLOSE);
-                return;
+                return true;
             }
-            answer(ctx, "permission denied (" + (MAX_FAILURES - failures) + " attempt"
-                    + (MAX_FAILURES - failures == 1 ? "" : "s") + " left)" + NEWLINE);
-        }, delay, TimeUnit.MILLISECONDS);
+            authenticated = true;
+            authDeadline.cancel(false);
+            answer(ctx, "OK" + NEWLINE);
+            return true;
+        }
+        failures++;
+        if (failures >= MAX_FAILURES) {
+            log.warn("monitor: closing {} after {} failed auth attempts", ctx.channel().remoteAddress(), failures);
+            ctx.writeAndFlush("permission denied: " + failures + " failed attempts, closing" + NEWLINE)
+                    .addListener(ChannelFutureListener.CLOSE);
+            return false;
+        }
+        answer(ctx, "permission denied (" + (MAX_FAILURES - failures) + " attempt"
+                + (MAX_FAILURES - failures == 1 ? "" : "s") + " left)" + NEWLINE);
+        return false;
     }
 
     private static void answer(ChannelHandlerContext ctx, String text) {

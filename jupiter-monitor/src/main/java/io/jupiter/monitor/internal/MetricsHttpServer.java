@@ -195,22 +195,32 @@ public final class MetricsHttpServer implements AutoCloseable {
             return refused;
         }
         InetAddress peer = ((InetSocketAddress) ctx.channel().remoteAddress()).getAddress();
-        long refusedFor = throttle.refusedForMillis(peer);
-        if (refusedFor > 0) {
-            FullHttpResponse slowDown = response(HttpResponseStatus.TOO_MANY_REQUESTS, TEXT,
-                    "too many failed passwords from this address, retry later\n");
-            slowDown.headers().set(HttpHeaderNames.RETRY_AFTER, Long.toString((refusedFor + 999) / 1000));
-            return slowDown;
+        if (!throttle.tryBegin(peer)) {
+            FullHttpResponse busy = response(HttpResponseStatus.TOO_MANY_REQUESTS, TEXT,
+                    "another password from this address is being checked, retry later\n");
+            busy.headers().set(HttpHeaderNames.RETRY_AFTER, "1");
+            return busy;
         }
-        String authorization = request.headers().get(HttpHeaderNames.AUTHORIZATION);
-        if (authorization == null) {
-            return unauthorized();
+        Boolean ok = null;
+        try {
+            long refusedFor = throttle.refusedForMillis(peer);
+            if (refusedFor > 0) {
+                FullHttpResponse slowDown = response(HttpResponseStatus.TOO_MANY_REQUESTS, TEXT,
+                        "too many failed passwords from this address, retry later\n");
+                slowDown.headers().set(HttpHeaderNames.RETRY_AFTER, Long.toString((refusedFor + 999) / 1000));
+                return slowDown;
+            }
+            String authorization = request.headers().get(HttpHeaderNames.AUTHORIZATION);
+            if (authorization == null) {
+                return unauthorized();
+            }
+            ok = authorized(authorization);
+            if (!ok) {
+                return unauthorized();
+            }
+        } finally {
+            throttle.end(peer, ok);
         }
-        if (!authorized(authorization)) {
-            throttle.failed(peer);
-            return unauthorized();
-        }
-        throttle.succeeded(peer);
         return path.equals("/metrics")
                 ? response(HttpResponseStatus.OK, PrometheusText.CONTENT_TYPE, PrometheusText.render(attached.metrics()))
                 : response(HttpResponseStatus.OK, "application/json", JsonReport.render(attached.metrics()));

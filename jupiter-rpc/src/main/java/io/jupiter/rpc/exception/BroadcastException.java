@@ -1,5 +1,6 @@
 package io.jupiter.rpc.exception;
 
+import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.transport.Status;
 import io.jupiter.transport.TransportAddresses;
 import java.net.SocketAddress;
@@ -17,7 +18,7 @@ public class BroadcastException extends RpcException {
     private final SocketAddress provider;
 
     public BroadcastException(String call, SocketAddress provider, Throwable cause) {
-        super(statusOf(cause), call + " failed on provider " + TransportAddresses.format(provider) + ": " + cause,
+        super(StatusTable.fromThrowable(cause, Status.SERVICE_EXPECTED_ERROR), call + " failed on provider " + TransportAddresses.format(provider) + ": " + cause,
                 cause);
         this.provider = provider;
     }
@@ -30,9 +31,5 @@ public class BroadcastException extends RpcException {
     @Override
     public boolean isSafeToRetry() {
         return false;
-    }
-
-    private static Status statusOf(Throwable cause) {
-        return cause instanceof RpcException e ? e.status() : Status.SERVICE_EXPECTED_ERROR;
     }
 }

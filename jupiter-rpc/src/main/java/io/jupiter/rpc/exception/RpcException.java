@@ -1,5 +1,6 @@
 package io.jupiter.rpc.exception;
 
+import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.transport.Status;
 
 /**
@@ -28,7 +29,7 @@ public class RpcException extends RuntimeException {
 
     /** Whether the request surely did not run on the provider, so another attempt cannot run it twice. */
     public boolean isSafeToRetry() {
-        return status.provesNotProcessed();
+        return StatusTable.provesNotProcessed(status);
     }
 
     @Override

@@ -43,6 +43,13 @@ public interface Invocation {
      */
     CallerIdentity caller();
 
+    /**
+     * The invoke id of the request on the wire: on the provider the id of the request served; on the consumer that of
+     * the latest attempt once it was sent ({@code 0} in {@code beforeInvoke}, which runs before, and for a broadcast).
+     * Unique per connection only; for logs and traces, not as a key.
+     */
+    long invokeId();
+
     /** The attachment under {@code key}, or {@code null}. */
     String attachment(String key);
 

@@ -16,6 +16,12 @@ public final class MetricNames {
     public static final String REJECTION = "rejection";
     /** Timer from a request decoded to its response handed to the connection (provider only). */
     public static final String PROCESSING = "processing";
+    /** Meter of providers a proxy took out of load balancing (outlier ejection; consumer only). */
+    public static final String OUTLIER_EJECTION = "outlier.ejection";
+    /** Meter of ejected providers that came back into load balancing (consumer only). */
+    public static final String OUTLIER_RETURN = "outlier.return";
+    /** Meter of retries and hedges not sent because the proxy's retry budget was spent (consumer only). */
+    public static final String RETRY_THROTTLED = "retry.throttled";
 
     private MetricNames() {
     }
@@ -48,6 +54,12 @@ public final class MetricNames {
                         : "calls the provider refused (bad request, service not found, busy, flow control)";
             case PROCESSING:
                 return "request processing time (from the request decoded to its response handed to the connection)";
+            case OUTLIER_EJECTION:
+                return "providers taken out of load balancing after timeouts or connection errors in a row";
+            case OUTLIER_RETURN:
+                return "ejected providers back in load balancing";
+            case RETRY_THROTTLED:
+                return "retries and hedges not sent: the retry budget was spent";
             default:
                 return side == RpcMetrics.Side.PROVIDER
                         ? "provider method execution time"

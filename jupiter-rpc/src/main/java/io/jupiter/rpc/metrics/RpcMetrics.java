@@ -18,7 +18,8 @@ import java.util.concurrent.TimeUnit;
  * The metrics of one {@code JupiterServer} (provider side) or {@code JupiterClient} (consumer side), in a
  * Dropwizard {@link MetricRegistry} of its own: histograms {@value MetricNames#REQUEST_SIZE} and
  * {@value MetricNames#RESPONSE_SIZE}, meter {@value MetricNames#REJECTION}, a timer per called method and, on the
- * provider, timer {@value MetricNames#PROCESSING}.
+ * provider, timer {@value MetricNames#PROCESSING}; on the consumer, meters {@value MetricNames#OUTLIER_EJECTION},
+ * {@value MetricNames#OUTLIER_RETURN} and {@value MetricNames#RETRY_THROTTLED}.
  *
  * <p>Recording is wait-free (HdrHistogram reservoirs, {@code LongAdder} counts) and allocates nothing on the
  * provider; when disabled every recording method returns at once. The recording methods are for the RPC runtime;
@@ -67,6 +68,18 @@ public final class RpcMetrics {
          */
         default void methodDone(Object token, ServiceKey key, String method, long nanos) {
         }
+
+        /** Consumer only: a proxy took a provider out of load balancing (outlier ejection). */
+        default void outlierEjected() {
+        }
+
+        /** Consumer only: an ejected provider came back into load balancing. */
+        default void outlierReturned() {
+        }
+
+        /** Consumer only: a retry or hedge was not sent because the proxy's retry budget was spent. */
+        default void retryThrottled() {
+        }
     }
 
     private static final Listener[] NO_LISTENERS = {};
@@ -81,6 +94,9 @@ public final class RpcMetrics {
     private final Histogram responseSize;
     private final Meter rejection;
     private final Timer processing;
+    private final Meter outlierEjection;
+    private final Meter outlierReturn;
+    private final Meter retryThrottled;
     /** Method timers by the runtime's own method object (identity), so the hot path builds no name. */
     private final ConcurrentHashMap<Object, Timer> methodTimers = new ConcurrentHashMap<>();
     /** Copied on write: the recording paths read the array once and allocate nothing. */
@@ -93,6 +109,12 @@ public final class RpcMetrics {
         this.responseSize = registry.register(MetricNames.RESPONSE_SIZE, new Histogram(reservoir()));
         this.rejection = registry.register(MetricNames.REJECTION, RatesOnRead.newMeter());
         this.processing = side == Side.PROVIDER ? registry.register(MetricNames.PROCESSING, newTimer()) : null;
+        boolean consumer = side == Side.CONSUMER;
+        this.outlierEjection = consumer ? registry.register(MetricNames.OUTLIER_EJECTION, RatesOnRead.newMeter())
+                : null;
+        this.outlierReturn = consumer ? registry.register(MetricNames.OUTLIER_RETURN, RatesOnRead.newMeter()) : null;
+        this.retryThrottled = consumer ? registry.register(MetricNames.RETRY_THROTTLED, RatesOnRead.newMeter())
+                : null;
     }
 
     /** Metrics for {@code side}; when {@code enabled} is false nothing is recorded. */
@@ -220,6 +242,36 @@ public final class RpcMetrics {
             timer = methodTimers.computeIfAbsent(token, t -> registered);
         }
         return timer;
+    }
+
+    /** A proxy took a provider out of load balancing (consumer). Rare: not on a call's fast path. */
+    public void outlierEjected() {
+        if (enabled && outlierEjection != null) {
+            outlierEjection.mark();
+            for (Listener listener : listeners) {
+                listener.outlierEjected();
+            }
+        }
+    }
+
+    /** An ejected provider came back into load balancing (consumer). */
+    public void outlierReturned() {
+        if (enabled && outlierReturn != null) {
+            outlierReturn.mark();
+            for (Listener listener : listeners) {
+                listener.outlierReturned();
+            }
+        }
+    }
+
+    /** A retry or hedge was not sent: the proxy's retry budget was spent (consumer). */
+    public void retryThrottled() {
+        if (enabled && retryThrottled != null) {
+            retryThrottled.mark();
+            for (Listener listener : listeners) {
+                listener.retryThrottled();
+            }
+        }
     }
 
     /** Whether a response status means the request was refused. */

@@ -12,10 +12,11 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Adaptive dispatch on a real server and client on 127.0.0.1: an undeclared method starts on the provider pool, moves
- * to the IO threads once a window of its calls was fast, and goes back when a call stalls its IO thread; slow
- * methods, methods that wait for synchronous calls, methods declared {@code @NonBlocking(false)}, and every method of
- * a server with adaptive dispatch off stay on the pool. The methods answer with the name of their thread.
+ * Adaptive dispatch on a real server and client on 127.0.0.1: with it switched on, an undeclared method starts on the
+ * provider pool, moves to the IO threads once a window of its calls was fast, and goes back when a call stalls its IO
+ * thread; slow methods, methods that wait for synchronous calls and methods declared {@code @NonBlocking(false)} stay
+ * on the pool. With the default (off), every undeclared method stays on the pool and only {@code @NonBlocking} ones
+ * run on the IO threads. The methods answer with the name of their thread.
  */
 class AdaptiveDispatchTest {
 
@@ -27,7 +28,8 @@ class AdaptiveDispatchTest {
 
     @Test
     void aFastMethodMovesToTheIoThreadsAfterItsFirstWindowAndStaysThere() throws Exception {
-        try (JupiterServer server = JupiterServer.builder().host("127.0.0.1").port(0).build();
+        try (JupiterServer server = JupiterServer.builder().host("127.0.0.1").port(0).adaptiveDispatch(true)
+                     .build();
              JupiterClient client = JupiterClient.builder().build()) {
             server.register(new ThreadServiceImpl());
             ThreadService threads = proxy(client, server.start());
@@ -49,7 +51,8 @@ class AdaptiveDispatchTest {
 
     @Test
     void aCallThatStallsItsIoThreadSendsTheMethodBackToThePool() throws Exception {
-        try (JupiterServer server = JupiterServer.builder().host("127.0.0.1").port(0).build();
+        try (JupiterServer server = JupiterServer.builder().host("127.0.0.1").port(0).adaptiveDispatch(true)
+                     .build();
              JupiterClient client = JupiterClient.builder().build()) {
             server.register(new ThreadServiceImpl());
             ThreadService threads = proxy(client, server.start());
@@ -77,7 +80,8 @@ class AdaptiveDispatchTest {
 
     @Test
     void aSlowMethodStaysOnThePool() throws Exception {
-        try (JupiterServer server = JupiterServer.builder().host("127.0.0.1").port(0).build();
+        try (JupiterServer server = JupiterServer.builder().host("127.0.0.1").port(0).adaptiveDispatch(true)
+                     .build();
              JupiterClient client = JupiterClient.builder().build()) {
             server.register(new ThreadServiceImpl());
             ThreadService threads = proxy(client, server.start());
@@ -90,7 +94,8 @@ class AdaptiveDispatchTest {
 
     @Test
     void aMethodThatWaitsForASynchronousCallStaysOnThePool() throws Exception {
-        try (JupiterServer server = JupiterServer.builder().host("127.0.0.1").port(0).build();
+        try (JupiterServer server = JupiterServer.builder().host("127.0.0.1").port(0).adaptiveDispatch(true)
+                     .build();
              JupiterClient client = JupiterClient.builder().build();
              JupiterClient inner = JupiterClient.builder().build()) {
             server.register(new ThreadServiceImpl());
@@ -108,7 +113,8 @@ class AdaptiveDispatchTest {
 
     @Test
     void aMethodDeclaredBlockingStaysOnThePool() throws Exception {
-        try (JupiterServer server = JupiterServer.builder().host("127.0.0.1").port(0).build();
+        try (JupiterServer server = JupiterServer.builder().host("127.0.0.1").port(0).adaptiveDispatch(true)
+                     .build();
              JupiterClient client = JupiterClient.builder().build()) {
             server.register(new ThreadServiceImpl());
             ThreadService threads = proxy(client, server.start());
@@ -120,9 +126,8 @@ class AdaptiveDispatchTest {
     }
 
     @Test
-    void withAdaptiveDispatchOffUndeclaredMethodsStayOnThePool() throws Exception {
-        try (JupiterServer server = JupiterServer.builder().host("127.0.0.1").port(0).adaptiveDispatch(false)
-                .build();
+    void byDefaultUndeclaredMethodsStayOnThePool() throws Exception {
+        try (JupiterServer server = JupiterServer.builder().host("127.0.0.1").port(0).build();
              JupiterClient client = JupiterClient.builder().build()) {
             server.register(new ThreadServiceImpl());
             ThreadService threads = proxy(client, server.start());

@@ -53,10 +53,10 @@ class CallbackThreadsTest {
     }
 
     @Test
-    void fastCallbacksMoveToTheIoThread() throws Exception {
+    void withAdaptiveCallbacksOnFastCallbacksMoveToTheIoThread() throws Exception {
         LaterServiceImpl later = new LaterServiceImpl();
         try (JupiterServer server = JupiterServer.builder().host("127.0.0.1").port(0).build();
-             JupiterClient client = JupiterClient.builder().build()) {
+             JupiterClient client = JupiterClient.builder().adaptiveCallbacks(true).build()) {
             server.register(later);
             InetSocketAddress address = server.start();
             LaterService service = client.proxy(LaterService.class).address("127.0.0.1", address.getPort()).build();
@@ -99,10 +99,10 @@ class CallbackThreadsTest {
     }
 
     @Test
-    void withAdaptiveCallbacksOffCallbacksStayOnTheConsumerThreads() throws Exception {
+    void byDefaultFastCallbacksStayOnTheConsumerThreads() throws Exception {
         LaterServiceImpl later = new LaterServiceImpl();
         try (JupiterServer server = JupiterServer.builder().host("127.0.0.1").port(0).build();
-             JupiterClient client = JupiterClient.builder().adaptiveCallbacks(false).build()) {
+             JupiterClient client = JupiterClient.builder().build()) {
             server.register(later);
             InetSocketAddress address = server.start();
             LaterService service = client.proxy(LaterService.class).address("127.0.0.1", address.getPort()).build();

@@ -14,6 +14,7 @@ import io.jupiter.rpc.filter.Invocation;
 import io.jupiter.rpc.safety.Contraband;
 import io.jupiter.serialization.Serializers;
 import io.jupiter.serialization.SerializerType;
+import io.jupiter.testkit.ForgedRequests;
 import io.jupiter.transport.Status;
 import java.io.IOException;
 import java.net.Socket;
@@ -40,6 +41,7 @@ class AuthorizationTest {
     /** The name the next connection gets: read once, when it opens. */
     private static final AtomicReference<String> nextCaller = new AtomicReference<>("alice");
     private static final List<CallerIdentity> seenByInterceptor = new CopyOnWriteArrayList<>();
+    private static final List<String> methodsRun = new CopyOnWriteArrayList<>();
 
     private static JupiterServer server;
     private static JupiterServer pinned;
@@ -58,6 +60,7 @@ class AuthorizationTest {
                     @Override
                     public void beforeInvoke(Invocation invocation) {
                         seenByInterceptor.add(invocation.caller());
+                        methodsRun.add(invocation.methodName());
                     }
                 })
                 .build();
@@ -116,6 +119,54 @@ class AuthorizationTest {
 
             assertThat(RawCalls.call(root, type, RawCalls.request(type, "echo", "add", 1, 2)).ok()).isTrue();
             assertThat(RawCalls.call(root, type, RawCalls.request(type, "echo", "hello", "r")).ok()).isTrue();
+        }
+    }
+
+    /**
+     * Issue #25, item 1: alice may call {@code hello} only. A body that names {@code hello}, then {@code describe}
+     * (protostuff: field 3 again after the arguments; Hessian: {@code methodName} twice in the class definition)
+     * was authorized on the first name and ran the second ({@code OK}, "string:attacker-arg"). Now refused,
+     * nothing runs, and the connection still serves what alice may call.
+     */
+    @ParameterizedTest
+    @EnumSource(value = SerializerType.class, names = {"PROTOSTUFF", "HESSIAN"})
+    void aSecondMethodNameAfterTheAuthorizedOneIsRefusedAndNothingRuns(SerializerType type) throws IOException {
+        try (Socket alice = connectAs("alice", type)) {
+            methodsRun.clear();
+            RawCalls.Answer honest = RawCalls.call(alice, type,
+                    RawCalls.request(type, "echo", "describe", "attacker-arg"));
+            assertThat(honest.status()).isEqualTo(Status.BAD_REQUEST.value());
+
+            RawCalls.Answer answer = RawCalls.call(alice, type,
+                    RawCalls.requestNamingASecondMethod(type, "echo", "hello", "describe", "attacker-arg"));
+
+            assertThat(answer.status()).as(answer.toString()).isEqualTo(Status.BAD_REQUEST.value());
+            assertThat(answer.message()).contains("twice");
+            assertThat(methodsRun).as("nothing ran").isEmpty();
+            assertThat(RawCalls.call(alice, type, RawCalls.request(type, "echo", "hello", "a")).ok()).isTrue();
+            assertThat(methodsRun).containsExactly("hello");
+        }
+    }
+
+    /**
+     * Issue #25, item 2: a Hessian request for a method alice may not call, whose class definition lists an unknown
+     * field first, holding a list nested 200 deep. Its value was read before the check (answered "values nested
+     * deeper than 100"); now the definition is refused before any value of the body is read.
+     */
+    @Test
+    void hessianRefusesAnUnknownEnvelopeFieldBeforeReadingItsValue() throws IOException {
+        SerializerType type = SerializerType.HESSIAN;
+        try (Socket alice = connectAs("alice", type)) {
+            methodsRun.clear();
+            byte[] body = ForgedRequests.hessian(RawCalls.request(type, "echo", "add", 1, 2), List.of("padding"),
+                    ForgedRequests.hessianNestedList(200), List.of(), new byte[0]);
+
+            RawCalls.Answer answer = RawCalls.call(alice, type, body);
+
+            assertThat(answer.status()).as(answer.toString()).isEqualTo(Status.BAD_REQUEST.value());
+            assertThat(answer.message()).contains("has a field 'padding'").doesNotContain("nested");
+            assertThat(methodsRun).isEmpty();
+            assertThat(RawCalls.call(alice, type, RawCalls.request(type, "echo", "hello", "a")).ok()).isTrue();
         }
     }
 

@@ -7,6 +7,7 @@ import io.jupiter.serialization.Serializers;
 import io.jupiter.serialization.wire.MessageWrapper;
 import io.jupiter.serialization.wire.ResultWrapper;
 import io.jupiter.serialization.wire.ServiceMetadata;
+import io.jupiter.testkit.ForgedRequests;
 import io.jupiter.transport.ProtocolHeader;
 import io.jupiter.transport.Status;
 import io.netty.buffer.ByteBuf;
@@ -16,6 +17,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** Requests written by hand on a raw socket, as any peer could send them, and their answers. */
@@ -53,6 +55,24 @@ final class RawCalls {
         } finally {
             body.release();
         }
+    }
+
+    /**
+     * The body of a request that names {@code method}, then {@code secondMethod}: protostuff's field 3 written again
+     * after the arguments; Hessian's class definition listing {@code methodName} a second time, after
+     * {@code attachments}, with the second name as its value. What a caller allowed one method would send to call
+     * another.
+     */
+    static byte[] requestNamingASecondMethod(SerializerType type, String service, String method, String secondMethod,
+                                             Object... args) {
+        byte[] first = request(type, service, method, args);
+        return switch (type) {
+            case PROTOSTUFF -> ForgedRequests.protostuff(new byte[0], first,
+                    ForgedRequests.protostuffString(3, secondMethod));
+            case HESSIAN -> ForgedRequests.hessian(first, List.of(), new byte[0], List.of("methodName"),
+                    ForgedRequests.hessianString(secondMethod));
+            default -> throw new IllegalArgumentException(type + ": not forged here");
+        };
     }
 
     /** Sends one request and reads its answer: the status, and the message of an error. */

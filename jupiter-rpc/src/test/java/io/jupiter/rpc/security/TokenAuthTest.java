@@ -25,6 +25,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.net.SocketException;
+import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -187,6 +188,63 @@ class TokenAuthTest {
             assertClosed(socket);
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(9));
         }
+    }
+
+    /**
+     * Issue #25, item 5: a peer that never presents a token but sends heartbeats (answered by the transport before
+     * any frame reaches the token gate, and each one resetting the idle timer) held its connection for ever. Now it
+     * is closed at the token deadline (1 s here), while a connection that presented its token stays open past it.
+     */
+    @Test
+    void aConnectionThatSendsOnlyHeartbeatsIsClosedAtTheTokenDeadline() throws IOException {
+        JupiterServer strict = JupiterServer.builder().host("127.0.0.1").port(0)
+                .tokenAuthenticator(TokenAuthenticator.of(Map.of(ALICE_TOKEN, "alice")))
+                .callerTokenTimeoutMillis(1_000).build();
+        strict.register(new EchoServiceImpl());
+        int strictPort = strict.start().getPort();
+        try (Socket idle = RawCalls.connect(strictPort); Socket alice = RawCalls.connect(strictPort)) {
+            sendToken(alice, ALICE_TOKEN.getBytes(StandardCharsets.UTF_8));
+
+            Duration closedAfter = heartbeatUntilClosed(idle, Duration.ofSeconds(8));
+            assertThat(closedAfter).as("closed within 8 s of heartbeats").isNotNull()
+                    .as("closed at the deadline, not before").isGreaterThan(Duration.ofMillis(900));
+
+            assertThat(heartbeatUntilClosed(alice, Duration.ofSeconds(1))).as("open past the deadline").isNull();
+            SerializerType type = SerializerType.PROTOSTUFF;
+            assertThat(RawCalls.call(alice, type, RawCalls.request(type, "echo", "hello", "a")).ok())
+                    .as("a connection with its token stays open past the deadline").isTrue();
+        } finally {
+            strict.close();
+        }
+    }
+
+    /**
+     * Sends a heartbeat every 100 ms until the peer closes the connection (returns how long that took) or
+     * {@code bound} passes (returns {@code null}: still open).
+     */
+    private static Duration heartbeatUntilClosed(Socket socket, Duration bound) throws IOException {
+        byte[] heartbeat = ByteBuffer.allocate(ProtocolHeader.HEADER_SIZE).putShort(ProtocolHeader.MAGIC)
+                .put(ProtocolHeader.toSign(0, ProtocolHeader.HEARTBEAT)).put((byte) 0).putLong(0L).putInt(0).array();
+        int timeout = socket.getSoTimeout();
+        socket.setSoTimeout(100);
+        long start = System.nanoTime();
+        try {
+            while (System.nanoTime() - start < bound.toNanos()) {
+                try {
+                    socket.getOutputStream().write(heartbeat);
+                    if (socket.getInputStream().read() == -1) {
+                        return Duration.ofNanos(System.nanoTime() - start);
+                    }
+                } catch (SocketTimeoutException stillOpen) {
+                    // no answer to a heartbeat: open, go on
+                } catch (SocketException closed) {
+                    return Duration.ofNanos(System.nanoTime() - start);
+                }
+            }
+        } finally {
+            socket.setSoTimeout(timeout);
+        }
+        return null;
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.jupiter.serialization;
 
+import io.jupiter.common.LogText;
 import io.jupiter.common.Requires;
 import io.jupiter.common.config.JupiterSettings;
 import io.jupiter.serialization.internal.BuiltInClassRules;
@@ -208,7 +209,7 @@ public final class ClassAllowList {
         if (warned.size() < MAX_WARNED && warned.add(className)) {
             log.warn("{}: class '{}' is not trusted for deserialization; allowed because the allow-list is in WARN"
                     + " mode (trust it with ClassAllowList.global().trust(...) or trustPackage(...))",
-                    serializer, className);
+                    serializer, LogText.of(className));
         }
     }
 

@@ -39,7 +39,12 @@ public interface Serializer {
      * anything of it is created. This default is for formats that put the arguments first: it reads the whole body
      * with {@link #read}, then calls the listener and checks the values read.
      *
+     * <p>The returned message names the service and method the listener was given: a body that names either more
+     * than once, or after the listener was asked, is refused ({@link EnvelopeException}), since the caller was
+     * authorized on what the listener saw. (A provider checks this of every serializer's answer too.)
+     *
      * @throws ArgumentTypeException if an argument is not of an expected type
+     * @throws EnvelopeException if a service or method field repeats, or comes after the listener was asked
      * @throws SerializationException if the bytes are not a valid request, or name a class that is not allowed
      */
     default MessageWrapper readRequest(ByteBuf in, EnvelopeListener listener) {

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import java.io.Serializable;
 import java.util.List;
 import java.util.Map;
@@ -12,6 +15,7 @@ import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.slf4j.LoggerFactory;
 
 class ClassAllowListTest {
 
@@ -93,6 +97,24 @@ class ClassAllowListTest {
         assertThatCode(() -> off.check("test", "java.lang.Runtime")).doesNotThrowAnyException();
         assertThat(off.mode(ClassAllowList.Mode.STRICT).mode()).isEqualTo(ClassAllowList.Mode.STRICT);
         assertThatThrownBy(() -> off.check("test", "java.lang.Runtime")).isInstanceOf(ClassNotTrustedException.class);
+    }
+
+    @Test
+    void warnModeLogsAWireClassNameEscaped() {
+        // Issue #25, item 6: a class name from the wire reached the WARN line as it came.
+        Logger logger = (Logger) LoggerFactory.getLogger(ClassAllowList.class);
+        ListAppender<ILoggingEvent> lines = new ListAppender<>();
+        lines.start();
+        logger.addAppender(lines);
+        try {
+            ClassAllowList warn = ClassAllowList.create(ClassAllowList.Mode.WARN);
+            warn.check("test", "com.acme.X\n12:00:00.000 ERROR forged\u0085line\u009b31m");
+        } finally {
+            logger.detachAppender(lines);
+        }
+        assertThat(lines.list).singleElement().extracting(ILoggingEvent::getFormattedMessage).asString()
+                .contains("class 'com.acme.X?12:00:00.000 ERROR forged?line?31m'")
+                .doesNotContain("\n").doesNotContain("\u0085").doesNotContain("\u009b");
     }
 
     @Test

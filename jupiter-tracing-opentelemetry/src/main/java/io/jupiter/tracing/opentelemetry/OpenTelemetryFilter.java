@@ -5,6 +5,7 @@ import io.jupiter.rpc.ServiceKey;
 import io.jupiter.rpc.filter.Filter;
 import io.jupiter.rpc.filter.Invocation;
 import io.jupiter.rpc.filter.Side;
+import io.jupiter.transport.Status;
 import io.opentelemetry.api.GlobalOpenTelemetry;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.common.AttributeKey;
@@ -34,8 +35,13 @@ import java.net.SocketAddress;
  *
  * <p>The client span's parent is the context current on the calling thread; in a provider method that is the server
  * span of the request being served (made current for the method's own code too), so calls made downstream join the
- * same trace. Span names and attributes follow the RPC semantic conventions: {@code {service}/{method}},
- * {@code rpc.system=jupiter}, {@code rpc.service}, {@code rpc.method}, plus the group, version and Jupiter status.
+ * same trace. Span names and attributes follow OpenTelemetry's RPC semantic conventions of semconv 1.40.0 (RPC as
+ * a release candidate): span name and {@code rpc.method} {@code {service}/{method}}, {@code rpc.system.name=jupiter},
+ * {@code rpc.response.status_code} (the Jupiter status), {@code error.type} on failure, {@code server.address} and
+ * {@code server.port} (client), {@code network.peer.address} and {@code network.peer.port} (server); plus the group,
+ * version, consumer application and invoke id under {@code rpc.jupiter.*}. Kept for one release, deprecated:
+ * semconv 1.37.0's {@code rpc.system} and {@code rpc.service}, and {@code rpc.jupiter.status} (see
+ * docs/observability.md).
  */
 public final class OpenTelemetryFilter implements Filter {
 
@@ -43,6 +49,11 @@ public final class OpenTelemetryFilter implements Filter {
     public static final int PRIORITY = 20_000;
 
     static final String INSTRUMENTATION_NAME = "io.jupiter.rpc";
+    private static final AttributeKey<String> RPC_SYSTEM_NAME = AttributeKey.stringKey("rpc.system.name");
+    private static final AttributeKey<String> STATUS_CODE = AttributeKey.stringKey("rpc.response.status_code");
+    private static final AttributeKey<String> ERROR_TYPE = AttributeKey.stringKey("error.type");
+    private static final AttributeKey<Long> INVOKE_ID = AttributeKey.longKey("rpc.jupiter.invoke_id");
+    /** Deprecated keys (semconv 1.37.0 and Jupiter's first), kept for one release. */
     private static final AttributeKey<String> RPC_SYSTEM = AttributeKey.stringKey("rpc.system");
     private static final AttributeKey<String> RPC_SERVICE = AttributeKey.stringKey("rpc.service");
     private static final AttributeKey<String> RPC_METHOD = AttributeKey.stringKey("rpc.method");
@@ -106,12 +117,14 @@ public final class OpenTelemetryFilter implements Filter {
         ServiceKey service = invocation.service();
         boolean client = invocation.side() == Side.CONSUMER;
         Context parent = client ? Context.current() : PROPAGATOR.extract(Context.root(), invocation, GETTER);
-        Span span = tracer().spanBuilder(service.name() + '/' + invocation.methodName())
+        String fullMethod = service.name() + '/' + invocation.methodName();
+        Span span = tracer().spanBuilder(fullMethod)
                 .setSpanKind(client ? SpanKind.CLIENT : SpanKind.SERVER)
                 .setParent(parent)
+                .setAttribute(RPC_SYSTEM_NAME, "jupiter")
+                .setAttribute(RPC_METHOD, fullMethod)
                 .setAttribute(RPC_SYSTEM, "jupiter")
                 .setAttribute(RPC_SERVICE, service.name())
-                .setAttribute(RPC_METHOD, invocation.methodName())
                 .setAttribute(GROUP, service.group())
                 .setAttribute(VERSION, service.version())
                 .setAttribute(APP, invocation.appName())
@@ -146,7 +159,14 @@ public final class OpenTelemetryFilter implements Filter {
             peer(span, invocation.remoteAddress(), SERVER_ADDRESS, SERVER_PORT);
         }
         if (invocation.status() != null) {
+            span.setAttribute(STATUS_CODE, invocation.status().name());
             span.setAttribute(STATUS, invocation.status().name());
+            if (invocation.status() != Status.OK) {
+                span.setAttribute(ERROR_TYPE, invocation.status().name());
+            }
+        }
+        if (invocation.invokeId() != 0) {
+            span.setAttribute(INVOKE_ID, invocation.invokeId());
         }
         if (error != null) {
             span.setStatus(StatusCode.ERROR, error.getClass().getSimpleName());

@@ -100,8 +100,16 @@ class OpenTelemetryFilterTest {
         assertThat(currentInMethods).isEqualTo(server1.getSpanId() + ',' + server2.getSpanId());
 
         assertThat(client1.getName()).isEqualTo("hop/hop");
+        // semconv 1.40.0
+        assertThat(client1.getAttributes().get(AttributeKey.stringKey("rpc.system.name"))).isEqualTo("jupiter");
+        assertThat(client1.getAttributes().get(AttributeKey.stringKey("rpc.method"))).isEqualTo("hop/hop");
+        assertThat(client1.getAttributes().get(AttributeKey.stringKey("rpc.response.status_code"))).isEqualTo("OK");
+        assertThat(client1.getAttributes().get(AttributeKey.stringKey("error.type"))).isNull();
+        assertThat(client1.getAttributes().get(AttributeKey.longKey("rpc.jupiter.invoke_id"))).isPositive()
+                .isEqualTo(server1.getAttributes().get(AttributeKey.longKey("rpc.jupiter.invoke_id")));
+        // kept for one release
         assertThat(client1.getAttributes().get(AttributeKey.stringKey("rpc.system"))).isEqualTo("jupiter");
-        assertThat(client1.getAttributes().get(AttributeKey.stringKey("rpc.method"))).isEqualTo("hop");
+        assertThat(client1.getAttributes().get(AttributeKey.stringKey("rpc.service"))).isEqualTo("hop");
         assertThat(client1.getAttributes().get(AttributeKey.stringKey("rpc.jupiter.status"))).isEqualTo("OK");
         assertThat(client1.getAttributes().get(AttributeKey.longKey("server.port"))).isPositive();
         assertThat(server1.getAttributes().get(AttributeKey.stringKey("network.peer.address")))
@@ -130,7 +138,9 @@ class OpenTelemetryFilterTest {
         List<SpanData> spans = awaitSpans(2);
         for (SpanData span : spans) {
             assertThat(span.getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
-            assertThat(span.getAttributes().get(AttributeKey.stringKey("rpc.jupiter.status")))
+            assertThat(span.getAttributes().get(AttributeKey.stringKey("rpc.response.status_code")))
+                    .isEqualTo("SERVICE_UNEXPECTED_ERROR");
+            assertThat(span.getAttributes().get(AttributeKey.stringKey("error.type")))
                     .isEqualTo("SERVICE_UNEXPECTED_ERROR");
             assertThat(span.getEvents()).extracting(e -> e.getName()).contains("exception");
         }

@@ -60,11 +60,19 @@ public final class Frames {
 
     /** The heartbeat frame: {@code ba be 0f 00} followed by 12 zero bytes. */
     public static ByteBuf heartbeat(ByteBufAllocator alloc) {
+        return heartbeat(alloc, 0L);
+    }
+
+    /**
+     * A heartbeat frame with {@code id}: a ping when it is not 0, and a pong when it echoes a ping's id
+     * ({@link ProtocolHeader#HEARTBEAT}).
+     */
+    public static ByteBuf heartbeat(ByteBufAllocator alloc, long id) {
         ByteBuf frame = alloc.ioBuffer(ProtocolHeader.HEADER_SIZE);
         frame.writeShort(ProtocolHeader.MAGIC);
         frame.writeByte(ProtocolHeader.HEARTBEAT);
         frame.writeByte(0);
-        frame.writeLong(0L);
+        frame.writeLong(id);
         frame.writeInt(0);
         return frame;
     }

@@ -71,7 +71,15 @@ public final class ProtocolHeader {
     public static final byte STREAM_END = 0x0d;
     /** Receiver to sender: the receiver gave up on the stream; body: empty, or the reason in UTF-8. */
     public static final byte STREAM_CANCEL = 0x0e;
-    /** Keep-alive: sign exactly 0x0f, id 0, empty body; never answered. */
+    /**
+     * Keep-alive: sign exactly 0x0f, status 0, empty body. With id 0 (1.3.1's heartbeat, all a 1.3.1 peer sends) it
+     * is never answered. With any other id it is a <em>ping</em>, which only our clients send: a provider answers it
+     * with the same frame, id included (the <em>pong</em>), at most once per connection per
+     * {@link TransportConfig#pingMinIntervalMillis()}. A 1.3.1 provider reads the same header and drops it as it
+     * drops every heartbeat (its decoder never looks at a heartbeat's id), and never sends a frame back; a client
+     * learns that a provider answers pings when the first pong arrives. A heartbeat whose status is not 0 is neither
+     * a heartbeat to drop nor a ping: it is an announcement ({@link #STREAMS_ANNOUNCED}), sent with id 0.
+     */
     public static final byte HEARTBEAT = 0x0f;
     /**
      * The status byte of a heartbeat a provider sends first on each connection when it serves streams: bit 0 set

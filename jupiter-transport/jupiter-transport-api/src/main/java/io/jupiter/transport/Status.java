@@ -3,7 +3,10 @@ package io.jupiter.transport;
 /**
  * The status byte of a response frame. Values are Jupiter 1.3.1's and must never change or be reused.
  *
- * <p>Statuses marked <em>local</em> are never sent by a provider; a consumer produces them itself.
+ * <p>This is the wire's part of a status: the byte and its name. What a status means to a call (the exception a
+ * consumer throws, the 1.3.1 exception class in the error body, whether a retry is safe) is the RPC layer's, in one
+ * table: {@code io.jupiter.rpc.internal.StatusTable} in jupiter-rpc. Statuses marked <em>local</em> are never sent
+ * by a provider; a consumer produces them itself.
  */
 public enum Status {
     /** The call succeeded; the body holds the result. */
@@ -67,7 +70,11 @@ public enum Status {
     /**
      * Whether this status proves the business method did not run, so that the call may be retried elsewhere
      * without risk of running twice.
+     *
+     * @deprecated the RPC meaning of a status belongs to the RPC layer: use
+     *             {@code io.jupiter.rpc.exception.RpcException#isSafeToRetry()}; kept for compatibility
      */
+    @Deprecated
     public boolean provesNotProcessed() {
         return notProcessed;
     }

@@ -6,7 +6,7 @@ import java.util.Locale;
 
 /**
  * Immutable transport settings. Build with {@link #builder()}. Each setting, its default, bounds and system property
- * are declared in {@link JupiterSettings} (the README's configuration table lists them): a builder starts from the
+ * are declared in {@link JupiterSettings} (docs/configuration.md lists them): a builder starts from the
  * system properties, checked as the setters check their arguments, and a setter wins over a property.
  */
 public final class TransportConfig {
@@ -17,6 +17,8 @@ public final class TransportConfig {
     private final int maxBodySize;
     private final long readerIdleMillis;
     private final long writerIdleMillis;
+    private final long keepaliveTimeoutMillis;
+    private final long pingMinIntervalMillis;
     private final int ioThreads;
     private final boolean nativeTransport;
     private final int writeBufferLowWaterMark;
@@ -40,6 +42,8 @@ public final class TransportConfig {
         this.maxBodySize = b.maxBodySize;
         this.readerIdleMillis = b.readerIdleMillis;
         this.writerIdleMillis = b.writerIdleMillis;
+        this.keepaliveTimeoutMillis = b.keepaliveTimeoutMillis;
+        this.pingMinIntervalMillis = b.pingMinIntervalMillis;
         this.ioThreads = b.ioThreads;
         this.nativeTransport = b.nativeTransport;
         this.writeBufferLowWaterMark = b.writeBufferLowWaterMark;
@@ -76,6 +80,8 @@ public final class TransportConfig {
         b.maxBodySize = maxBodySize;
         b.readerIdleMillis = readerIdleMillis;
         b.writerIdleMillis = writerIdleMillis;
+        b.keepaliveTimeoutMillis = keepaliveTimeoutMillis;
+        b.pingMinIntervalMillis = pingMinIntervalMillis;
         b.ioThreads = ioThreads;
         b.nativeTransport = nativeTransport;
         b.writeBufferLowWaterMark = writeBufferLowWaterMark;
@@ -110,6 +116,24 @@ public final class TransportConfig {
     /** A client connection with no outbound bytes for this long sends a heartbeat; 0 disables. */
     public long writerIdleMillis() {
         return writerIdleMillis;
+    }
+
+    /**
+     * A client connection whose peer answers pings ({@link ProtocolHeader#HEARTBEAT}) is closed once nothing arrived
+     * on it for this long: a dead link is found within this time, idle or busy. The client pings after 40 % of it
+     * without inbound bytes (20 % when it wrote since it last read: calls are probably outstanding). 0 disables:
+     * only the one-way heartbeat of {@link #writerIdleMillis()}, as 1.3.1.
+     */
+    public long keepaliveTimeoutMillis() {
+        return keepaliveTimeoutMillis;
+    }
+
+    /**
+     * A server answers at most one ping per connection in this long; pings that come sooner go unanswered, so a
+     * client cannot make a server write more than one 16-byte answer per interval. 0 answers every ping.
+     */
+    public long pingMinIntervalMillis() {
+        return pingMinIntervalMillis;
     }
 
     /** Number of IO (event loop) threads. */
@@ -217,6 +241,8 @@ public final class TransportConfig {
         private int maxBodySize = JupiterSettings.MAX_BODY_SIZE.get();
         private long readerIdleMillis = JupiterSettings.READER_IDLE_MILLIS.get();
         private long writerIdleMillis = JupiterSettings.WRITER_IDLE_MILLIS.get();
+        private long keepaliveTimeoutMillis = JupiterSettings.KEEPALIVE_TIMEOUT_MILLIS.get();
+        private long pingMinIntervalMillis = JupiterSettings.PING_MIN_INTERVAL_MILLIS.get();
         private int ioThreads = JupiterSettings.IO_THREADS.get();
         private boolean nativeTransport = JupiterSettings.NATIVE_TRANSPORT.get();
         private int writeBufferLowWaterMark = JupiterSettings.WRITE_BUFFER_LOW_WATER_MARK.get();
@@ -252,6 +278,18 @@ public final class TransportConfig {
 
         public Builder writerIdleMillis(long millis) {
             this.writerIdleMillis = JupiterSettings.WRITER_IDLE_MILLIS.check(millis);
+            return this;
+        }
+
+        /** See {@link TransportConfig#keepaliveTimeoutMillis()}; 0 disables. */
+        public Builder keepaliveTimeoutMillis(long millis) {
+            this.keepaliveTimeoutMillis = JupiterSettings.KEEPALIVE_TIMEOUT_MILLIS.check(millis);
+            return this;
+        }
+
+        /** See {@link TransportConfig#pingMinIntervalMillis()}. */
+        public Builder pingMinIntervalMillis(long millis) {
+            this.pingMinIntervalMillis = JupiterSettings.PING_MIN_INTERVAL_MILLIS.check(millis);
             return this;
         }
 

@@ -1,5 +1,6 @@
 package io.jupiter.registry.zookeeper;
 
+import io.jupiter.common.LogText;
 import io.jupiter.common.NamedThreadFactory;
 import io.jupiter.common.config.JupiterSettings;
 import io.jupiter.registry.NotifyListener;
@@ -7,8 +8,9 @@ import io.jupiter.registry.RegisterMeta;
 import io.jupiter.registry.RegistryService;
 import io.jupiter.registry.ServiceMeta;
 import java.net.InetAddress;
-import java.nio.charset.StandardCharsets;
 import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -34,6 +36,8 @@ import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.data.ACL;
+import org.apache.zookeeper.data.Id;
+import org.apache.zookeeper.server.auth.DigestAuthenticationProvider;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,13 +56,17 @@ import org.slf4j.LoggerFactory;
  *       client creates (the provider nodes and the parents) gets the ACL {@link #ACL}: everything for the
  *       credentials' identity, reading for anyone. So only clients with the same credentials can publish under a
  *       service (creating and deleting children needs rights on the parent) or delete and change our nodes; a
- *       consumer without them still reads the providers.</li>
+ *       consumer without them still reads the providers. Before publishing, every parent must be writable only
+ *       with the credentials: one open to others is given our ACL (and the service's node loses children others
+ *       planted there); one another identity owns is refused, with an ERROR line naming it and the fix.</li>
  * </ul>
  */
 final class ZookeeperRegistryService implements RegistryService {
 
     private static final Logger log = LoggerFactory.getLogger(ZookeeperRegistryService.class);
     private static final long RETRY_MILLIS = 1000;
+    /** How often a registration refused for a parent another identity owns is tried again. */
+    private static final long SQUATTED_RETRY_MILLIS = 10_000;
     /**
      * The ACL of the nodes created with credentials: all rights for their identity, read for anyone. (Not a
      * {@code List.of}: ZooKeeper asks the list whether it contains {@code null}, which that answers with an NPE.)
@@ -70,10 +78,14 @@ final class ZookeeperRegistryService implements RegistryService {
     private final ScheduledExecutorService worker;
     private final String localHost;
     private final boolean protect;
+    /** The credentials' identity as ZooKeeper stores it in an ACL ({@code null} without credentials). */
+    private final Id identity;
 
     // Worker-confined.
     private final Set<RegisterMeta> registered = new LinkedHashSet<>();
     private final Set<RegisterMeta> created = new LinkedHashSet<>();
+    /** Registrations not published because a parent is another identity's (logged once each). */
+    private final Set<RegisterMeta> refused = new LinkedHashSet<>();
     private final Map<ServiceMeta, List<NotifyListener>> listeners = new LinkedHashMap<>();
     private final Map<ServiceMeta, List<RegisterMeta>> known = new LinkedHashMap<>();
     private volatile boolean closed;
@@ -87,6 +99,7 @@ final class ZookeeperRegistryService implements RegistryService {
     ZookeeperRegistryService(String connectString, int sessionTimeoutMs, int connectionTimeoutMs, String digest) {
         this.localHost = localAddress();
         this.protect = digest != null;
+        this.identity = digest == null ? null : identity(checkDigest(digest));
         CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder().connectString(connectString)
                 .sessionTimeoutMs(sessionTimeoutMs).connectionTimeoutMs(connectionTimeoutMs)
                 .retryPolicy(new ExponentialBackoffRetry(500, 20));
@@ -127,6 +140,14 @@ final class ZookeeperRegistryService implements RegistryService {
         return digest;
     }
 
+    private static Id identity(String digest) {
+        try {
+            return new Id("digest", DigestAuthenticationProvider.generateDigest(digest));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("ZooKeeper digest credentials: SHA-1 is not available", e);
+        }
+    }
+
     /** The Curator client (tests expire its session). */
     CuratorFramework curator() {
         return curator;
@@ -154,6 +175,7 @@ final class ZookeeperRegistryService implements RegistryService {
         run(() -> {
             registered.remove(withHost);
             created.remove(withHost);
+            refused.remove(withHost);
             try {
                 curator.delete().quietly().forPath(ProviderNodes.node(withHost));
                 log.info("withdrew {} from ZooKeeper", withHost);
@@ -221,12 +243,25 @@ final class ZookeeperRegistryService implements RegistryService {
         }
         String path = ProviderNodes.node(meta);
         try {
+            if (protect) {
+                String squatted = claimParents(ProviderNodes.parent(meta.service()));
+                if (squatted != null) {
+                    if (refused.add(meta)) {
+                        log.error("not publishing {} to ZooKeeper: {} exists and others than our credentials may"
+                                + " write to it, and we cannot change its ACL (another identity owns it). Anyone"
+                                + " who may write there could remove our node or publish beside it. Fix: delete {}"
+                                + " (and what is under it) as its owner or ZooKeeper's super user, then our"
+                                + " providers re-create it with their ACL; retrying every {} ms", meta, squatted,
+                                squatted, SQUATTED_RETRY_MILLIS);
+                    }
+                    retry(() -> create(meta), SQUATTED_RETRY_MILLIS);
+                    return;
+                }
+                refused.remove(meta);
+            }
             curator.create().creatingParentsIfNeeded().withMode(CreateMode.EPHEMERAL).forPath(path);
             log.info("published {} to ZooKeeper", meta);
             created.add(meta);
-            if (protect) {
-                protectParents(ProviderNodes.parent(meta.service()));
-            }
         } catch (KeeperException.NodeExistsException e) {
             // Ours from this session, or a previous session's that will expire: check whose it is.
             try {
@@ -247,28 +282,63 @@ final class ZookeeperRegistryService implements RegistryService {
     }
 
     /**
-     * Gives our ACL to the parents of a provider node that anyone may write to (made by a client without
-     * credentials, such as a consumer that subscribed first, or by 1.3.1): otherwise anyone could publish under
-     * them or delete our nodes.
+     * Makes every node from {@code /jupiter} down to {@code parent} writable only with our credentials before a
+     * provider node is created under it: a missing one is created with our {@link #ACL}; one that others may write
+     * to (made by a client without credentials, such as a consumer that subscribed first, by 1.3.1, or by someone
+     * who got there first) is given our ACL if we may change it, and then the service's own node loses the
+     * children others planted there. Returns the first node we cannot take back (another identity owns it), or
+     * {@code null}.
      */
-    private void protectParents(String parent) {
+    private String claimParents(String parent) throws Exception {
         for (int slash = parent.indexOf('/', 1); ; slash = parent.indexOf('/', slash + 1)) {
             String path = slash < 0 ? parent : parent.substring(0, slash);
+            List<ACL> acl;
             try {
-                boolean open = false;
-                for (ACL entry : curator.getACL().forPath(path)) {
-                    open |= entry.getId().equals(ZooDefs.Ids.ANYONE_ID_UNSAFE)
-                            && (entry.getPerms() & ~ZooDefs.Perms.READ) != 0;
+                acl = curator.getACL().forPath(path);
+            } catch (KeeperException.NoNodeException missing) {
+                try {
+                    curator.create().withMode(CreateMode.PERSISTENT).forPath(path);
+                } catch (KeeperException.NodeExistsException raced) {
+                    // created meanwhile: judged on the next pass
                 }
-                if (open) {
+                acl = curator.getACL().forPath(path);
+            }
+            if (writableByOthers(acl)) {
+                try {
                     curator.setACL().withACL(ACL).forPath(path);
-                    log.info("{} was open to everyone: now writable only with our credentials", path);
+                } catch (KeeperException.NoAuthException e) {
+                    return path;
                 }
-            } catch (Exception e) {
-                log.warn("cannot protect {} (anyone may write to it): {}", path, e.toString());
+                log.warn("{} was writable by others than our credentials: now writable only with them", path);
+                if (slash < 0) {
+                    removePlanted(path);
+                }
             }
             if (slash < 0) {
-                return;
+                return null;
+            }
+        }
+    }
+
+    /** Whether an ACL lets anyone but our credentials' identity do more than read. */
+    private boolean writableByOthers(List<ACL> acl) {
+        for (ACL entry : acl) {
+            if (!entry.getId().equals(identity) && (entry.getPerms() & ~ZooDefs.Perms.READ) != 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Deletes the children of a service's node that were not made with our credentials (their ACL says so). */
+    private void removePlanted(String parent) throws Exception {
+        for (String child : curator.getChildren().forPath(parent)) {
+            String path = parent + "/" + child;
+            if (writableByOthers(curator.getACL().forPath(path))
+                    || curator.getACL().forPath(path).stream().noneMatch(e -> e.getId().equals(identity))) {
+                curator.delete().quietly().forPath(path);
+                log.warn("removed {}: published where only our credentials may publish, but not with them",
+                        LogText.of(path));
             }
         }
     }
@@ -349,8 +419,12 @@ final class ZookeeperRegistryService implements RegistryService {
     }
 
     private void retry(Runnable task) {
+        retry(task, RETRY_MILLIS);
+    }
+
+    private void retry(Runnable task, long delayMillis) {
         try {
-            worker.schedule(task, RETRY_MILLIS, TimeUnit.MILLISECONDS);
+            worker.schedule(task, delayMillis, TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException e) {
             log.debug("registry closed; not retrying");
         }

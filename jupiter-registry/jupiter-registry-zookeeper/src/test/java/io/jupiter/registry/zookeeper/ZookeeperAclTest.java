@@ -3,6 +3,10 @@ package io.jupiter.registry.zookeeper;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.jupiter.registry.ProviderAddress;
 import io.jupiter.registry.RegisterMeta;
 import io.jupiter.registry.RegistryService;
@@ -23,6 +27,7 @@ import org.apache.zookeeper.data.ACL;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 /**
  * Digest credentials and ACLs against a real ZooKeeper (Curator's TestingServer, in this JVM, on 127.0.0.1): a
@@ -106,6 +111,62 @@ class ZookeeperAclTest {
                     assertThatThrownBy(() -> stranger.delete().forPath(PARENT + "/127.0.0.1:18002:50:1"))
                             .isInstanceOf(KeeperException.NoAuthException.class);
                 }
+            }
+        }
+    }
+
+    /**
+     * Issue #25, item 4: someone without our credentials creates the service's nodes first, all rights for itself
+     * and read and create for anyone. The provider logged "cannot protect" and published anyway, and the squatter
+     * could delete its node and publish a fake. Now it refuses to publish there, naming the node and the fix.
+     */
+    @Test
+    void nodesAnotherIdentityCreatedFirstAreRefusedWithTheNodeAndTheFixNamed() throws Exception {
+        Logger logger = (Logger) LoggerFactory.getLogger(ZookeeperRegistryService.class);
+        ListAppender<ILoggingEvent> lines = new ListAppender<>();
+        lines.start();
+        logger.addAppender(lines);
+        try (CuratorFramework squatter = client("mallory:her-own-secret")) {
+            squatter.create().creatingParentsIfNeeded().withACL(List.of(
+                    new ACL(ZooDefs.Perms.ALL, ZooDefs.Ids.AUTH_IDS),
+                    new ACL(ZooDefs.Perms.READ | ZooDefs.Perms.CREATE, ZooDefs.Ids.ANYONE_ID_UNSAFE)), true)
+                    .forPath(PARENT);
+            try (RegistryService provider = ZookeeperRegistryFactory.connect(zookeeper.getConnectString(),
+                    CREDENTIALS)) {
+                provider.register(new RegisterMeta(new ProviderAddress("127.0.0.1", 18001), SERVICE, 50, 1));
+
+                assertThat(provider.awaitRegistered(3_000)).as("published under a squatted node").isFalse();
+                assertThat(squatter.getChildren().forPath(PARENT)).isEmpty();
+                Await.until("an ERROR line naming the node", Duration.ofSeconds(5), () -> lines.list.stream()
+                        .anyMatch(e -> e.getLevel() == Level.ERROR));
+                assertThat(lines.list).filteredOn(e -> e.getLevel() == Level.ERROR).first()
+                        .extracting(ILoggingEvent::getFormattedMessage).asString()
+                        .contains("not publishing").contains("/jupiter exists").contains("Fix: delete /jupiter");
+            }
+        } finally {
+            logger.detachAppender(lines);
+        }
+    }
+
+    /**
+     * Issue #25, item 4, the other way round: nodes made open to everyone by someone without credentials, who
+     * also planted a provider at his own address. The provider takes the nodes back and removes the plant, so
+     * consumers see only real providers and the stranger can publish nothing more.
+     */
+    @Test
+    void openNodesWithAPlantedProviderAreTakenBackAndThePlantRemoved() throws Exception {
+        try (CuratorFramework stranger = client(null)) {
+            stranger.create().creatingParentsIfNeeded().forPath(PARENT + "/6.6.6.6:666:50:1");
+            try (RegistryService provider = ZookeeperRegistryFactory.connect(zookeeper.getConnectString(),
+                    CREDENTIALS)) {
+                provider.register(new RegisterMeta(new ProviderAddress("127.0.0.1", 18001), SERVICE, 50, 1));
+                assertThat(provider.awaitRegistered(10_000)).isTrue();
+
+                assertThat(stranger.getChildren().forPath(PARENT)).containsExactly("127.0.0.1:18001:50:1");
+                assertThatThrownBy(() -> stranger.create().forPath(PARENT + "/6.6.6.6:666:50:1"))
+                        .isInstanceOf(KeeperException.NoAuthException.class);
+                assertThatThrownBy(() -> stranger.delete().forPath(NODE))
+                        .isInstanceOf(KeeperException.NoAuthException.class);
             }
         }
     }

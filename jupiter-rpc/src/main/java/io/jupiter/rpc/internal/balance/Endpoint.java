@@ -22,6 +22,19 @@ public final class Endpoint {
     private final AtomicInteger active = new AtomicInteger();
     /** Smooth round robin's running weight; guarded by the round-robin balancer's lock. */
     double current;
+    /** Recent latency, for the peak-EWMA balancer. */
+    final LatencyEwma latency = new LatencyEwma();
+    /** Timeouts and connection errors in a row (outlier ejection); racy updates only delay an ejection. */
+    final AtomicInteger consecutiveFailures = new AtomicInteger();
+    /** Until when this provider is out of load balancing (nanoTime); 0: it is in. Written under the detector's lock. */
+    volatile long ejectedUntilNanos;
+    /** Whether it came back from an ejection and has not answered since: its next failure ejects it again. */
+    volatile boolean onProbation;
+    /** Ejections in a row (the next one lasts 2^n times the first); guarded by the detector's lock. */
+    int timesEjected;
+    /** When the last ejection ended, and how long it lasted; guarded by the detector's lock. */
+    long returnedAtNanos;
+    long lastEjectionNanos;
 
     public Endpoint(SocketAddress address, ConnectionGroup group, int weight, int connCount, long warmUpNanos) {
         this.address = address;
@@ -54,6 +67,11 @@ public final class Endpoint {
 
     public AtomicInteger active() {
         return active;
+    }
+
+    /** An attempt on this provider ended after {@code nanos}, at {@code nowNanos}. */
+    public void observeLatency(long nanos, long nowNanos) {
+        latency.observe(nanos, nowNanos);
     }
 
     /**

@@ -16,11 +16,17 @@ public interface LoadBalancer {
             case RANDOM -> new WeightedRandomBalancer();
             case ROUND_ROBIN -> new SmoothRoundRobinBalancer();
             case LEAST_ACTIVE -> new LeastActiveBalancer();
+            case LEAST_LATENCY -> new LeastLatencyBalancer();
         };
     }
 
     /** Whether the proxy must count calls in flight per endpoint for this balancer. */
     default boolean needsActiveCounts() {
+        return false;
+    }
+
+    /** Whether the proxy must report each attempt's latency to its endpoint ({@link Endpoint#observeLatency}). */
+    default boolean needsLatencies() {
         return false;
     }
 }

@@ -13,6 +13,7 @@ import io.jupiter.rpc.exception.ConnectionException;
 import io.jupiter.rpc.internal.WorkerPool;
 import io.jupiter.rpc.internal.balance.Endpoint;
 import io.jupiter.rpc.internal.balance.LoadBalancer;
+import io.jupiter.rpc.internal.balance.OutlierDetector;
 import io.jupiter.rpc.internal.stream.ConsumerStreams;
 import io.jupiter.rpc.metrics.RpcMetrics;
 import io.jupiter.serialization.Serializer;
@@ -112,8 +113,8 @@ public final class ClientRuntime implements AutoCloseable {
         Directory directory = new Directory(settings.addresses.toString());
         directory.update(endpoints.toArray(new Endpoint[0]));
         LoadBalancerType balancer = settings.loadBalancer != null ? settings.loadBalancer
-                : LoadBalancerType.ROUND_ROBIN;
-        return proxy(settings, serializer, directory, new ConnectionSelector(directory, LoadBalancer.of(balancer)));
+                : LoadBalancerType.byDefault();
+        return proxy(settings, serializer, directory, selector(settings, directory, balancer));
     }
 
     /**
@@ -127,8 +128,16 @@ public final class ClientRuntime implements AutoCloseable {
         RegistryDirectory directory = new RegistryDirectory(key + " via " + registryUrl, groups, warmUpNanos);
         directories.add(directory);
         registry.subscribe(new ServiceMeta(key.group(), key.name(), key.version()), directory);
-        LoadBalancerType balancer = settings.loadBalancer != null ? settings.loadBalancer : LoadBalancerType.RANDOM;
-        return proxy(settings, serializer, directory, new ConnectionSelector(directory, LoadBalancer.of(balancer)));
+        LoadBalancerType balancer = settings.loadBalancer != null ? settings.loadBalancer
+                : LoadBalancerType.byDefault();
+        return proxy(settings, serializer, directory, selector(settings, directory, balancer));
+    }
+
+    private ConnectionSelector selector(ProxySettings settings, Directory directory, LoadBalancerType balancer) {
+        OutlierDetector detector = new OutlierDetector(settings.outlierEjection,
+                settings.key + " -> " + directory, metrics);
+        return new ConnectionSelector(directory, LoadBalancer.of(balancer), detector,
+                settings.outlierEjection.enabled());
     }
 
     /** Warm-up of providers found through a registry from now on; 0 disables. */

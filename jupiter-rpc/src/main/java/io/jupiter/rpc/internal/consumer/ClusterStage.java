@@ -4,11 +4,14 @@ import io.jupiter.common.LogText;
 import io.jupiter.rpc.InvokeFuture;
 import io.jupiter.rpc.cluster.ClusterStrategy;
 import io.jupiter.rpc.exception.ConnectionException;
+import io.jupiter.rpc.exception.RemoteServiceException;
 import io.jupiter.rpc.exception.RpcException;
 import io.jupiter.rpc.exception.TimeoutException;
 import io.jupiter.rpc.internal.InvokeIds;
 import io.jupiter.rpc.internal.balance.Endpoint;
 import io.jupiter.rpc.internal.filter.DefaultInvocation;
+import io.jupiter.transport.Status;
+import java.util.concurrent.ExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,6 +33,10 @@ abstract class ClusterStage extends CallStage {
     }
 
     static ClusterStage of(MethodInfo info, Dispatch dispatch) {
+        if (info.hedging != null && (info.cluster.kind() == ClusterStrategy.Kind.FAIL_FAST
+                || info.cluster.kind() == ClusterStrategy.Kind.FAIL_OVER)) {
+            return new Hedged(info, dispatch);
+        }
         switch (info.cluster.kind()) {
             case FAIL_FAST:
                 return new FailFast(info, dispatch);
@@ -51,6 +58,16 @@ abstract class ClusterStage extends CallStage {
             return true;
         }
         return info.idempotent && (e instanceof TimeoutException || e instanceof ConnectionException);
+    }
+
+    /**
+     * Whether a failure that may not be retried is the provider's answer (the method threw, or the provider failed
+     * around it): for the retry budget, a provider that answered is a success.
+     */
+    static boolean answered(RpcException e) {
+        Status status = e.status();
+        return e instanceof RemoteServiceException || status == Status.SERVICE_EXPECTED_ERROR
+                || status == Status.SERVICE_UNEXPECTED_ERROR || status == Status.SERVER_ERROR;
     }
 
     /** One attempt; its outcome is the call's. */
@@ -117,17 +134,48 @@ abstract class ClusterStage extends CallStage {
         @Override
         Object invokeSync(Object[] arguments, DefaultInvocation invocation) throws Throwable {
             int retries = info.cluster.retries();
+            RetryThrottle budget = dispatch.retryBudget;
             Endpoint[] used = new Endpoint[1];
+            int taken = 0;
             for (int attempt = 0; ; attempt++) {
+                Object value;
                 try {
-                    return dispatch.sync(info, arguments, invocation, used[0], used);
+                    value = dispatch.sync(info, arguments, invocation, used[0], used);
                 } catch (RpcException e) {
-                    if (attempt >= retries || !retryable(info, e)) {
+                    if (!retryable(info, e)) {
+                        if (answered(e)) {
+                            budget.succeeded();
+                            budget.refund(taken);
+                        }
                         throw e;
                     }
-                    log.debug("{} failed on {} ({}); retrying on another provider", info, used[0], LogText.of(e));
+                    taken += budget.failed(e);
+                    if (attempt >= retries || !mayRetry(e, used[0])) {
+                        throw e;
+                    }
+                    continue;
+                } catch (Throwable e) {
+                    budget.succeeded(); // the provider answered with the method's exception
+                    budget.refund(taken);
+                    throw e;
                 }
+                budget.succeeded();
+                budget.refund(taken);
+                return value;
             }
+        }
+
+        /** Whether the budget lets a retry go; logs either way. */
+        private boolean mayRetry(RpcException e, Endpoint failedOn) {
+            RetryThrottle budget = dispatch.retryBudget;
+            if (!budget.allowsRetry()) {
+                dispatch.metrics.retryThrottled();
+                log.debug("{} failed on {} ({}); not retried: the retry budget is spent ({} tokens left)", info,
+                        failedOn, LogText.of(e), budget.tokens());
+                return false;
+            }
+            log.debug("{} failed on {} ({}); retrying on another provider", info, failedOn, LogText.of(e));
+            return true;
         }
 
         @Override
@@ -135,24 +183,70 @@ abstract class ClusterStage extends CallStage {
             Endpoint[] used = new Endpoint[1];
             InvokeFuture<Object> first = dispatch.async(info, arguments, invocation, null, used);
             InvokeFuture<Object> result = new InvokeFuture<>(first.invokeId());
-            retryOnFailure(first, result, arguments, invocation, used, 0);
+            retryOnFailure(first, result, arguments, invocation, used, 0, 0);
             return result;
         }
 
+        /** @param taken the budget's tokens the call's failed attempts took so far */
         private void retryOnFailure(InvokeFuture<Object> attempt, InvokeFuture<Object> result, Object[] arguments,
-                                    DefaultInvocation invocation, Endpoint[] used, int attemptNumber) {
+                                    DefaultInvocation invocation, Endpoint[] used, int attemptNumber, int taken) {
             attempt.whenComplete((value, error) -> {
+                RetryThrottle budget = dispatch.retryBudget;
                 if (error == null) {
+                    budget.succeeded();
+                    budget.refund(taken);
                     result.complete(value);
-                } else if (attemptNumber < info.cluster.retries() && error instanceof RpcException e
-                        && retryable(info, e)) {
-                    log.debug("{} failed on {} ({}); retrying on another provider", info, used[0], LogText.of(e));
-                    InvokeFuture<Object> next = dispatch.async(info, arguments, invocation, used[0], used);
-                    retryOnFailure(next, result, arguments, invocation, used, attemptNumber + 1);
+                } else if (error instanceof RpcException e && retryable(info, e)) {
+                    int nowTaken = taken + budget.failed(e);
+                    if (attemptNumber < info.cluster.retries() && mayRetry(e, used[0])) {
+                        InvokeFuture<Object> next = dispatch.async(info, arguments, invocation, used[0], used);
+                        retryOnFailure(next, result, arguments, invocation, used, attemptNumber + 1, nowTaken);
+                    } else {
+                        result.completeExceptionally(error);
+                    }
                 } else {
+                    if (!(error instanceof RpcException e) || answered(e)) {
+                        budget.succeeded();
+                        budget.refund(taken);
+                    }
                     result.completeExceptionally(error);
                 }
             });
+        }
+    }
+
+    /**
+     * Hedged attempts of an idempotent method ({@link io.jupiter.rpc.cluster.HedgingPolicy}): see {@link HedgedCall}.
+     * A synchronous call waits for the outcome of the asynchronous one; every attempt has its own timeout, so the
+     * wait ends by itself.
+     */
+    static final class Hedged extends ClusterStage {
+
+        Hedged(MethodInfo info, Dispatch dispatch) {
+            super(info, dispatch);
+        }
+
+        @Override
+        Object invokeSync(Object[] arguments, DefaultInvocation invocation) throws Throwable {
+            InvokeFuture<Object> result = invokeAsync(arguments, invocation);
+            try {
+                return result.get();
+            } catch (ExecutionException e) {
+                Throwable cause = e.getCause();
+                if (cause instanceof RpcException rpc) {
+                    rpc.fillInStackTrace(); // raised on another thread; the caller's stack is the useful one
+                }
+                throw cause;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                result.cancel(false);
+                throw new RpcException(Status.CLIENT_ERROR, info + " interrupted while waiting for its attempts");
+            }
+        }
+
+        @Override
+        InvokeFuture<Object> invokeAsync(Object[] arguments, DefaultInvocation invocation) {
+            return new HedgedCall(info, dispatch, arguments, invocation).start();
         }
     }
 
@@ -183,7 +277,7 @@ abstract class ClusterStage extends CallStage {
                 return failed;
             }
             return Broadcast.invoke(info, targets,
-                    endpoint -> dispatch.asyncOn(info, arguments, invocation, endpoint, false));
+                    endpoint -> dispatch.asyncOn(info, arguments, invocation, endpoint, false, null));
         }
     }
 }

@@ -2,8 +2,11 @@ package io.jupiter.rpc.internal.consumer;
 
 import io.jupiter.rpc.exception.ConnectionException;
 import io.jupiter.rpc.exception.RequestNotSentException;
+import io.jupiter.rpc.exception.RpcException;
+import io.jupiter.rpc.exception.TimeoutException;
 import io.jupiter.rpc.internal.balance.Endpoint;
 import io.jupiter.rpc.internal.balance.LoadBalancer;
+import io.jupiter.rpc.internal.balance.OutlierDetector;
 import io.jupiter.transport.Connection;
 import io.jupiter.transport.Status;
 import io.jupiter.transport.TransportAddresses;
@@ -14,9 +17,11 @@ import java.util.Comparator;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Picks the connection of a call: the load balancer chooses a provider among those with an open connection, the
- * provider's group its next connection. When nothing is connected (yet), waits within the call's timeout, unless
- * every provider's connections fail their TLS handshake: that is a configuration mismatch, reported at once.
+ * Picks the connection of a call: the load balancer chooses a provider among those with an open connection and not
+ * ejected by the {@link OutlierDetector} (all of them, should every one in rotation be disconnected), the provider's
+ * group its next connection. When nothing is connected (yet), waits within the call's timeout, unless every
+ * provider's connections fail their TLS handshake: that is a configuration mismatch, reported at once. Learns from
+ * the end of each attempt ({@link #attemptEnded}) what the detector and a latency-aware balancer need.
  */
 final class ConnectionSelector {
 
@@ -25,10 +30,47 @@ final class ConnectionSelector {
 
     private final Directory directory;
     private final LoadBalancer balancer;
+    private final OutlierDetector detector;
+    private final boolean tracksAttempts;
 
-    ConnectionSelector(Directory directory, LoadBalancer balancer) {
+    ConnectionSelector(Directory directory, LoadBalancer balancer, OutlierDetector detector, boolean ejects) {
         this.directory = directory;
         this.balancer = balancer;
+        this.detector = detector;
+        this.tracksAttempts = ejects || balancer.needsLatencies();
+    }
+
+    /** Whether each attempt's end must be reported to {@link #attemptEnded}. */
+    boolean tracksAttempts() {
+        return tracksAttempts;
+    }
+
+    /**
+     * An attempt on {@code endpoint} begun at {@code startNanos} ended: answered ({@code error} null, or an error the
+     * provider sent), timed out, lost its connection, or failed here before anything was sent (not the provider's
+     * doing: ignored).
+     */
+    void attemptEnded(Endpoint endpoint, long startNanos, Throwable error) {
+        long now = System.nanoTime();
+        if (error instanceof AttemptCancelled) {
+            // Given up on while still waiting: it took at least this long.
+            endpoint.observeLatency(now - startNanos, now);
+            return;
+        }
+        if (error instanceof ConnectionException) {
+            detector.failed(endpoint, directory.endpoints(), error);
+            return;
+        }
+        if (error instanceof RpcException e && (e.status() == Status.CLIENT_ERROR
+                || e.status() == Status.CLIENT_TIMEOUT)) {
+            return;
+        }
+        endpoint.observeLatency(now - startNanos, now);
+        if (error instanceof TimeoutException) {
+            detector.failed(endpoint, directory.endpoints(), error);
+        } else {
+            detector.answered(endpoint);
+        }
     }
 
     Directory directory() {
@@ -45,12 +87,25 @@ final class ConnectionSelector {
      * @throws ConnectionException if no provider is connected within the call's timeout
      */
     Endpoint select(MethodInfo info, Endpoint excluded) {
-        Endpoint[] endpoints = directory.endpoints();
-        Endpoint chosen = balancer.select(endpoints, excluded);
+        Endpoint chosen = selectNow(excluded);
         if (chosen == null && excluded != null) {
-            chosen = balancer.select(endpoints, null);
+            chosen = selectNow(null);
         }
         return chosen != null ? chosen : await(info);
+    }
+
+    /**
+     * A connected provider other than {@code excluded}, in rotation if one is; {@code null} if there is none now.
+     * Never waits.
+     */
+    Endpoint selectNow(Endpoint excluded) {
+        Endpoint[] all = directory.endpoints();
+        Endpoint[] inRotation = detector.inRotation(all);
+        Endpoint chosen = balancer.select(inRotation, excluded);
+        if (chosen == null && inRotation != all) {
+            chosen = balancer.select(all, excluded);
+        }
+        return chosen;
     }
 
     /**

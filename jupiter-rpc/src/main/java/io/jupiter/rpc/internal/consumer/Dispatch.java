@@ -48,6 +48,8 @@ final class Dispatch {
     /** Whether completions of async calls move from the consumer pool to the IO threads once they prove fast. */
     final boolean learnsCompletions;
     final RpcMetrics metrics;
+    /** The proxy's retry budget, drawn on by fail-over retries and hedges. */
+    final RetryThrottle retryBudget;
 
     Dispatch(ProxySettings settings, Serializer serializer, ConnectionSelector selector, InFlightCalls calls,
              Timer timer, WorkerPool consumerPool, Executor callbackExecutor, boolean learnsCompletions,
@@ -63,6 +65,12 @@ final class Dispatch {
         this.callbackExecutor = callbackExecutor;
         this.learnsCompletions = learnsCompletions && consumerPool != null && callbackExecutor == null;
         this.metrics = metrics;
+        this.retryBudget = new RetryThrottle(settings.retryBudget);
+    }
+
+    /** The client's timer wheel (timeouts, hedges). */
+    Timer timer() {
+        return timer;
     }
 
     /** The wire code of the serializer requests are written with. */
@@ -88,15 +96,24 @@ final class Dispatch {
         PendingCall call = PendingCall.sync(InvokeIds.next(), info, connection, calls);
         long started = metrics.startNanos();
         boolean countsActive = selector.countsActive();
+        boolean tracks = selector.tracksAttempts();
+        long attemptStart = tracks ? System.nanoTime() : 0L;
         if (countsActive) {
             endpoint.active().incrementAndGet();
         }
+        Throwable error = null;
         try {
             send(call, arguments, invocation, true);
             return call.await();
+        } catch (Throwable e) {
+            error = e;
+            throw e;
         } finally {
             if (countsActive) {
                 endpoint.active().decrementAndGet();
+            }
+            if (tracks) {
+                selector.attemptEnded(endpoint, attemptStart, error);
             }
             metrics.methodDone(info, settings.key, info.name, started);
         }
@@ -116,7 +133,7 @@ final class Dispatch {
         if (used != null) {
             used[0] = endpoint;
         }
-        return asyncOn(info, arguments, invocation, endpoint, true);
+        return asyncOn(info, arguments, invocation, endpoint, true, null);
     }
 
     /** The targets of a broadcast: every provider, connected, in provider order. */
@@ -129,17 +146,26 @@ final class Dispatch {
      *
      * @param single whether it is the call's only attempt in flight (not one provider's share of a broadcast): then
      *               the invocation records the provider's address
+     * @param sent   {@code null}, or where to store the attempt's pending call once it is sent, so that it can be
+     *               {@linkplain #cancel cancelled}
      */
     InvokeFuture<Object> asyncOn(MethodInfo info, Object[] arguments, DefaultInvocation invocation,
-                                 Endpoint endpoint, boolean single) {
+                                 Endpoint endpoint, boolean single, PendingCall[] sent) {
         long id = InvokeIds.next();
         InvokeFuture<Object> future = new InvokeFuture<>(id);
         try {
             Connection connection = connectionOf(endpoint, info);
             PendingCall call = PendingCall.async(id, info, connection, this, future);
-            if (selector.countsActive()) {
-                endpoint.active().incrementAndGet();
-                future.whenComplete((value, error) -> endpoint.active().decrementAndGet());
+            boolean countsActive = selector.countsActive();
+            if (countsActive || selector.tracksAttempts()) {
+                if (countsActive) {
+                    endpoint.active().incrementAndGet();
+                }
+                long attemptStart = System.nanoTime();
+                future.whenComplete((value, error) -> attemptEnded(endpoint, countsActive, attemptStart, error));
+            }
+            if (sent != null) {
+                sent[0] = call;
             }
             send(call, arguments, invocation, single);
             // Armed after sending: a response that wins the race leaves a timer that finds nothing to do.
@@ -148,6 +174,25 @@ final class Dispatch {
             future.completeExceptionally(e);
         }
         return future;
+    }
+
+    private void attemptEnded(Endpoint endpoint, boolean countsActive, long attemptStart, Throwable error) {
+        if (countsActive) {
+            endpoint.active().decrementAndGet();
+        }
+        if (selector.tracksAttempts()) {
+            selector.attemptEnded(endpoint, attemptStart, error);
+        }
+    }
+
+    /**
+     * Stops waiting for an attempt another one made redundant: its future fails with {@link AttemptCancelled}, its
+     * slot and timer are freed, and a response that still comes is dropped. Nothing if it has ended already.
+     */
+    void cancel(PendingCall call, String why) {
+        if (call != null && calls.remove(call)) {
+            call.failed(new AttemptCancelled(why));
+        }
     }
 
     /** Serializes and writes the request of one attempt. */
@@ -160,6 +205,7 @@ final class Dispatch {
             attachments = invocation.attemptAttachments(settings.propagateDeadline, info.timeoutMillis);
             if (single) {
                 invocation.remoteAddress(connection.remoteAddress());
+                invocation.invokeId(call.id);
             }
         }
         calls.acquire(info);

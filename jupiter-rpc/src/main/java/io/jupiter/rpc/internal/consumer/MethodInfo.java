@@ -1,6 +1,7 @@
 package io.jupiter.rpc.internal.consumer;
 
 import io.jupiter.rpc.cluster.ClusterStrategy;
+import io.jupiter.rpc.cluster.HedgingPolicy;
 import io.jupiter.rpc.internal.AdaptiveDispatch;
 import java.lang.reflect.Method;
 import java.util.concurrent.CompletableFuture;
@@ -20,6 +21,8 @@ final class MethodInfo {
     ClusterStrategy cluster = ClusterStrategy.failFast();
     /** Whether the user marked the method safe to run twice (fail-over may then retry after a timeout). */
     boolean idempotent;
+    /** Hedging of this (idempotent) method; {@code null}: none. Set once when the proxy is built. */
+    HedgingPolicy hedging;
     /** The stages every call of this method goes through; set once when the proxy is built. */
     CallStage pipeline;
     /** The wire code of the serializer this proxy's requests use; responses must come back in it. */

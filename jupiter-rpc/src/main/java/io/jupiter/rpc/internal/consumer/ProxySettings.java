@@ -3,7 +3,10 @@ package io.jupiter.rpc.internal.consumer;
 import io.jupiter.rpc.InvokeType;
 import io.jupiter.rpc.ServiceKey;
 import io.jupiter.rpc.balance.LoadBalancerType;
+import io.jupiter.rpc.balance.OutlierEjection;
 import io.jupiter.rpc.cluster.ClusterStrategy;
+import io.jupiter.rpc.cluster.HedgingPolicy;
+import io.jupiter.rpc.cluster.RetryBudget;
 import io.jupiter.rpc.filter.Interceptor;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +28,11 @@ public final class ProxySettings {
     final ClusterStrategy cluster;
     final Map<String, ClusterStrategy> methodClusters;
     final Set<String> idempotentMethods;
+    OutlierEjection outlierEjection = OutlierEjection.defaults();
+    RetryBudget retryBudget = RetryBudget.defaults();
+    /** Hedging of the proxy's idempotent methods; {@code null}: none. */
+    HedgingPolicy hedging;
+    Map<String, HedgingPolicy> methodHedging = Map.of();
 
     public ProxySettings(Class<?> serviceInterface, ServiceKey key, String appName, List<String> addresses,
                          InvokeType invokeType, long timeoutMillis, Map<String, Long> methodTimeoutMillis) {
@@ -42,7 +50,7 @@ public final class ProxySettings {
     }
 
     /**
-     * @param loadBalancer   {@code null} for the default (round robin for direct addresses, random with a registry)
+     * @param loadBalancer   {@code null} for the default ({@code LoadBalancerType.byDefault()})
      * @param cluster        the proxy's cluster strategy
      * @param methodClusters strategies of single methods, by name
      * @param idempotentMethods methods that may run twice (fail-over retries them after a timeout too)
@@ -74,6 +82,28 @@ public final class ProxySettings {
         this.interceptors = List.copyOf(interceptors);
         this.propagateDeadline = propagateDeadline;
         return this;
+    }
+
+    /**
+     * Sets the tail tolerance: outlier ejection, the retry budget, and hedging of the idempotent methods (the
+     * proxy's policy, {@code null} for none, and single methods' policies by name).
+     */
+    public ProxySettings tailTolerance(OutlierEjection outlierEjection, RetryBudget retryBudget, HedgingPolicy hedging,
+                                       Map<String, HedgingPolicy> methodHedging) {
+        this.outlierEjection = outlierEjection;
+        this.retryBudget = retryBudget;
+        this.hedging = hedging;
+        this.methodHedging = Map.copyOf(methodHedging);
+        return this;
+    }
+
+    /** The hedging of a method: only an idempotent method is hedged; {@code null}: none. */
+    HedgingPolicy hedgingFor(String methodName) {
+        if (!idempotentMethods.contains(methodName)) {
+            return null;
+        }
+        HedgingPolicy special = methodHedging.get(methodName);
+        return special != null ? special : hedging;
     }
 
     long timeoutFor(String methodName) {

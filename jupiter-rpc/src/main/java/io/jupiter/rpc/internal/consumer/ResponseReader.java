@@ -3,7 +3,7 @@ package io.jupiter.rpc.internal.consumer;
 import io.jupiter.rpc.exception.RemoteServiceException;
 import io.jupiter.rpc.exception.RpcException;
 import io.jupiter.rpc.exception.SerializationFailedException;
-import io.jupiter.rpc.internal.LegacyExceptions;
+import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.rpc.internal.Throwables;
 import io.jupiter.serialization.ClassNotTrustedException;
 import io.jupiter.serialization.Serializer;
@@ -68,7 +68,7 @@ final class ResponseReader {
         String where = method + " on " + connection.remoteAddress() + ": ";
         if (remote instanceof JupiterRemoteException) {
             // 1.3.1's own exception classes (from a 1.3.1 provider, or ours answering 0x40/0x44/0x51).
-            RpcException mapped = LegacyExceptions.toRpcException(status, remote, where);
+            RpcException mapped = StatusTable.fromLegacyBody(status, remote, where);
             if (mapped != null) {
                 return mapped;
             }
@@ -86,9 +86,7 @@ final class ResponseReader {
                     ? new RemoteServiceException(status, remote.getClass().getName(), remote.getMessage(), remote)
                     : new RemoteServiceException(status, "unknown", detail, decodeError);
         }
-        RpcException known = LegacyExceptions.byStatus(status, where + detail, remote);
-        return known != null ? known : new RpcException(status, where + "status 0x"
-                + Integer.toHexString(status.value() & 0xff) + ": " + detail, remote);
+        return StatusTable.exceptionOrGeneric(status, where, detail, remote);
     }
 
     private static String describe(byte serializerCode) {

@@ -71,6 +71,7 @@ final class ServiceInvoker implements InvocationHandler {
     private MethodInfo configure(MethodInfo info) {
         info.cluster = settings.clusterFor(info.name);
         info.idempotent = settings.idempotentMethods.contains(info.name);
+        info.hedging = settings.hedgingFor(info.name);
         info.pipeline = CallStage.pipeline(info, chain, dispatch);
         info.serializerCode = dispatch.serializerCode();
         info.completions = AdaptiveDispatch.completions(settings.serviceInterface.getName() + "." + info.name,

@@ -5,6 +5,7 @@ import io.jupiter.rpc.exception.RpcException;
 import io.jupiter.rpc.exception.TimeoutException;
 import io.jupiter.rpc.filter.Invocation;
 import io.jupiter.rpc.filter.Side;
+import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.rpc.security.CallerIdentity;
 import io.jupiter.transport.Status;
 import java.net.SocketAddress;
@@ -36,6 +37,7 @@ public final class DefaultInvocation implements Invocation {
     private Map<String, Object> attributes;
     private Status status;
     private int requestBytes = -1;
+    private long invokeId;
 
     private DefaultInvocation(Side side, ServiceKey service, String methodName, Object[] args, String appName,
                               long startNanos) {
@@ -82,13 +84,14 @@ public final class DefaultInvocation implements Invocation {
     public static DefaultInvocation provider(ServiceKey service, String methodName, Object[] args, String appName,
                                              SocketAddress remoteAddress, CallerIdentity caller,
                                              Map<String, String> attachments, long receivedNanos,
-                                             int requestBytes) {
+                                             int requestBytes, long invokeId) {
         DefaultInvocation invocation = new DefaultInvocation(Side.PROVIDER, service, methodName, args, appName,
                 receivedNanos);
         invocation.remoteAddress = remoteAddress;
         invocation.caller = caller;
         invocation.attachments = attachments;
         invocation.requestBytes = requestBytes;
+        invocation.invokeId = invokeId;
         if (attachments != null) {
             invocation.deadlineNanos = Deadlines.fromAttachment(attachments.get(Deadlines.KEY), receivedNanos);
         }
@@ -127,13 +130,17 @@ public final class DefaultInvocation implements Invocation {
         this.remoteAddress = address;
     }
 
+    public void invokeId(long id) {
+        this.invokeId = id;
+    }
+
     public void status(Status status) {
         this.status = status;
     }
 
     /** The status a failure reports: its own for an {@link RpcException}, else a service error. */
     public static Status statusOf(Throwable error) {
-        return error instanceof RpcException ? ((RpcException) error).status() : Status.SERVICE_EXPECTED_ERROR;
+        return StatusTable.fromThrowable(error, Status.SERVICE_EXPECTED_ERROR);
     }
 
     public void requestBytes(int bytes) {
@@ -181,6 +188,11 @@ public final class DefaultInvocation implements Invocation {
     @Override
     public CallerIdentity caller() {
         return caller;
+    }
+
+    @Override
+    public long invokeId() {
+        return invokeId;
     }
 
     @Override

@@ -1,10 +1,10 @@
 package io.jupiter.rpc.internal.filter;
 
-import io.jupiter.rpc.exception.RpcException;
 import io.jupiter.rpc.filter.Filter;
 import io.jupiter.rpc.filter.Interceptor;
 import io.jupiter.rpc.filter.Invocation;
 import io.jupiter.rpc.filter.Side;
+import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.transport.Status;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -69,11 +69,9 @@ public final class InterceptorChain {
      * The status of a call an interceptor refused: the exception's own for an {@code RpcException}; else a local
      * error on the consumer, and on the provider the service error the consumer will be sent.
      */
-    public static Status refusalStatus(Invocation invocation, Throwable error) {
-        if (error instanceof RpcException) {
-            return ((RpcException) error).status();
-        }
-        return invocation.side() == Side.CONSUMER ? Status.CLIENT_ERROR : Status.SERVICE_UNEXPECTED_ERROR;
+    private static Status refusalStatus(Invocation invocation, Throwable error) {
+        return StatusTable.fromThrowable(error,
+                invocation.side() == Side.CONSUMER ? Status.CLIENT_ERROR : Status.SERVICE_UNEXPECTED_ERROR);
     }
 
     /** Runs every {@code afterInvoke}, last to first; what they throw is logged. */

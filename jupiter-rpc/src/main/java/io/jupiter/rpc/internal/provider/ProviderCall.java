@@ -1,72 +1,25 @@
 package io.jupiter.rpc.internal.provider;
 
-import io.jupiter.rpc.exception.RpcException;
 import io.jupiter.rpc.filter.Interceptor;
-import io.jupiter.rpc.internal.LegacyExceptions;
 import io.jupiter.rpc.internal.filter.ContextHolder;
 import io.jupiter.rpc.internal.filter.DefaultInvocation;
 import io.jupiter.rpc.internal.filter.InterceptorChain;
-import io.jupiter.serialization.wire.MessageWrapper;
 import io.jupiter.transport.Status;
-import java.util.Map;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * What a request needs beyond the plain dispatch when its service has interceptors or filters, or it came with
- * attachments: the invocation they see, the deadline check, the thread's context while the method runs, and the
- * {@code afterInvoke} calls once the response is written.
+ * What a request carries beyond the plain dispatch when its service has interceptors or filters, or it came with
+ * attachments: the invocation they see, the interceptor chain, and the scopes open while the method runs. Made by
+ * the {@link InterceptorStage}; only data and the three calls around the method.
  */
 final class ProviderCall {
 
-    private static final Logger log = LoggerFactory.getLogger(ProviderCall.class);
-
-    private final InterceptorChain chain;
-    private final DefaultInvocation invocation;
+    final InterceptorChain chain;
+    final DefaultInvocation invocation;
     private Interceptor.MethodScope[] scopes;
 
-    private ProviderCall(InterceptorChain chain, DefaultInvocation invocation) {
+    ProviderCall(InterceptorChain chain, DefaultInvocation invocation) {
         this.chain = chain;
         this.invocation = invocation;
-    }
-
-    /** The call's extras, or {@code null} when nothing asked for them (the plain path then allocates nothing). */
-    static ProviderCall startIfNeeded(ServiceEntry service, MessageWrapper message, ProviderRequest request) {
-        InterceptorChain chain = service.chain();
-        Map<String, String> attachments = message.getAttachments();
-        if (chain == null && attachments == null) {
-            return null;
-        }
-        return new ProviderCall(chain, DefaultInvocation.provider(service.key(), message.getMethodName(),
-                message.getArgs(), message.getAppName(), request.connection.remoteAddress(),
-                request.caller(), attachments,
-                request.receivedNanos, request.bodyBytes));
-    }
-
-    /**
-     * Whether the request may run. It may not if its deadline passed (it is dropped unanswered: the consumer has
-     * given up and would discard the response) or if an interceptor refused it (answered with the refusal).
-     */
-    boolean admit(ProviderRequest request) {
-        if (invocation.deadlinePassed()) {
-            log.debug("dropping request {} from {} ({}): its deadline passed {} ms ago, before it could run",
-                    request.id, request.connection.remoteAddress(), invocation, -invocation.remainingMillis());
-            return false;
-        }
-        if (chain == null) {
-            return true;
-        }
-        try {
-            chain.before(invocation);
-            return true;
-        } catch (RuntimeException | Error e) {
-            Status status = InterceptorChain.refusalStatus(invocation, e);
-            // A refusal by status (e.g. flow control): the status says what, the message why, in the exception
-            // class 1.3.1 uses for that status (no io.jupiter class goes on the wire).
-            Object body = e instanceof RpcException ? LegacyExceptions.body(status, e.getMessage()) : e;
-            request.respond(status, body);
-            return false;
-        }
     }
 
     /**
@@ -88,11 +41,11 @@ final class ProviderCall {
         ContextHolder.exit(previous);
     }
 
-    /** The response was written: runs the {@code afterInvoke} of the chain, if any. Null-safe. */
-    static void end(ProviderCall call, Status status, Object result, Throwable error) {
-        if (call != null && call.chain != null) {
-            call.invocation.status(status);
-            call.chain.after(call.invocation, result, error);
+    /** The response was written: runs the {@code afterInvoke} of the chain, if any. */
+    void end(Status status, Object result, Throwable error) {
+        if (chain != null) {
+            invocation.status(status);
+            chain.after(invocation, result, error);
         }
     }
 }

@@ -1,7 +1,6 @@
 package io.jupiter.rpc.internal.provider;
 
 import io.jupiter.rpc.internal.AdaptiveDispatch;
-import io.jupiter.rpc.internal.LegacyExceptions;
 import io.jupiter.rpc.internal.WorkerPool;
 import io.jupiter.rpc.security.CallerIdentity;
 import io.jupiter.serialization.ArgumentTypes;
@@ -12,14 +11,19 @@ import io.jupiter.serialization.wire.ServiceMetadata;
 import io.jupiter.transport.Connection;
 import io.jupiter.transport.Frame;
 import io.jupiter.transport.Status;
+import io.jupiter.transport.TransportAddresses;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 /**
- * One request on its way through the {@link ProviderPipeline}: where it came from and how to answer it. It is also
- * the task the provider pool runs, and what its serializer tells once the envelope is read (the pipeline's lookup
- * stage, {@link ProviderPipeline#envelopeRead}).
+ * One request on its way through the {@link ProviderPipeline}: what it is, where it came from, and what the stages
+ * found so far. The order of the stages is the pipeline's; this only carries their data. It is also the task a
+ * provider executor runs (handed back to the {@link ThreadChooser}) and the listener its serializer tells once the
+ * envelope is read (handed to the {@link LookupStage}).
  */
 final class ProviderRequest implements WorkerPool.Task, EnvelopeListener {
+
+    private static final AtomicIntegerFieldUpdater<ProviderRequest> LEFT =
+            AtomicIntegerFieldUpdater.newUpdater(ProviderRequest.class, "left");
 
     final ProviderPipeline pipeline;
     final Connection connection;
@@ -30,38 +34,48 @@ final class ProviderRequest implements WorkerPool.Task, EnvelopeListener {
     final byte serializerCode;
     final long receivedNanos;
     final int bodyBytes;
-    private static final AtomicIntegerFieldUpdater<ProviderRequest> LEFT =
-            AtomicIntegerFieldUpdater.newUpdater(ProviderRequest.class, "left");
 
     /** The connection's load, once admission counted this request in; {@code null} before. */
     private ConnectionLoad load;
     /** 1 once the request no longer counts as in flight (answered, or dropped): from any thread, once. */
     private volatile int left;
+    /** Whether the frame was released (its body read, or dropped). */
+    private boolean bodyDone;
+
+    // ---- found by the read and lookup stages ----
     /** The request's serializer once the read stage accepted it; answers are written with it. */
     Serializer serializer;
-    /** The request's message and service once read and looked up ({@code null} before). */
+    /** The request's message once read and looked up ({@code null} before). */
     MessageWrapper message;
-    /** Set by the lookup stage once it found the service and let the request through. */
+    /** The service, set by the lookup stage once it let the request through. */
     ServiceEntry service;
+    /** The method name the lookup stage found and authorized; set with {@link #service}. */
+    String authorizedMethod;
     /** Where the method the request names runs; set by the lookup stage with {@link #service}. */
     AdaptiveDispatch dispatch;
-    /** The method called, once resolved ({@code null} before, and for requests refused before). */
-    MethodEntry method;
-    /** Whether the request was handed to its service's own executor (it then runs there, whatever its size). */
-    boolean onServiceExecutor;
-    /** Whether the call is timed for its {@link #dispatch}: then {@link #answeringNanos} is recorded. */
-    boolean timed;
-    /** When the answer started to be written (0: not yet, or not timed). */
-    long answeringNanos;
-    /** When the timed call started ({@link #timed} only): the method timer starts there too. */
-    long startedNanos;
     /** Why the lookup stage refused the request (answered once the body is released); {@code null}: it did not. */
     Status refusedStatus;
     /** The refusal's answer: a message for 1.3.1's exception of that status, or the throwable to send. */
     Object refusedBecause;
     boolean refusedClose;
-    /** Whether the frame was released (its body read, or dropped). */
-    private boolean bodyDone;
+
+    // ---- found by the call stages ----
+    /** What interceptors and attachments need, {@code null} when nothing asked for it (the plain path). */
+    ProviderCall call;
+    /** The method called, once resolved ({@code null} before, and for requests refused before). */
+    MethodEntry method;
+
+    // ---- set by the thread chooser ----
+    /** Whether the request was read on the IO thread to learn where its method runs. */
+    boolean readOnIoThread;
+    /** Whether the request was handed to its service's own executor (it then runs there, whatever its size). */
+    boolean onServiceExecutor;
+    /** Whether the call is timed for its {@link #dispatch}: then {@link #answeringNanos} is recorded. */
+    boolean timed;
+    /** When the timed call started ({@link #timed} only): the method timer starts there too. */
+    long startedNanos;
+    /** When the answer started to be written (0: not yet, or not timed). */
+    long answeringNanos;
 
     ProviderRequest(ProviderPipeline pipeline, Connection connection, OpenConnection open, Frame frame) {
         this.pipeline = pipeline;
@@ -79,41 +93,38 @@ final class ProviderRequest implements WorkerPool.Task, EnvelopeListener {
         return open == null ? CallerIdentity.ANONYMOUS : open.caller();
     }
 
+    /** The peer's IP address (for warnings throttled per peer), or {@code null}. */
+    Object peer() {
+        return TransportAddresses.ipOf(connection.remoteAddress());
+    }
+
     @Override
     public long queuedNanos() {
         return receivedNanos;
     }
 
+    /** Run by a provider executor: the thread chooser goes on where the request was handed over. */
     @Override
     public void run() {
-        pipeline.serve(this);
+        pipeline.threads.run(this);
     }
 
     @Override
     public ArgumentTypes envelopeRead(String appName, ServiceMetadata metadata, String methodName) {
-        return pipeline.envelopeRead(this, metadata, methodName);
+        return pipeline.lookup.envelopeRead(this, metadata, methodName);
     }
 
-    /** The lookup stage refuses this request: answered so once its body is released ({@link #answerRefusal}). */
+    /** The lookup stage refuses this request: answered so once its body is released. */
     void refuseLater(Status status, Object because, boolean close) {
         this.refusedStatus = status;
         this.refusedBecause = because;
         this.refusedClose = close;
     }
 
-    /** Answers the refusal {@link #refuseLater} recorded. */
-    void answerRefusal() {
-        if (refusedBecause instanceof Throwable) {
-            respond(refusedStatus, refusedBecause);
-        } else {
-            refuse(refusedStatus, (String) refusedBecause, refusedClose);
-        }
-    }
-
     /** This request will not be served (the pool was stopped): releases its frame and its admission. */
     void discard() {
         bodyDone();
-        pipeline.ended(this);
+        pipeline.admission.ended(this);
     }
 
     /** Releases the frame, whose body was read or will not be: it no longer counts as queued bytes. */
@@ -127,11 +138,6 @@ final class ProviderRequest implements WorkerPool.Task, EnvelopeListener {
         if (l != null) {
             l.bodyRead(bodyBytes);
         }
-    }
-
-    /** The peer's IP address (for warnings throttled per peer), or {@code null}. */
-    Object peer() {
-        return io.jupiter.transport.TransportAddresses.ipOf(connection.remoteAddress());
     }
 
     /** Counts this request in {@code load} (admission did). */
@@ -148,28 +154,5 @@ final class ProviderRequest implements WorkerPool.Task, EnvelopeListener {
         if (l != null && LEFT.compareAndSet(this, 0, 1)) {
             l.ended();
         }
-    }
-
-    /** Answers with {@code status} and {@code result}: the method's value, or the error to send. */
-    void respond(Status status, Object result) {
-        respond(status, result, 0L);
-    }
-
-    /** {@link #respond(Status, Object)} at {@code nowNanos}, a clock read just taken (0: read it here if needed). */
-    void respond(Status status, Object result, long nowNanos) {
-        if (timed) {
-            answeringNanos = nowNanos != 0L ? nowNanos : System.nanoTime();
-        }
-        leave();
-        ResponseWriter.write(this, status, result, false);
-    }
-
-    /**
-     * Answers a failure outside the method with 1.3.1's exception class for {@code status} and {@code why} as its
-     * message; then closes the connection if {@code close}.
-     */
-    void refuse(Status status, String why, boolean close) {
-        leave();
-        ResponseWriter.write(this, status, LegacyExceptions.body(status, why), close);
     }
 }

@@ -32,10 +32,15 @@ final class StreamOpenStage implements StreamOpener {
 
     private static final Logger log = LoggerFactory.getLogger(StreamOpenStage.class);
 
-    private final ServerRuntime runtime;
+    private final ReadStage read;
+    private final ServiceRegistry services;
+    /** {@code null}: every caller may call every method. */
+    private final Authorizer authorizer;
 
-    StreamOpenStage(ServerRuntime runtime) {
-        this.runtime = runtime;
+    StreamOpenStage(ReadStage read, ServiceRegistry services, Authorizer authorizer) {
+        this.read = read;
+        this.services = services;
+        this.authorizer = authorizer;
     }
 
     /** Whether {@code serviceInterface} declares a stream method (one returning {@link Flow.Publisher}). */
@@ -58,9 +63,9 @@ final class StreamOpenStage implements StreamOpener {
     }
 
     @Override
-    public Opened open(Connection connection, CallerIdentity caller, byte serializerCode, ByteBuf body,
+    public Opened open(Connection connection, long streamId, CallerIdentity caller, byte serializerCode, ByteBuf body,
                        long receivedNanos) {
-        Serializer serializer = runtime.acceptedSerializer(serializerCode);
+        Serializer serializer = read.acceptedSerializer(serializerCode);
         if (serializer == null) {
             throw new Refused(Status.BAD_REQUEST, "the provider does not accept the serializer with code "
                     + serializerCode);
@@ -68,15 +73,18 @@ final class StreamOpenStage implements StreamOpener {
         int bodyBytes = body.readableBytes();
         ServiceEntry[] found = new ServiceEntry[1];
         Refused[] refusal = new Refused[1];
+        String[] authorizedMethod = new String[1];
         MessageWrapper message;
         try {
             message = serializer.readRequest(body, (appName, metadata, methodName) -> {
                 Refused refused = lookUp(found, caller, connection, serializerCode, metadata, methodName);
                 refusal[0] = refused;
+                authorizedMethod[0] = methodName;
                 return refused != null ? null : found[0].argumentTypes(methodName);
             });
         } catch (RuntimeException | StackOverflowError e) {
-            throw new Refused(Status.BAD_REQUEST, "the provider cannot read the stream's open: " + e.getMessage());
+            throw new Refused(ProviderFailures.statusOf(e, ProviderFailures.Where.READ, null),
+                    "the provider cannot read the stream's open: " + e.getMessage());
         }
         if (refusal[0] != null) {
             throw refusal[0];
@@ -85,17 +93,23 @@ final class StreamOpenStage implements StreamOpener {
         if (message == null || service == null) {
             throw new Refused(Status.BAD_REQUEST, "the stream's open names no service");
         }
-        Object[] args = message.getArgs() == null ? new Object[0] : message.getArgs();
         String methodName = message.getMethodName();
+        if (!authorizedMethod[0].equals(methodName) || services.find(message.getMetadata()) != service) {
+            // As for a request (ReadStage): what was looked up and authorized is what runs.
+            throw new Refused(Status.BAD_REQUEST, "the stream's open names another service or method after the one"
+                    + " it was authorized for (" + service.key() + "." + authorizedMethod[0] + ")");
+        }
+        Object[] args = message.getArgs() == null ? new Object[0] : message.getArgs();
         InterceptorChain chain = service.chain();
         DefaultInvocation invocation = DefaultInvocation.provider(service.key(), methodName, args,
                 message.getAppName(), connection.remoteAddress(), caller, message.getAttachments(), receivedNanos,
-                bodyBytes);
+                bodyBytes, streamId);
         if (chain != null) {
             try {
                 chain.before(invocation);
             } catch (RuntimeException | Error e) {
-                throw new Refused(InterceptorChain.refusalStatus(invocation, e), String.valueOf(e.getMessage()));
+                throw new Refused(ProviderFailures.statusOf(e, ProviderFailures.Where.INTERCEPTOR, null),
+                        String.valueOf(e.getMessage()));
             }
         }
         Object result;
@@ -107,8 +121,7 @@ final class StreamOpenStage implements StreamOpener {
             result = method.invoke(args);
         } catch (Throwable t) {
             Throwable cause = Throwables.unwrap(t);
-            Status status = method != null && Throwables.isDeclaredBy(cause, method.exceptionTypes)
-                    ? Status.SERVICE_EXPECTED_ERROR : Status.SERVICE_UNEXPECTED_ERROR;
+            Status status = ProviderFailures.statusOf(cause, ProviderFailures.Where.METHOD, method);
             if (chain != null) {
                 invocation.status(status);
                 chain.after(invocation, null, cause);
@@ -133,7 +146,7 @@ final class StreamOpenStage implements StreamOpener {
         if (metadata == null) {
             return new Refused(Status.BAD_REQUEST, "the stream's open names no service");
         }
-        ServiceEntry service = runtime.service(metadata);
+        ServiceEntry service = services.find(metadata);
         if (service == null) {
             return new Refused(Status.SERVICE_NOT_FOUND, "service not found: " + metadata.directory());
         }
@@ -144,7 +157,6 @@ final class StreamOpenStage implements StreamOpener {
         if (service.argumentTypes(methodName) == null || !isStreamMethod(service.serviceInterface(), methodName)) {
             return new Refused(Status.BAD_REQUEST, service.key() + "." + methodName + " is not a stream method");
         }
-        Authorizer authorizer = runtime.authorizer();
         if (authorizer != null && !authorizer.permits(caller, service.key(), methodName)) {
             log.warn("{}: stream refused: caller {} may not call {}.{}", connection.remoteAddress(),
                     LogText.of(caller.toString()), service.key(), LogText.of(methodName));

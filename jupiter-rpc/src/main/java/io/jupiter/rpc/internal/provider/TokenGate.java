@@ -19,11 +19,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The caller token of a server with a {@link TokenAuthenticator}: takes the frames of every connection until its
- * caller is known. The first frame must be a {@link ProtocolHeader#CALLER_TOKEN} the authenticator accepts, which
+ * The caller token of a server with a {@link TokenAuthenticator}, part of the {@link AdmissionStage}: takes the
+ * frames of every connection until its caller is known. The first frame must be a {@link ProtocolHeader#CALLER_TOKEN} the authenticator accepts, which
  * names the caller. Otherwise the connection's first request is answered {@code BAD_REQUEST} (token missing, or
  * refused) without its body being read, and the connection is closed; a connection whose token was refused and
- * that sends no request is closed after {@link #REFUSED_CLOSE_DELAY_MILLIS}.
+ * that sends no request is closed after {@link #REFUSED_CLOSE_DELAY_MILLIS}. A connection that has not presented a
+ * token within the token deadline after it opened is closed, whatever it sent meanwhile: heartbeats, which the
+ * transport answers before any frame reaches the gate, would otherwise hold it open for ever.
  *
  * <p>All of it runs on the connection's IO thread. The token is never logged, nor sent back.
  */
@@ -48,13 +50,27 @@ final class TokenGate {
     /** Connections whose token was refused and whose first request has not arrived. */
     private final Set<Connection> tokenRefused = ConcurrentHashMap.newKeySet();
 
-    TokenGate(TokenAuthenticator authenticator, ProviderPipeline pipeline) {
+    private final long deadlineMillis;
+
+    TokenGate(TokenAuthenticator authenticator, ProviderPipeline pipeline, long deadlineMillis) {
         this.authenticator = authenticator;
         this.pipeline = pipeline;
+        this.deadlineMillis = deadlineMillis;
     }
 
     void opened(Connection connection) {
         awaitingToken.add(connection);
+        if (connection.ioExecutor() instanceof ScheduledExecutorService io) {
+            io.schedule(() -> closeIfStillWaiting(connection), deadlineMillis, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private void closeIfStillWaiting(Connection connection) {
+        if (awaitingToken.remove(connection)) {
+            refusals.warnFor(peer(connection), "closing {}: no caller token within {} ms of opening",
+                    connection.remoteAddress(), deadlineMillis);
+            connection.close();
+        }
     }
 
     void closed(Connection connection) {
@@ -131,7 +147,7 @@ final class TokenGate {
         // Refused before it counts against anything: no connection state, an anonymous caller.
         ProviderRequest request = new ProviderRequest(pipeline, connection, null, frame);
         frame.release();
-        request.refuse(Status.BAD_REQUEST, why, true);
+        pipeline.respond.refuse(request, Status.BAD_REQUEST, why, true);
     }
 
     private static void closeLater(Connection connection) {

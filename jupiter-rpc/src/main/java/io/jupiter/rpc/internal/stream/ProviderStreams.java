@@ -116,7 +116,7 @@ public final class ProviderStreams implements AutoCloseable {
                       long receivedNanos) {
         StreamOpener.Opened opened;
         try {
-            opened = opener.open(entry.connection, caller, serializerCode, body, receivedNanos);
+            opened = opener.open(entry.connection, entry.id, caller, serializerCode, body, receivedNanos);
         } catch (StreamOpener.Refused e) {
             entry.refused(e.status(), e.getMessage());
             return;

@@ -17,9 +17,11 @@ public interface StreamOpener {
     /**
      * Opens one stream.
      *
+     * @param streamId the stream's id on its connection (the open frame's invoke id)
      * @throws Refused when the open is refused: the receiver gets an end frame with its status and message
      */
-    Opened open(Connection connection, CallerIdentity caller, byte serializerCode, ByteBuf body, long receivedNanos);
+    Opened open(Connection connection, long streamId, CallerIdentity caller, byte serializerCode, ByteBuf body,
+                long receivedNanos);
 
     /**
      * A stream the method opened.

@@ -2,6 +2,7 @@ package io.jupiter.serialization.hessian;
 
 import com.caucho.hessian.io.AbstractHessianInput;
 import com.caucho.hessian.io.Hessian2Input;
+import com.caucho.hessian.io.HessianProtocolException;
 import io.jupiter.serialization.LengthBudget;
 import io.jupiter.serialization.ReadLimitException;
 import io.jupiter.serialization.ReadLimits;
@@ -108,6 +109,15 @@ final class BoundedHessianInput extends Hessian2Input {
             throw new ReadLimitException("values nested deeper than " + ReadLimits.maxDepth() + " (-D"
                     + ReadLimits.MAX_DEPTH_PROPERTY + ")");
         }
+    }
+
+    /**
+     * The error for a value of another type than expected, without reading that value: Hessian's own reads it whole
+     * to describe it, which would read whatever a peer put there (a list nested to the depth limit, say).
+     */
+    @Override
+    protected IOException expect(String expect, int ch) {
+        return new HessianProtocolException("expected " + expect + " at 0x" + Integer.toHexString(ch & 0xff));
     }
 
     @Override

@@ -5,8 +5,9 @@ import com.caucho.hessian.io.SerializerFactory;
 import io.jupiter.serialization.ArgumentTypeException;
 import io.jupiter.serialization.ArgumentTypes;
 import io.jupiter.serialization.ClassAllowList;
-import io.jupiter.serialization.EnvelopeListener;
 import io.jupiter.serialization.ClassNotTrustedException;
+import io.jupiter.serialization.EnvelopeException;
+import io.jupiter.serialization.EnvelopeListener;
 import io.jupiter.serialization.ReadLimitException;
 import io.jupiter.serialization.ReadLimits;
 import io.jupiter.serialization.SerializationException;
@@ -128,6 +129,10 @@ public final class HessianSerializer implements Serializer {
             ArgumentTypeException wrongType = ArgumentTypeException.findIn(e);
             if (wrongType != null) {
                 throw wrongType;
+            }
+            EnvelopeException badEnvelope = EnvelopeException.findIn(e);
+            if (badEnvelope != null) {
+                throw badEnvelope;
             }
             ClassNotTrustedException refused = ClassNotTrustedException.findIn(e);
             if (refused != null) {

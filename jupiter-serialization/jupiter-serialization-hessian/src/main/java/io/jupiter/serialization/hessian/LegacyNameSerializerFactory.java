@@ -6,7 +6,9 @@ import com.caucho.hessian.io.HessianProtocolException;
 import com.caucho.hessian.io.MapSerializer;
 import com.caucho.hessian.io.Serializer;
 import com.caucho.hessian.io.SerializerFactory;
+import io.jupiter.common.LogText;
 import io.jupiter.serialization.ClassAllowList;
+import io.jupiter.serialization.EnvelopeException;
 import io.jupiter.serialization.wire.LegacyClassNames;
 import io.jupiter.serialization.wire.MessageWrapper;
 import io.jupiter.serialization.wire.ResultWrapper;
@@ -110,6 +112,9 @@ final class LegacyNameSerializerFactory extends SerializerFactory {
         if (cl == MessageWrapper.class) {
             return BoundedDeserializer.of(RequestDeserializer.INSTANCE);
         }
+        if (cl == ServiceMetadata.class) {
+            return BoundedDeserializer.of(ServiceMetadataDeserializer.INSTANCE);
+        }
         return BoundedDeserializer.of(cl == BigDecimal.class ? CompatSerializers.BIG_DECIMAL
                 : super.getDeserializer(cl));
     }
@@ -119,6 +124,10 @@ final class LegacyNameSerializerFactory extends SerializerFactory {
     public Deserializer getListDeserializer(String type, Class cl) throws HessianProtocolException {
         BoundedHessianInput input = BoundedHessianInput.current();
         RequestRead request = input == null ? null : input.request();
+        if (cl == ServiceMetadata.class) {
+            throw new EnvelopeException("hessian: a service's metadata is a list (expected: an object of three"
+                    + " strings)");
+        }
         if (request != null && request.takeArguments()) {
             return BoundedDeserializer.of(new ArgumentsDeserializer(request, super.getListDeserializer(type, cl)));
         }
@@ -133,6 +142,11 @@ final class LegacyNameSerializerFactory extends SerializerFactory {
     @Override
     @SuppressWarnings("rawtypes")
     public Deserializer getObjectDeserializer(String type, Class cl) throws HessianProtocolException {
+        if (cl == ServiceMetadata.class && localClasses.get(type) != ServiceMetadata.class) {
+            // A typed map, or an object of another class, where the metadata belongs: refused before it is read.
+            throw new EnvelopeException("hessian: a service's metadata is a " + LogText.of(type)
+                    + " (expected: an object of three strings)");
+        }
         return BoundedDeserializer.of(super.getObjectDeserializer(type, cl));
     }
 

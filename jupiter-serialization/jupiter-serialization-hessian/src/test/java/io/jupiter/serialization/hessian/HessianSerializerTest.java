@@ -1,18 +1,29 @@
 package io.jupiter.serialization.hessian;
 
-import io.jupiter.testkit.suites.serialization.Samples;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.jupiter.serialization.ArgumentTypes;
+import io.jupiter.serialization.EnvelopeException;
+import io.jupiter.serialization.EnvelopeListener;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.SerializerType;
+import io.jupiter.serialization.wire.MessageWrapper;
 import io.jupiter.serialization.wire.ResultWrapper;
 import io.jupiter.serialization.wire.legacy.JupiterServerBusyException;
+import io.jupiter.testkit.ForgedRequests;
+import io.jupiter.testkit.suites.serialization.Samples;
+import io.jupiter.testkit.suites.serialization.SerializerSuite;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import java.io.ByteArrayOutputStream;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import io.jupiter.testkit.suites.serialization.SerializerSuite;
 
 class HessianSerializerTest extends SerializerSuite {
 
@@ -93,5 +104,65 @@ class HessianSerializerTest extends SerializerSuite {
     }
 
     private static final class NotSerializable {
+    }
+
+    @Override
+    protected List<ForgedEnvelope> forgedEnvelopes(byte[] written) {
+        byte[] none = new byte[0];
+        return List.of(
+                new ForgedEnvelope("methodName listed again after attachments", ForgedRequests.hessian(written,
+                        List.of(), none, List.of("methodName"), ForgedRequests.hessianString("other"))),
+                new ForgedEnvelope("methodName listed first, then again", ForgedRequests.hessian(written,
+                        List.of("methodName"), ForgedRequests.hessianString("other"), List.of(), none)),
+                new ForgedEnvelope("metadata listed again after attachments", ForgedRequests.hessian(written,
+                        List.of(), none, List.of("metadata"), new byte[] {'N'})),
+                new ForgedEnvelope("an unknown field first, holding a list nested 200 deep", ForgedRequests.hessian(
+                        written, List.of("padding"), ForgedRequests.hessianNestedList(200), List.of(), none)),
+                new ForgedEnvelope("an unknown field last", ForgedRequests.hessian(written, List.of(), none,
+                        List.of("padding"), ForgedRequests.hessianString("x"))));
+    }
+
+    @Test
+    void aRequestsMetadataIsReadOnlyAsAServiceMetadata() {
+        // 1.3.1's order: appName, methodName, metadata; a null metadata is one byte, 'N', after the two strings.
+        byte[] written = Samples.encode(serializer(), new MessageWrapper("app", null, "call", new Object[] {"a"}, null));
+        byte[] strings = concat(ForgedRequests.hessianString("app"), ForgedRequests.hessianString("call"));
+        int metadata = indexOf(written, strings) + strings.length;
+        assertThat(written[metadata]).isEqualTo((byte) 'N');
+        byte[] asList = concat(Arrays.copyOf(written, metadata), ForgedRequests.hessianNestedList(200),
+                Arrays.copyOfRange(written, metadata + 1, written.length));
+        List<String> asked = new ArrayList<>();
+
+        assertThatThrownBy(() -> readRequest(asList, (app, service, method) -> {
+            asked.add(method);
+            return ArgumentTypes.ANY;
+        })).isInstanceOf(EnvelopeException.class).hasMessageContaining("metadata is a list");
+        assertThat(asked).isEmpty();
+    }
+
+    private MessageWrapper readRequest(byte[] bytes, EnvelopeListener listener) {
+        ByteBuf buf = Unpooled.wrappedBuffer(bytes);
+        try {
+            return serializer().readRequest(buf, listener);
+        } finally {
+            buf.release();
+        }
+    }
+
+    private static byte[] concat(byte[]... parts) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        for (byte[] part : parts) {
+            out.writeBytes(part);
+        }
+        return out.toByteArray();
+    }
+
+    private static int indexOf(byte[] bytes, byte[] part) {
+        for (int i = 0; i + part.length <= bytes.length; i++) {
+            if (Arrays.equals(bytes, i, i + part.length, part, 0, part.length)) {
+                return i;
+            }
+        }
+        throw new AssertionError("not in the body");
     }
 }

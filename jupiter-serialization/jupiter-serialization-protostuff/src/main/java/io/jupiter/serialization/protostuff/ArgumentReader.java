@@ -1,6 +1,7 @@
 package io.jupiter.serialization.protostuff;
 
 import io.jupiter.serialization.ArgumentTypes;
+import io.jupiter.serialization.EnvelopeException;
 import io.jupiter.serialization.EnvelopeListener;
 import io.jupiter.serialization.wire.MessageWrapper;
 import java.util.concurrent.ConcurrentHashMap;
@@ -19,6 +20,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * initialisation and checked against the parameter type at its position, before protostuff creates anything of
  * it. Values without a class name (strings, numbers, dates, scalar arrays) are checked once read
  * ({@link ArgumentTypes#checkValues}).
+ *
+ * <p>The root's fields 1 to 4 may each come once, and fields 1 to 3 only before the listener is asked: the
+ * listener authorizes the service and method it is given, so a second name, or one after it, would be a method
+ * that was never authorized ({@link EnvelopeException}).
  *
  * <p>An element's position is counted from the elements on the wire, which is where protostuff puts it with its
  * default {@code allow_null_array_element=false} (nulls are not written and the rest move up). With that property
@@ -45,6 +50,7 @@ final class ArgumentReader {
     /** Whether protostuff writes null array elements (set by {@link ProtostuffSerializer} before this loads). */
     private static final boolean NULLS_WRITTEN = Boolean.getBoolean("protostuff.runtime.allow_null_array_element");
 
+    private static final int METHOD_NAME = 3;
     private static final int ARGS = 4;
     private static final int ATTACHMENTS = 5;
     /** Where the {@code args} wrapper's fields are read, and where each element's are. */
@@ -64,6 +70,8 @@ final class ArgumentReader {
     private final EnvelopeListener listener;
     private ArgumentTypes types;
     private int state = ENVELOPE;
+    /** The root's fields 1 to 4 read so far, one bit each. */
+    private int rootFieldsSeen;
     private int count = -1;
     private int index = -1;
     /** The next field read is an element's first (its kind). */
@@ -90,6 +98,7 @@ final class ArgumentReader {
 
     void fieldRead(int depth, int field) {
         if (depth == 0) {
+            checkOnce(field);
             if (state == ENVELOPE && (field == ARGS || field == ATTACHMENTS || field == 0)) {
                 types = listener.envelopeRead(message.getAppName(), message.getMetadata(), message.getMethodName());
                 if (types == null) {
@@ -104,6 +113,24 @@ final class ArgumentReader {
             nameExpected = true;
         }
     }
+
+    private void checkOnce(int field) {
+        if (field < 1 || field > ARGS) {
+            return;
+        }
+        int bit = 1 << field;
+        if ((rootFieldsSeen & bit) != 0) {
+            throw new EnvelopeException("protostuff: the request names its field " + field + " ("
+                    + FIELD_NAMES[field] + ") twice (expected: once)");
+        }
+        if (field <= METHOD_NAME && state != ENVELOPE) {
+            throw new EnvelopeException("protostuff: the request's field " + field + " (" + FIELD_NAMES[field]
+                    + ") comes after its arguments or attachments (expected: before them)");
+        }
+        rootFieldsSeen |= bit;
+    }
+
+    private static final String[] FIELD_NAMES = {"", "appName", "metadata", "methodName", "args"};
 
     void valueStarts(int parentDepth) {
         if (state == ELEMENTS && parentDepth == WRAPPER_DEPTH && !NULLS_WRITTEN) {

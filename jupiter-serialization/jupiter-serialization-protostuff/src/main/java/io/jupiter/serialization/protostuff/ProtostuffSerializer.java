@@ -6,12 +6,13 @@ import io.jupiter.serialization.ArgumentTypeException;
 import io.jupiter.serialization.ArgumentTypes;
 import io.jupiter.serialization.ClassAllowList;
 import io.jupiter.serialization.ClassNotTrustedException;
+import io.jupiter.serialization.EnvelopeException;
+import io.jupiter.serialization.EnvelopeListener;
 import io.jupiter.serialization.ReadLimitException;
 import io.jupiter.serialization.ReadLimits;
 import io.jupiter.serialization.SerializationException;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.SerializerType;
-import io.jupiter.serialization.EnvelopeListener;
 import io.jupiter.serialization.wire.MessageWrapper;
 import io.netty.buffer.ByteBuf;
 import io.protostuff.Schema;
@@ -158,6 +159,10 @@ public final class ProtostuffSerializer implements Serializer {
             ArgumentTypeException wrongType = ArgumentTypeException.findIn(e);
             if (wrongType != null) {
                 throw wrongType;
+            }
+            EnvelopeException badEnvelope = EnvelopeException.findIn(e);
+            if (badEnvelope != null) {
+                throw badEnvelope;
             }
             ClassNotTrustedException refused = ClassNotTrustedException.findIn(e);
             if (refused != null) {

@@ -7,6 +7,7 @@ import io.jupiter.serialization.SerializerType;
 import io.jupiter.serialization.wire.MessageWrapper;
 import io.jupiter.serialization.wire.ResultWrapper;
 import io.jupiter.serialization.wire.legacy.JupiterServiceNotFoundException;
+import io.jupiter.testkit.ForgedRequests;
 import io.jupiter.testkit.suites.serialization.Samples;
 import io.jupiter.testkit.suites.serialization.SerializerSuite;
 import io.netty.buffer.ByteBuf;
@@ -142,5 +143,24 @@ class ProtostuffSerializerTest extends SerializerSuite {
         MessageWrapper received = Samples.roundTrip(serializer(),
                 Samples.request(new Object[] {name}, null), MessageWrapper.class, true);
         assertThat(received.getArgs()).containsExactly(name);
+    }
+
+    @Override
+    protected List<ForgedEnvelope> forgedEnvelopes(byte[] written) {
+        byte[] none = new byte[0];
+        return List.of(
+                new ForgedEnvelope("methodName (3) again after the arguments",
+                        ForgedRequests.protostuff(none, written, ForgedRequests.protostuffString(3, "other"))),
+                new ForgedEnvelope("methodName (3) before the whole body, so twice before the arguments",
+                        ForgedRequests.protostuff(ForgedRequests.protostuffString(3, "other"), written, none)),
+                new ForgedEnvelope("appName (1) again after the arguments",
+                        ForgedRequests.protostuff(none, written, ForgedRequests.protostuffString(1, "other"))),
+                new ForgedEnvelope("an unknown field (9) first",
+                        ForgedRequests.protostuff(ForgedRequests.protostuffString(9, "padding"), written, none)),
+                new ForgedEnvelope("an unknown field (9) last",
+                        ForgedRequests.protostuff(none, written, ForgedRequests.protostuffString(9, "padding"))),
+                new ForgedEnvelope("methodName (3) only after the arguments",
+                        ForgedRequests.protostuff(none, Samples.encode(serializer(), new MessageWrapper("app",
+                                null, null, new Object[] {"arg"}, null)), ForgedRequests.protostuffString(3, "call"))));
     }
 }

@@ -1,11 +1,13 @@
 package io.jupiter.spring.boot.autoconfigure;
 
 import io.jupiter.micrometer.JupiterMeterBinder;
+import io.jupiter.micrometer.observation.RpcHistograms;
 import io.jupiter.monitor.MonitorServer;
 import io.jupiter.rpc.JupiterClient;
 import io.jupiter.rpc.JupiterServer;
-import io.jupiter.rpc.metrics.RpcMetrics;
+import io.jupiter.rpc.filter.Filter;
 import io.jupiter.serialization.SerializerType;
+import io.micrometer.core.instrument.config.MeterFilter;
 import java.util.ArrayList;
 import java.util.List;
 import org.springframework.beans.factory.ObjectProvider;
@@ -28,7 +30,8 @@ import org.springframework.core.env.Environment;
  * {@code @ServiceProviderImpl} (started and drained by {@link JupiterServerLifecycle}), a {@link JupiterClient} whose
  * proxies {@code @JupiterReference} injects, and, when the application has them, an Actuator health indicator and
  * info contributor, Micrometer meters and the monitor console. Configured by {@link JupiterProperties}; a bean of
- * the application's own replaces the server or client.
+ * the application's own replaces the server or client. Every {@link Filter} bean (such as the Observation filter of
+ * {@link JupiterObservationAutoConfiguration}) is installed on both, in the order of the beans.
  */
 @AutoConfiguration
 @EnableConfigurationProperties(JupiterProperties.class)
@@ -39,9 +42,11 @@ public class JupiterAutoConfiguration {
     /** The application's client; closed after the server drained, so services may call others while draining. */
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
-    public JupiterClient jupiterClient(JupiterProperties properties, Environment environment) {
+    public JupiterClient jupiterClient(JupiterProperties properties, Environment environment,
+                                       ObjectProvider<Filter> filters) {
         JupiterProperties.Client client = properties.getClient();
         JupiterClient.Builder builder = JupiterClient.builder();
+        filters.orderedStream().forEach(builder::interceptor);
         String appName = client.getAppName() != null ? client.getAppName()
                 : environment.getProperty("spring.application.name");
         PropertyCheck.apply("jupiter.client.app-name", appName, builder::appName);
@@ -89,9 +94,10 @@ public class JupiterAutoConfiguration {
         /** The server; it binds only if there are services (see {@link JupiterServerLifecycle}). */
         @Bean(destroyMethod = "close")
         @ConditionalOnMissingBean
-        JupiterServer jupiterServer(JupiterProperties properties) {
+        JupiterServer jupiterServer(JupiterProperties properties, ObjectProvider<Filter> filters) {
             JupiterProperties.Server server = properties.getServer();
             JupiterServer.Builder builder = JupiterServer.builder();
+            filters.orderedStream().forEach(builder::interceptor);
             PropertyCheck.apply("jupiter.server.host", server.getHost(), builder::host);
             PropertyCheck.apply("jupiter.server.port", server.getPort(), builder::port);
             PropertyCheck.apply("jupiter.server.advertised-host", server.getAdvertisedHost(), builder::advertisedHost);
@@ -160,10 +166,14 @@ public class JupiterAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean
         JupiterMeterBinder jupiterMeterBinder(ObjectProvider<JupiterServer> server, JupiterClient client) {
-            List<RpcMetrics> sides = new ArrayList<>();
-            server.ifAvailable(s -> sides.add(s.metrics()));
-            sides.add(client.metrics());
-            return JupiterMeterBinder.of(sides.toArray(RpcMetrics[]::new));
+            return JupiterMeterBinder.of(server.getIfAvailable(), client);
+        }
+
+        /** Percentile histograms for the call timers of the Observation filter (p50/p99 in Prometheus). */
+        @Bean
+        @ConditionalOnMissingBean(name = "jupiterRpcHistograms")
+        MeterFilter jupiterRpcHistograms() {
+            return RpcHistograms.meterFilter();
         }
     }
 

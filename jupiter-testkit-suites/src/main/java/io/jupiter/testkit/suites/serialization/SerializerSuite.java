@@ -99,6 +99,25 @@ public abstract class SerializerSuite {
         return null;
     }
 
+    /** A request body forged by hand in this serializer's format, and what was done to it. */
+    public record ForgedEnvelope(String what, byte[] body) {
+    }
+
+    /**
+     * Request bodies in this format made from {@code written} (a request for method {@code call} of
+     * {@code test-vectors-1.0.0} with one argument, {@code "arg"}, as this serializer wrote it) with envelope fields
+     * (app name, service, method) repeated, moved after the arguments, or unknown ones added: what a caller allowed
+     * one method would send to run another ({@link #whatIsAuthorizedIsWhatIsReadOrTheRequestIsRefused}).
+     * {@code io.jupiter.testkit.ForgedRequests} forges protostuff and Hessian bodies. Empty only with a reason
+     * ({@link #whyEnvelopesCannotBeForged}).
+     */
+    protected abstract List<ForgedEnvelope> forgedEnvelopes(byte[] written);
+
+    /** Null if {@link #forgedEnvelopes} gives bodies; otherwise why the format has no field to repeat or move. */
+    protected String whyEnvelopesCannotBeForged() {
+        return null;
+    }
+
     private Serializer serializer;
 
     private Serializer s() {
@@ -372,6 +391,46 @@ public abstract class SerializerSuite {
         } else {
             assertThat(thrown).isInstanceOf(ClassNotTrustedException.class);
         }
+    }
+
+    /**
+     * The defence against a request authorized on one method and dispatched on another (issue #25): for every
+     * forged envelope, either the read is refused (a {@link SerializationException}: a provider answers
+     * {@code BAD_REQUEST} and runs nothing), or the listener was asked exactly once and the message returned names
+     * the service and method it was given, whether it let the read go on (the method it allows, {@code call}) or
+     * stopped it (any other).
+     */
+    @Test
+    void whatIsAuthorizedIsWhatIsReadOrTheRequestIsRefused() {
+        byte[] written = Samples.encode(s(), Samples.request(new Object[] {"arg"}, null));
+        List<ForgedEnvelope> forged = forgedEnvelopes(written);
+        if (whyEnvelopesCannotBeForged() != null) {
+            assertThat(forged).as(whyEnvelopesCannotBeForged()).isEmpty();
+            return;
+        }
+        assertThat(forged).as("forged envelopes (or a reason there are none)").isNotEmpty();
+        for (ForgedEnvelope envelope : forged) {
+            List<String> authorized = new java.util.ArrayList<>();
+            MessageWrapper[] read = new MessageWrapper[1];
+            Throwable refused = catchThrowable(() -> read[0] = readRequest(envelope.body(), (app, service, method) -> {
+                authorized.add(describe(service, method));
+                return "call".equals(method) ? expecting(String.class) : null;
+            }));
+
+            if (refused != null) {
+                assertThat(refused).as(envelope.what() + ": refused as a bad body")
+                        .isInstanceOf(SerializationException.class);
+                continue;
+            }
+            assertThat(authorized).as(envelope.what() + ": the listener is asked once").hasSize(1);
+            assertThat(describe(read[0].getMetadata(), read[0].getMethodName()))
+                    .as(envelope.what() + ": the envelope returned is the one the listener was given")
+                    .isEqualTo(authorized.get(0));
+        }
+    }
+
+    private static String describe(ServiceMetadata service, String method) {
+        return (service == null ? "no service" : service.directory()) + " " + method;
     }
 
     @Test

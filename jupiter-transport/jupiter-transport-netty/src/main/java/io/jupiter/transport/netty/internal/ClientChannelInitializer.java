@@ -25,8 +25,11 @@ import java.net.SocketAddress;
  *    │                                         (not on in-process channels, nor without write batching)
  *    │  FlushConsolidationHandler(256, true)   outbound: the flushes of one read batch become one syscall
  *    │  WriterIdleHeartbeat                    writes a heartbeat when nothing was written for writerIdle
- *    │                                         (left out when writerIdleMillis is 0)
- *    │  FrameDecoder (per channel)             16-byte header checks, heartbeats dropped
+ *    │                                         (left out when writerIdleMillis is 0); pings count as writes
+ *    │  ConnectionKeepalive (per channel)      one probe ping on activation; pings a peer that answers them,
+ *    │                                         closes the connection when it stays silent for keepaliveTimeout
+ *    │                                         (left out when keepaliveTimeoutMillis is 0)
+ *    │  FrameDecoder (per channel)             16-byte header checks, heartbeats dropped, pongs reported
  *    │  FrameDispatcher (shared)               FrameHandler callbacks, back-pressure
  *    ▼  group slot (one per slot)              group membership, reconnect when the channel closes
  * </pre>
@@ -39,6 +42,7 @@ public final class ClientChannelInitializer extends ChannelInitializer<Channel> 
     private final ChannelHandler watchdog;
     private final ReloadingSslContext tls;
     private final SocketAddress address;
+    private final PeerPings peer;
 
     /**
      * @param watchdog the last handler, told when the channel becomes active (with TLS: once the handshake has
@@ -48,6 +52,17 @@ public final class ClientChannelInitializer extends ChannelInitializer<Channel> 
      */
     public ClientChannelInitializer(TransportConfig config, FrameDispatcher dispatcher, ChannelHandler watchdog,
                                     ReloadingSslContext tls, SocketAddress address) {
+        this(config, dispatcher, watchdog, tls, address, new PeerPings());
+    }
+
+    /**
+     * @param peer what is known of the peer at {@code address}, shared by the connections to it
+     * @see #ClientChannelInitializer(TransportConfig, FrameDispatcher, ChannelHandler, ReloadingSslContext,
+     *      SocketAddress)
+     */
+    public ClientChannelInitializer(TransportConfig config, FrameDispatcher dispatcher, ChannelHandler watchdog,
+                                    ReloadingSslContext tls, SocketAddress address, PeerPings peer) {
+        this.peer = Requires.notNull(peer, "peer");
         this.config = Requires.notNull(config, "config");
         this.dispatcher = Requires.notNull(dispatcher, "dispatcher");
         this.watchdog = Requires.notNull(watchdog, "watchdog");
@@ -73,6 +88,9 @@ public final class ClientChannelInitializer extends ChannelInitializer<Channel> 
         }
         if (config.writerIdleMillis() > 0) {
             pipeline.addLast("heartbeat", new WriterIdleHeartbeat(config.writerIdleMillis()));
+        }
+        if (config.keepaliveTimeoutMillis() > 0) {
+            pipeline.addLast("keepalive", new ConnectionKeepalive(config, peer));
         }
         pipeline.addLast("decoder", new FrameDecoder(config));
         pipeline.addLast("dispatcher", dispatcher);

@@ -2,6 +2,7 @@ package io.jupiter.transport.netty.internal;
 
 import io.jupiter.common.Requires;
 import io.jupiter.transport.Frame;
+import io.jupiter.transport.Frames;
 import io.jupiter.transport.ProtocolHeader;
 import io.jupiter.transport.TransportConfig;
 import io.netty.buffer.ByteBuf;
@@ -51,11 +52,24 @@ import org.slf4j.LoggerFactory;
  * <p>The body of an emitted frame is a retained slice of the cumulation buffer: nothing is copied, and the frame's
  * consumer releases it. Heartbeats (message code {@code 0x0f}) are consumed here; a body they declare (1.3.1
  * always sends none) is skipped. Only a heartbeat with a non-zero status (an announcement, such as
- * {@link ProtocolHeader#STREAMS_ANNOUNCED}) is emitted, with an empty body.
+ * {@link ProtocolHeader#STREAMS_ANNOUNCED}, sent with id 0) is emitted, with an empty body.
+ *
+ * <p>Pings and pongs ({@link ProtocolHeader#HEARTBEAT} with status 0, an id other than 0 and no body): a decoder that
+ * answers pings (a server's) writes the pong, at most one per {@link TransportConfig#pingMinIntervalMillis()}; any
+ * other (a client's) fires {@link #PONG} as a user event down the pipeline, where the connection's group learns that
+ * its peer answers pings. An announcement is never taken for a ping or a pong, whatever its id.
  */
 public final class FrameDecoder extends ByteToMessageDecoder {
 
     private static final Logger logger = LoggerFactory.getLogger(FrameDecoder.class);
+
+    /** The user event a client's decoder fires when a pong arrives. */
+    public static final Object PONG = new Object() {
+        @Override
+        public String toString() {
+            return "PONG";
+        }
+    };
 
     private final int acceptedMessageCodes;
     private final int maxBodySize;
@@ -67,6 +81,11 @@ public final class FrameDecoder extends ByteToMessageDecoder {
     private boolean firstHeaderRead;
     private final long bodyTimeoutMillis;
     private final long bodyTimeoutNanos;
+    private final boolean answersPings;
+    private final long pingMinIntervalNanos;
+    /** When the last pong was written ({@link System#nanoTime()}); only when answering pings. */
+    private long lastPongNanos;
+    private boolean pongWritten;
 
     // The header of the frame whose body is awaited; valid while headerRead.
     private boolean headerRead;
@@ -81,9 +100,23 @@ public final class FrameDecoder extends ByteToMessageDecoder {
     /** When the bytes being decoded were read: one clock read per read, however many frames it holds. */
     private long readNanos;
 
-    /** A decoder checking frames against {@code config}'s accepted message codes and body cap. */
+    /**
+     * A decoder checking frames against {@code config}'s accepted message codes and body cap, which reports pongs
+     * and answers no ping (a client's).
+     */
     public FrameDecoder(TransportConfig config) {
+        this(config, false);
+    }
+
+    /**
+     * A decoder checking frames against {@code config}'s accepted message codes and body cap.
+     *
+     * @param answersPings whether pings are answered (a server's decoder) rather than taken as pongs
+     */
+    public FrameDecoder(TransportConfig config, boolean answersPings) {
         Requires.notNull(config, "config");
+        this.answersPings = answersPings;
+        this.pingMinIntervalNanos = TimeUnit.MILLISECONDS.toNanos(config.pingMinIntervalMillis());
         this.acceptedMessageCodes = config.acceptedMessageCodes();
         this.maxBodySize = config.maxBodySize();
         this.firstFrameMessageCode = config.firstFrameMessageCode();
@@ -105,6 +138,7 @@ public final class FrameDecoder extends ByteToMessageDecoder {
             in.skipBytes(in.readableBytes());
             return;
         }
+        boolean headerJustRead = false;
         if (!headerRead) {
             if (in.readableBytes() < ProtocolHeader.HEADER_SIZE) {
                 // Judge magic and sign as soon as they are here: a peer sending a few bad bytes is closed at
@@ -121,8 +155,12 @@ public final class FrameDecoder extends ByteToMessageDecoder {
                 fail(ctx, in, violation);
                 return;
             }
+            headerJustRead = true;
         }
         if (ProtocolHeader.messageCode(sign) == ProtocolHeader.HEARTBEAT) {
+            if (headerJustRead && id != 0 && bodySize == 0 && status == 0) {
+                pingOrPong(ctx);
+            }
             // Skip whatever body a heartbeat declares as it arrives; never buffer it.
             int skip = Math.min(bodySize, in.readableBytes());
             in.skipBytes(skip);
@@ -146,6 +184,19 @@ public final class FrameDecoder extends ByteToMessageDecoder {
         bodyComplete();
         out.add(new Frame(ProtocolHeader.messageCode(sign), ProtocolHeader.serializerCode(sign), status, id, body,
                 readNanos));
+    }
+
+    private void pingOrPong(ChannelHandlerContext ctx) {
+        if (!answersPings) {
+            ctx.fireUserEventTriggered(PONG);
+        } else if (!pongWritten || readNanos - lastPongNanos >= pingMinIntervalNanos) {
+            pongWritten = true;
+            lastPongNanos = readNanos;
+            ctx.writeAndFlush(Frames.heartbeat(ctx.alloc(), id), ctx.voidPromise());
+        } else if (logger.isDebugEnabled()) {
+            logger.debug("not answering a ping from {}: sooner than {} ms after the last answered",
+                    Transports.peer(ctx.channel()), TimeUnit.NANOSECONDS.toMillis(pingMinIntervalNanos));
+        }
     }
 
     /** The body of the current frame is not all here yet: sets its deadline, or closes if it has passed. */

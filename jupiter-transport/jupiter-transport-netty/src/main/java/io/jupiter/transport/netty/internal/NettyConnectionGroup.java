@@ -37,6 +37,10 @@ import org.slf4j.LoggerFactory;
  * many clients losing the same server do not come back in step; {@code attempt} starts again at 0 once a connection
  * is up.
  *
+ * <p>Once a connection to the address has had a pong ({@link PeerPings}), every new connection counts as active only
+ * when its own first pong arrives: a link that accepts connections but forwards nothing (a half-open path, a
+ * stalled proxy) never gets calls, and is closed by its keepalive and reconnected with a growing backoff.
+ *
  * <p>With TLS a connection counts as active once its handshake has succeeded; a failed handshake is kept as
  * {@link #handshakeFailure()} until a connection succeeds, and the slot reconnects as after any failure.
  *
@@ -54,6 +58,7 @@ public final class NettyConnectionGroup implements ConnectionGroup {
     private final TransportConfig config;
     private final Slot[] slots;
     private final Consumer<? super NettyConnectionGroup> onClose;
+    private final PeerPings peer = new PeerPings();
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition available = lock.newCondition();
@@ -248,9 +253,12 @@ public final class NettyConnectionGroup implements ConnectionGroup {
         private int attempt;
         private Channel channel;
         private ScheduledFuture<?> reconnect;
+        /** The channel that is active but waits for its first pong before it joins the group; event loop only. */
+        private Channel awaitingPong;
 
         Slot(Bootstrap bootstrap, FrameDispatcher dispatcher, ReloadingSslContext tls, int index) {
-            this.bootstrap = bootstrap.handler(new ClientChannelInitializer(config, dispatcher, this, tls, address));
+            this.bootstrap = bootstrap.handler(new ClientChannelInitializer(config, dispatcher, this, tls, address,
+                    peer));
             this.index = index;
         }
 
@@ -280,19 +288,36 @@ public final class NettyConnectionGroup implements ConnectionGroup {
 
         @Override
         public void channelActive(ChannelHandlerContext ctx) {
-            synchronized (this) {
-                attempt = 0;
-            }
             handshakeFailure = null;
-            added(NettyConnection.of(ctx.channel()));
-            if (closed.get()) {
-                ctx.close();
+            if (peer.answers() && config.keepaliveTimeoutMillis() > 0) {
+                // Its keepalive pinged it on activation: it joins when the pong comes, or closes silent.
+                awaitingPong = ctx.channel();
+            } else {
+                join(ctx);
             }
             ctx.fireChannelActive();
         }
 
+        private void join(ChannelHandlerContext ctx) {
+            synchronized (this) {
+                attempt = 0;
+            }
+            added(NettyConnection.of(ctx.channel()));
+            if (closed.get()) {
+                ctx.close();
+            }
+        }
+
         @Override
         public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+            if (evt == FrameDecoder.PONG) {
+                peer.answered();
+                if (awaitingPong == ctx.channel()) {
+                    awaitingPong = null;
+                    join(ctx);
+                }
+                return;
+            }
             if (evt instanceof SslHandshakeCompletionEvent done && !done.isSuccess()) {
                 handshakeFailure = new TransportException("no TLS connection to " + address + ": "
                         + TlsGate.describe(done.cause()), done.cause());
@@ -302,6 +327,9 @@ public final class NettyConnectionGroup implements ConnectionGroup {
 
         @Override
         public void channelInactive(ChannelHandlerContext ctx) {
+            if (awaitingPong == ctx.channel()) {
+                awaitingPong = null;
+            }
             removed(NettyConnection.of(ctx.channel()));
             TransportException failed = handshakeFailure;
             scheduleReconnect(failed != null && !isAvailable() ? failed.getMessage() : "connection closed");

@@ -30,7 +30,7 @@ import org.slf4j.LoggerFactory;
  *    │  FlushConsolidationHandler(256, true)   outbound: the flushes of one read batch become one syscall
  *    │  IdleStateHandler(readerIdle, 0, 0)     (left out when readerIdleMillis is 0)
  *    │  ReaderIdleCloser (shared)              closes a connection that sent nothing for readerIdle
- *    │  FrameDecoder (per channel)             16-byte header checks, heartbeats dropped
+ *    │  FrameDecoder (per channel)             16-byte header checks, heartbeats dropped, pings answered
  *    ▼  FrameDispatcher (shared)               FrameHandler callbacks, back-pressure
  * </pre>
  *
@@ -97,7 +97,7 @@ public final class ServerChannelInitializer extends ChannelInitializer<Channel> 
             pipeline.addLast("idle", new IdleStateHandler(config.readerIdleMillis(), 0, 0, TimeUnit.MILLISECONDS));
             pipeline.addLast("idle-close", IdleHandlers.READER_IDLE_CLOSER);
         }
-        pipeline.addLast("decoder", new FrameDecoder(config));
+        pipeline.addLast("decoder", new FrameDecoder(config, true));
         pipeline.addLast("dispatcher", dispatcher);
     }
 

@@ -1,7 +1,9 @@
 package io.jupiter.rpc.internal.provider;
 
 import io.jupiter.rpc.internal.PortableValues;
+import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.rpc.internal.Throwables;
+import io.jupiter.rpc.metrics.RpcMetrics;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.Serializers;
 import io.jupiter.serialization.wire.ResultWrapper;
@@ -11,13 +13,65 @@ import io.jupiter.transport.ProtocolHeader;
 import io.jupiter.transport.Status;
 import io.netty.buffer.ByteBuf;
 
-/** Writes response frames: a result or an error, in the serializer the request came in. */
-final class ResponseWriter {
+/**
+ * The last stage: answers a request, with the method's value, its failure, or a refusal by an earlier stage, in the
+ * serializer the request came in; then runs the interceptors' {@code afterInvoke}. Every answer a provider sends is
+ * written here.
+ */
+final class RespondStage {
 
     /** A larger response grows its buffer rather than make every next one of its method reserve as much. */
     private static final int MAX_SIZE_HINT = 64 * 1024;
 
-    private ResponseWriter() {
+    private final RpcMetrics metrics;
+    private volatile boolean sendStackTraces;
+
+    RespondStage(RpcMetrics metrics) {
+        this.metrics = metrics;
+    }
+
+    /** Whether errors sent to callers keep their stack traces (off: a remote peer learns nothing of our code). */
+    void sendStackTraces(boolean send) {
+        this.sendStackTraces = send;
+    }
+
+    /**
+     * Answers the call with {@code status} and {@code result} (the method's value, or the error to send), then runs
+     * the {@code afterInvoke} of its interceptors, if any.
+     *
+     * @param nowNanos a clock read just taken (0: read it here if needed)
+     */
+    void answer(ProviderRequest request, Status status, Object result, long nowNanos) {
+        if (request.timed) {
+            request.answeringNanos = nowNanos != 0L ? nowNanos : System.nanoTime();
+        }
+        request.leave();
+        write(request, status, result, false);
+        ProviderCall call = request.call;
+        if (call != null) {
+            call.end(status, status == Status.OK ? result : null, status == Status.OK ? null : (Throwable) result);
+        }
+    }
+
+    /**
+     * Answers a refusal before any method ran (an interceptor's, with its own status and body), with no
+     * {@code afterInvoke}: the interceptors that ran already had theirs.
+     */
+    void answerRefusal(ProviderRequest request, Status status, Object body) {
+        if (request.timed) {
+            request.answeringNanos = System.nanoTime();
+        }
+        request.leave();
+        write(request, status, body, false);
+    }
+
+    /**
+     * Answers a failure outside the method with 1.3.1's exception class for {@code status} and {@code why} as its
+     * message; then closes the connection if {@code close}.
+     */
+    void refuse(ProviderRequest request, Status status, String why, boolean close) {
+        request.leave();
+        write(request, status, StatusTable.legacyBody(status, why), close);
     }
 
     /**
@@ -27,11 +81,11 @@ final class ResponseWriter {
      *
      * @param close whether to close the connection after the response is written
      */
-    static void write(ProviderRequest request, Status status, Object result, boolean close) {
+    private void write(ProviderRequest request, Status status, Object result, boolean close) {
         Connection connection = request.connection;
         Serializer serializer = request.serializer != null ? request.serializer
                 : Serializers.find(request.serializerCode);
-        if (result instanceof Throwable error && !request.pipeline.sendsStackTraces()) {
+        if (result instanceof Throwable error && !sendStackTraces) {
             Throwables.clearStackTraces(error);
         }
         MethodEntry method = request.method;
@@ -56,8 +110,8 @@ final class ResponseWriter {
             }
             if (failure != null) {
                 frame.writerIndex(ProtocolHeader.HEADER_SIZE);
-                sent = Status.SERVER_ERROR;
                 IllegalStateException error = new IllegalStateException(failure);
+                sent = ProviderFailures.statusOf(error, ProviderFailures.Where.RESPONSE, method);
                 error.setStackTrace(new StackTraceElement[0]);
                 try {
                     serializer.write(frame, new ResultWrapper(error));
@@ -68,7 +122,7 @@ final class ResponseWriter {
         }
         Frames.fillHeader(frame, ProtocolHeader.toSign(request.serializerCode, ProtocolHeader.RESPONSE), sent.value(),
                 request.id);
-        request.pipeline.metrics().response(sent.value(), frame.readableBytes() - ProtocolHeader.HEADER_SIZE,
+        metrics.response(sent.value(), frame.readableBytes() - ProtocolHeader.HEADER_SIZE,
                 request.receivedNanos);
         if (close) {
             connection.writeAndClose(frame);

@@ -11,29 +11,30 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The README's configuration table is {@link SettingsTable#markdown} of {@link JupiterSettings#all()}. Run with
- * {@code -Djupiter.settings.readme.update=true} to rewrite the README instead of failing.
+ * The settings table of {@value #DOCUMENT} is {@link SettingsTable#markdown} of {@link JupiterSettings#all()}. Run
+ * with {@code -Djupiter.settings.docs.update=true} to rewrite that table instead of failing.
  */
-class ReadmeSettingsTableTest {
+class DocsSettingsTableTest {
 
-    static final String UPDATE_PROPERTY = "jupiter.settings.readme.update";
-    static final String REGENERATE = "mvn -B -q -pl jupiter-common verify -Dtest=ReadmeSettingsTableTest -D"
+    static final String DOCUMENT = "docs/configuration.md";
+    static final String UPDATE_PROPERTY = "jupiter.settings.docs.update";
+    static final String REGENERATE = "mvn -B -q -pl jupiter-common verify -Dtest=DocsSettingsTableTest -D"
             + UPDATE_PROPERTY + "=true";
 
     @Test
-    void readmeTableIsGeneratedFromTheDeclarations() throws IOException {
-        Path readme = RepositoryRoot.find().resolve("README.md");
-        String text = Files.readString(readme, StandardCharsets.UTF_8);
+    void documentedTableIsGeneratedFromTheDeclarations() throws IOException {
+        Path document = RepositoryRoot.find().resolve(DOCUMENT);
+        String text = Files.readString(document, StandardCharsets.UTF_8);
         String generated = SettingsTable.markdown(JupiterSettings.all());
         if (Boolean.getBoolean(UPDATE_PROPERTY)) {
-            Files.writeString(readme, SettingsTable.withTable(text, generated), StandardCharsets.UTF_8);
+            Files.writeString(document, SettingsTable.withTable(text, generated), StandardCharsets.UTF_8);
             return;
         }
         String current = SettingsTable.section(text);
-        assertThat(current).as("%s has a '%s' ... '%s' section", readme, SettingsTable.BEGIN, SettingsTable.END)
+        assertThat(current).as("%s has a '%s' ... '%s' section", document, SettingsTable.BEGIN, SettingsTable.END)
                 .isNotNull();
         if (!current.equals(generated)) {
-            fail("the configuration table of " + readme + " differs from JupiterSettings; regenerate it with\n  "
+            fail("the settings table of " + document + " differs from JupiterSettings; regenerate it with\n  "
                     + REGENERATE + "\n" + diff(current, generated));
         }
     }

@@ -1,0 +1,167 @@
+package io.jupiter.rpc.internal.balance;
+
+import io.jupiter.common.LogText;
+import io.jupiter.rpc.balance.OutlierEjection;
+import io.jupiter.rpc.metrics.RpcMetrics;
+import io.jupiter.transport.TransportAddresses;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Outlier ejection of one proxy ({@link OutlierEjection}): counts each provider's timeouts and connection errors in
+ * a row, takes a provider that reaches the limit out of load balancing for a time that doubles while it keeps
+ * failing, and gives the balancer the providers still in rotation. Nothing is locked or allocated on a call's path
+ * while no provider is out; while one is, the snapshot without it is reused until the directory changes or an
+ * ejection ends.
+ */
+public final class OutlierDetector {
+
+    private static final Logger log = LoggerFactory.getLogger(OutlierDetector.class);
+
+    private final OutlierEjection settings;
+    private final String owner;
+    private final RpcMetrics metrics;
+    /** Providers of the last snapshot out of rotation (some of them may be due back); 0 keeps the fast path. */
+    private volatile int ejected;
+    private volatile View view = new View(null, null, 0);
+
+    /** The providers in rotation for one directory snapshot, valid until {@code nextReturnNanos}. */
+    private record View(Endpoint[] source, Endpoint[] inRotation, long nextReturnNanos) {
+    }
+
+    /**
+     * @param owner   what the log lines name (the proxy's service and its providers)
+     * @param metrics the client's metrics, which count ejections and returns
+     */
+    public OutlierDetector(OutlierEjection settings, String owner, RpcMetrics metrics) {
+        this.settings = settings;
+        this.owner = owner;
+        this.metrics = metrics;
+    }
+
+    /** The providers of {@code all} that are in load balancing now; {@code all} itself while none is out. */
+    public Endpoint[] inRotation(Endpoint[] all) {
+        if (ejected == 0) {
+            return all;
+        }
+        View v = view;
+        if (v.source == all && System.nanoTime() - v.nextReturnNanos < 0) {
+            return v.inRotation;
+        }
+        return rebuild(all);
+    }
+
+    /** An attempt on {@code endpoint} got an answer (of any kind): its run of failures ends. */
+    public void answered(Endpoint endpoint) {
+        if (endpoint.consecutiveFailures.get() != 0) {
+            endpoint.consecutiveFailures.set(0);
+        }
+        if (endpoint.onProbation) {
+            endpoint.onProbation = false;
+        }
+    }
+
+    /**
+     * An attempt on {@code endpoint} timed out or lost its connection; {@code all} is the proxy's current snapshot
+     * of providers (the share ejected at once is counted over it).
+     */
+    public void failed(Endpoint endpoint, Endpoint[] all, Throwable reason) {
+        if (!settings.enabled()) {
+            return;
+        }
+        int failures = endpoint.consecutiveFailures.incrementAndGet();
+        if (endpoint.onProbation || failures >= settings.consecutiveFailures()) {
+            eject(endpoint, all, failures, reason);
+        }
+    }
+
+    private synchronized void eject(Endpoint endpoint, Endpoint[] all, int failures, Throwable reason) {
+        long now = System.nanoTime();
+        if (endpoint.ejectedUntilNanos != 0 || !contains(all, endpoint)) {
+            return; // out already (calls in flight before the ejection keep failing), or no longer a provider
+        }
+        int out = 0;
+        for (Endpoint e : all) {
+            if (e.ejectedUntilNanos != 0 && now - e.ejectedUntilNanos < 0) {
+                out++;
+            }
+        }
+        int allowed = Math.min(all.length - 1, Math.max(1, all.length * settings.maxEjectedPercent() / 100));
+        if (out >= allowed) {
+            log.debug("{}: provider {} failed {} times in a row but stays in: {} of {} providers are out already",
+                    owner, TransportAddresses.format(endpoint.address()), failures, out, all.length);
+            return;
+        }
+        if (now - endpoint.returnedAtNanos > endpoint.lastEjectionNanos) {
+            endpoint.timesEjected = 0; // it stayed in as long as it was out last time: start again from the first time
+        }
+        long first = TimeUnit.MILLISECONDS.toNanos(settings.ejectionMillis());
+        long max = TimeUnit.MILLISECONDS.toNanos(settings.maxEjectionMillis());
+        long duration = endpoint.timesEjected >= 30 ? max : Math.min(max, first << endpoint.timesEjected);
+        endpoint.timesEjected++;
+        endpoint.lastEjectionNanos = duration;
+        long until = now + duration;
+        endpoint.ejectedUntilNanos = until != 0 ? until : 1;
+        boolean probation = endpoint.onProbation;
+        endpoint.onProbation = false;
+        endpoint.consecutiveFailures.set(0);
+        ejected = out + 1;
+        view = new View(null, null, 0);
+        String cause = probation ? "a failure on probation" : failures == 1 ? "a failure"
+                : failures + " failures in a row";
+        log.warn("{}: provider {} ejected from load balancing for {} ms ({} ejection in a row) after {}: {}; {} of {}"
+                        + " providers out", owner, TransportAddresses.format(endpoint.address()),
+                TimeUnit.NANOSECONDS.toMillis(duration), ordinal(endpoint.timesEjected), cause, LogText.of(reason),
+                out + 1, all.length);
+        metrics.outlierEjected();
+    }
+
+    private synchronized Endpoint[] rebuild(Endpoint[] all) {
+        long now = System.nanoTime();
+        List<Endpoint> in = new ArrayList<>(all.length);
+        long nextReturn = now + TimeUnit.DAYS.toNanos(1);
+        int out = 0;
+        for (Endpoint e : all) {
+            long until = e.ejectedUntilNanos;
+            if (until != 0 && now - until >= 0) {
+                e.ejectedUntilNanos = 0;
+                e.onProbation = true;
+                e.returnedAtNanos = now;
+                e.consecutiveFailures.set(0);
+                log.info("{}: provider {} back in load balancing after {} ms out (on probation: its next failure"
+                        + " ejects it again)", owner, TransportAddresses.format(e.address()),
+                        TimeUnit.NANOSECONDS.toMillis(e.lastEjectionNanos));
+                metrics.outlierReturned();
+                until = 0;
+            }
+            if (until == 0) {
+                in.add(e);
+            } else {
+                out++;
+                if (until - nextReturn < 0) {
+                    nextReturn = until;
+                }
+            }
+        }
+        Endpoint[] inRotation = out == 0 ? all : in.toArray(new Endpoint[0]);
+        ejected = out;
+        view = new View(all, inRotation, nextReturn);
+        return inRotation;
+    }
+
+    private static boolean contains(Endpoint[] all, Endpoint endpoint) {
+        for (Endpoint e : all) {
+            if (e == endpoint) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String ordinal(int n) {
+        return n == 1 ? "1st" : n == 2 ? "2nd" : n == 3 ? "3rd" : n + "th";
+    }
+}

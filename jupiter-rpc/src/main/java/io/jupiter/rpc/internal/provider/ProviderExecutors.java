@@ -1,0 +1,104 @@
+package io.jupiter.rpc.internal.provider;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The executors that run provider calls off the IO threads, from start to stop: the server's (the built-in pool, an
+ * application's executor, or virtual threads; none when calls run on the IO threads) and the services' own.
+ */
+final class ProviderExecutors {
+
+    /** {@code null}: calls run on the IO threads. */
+    private final ProviderExecutor pool;
+    private final int queueCapacity;
+    private final ServiceRegistry services;
+
+    /**
+     * @param providerThreads threads of the built-in pool; 0 runs requests on the IO threads; unused with an
+     *                        {@code executor}
+     * @param executor        runs provider calls instead of the built-in pool; {@code null}: the built-in pool
+     * @param ownsExecutor    whether the server made {@code executor} (it is then shut down with the server)
+     * @param queueCapacity   requests that may wait for a provider thread (or, with an executor, be handed to it and
+     *                        not finished) before new ones are refused
+     */
+    ProviderExecutors(int providerThreads, Executor executor, boolean ownsExecutor, int queueCapacity,
+                      ServiceRegistry services) {
+        this.queueCapacity = queueCapacity;
+        this.services = services;
+        if (executor != null) {
+            this.pool = new ApplicationExecutor(ownsExecutor ? "the provider's virtual threads"
+                    : "the provider executor " + executor, executor, ownsExecutor, queueCapacity);
+        } else if (providerThreads > 0) {
+            this.pool = new PoolExecutor(providerThreads, queueCapacity);
+        } else {
+            this.pool = null;
+        }
+    }
+
+    /** The server's executor, or {@code null} when calls run on the IO threads. */
+    ProviderExecutor pool() {
+        return pool;
+    }
+
+    /**
+     * The executor of a service's own calls: the application's {@code executor}, never shut down here, with at most
+     * the server's queue capacity of calls handed to it and not finished at once.
+     */
+    ProviderExecutor forService(ServiceEntry entry, Executor executor) {
+        return new ApplicationExecutor("the executor of " + entry.key(), executor, false, queueCapacity);
+    }
+
+    /**
+     * Stops every executor taking calls and waits until the calls taken have run, up to {@code deadlineNanos}.
+     * Returns whether they all finished in time.
+     */
+    boolean drain(long deadlineNanos) throws InterruptedException {
+        boolean finished = true;
+        for (ProviderExecutor executor : all()) {
+            executor.shutdown();
+            finished &= executor.awaitTermination(Math.max(0, deadlineNanos - System.nanoTime()));
+        }
+        return finished;
+    }
+
+    /** Stops every executor: calls still queued after 5 s are dropped, their buffers released. */
+    void close() {
+        for (ProviderExecutor executor : all()) {
+            executor.shutdown();
+            try {
+                if (!executor.awaitTermination(TimeUnit.SECONDS.toNanos(5))) {
+                    discard(executor.shutdownNow());
+                    executor.awaitTermination(TimeUnit.SECONDS.toNanos(1));
+                }
+            } catch (InterruptedException e) {
+                discard(executor.shutdownNow());
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** Requests that will not run: their buffers are released, their callers learn it from the closed connection. */
+    private static void discard(List<ProviderRequest> requests) {
+        for (ProviderRequest request : requests) {
+            request.discard();
+        }
+    }
+
+    /** The server's executor (if any) and the services' own. */
+    private List<ProviderExecutor> all() {
+        List<ProviderExecutor> all = new ArrayList<>();
+        if (pool != null) {
+            all.add(pool);
+        }
+        for (ServiceEntry entry : services.all()) {
+            ProviderExecutor own = entry.executor();
+            if (own != null) {
+                all.add(own);
+            }
+        }
+        return all;
+    }
+}

@@ -1,0 +1,118 @@
+package io.jupiter.rpc.tail;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.jupiter.rpc.balance.LoadBalancerType;
+import io.jupiter.rpc.balance.OutlierEjection;
+import io.jupiter.rpc.cluster.ClusterStrategy;
+import io.jupiter.rpc.exception.TimeoutException;
+import io.jupiter.rpc.metrics.MetricNames;
+import io.jupiter.testkit.Await;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Outlier ejection against two real providers, one of them behind a fault proxy that blackholes or resets its
+ * connections: the failing provider leaves load balancing, no call fails meanwhile (fail-over), and it comes back
+ * by itself once the fault heals.
+ */
+class OutlierEjectionTest {
+
+    private final TwoProviders providers = new TwoProviders();
+
+    @AfterEach
+    void close() {
+        providers.close();
+    }
+
+    @Test
+    void aBlackholedProviderIsEjectedThenReturnsWhenItHeals() throws Exception {
+        TailService tail = providers.proxy().loadBalancer(LoadBalancerType.ROUND_ROBIN)
+                .cluster(ClusterStrategy.failOver(2)).idempotent("who").timeoutMillis(300)
+                .outlierEjection(OutlierEjection.of(3, 3_000, 6_000, 50)).build();
+        awaitBothServe(tail);
+
+        providers.proxyB.blackhole();
+        try (CallLoad load = new CallLoad(4, 100_000, tail::who)) {
+            Await.until("provider b is ejected", Duration.ofSeconds(15),
+                    () -> providers.meter(MetricNames.OUTLIER_EJECTION) >= 1);
+            load.close();
+            assertThat(load.failed.get()).as("failures %s", load.failures()).isZero();
+        }
+        // Out of rotation: every call goes to a, none waits for b's timeout first (one request per call).
+        long sentBefore = providers.requestsSent();
+        for (int i = 0; i < 40; i++) {
+            assertThat(tail.who()).isEqualTo("a");
+        }
+        assertThat(providers.requestsSent() - sentBefore).isEqualTo(40);
+
+        providers.proxyB.healthy();
+        Await.until("provider b serves calls again", Duration.ofSeconds(20), () -> "b".equals(tail.who()));
+        assertThat(providers.meter(MetricNames.OUTLIER_RETURN)).isGreaterThanOrEqualTo(1);
+    }
+
+    @Test
+    void aProviderWhoseConnectionsAreResetIsEjectedAndReturns() throws Exception {
+        TailService tail = providers.proxy().loadBalancer(LoadBalancerType.ROUND_ROBIN)
+                .cluster(ClusterStrategy.failOver(2)).idempotent("whoAfter").timeoutMillis(2_000)
+                .outlierEjection(OutlierEjection.of(2, 2_000, 4_000, 50)).build();
+        try (CallLoad load = new CallLoad(4, 100_000, () -> whoAfter(tail, 20))) {
+            Await.until("both providers serve", Duration.ofSeconds(10),
+                    () -> load.servedBy("a") > 5 && load.servedBy("b") > 5);
+            providers.proxyB.reset();
+            Await.until("provider b is ejected", Duration.ofSeconds(15),
+                    () -> providers.meter(MetricNames.OUTLIER_EJECTION) >= 1);
+            providers.proxyB.healthy();
+            long servedByB = load.servedBy("b");
+            Await.until("provider b serves calls again", Duration.ofSeconds(20),
+                    () -> load.servedBy("b") > servedByB + 5);
+            load.close();
+            assertThat(providers.meter(MetricNames.OUTLIER_RETURN)).isGreaterThanOrEqualTo(1);
+            assertThat(load.failed.get()).as("failures %s", load.failures()).isZero();
+        }
+    }
+
+    @Test
+    void neverEjectsEveryProvider() throws Exception {
+        TailService tail = providers.proxy().cluster(ClusterStrategy.failOver(1)).idempotent("who")
+                .timeoutMillis(100).outlierEjection(OutlierEjection.of(1, 10_000, 10_000, 100)).build();
+        awaitBothServe(tail);
+        providers.proxyA.blackhole();
+        providers.proxyB.blackhole();
+        for (int i = 0; i < 10; i++) {
+            assertThatThrownBy(tail::who).isInstanceOf(TimeoutException.class);
+        }
+        // 100 % allowed, yet one of the two stays in: at most one ejection within the 10 s ejection time.
+        assertThat(providers.meter(MetricNames.OUTLIER_EJECTION)).isEqualTo(1);
+    }
+
+    @Test
+    void settingsAreChecked() {
+        assertThatThrownBy(() -> OutlierEjection.of(0, 1_000, 1_000, 50))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> OutlierEjection.of(5, 2_000, 1_000, 50))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxEjectionMillis");
+        assertThatThrownBy(() -> OutlierEjection.of(5, 1_000, 1_000, 101))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThat(OutlierEjection.defaults().consecutiveFailures()).isEqualTo(5);
+        assertThat(OutlierEjection.off().enabled()).isFalse();
+    }
+
+    private void awaitBothServe(TailService tail) {
+        Await.until("both providers serve", Duration.ofSeconds(10), () -> {
+            tail.who();
+            return providers.a.calls.get() > 2 && providers.b.calls.get() > 2;
+        });
+    }
+
+    private static String whoAfter(TailService tail, long millis) {
+        try {
+            return tail.whoAfter(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,165 @@
+package io.jupiter.transport.netty.internal;
+
+import io.jupiter.common.Requires;
+import io.jupiter.transport.Frames;
+import io.jupiter.transport.TransportConfig;
+import io.netty.channel.ChannelDuplexHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelPromise;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A client connection's keepalive: finds a dead link within {@link TransportConfig#keepaliveTimeoutMillis()}, idle or
+ * busy, when the peer answers pings. The one-way heartbeat of 1.3.1 ({@link WriterIdleHeartbeat}, closer to the socket,
+ * so pings count as writes for it) stays, for every peer.
+ *
+ * <p>Time is counted in ticks of a tenth of the timeout; the hot path only sets a flag per read and per write (no
+ * clock read). At each tick:
+ * <ul>
+ *   <li>a peer that answers pings ({@link PeerPings}): after 4 ticks without inbound bytes (2 when something was
+ *       written since the last read, i.e. calls are probably waiting: silence with calls outstanding is the second
+ *       signal) a ping goes out, then another every 2 ticks while the silence lasts; after 9 silent ticks (between
+ *       90 % and 100 % of the timeout of silence) the connection is closed, which fails its calls at once as a lost
+ *       connection and lets the group reconnect with backoff;</li>
+ *   <li>any other peer (1.3.1, or not known yet): nothing more.</li>
+ * </ul>
+ * Every new connection sends one ping as soon as it is active (after whatever the frame handler sends first, such as
+ * a caller token): the probe that tells whether the peer answers. A 1.3.1 provider drops it as the heartbeat it is.
+ */
+final class ConnectionKeepalive extends ChannelDuplexHandler implements Runnable {
+
+    private static final Logger logger = LoggerFactory.getLogger(ConnectionKeepalive.class);
+
+    static final int TICKS_PER_TIMEOUT = 10;
+    /** Silent ticks after which an idle connection pings. */
+    static final int IDLE_PING_TICKS = 4;
+    /** Silent ticks after which a connection that wrote since it last read pings. */
+    static final int BUSY_PING_TICKS = 2;
+    /** Ticks between two pings of one silence. */
+    static final int PING_SPACING_TICKS = 2;
+    /** Silent ticks after which the connection is closed. */
+    static final int DEAD_TICKS = 9;
+
+    private final PeerPings peer;
+    private final long tickNanos;
+    private ChannelHandlerContext ctx;
+    private ScheduledFuture<?> tick;
+    private long nextPingId = 1;
+
+    // Event loop only.
+    private boolean read;
+    private boolean wrote;
+    private boolean wroteSinceRead;
+    private int silentTicks;
+    private int ticksSincePing = PING_SPACING_TICKS;
+
+    ConnectionKeepalive(TransportConfig config, PeerPings peer) {
+        this.peer = Requires.notNull(peer, "peer");
+        long timeoutMillis = Requires.positive(config.keepaliveTimeoutMillis(), "keepaliveTimeoutMillis");
+        this.tickNanos = Math.max(1, TimeUnit.MILLISECONDS.toNanos(timeoutMillis) / TICKS_PER_TIMEOUT);
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        this.ctx = ctx;
+        if (ctx.channel().isActive() && ctx.channel().isRegistered()) {
+            start();
+        }
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) throws Exception {
+        super.channelActive(ctx);
+        // After the handlers behind have seen the connection (a caller token must be the first frame).
+        ping();
+        start();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        cancel();
+        super.channelInactive(ctx);
+    }
+
+    @Override
+    public void handlerRemoved(ChannelHandlerContext ctx) {
+        cancel();
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        read = true;
+        ctx.fireChannelRead(msg);
+    }
+
+    @Override
+    public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+        wrote = true;
+        ctx.write(msg, promise);
+    }
+
+    /** One tick, on the event loop. */
+    @Override
+    public void run() {
+        tick = null;
+        if (!ctx.channel().isActive()) {
+            return;
+        }
+        if (read) {
+            read = false;
+            silentTicks = 0;
+            wroteSinceRead = wrote;
+        } else {
+            silentTicks++;
+            wroteSinceRead |= wrote;
+        }
+        wrote = false;
+        ticksSincePing++;
+        if (peer.answers()) {
+            if (silentTicks >= DEAD_TICKS) {
+                logger.warn("closing {}: nothing received for {} ms although the peer answers pings (a dead link?)",
+                        Transports.peer(ctx.channel()), silentTicks * TimeUnit.NANOSECONDS.toMillis(tickNanos));
+                ctx.close();
+                return;
+            }
+            int pingAfter = wroteSinceRead ? BUSY_PING_TICKS : IDLE_PING_TICKS;
+            if (silentTicks >= pingAfter && ticksSincePing >= PING_SPACING_TICKS) {
+                ping();
+            }
+        }
+        schedule();
+    }
+
+    private void ping() {
+        if (!ctx.channel().isActive()) {
+            return;
+        }
+        long id = nextPingId++;
+        if (logger.isTraceEnabled()) {
+            logger.trace("ping {} to {}", id, ctx.channel());
+        }
+        ctx.writeAndFlush(Frames.heartbeat(ctx.alloc(), id), ctx.voidPromise());
+        ticksSincePing = 0;
+    }
+
+    private void start() {
+        if (tick == null) {
+            schedule();
+        }
+    }
+
+    private void schedule() {
+        tick = ctx.executor().schedule(this, tickNanos, TimeUnit.NANOSECONDS);
+    }
+
+    private void cancel() {
+        ScheduledFuture<?> pending = tick;
+        if (pending != null) {
+            tick = null;
+            pending.cancel(false);
+        }
+    }
+}
