@@ -10,6 +10,7 @@ import io.netty.buffer.ByteBuf;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.IntConsumer;
@@ -36,6 +37,13 @@ public final class OutboundStream {
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition space = lock.newCondition();
     private final ArrayDeque<ByteBuf> buffer = new ArrayDeque<>();
+    /**
+     * Frames due to go out (sent against credit, or the end), in the order they were sent under the lock. Only the
+     * connection's IO thread writes them: a write from another thread is queued by the connection and could be
+     * overtaken by a later one made on the IO thread (credit arrives there), so the stream's frames never are.
+     */
+    private final ArrayDeque<ByteBuf> outgoing = new ArrayDeque<>();
+    private boolean writeScheduled;
     private final List<EndListener> listeners = new CopyOnWriteArrayList<>();
     private long bufferedBytes;
     private long credit;
@@ -136,7 +144,7 @@ public final class OutboundStream {
                 }
                 if (credit > 0 && buffer.isEmpty()) {
                     credit--;
-                    connection.write(frame);
+                    enqueue(frame);
                     return true;
                 }
                 int size = frame.readableBytes();
@@ -195,11 +203,11 @@ public final class OutboundStream {
                 ByteBuf frame = buffer.poll();
                 bufferedBytes -= frame.readableBytes();
                 credit--;
-                connection.write(frame);
+                enqueue(frame);
             }
             space.signalAll();
             if (completing && buffer.isEmpty()) {
-                connection.write(StreamFrames.end(connection.alloc(), id, Status.OK, null));
+                enqueue(StreamFrames.end(connection.alloc(), id, Status.OK, null));
                 ended = markEnded(Status.OK, null);
             }
         } finally {
@@ -229,7 +237,7 @@ public final class OutboundStream {
             completing = true;
             space.signalAll();
             if (buffer.isEmpty()) {
-                connection.write(StreamFrames.end(connection.alloc(), id, Status.OK, null));
+                enqueue(StreamFrames.end(connection.alloc(), id, Status.OK, null));
                 ended = markEnded(Status.OK, null);
             }
         } finally {
@@ -270,7 +278,7 @@ public final class OutboundStream {
             }
             releaseBuffer();
             if (tell) {
-                connection.write(StreamFrames.end(connection.alloc(), id, status, reason));
+                enqueue(StreamFrames.end(connection.alloc(), id, status, reason));
             }
             ended = markEnded(status, reason);
         } finally {
@@ -278,6 +286,41 @@ public final class OutboundStream {
         }
         if (ended) {
             notifyEnded(status, reason);
+        }
+    }
+
+    /** Queues {@code frame} to be written, in order, on the connection's IO thread; under the lock. */
+    private void enqueue(ByteBuf frame) {
+        outgoing.add(frame);
+        if (writeScheduled) {
+            return;
+        }
+        writeScheduled = true;
+        try {
+            connection.ioExecutor().execute(this::writeOutgoing);
+        } catch (RejectedExecutionException e) {
+            // The IO thread is shutting down: nobody will write these.
+            writeScheduled = false;
+            ByteBuf dropped;
+            while ((dropped = outgoing.poll()) != null) {
+                dropped.release();
+            }
+        }
+    }
+
+    /** On the IO thread: writes what was sent so far, in order. */
+    private void writeOutgoing() {
+        ByteBuf[] frames;
+        lock.lock();
+        try {
+            frames = outgoing.toArray(new ByteBuf[0]);
+            outgoing.clear();
+            writeScheduled = false;
+        } finally {
+            lock.unlock();
+        }
+        for (ByteBuf frame : frames) {
+            connection.write(frame);
         }
     }
 
