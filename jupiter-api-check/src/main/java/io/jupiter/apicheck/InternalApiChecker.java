@@ -152,7 +152,8 @@ public final class InternalApiChecker {
             if (Files.isDirectory(entry)) {
                 try (Stream<Path> files = Files.walk(entry)) {
                     files.filter(Files::isRegularFile)
-                            .map(file -> entry.relativize(file).toString().replace(entry.getFileSystem().getSeparator(), "/"))
+                            .map(file -> entry.relativize(file).toString()
+                                    .replace(entry.getFileSystem().getSeparator(), "/"))
                             .forEach(path -> addClass(path, prefix, names));
                 }
             } else if (Files.isRegularFile(entry) && entry.toString().endsWith(".jar")) {

@@ -23,7 +23,8 @@ class PublishedApiTest {
             "io.jupiter.serialization.kryo", "io.jupiter.serialization.java",
             "io.jupiter.transport", "io.jupiter.transport.netty",
             "io.jupiter.registry", "io.jupiter.registry.embedded", "io.jupiter.registry.zookeeper",
-            "io.jupiter.rpc", "io.jupiter.junit5", "io.jupiter.tracing.opentelemetry", "io.jupiter.monitor", "io.jupiter.micrometer",
+            "io.jupiter.rpc", "io.jupiter.junit5", "io.jupiter.tracing.opentelemetry", "io.jupiter.monitor",
+            "io.jupiter.micrometer",
             "io.jupiter.spring", "io.jupiter.spring.boot.autoconfigure");
 
     @Test
@@ -47,7 +48,8 @@ class PublishedApiTest {
             }
         }
         for (String module : MODULES) {
-            assertThat(apiPackages).as("API packages seen").anyMatch(p -> p.equals(module) || p.startsWith(module + "."));
+            assertThat(apiPackages).as("API packages seen")
+                    .anyMatch(p -> p.equals(module) || p.startsWith(module + "."));
         }
 
         List<String> violations = new ArrayList<>();

@@ -3,7 +3,8 @@ package io.jupiter.common;
 /**
  * Makes text that came from a remote peer safe to log: control characters (CR and LF above all, which would let a
  * peer forge log lines; the C1 controls U+0080 to U+009F too, among them U+0085, a line break to some log viewers,
- * and U+009B, a terminal's escape; and the line and paragraph separators) become {@code ?}, and the text is cut at {@value #MAX_LENGTH} characters with a note of its
+ * and U+009B, a terminal's escape; and the line and paragraph separators) become {@code ?}, and the text is cut at
+ * {@value #MAX_LENGTH} characters with a note of its
  * length. Use it on every string read from the wire (class, service and method names, hosts, messages) before it
  * reaches a log line.
  */

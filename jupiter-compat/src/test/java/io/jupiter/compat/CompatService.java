@@ -3,6 +3,7 @@ package io.jupiter.compat;
 import compat.model.Color;
 import compat.model.CompatException;
 import compat.model.User;
+import io.jupiter.rpc.ServiceProvider;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.Date;
@@ -10,9 +11,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import io.jupiter.rpc.ServiceProvider;
 
-/** The compat service as our user declares it: the same methods as the 1.3.1 one. Group "compat", name "compat"; every value method returns its argument. */
+/**
+ * The compat service as our user declares it: the same methods as the 1.3.1 one. Group "compat", name "compat"; every
+ * value method returns its argument.
+ */
 @ServiceProvider(group = "compat", name = "compat")
 public interface CompatService {
 

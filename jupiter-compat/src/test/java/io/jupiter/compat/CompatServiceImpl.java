@@ -3,6 +3,8 @@ package io.jupiter.compat;
 import compat.model.Color;
 import compat.model.CompatException;
 import compat.model.User;
+import io.jupiter.rpc.ServiceProviderImpl;
+import io.jupiter.rpc.context.RpcContext;
 import io.jupiter.testkit.OwnThreads;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -13,8 +15,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
-import io.jupiter.rpc.ServiceProviderImpl;
-import io.jupiter.rpc.context.RpcContext;
 
 /** The compat service served by us. */
 @ServiceProviderImpl(version = "1.0.0")

@@ -42,7 +42,8 @@ class LegacyBenchmarkClientTest {
     @CsvSource({"sync, protostuff, small", "future, protostuff, small", "sync, hessian, 1k", "future, java, small"})
     void originalBenchmarkClientRunsAgainstOurProvider(String mode, String serializer, String payload)
             throws Exception {
-        try (LegacyJvm client = LegacyJvm.start("LegacyBenchmarkClient", "--port", String.valueOf(server.server().localAddress().getPort()), "--mode",
+        try (LegacyJvm client = LegacyJvm.start("LegacyBenchmarkClient",
+                "--port", String.valueOf(server.server().localAddress().getPort()), "--mode",
                 mode, "--threads", "4", "--warmup", "1", "--seconds", "2", "--serializer", serializer, "--payload",
                 payload, "--connections", "2")) {
             String report = client.awaitLine("Request count: ", 90);

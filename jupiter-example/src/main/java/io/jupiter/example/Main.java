@@ -45,7 +45,8 @@ public final class Main {
             "  raw-echo-server      --port 18098 --host 0.0.0.0 --io-threads N  (same framing, no RPC: the ceiling)",
             "  raw-echo-client      same flags as benchmark-client but --port defaults to 18098 (no --scenario,",
             "                       --metrics or --registry)",
-            "environment: JUPITER_REGISTRY_SECRET (16 bytes or more) is the embedded registry's shared secret: registry",
+            "environment: JUPITER_REGISTRY_SECRET (16 bytes or more) is the embedded registry's shared secret: "
+                    + "registry",
             "  and demo's registry require it, the registry clients of demo, benchmark-server and benchmark-client",
             "  prove it (all must have the same one; unset: no secret, the registry wire of 1.3.1)");
 

@@ -99,7 +99,8 @@ class ExampleCommandsTest {
                 .hasMessageContaining("hello|existUser|createUser|getUser|listUser");
         assertThatThrownBy(() -> BenchmarkClient.run(new String[] {"benchmark-client", "--scenario", "getUser",
                 "--payload", "1k"}))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--payload applies to --scenario hello");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("--payload applies to --scenario hello");
         assertThatThrownBy(() -> RawEchoClient.run(new String[] {"raw-echo-client", "--scenario", "getUser"}))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("unknown flag '--scenario'");
     }

@@ -108,8 +108,8 @@ public final class MonitorServer implements AutoCloseable {
                                 .addLast(new LineBasedFrameDecoder(config.maxLineLength, true, true))
                                 .addLast(new StringDecoder(StandardCharsets.UTF_8))
                                 .addLast(new StringEncoder(StandardCharsets.UTF_8))
-                                .addLast(new ConsoleSession(commands, password, throttle, sessions, config.maxLineLength,
-                                        TimeUnit.SECONDS.toMillis(config.authTimeoutSeconds)));
+                                .addLast(new ConsoleSession(commands, password, throttle, sessions,
+                                        config.maxLineLength, TimeUnit.SECONDS.toMillis(config.authTimeoutSeconds)));
                     }
                 });
         try {

@@ -44,7 +44,8 @@ class RegistryCommandsTest {
 
     @Test
     void answersFromTheAttachedView() throws Exception {
-        try (Fixture fixture = new Fixture(rpc, b -> b.registry(VIEW)); ConsoleClient session = fixture.authenticated()) {
+        try (Fixture fixture = new Fixture(rpc, b -> b.registry(VIEW));
+                ConsoleClient session = fixture.authenticated()) {
             assertThat(session.command("registry -address -p")).isEqualTo("10.0.0.1:18090\r\n10.0.0.2:18090\r\n");
             assertThat(session.command("registry -address -s")).isEqualTo("10.0.0.9:51000\r\n");
             assertThat(session.command("registry -address -p -grep 0.2:")).isEqualTo("10.0.0.2:18090\r\n");

@@ -40,8 +40,8 @@ public final class JupiterClient implements AutoCloseable {
         this.interceptors = List.copyOf(builder.interceptors);
         this.propagateDeadline = builder.propagateDeadline;
         this.runtime = new ClientRuntime(builder.transportConfig, builder.consumerThreads, builder.callbackExecutor,
-                builder.adaptiveCallbacks, RpcMetrics.create(RpcMetrics.Side.CONSUMER, builder.metrics), builder.maxInFlight,
-                builder.callerToken);
+                builder.adaptiveCallbacks, RpcMetrics.create(RpcMetrics.Side.CONSUMER, builder.metrics),
+                builder.maxInFlight, builder.callerToken);
         this.registry = builder.registry;
         if (builder.warmUpMillis >= 0) {
             runtime.warmUpMillis(builder.warmUpMillis);
@@ -202,7 +202,9 @@ public final class JupiterClient implements AutoCloseable {
             return this;
         }
 
-        /** Whether to record metrics ({@link JupiterClient#metrics()}); default on ({@code -Djupiter.metrics.enabled}). */
+        /**
+         * Whether to record metrics ({@link JupiterClient#metrics()}); default on ({@code -Djupiter.metrics.enabled}).
+         */
         public Builder metrics(boolean enabled) {
             this.metrics = enabled;
             return this;
@@ -232,8 +234,8 @@ public final class JupiterClient implements AutoCloseable {
          * A token sent once per connection, as its first frame, for providers that name their callers by it
          * ({@link io.jupiter.rpc.JupiterServer.Builder#tokenAuthenticator}); default: none, nothing is sent (as
          * 1.3.1). Only for such providers: one without token authentication, as a 1.3.1 one, closes a connection
-         * that sends a token. The token is a secret: use TLS ({@link TransportConfig#tls()}) so that it is not sent in clear
-         * text. It is never logged.
+         * that sends a token. The token is a secret: use TLS ({@link TransportConfig#tls()}) so that it is not sent in
+         * clear text. It is never logged.
          *
          * @throws IllegalArgumentException if the token is blank, or longer than 4,096 UTF-8 bytes
          */

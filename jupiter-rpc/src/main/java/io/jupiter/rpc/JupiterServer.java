@@ -17,9 +17,9 @@ import io.jupiter.rpc.security.CallerIdentity;
 import io.jupiter.rpc.security.TokenAuthenticator;
 import io.jupiter.serialization.ClassAllowList;
 import io.jupiter.serialization.SerializerType;
-import io.jupiter.transport.TransportConfig;
 import io.jupiter.transport.InProcessAddress;
 import io.jupiter.transport.TransportAddresses;
+import io.jupiter.transport.TransportConfig;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.net.UnixDomainSocketAddress;
@@ -66,7 +66,8 @@ public final class JupiterServer implements AutoCloseable {
                 + "; a registry publishes host:port)");
         ServerRuntime.Security security = new ServerRuntime.Security(builder.callerIdentifier,
                 builder.tokenAuthenticator, builder.authorizer, builder.callerTokenTimeoutMillis);
-        Executor executor = builder.virtualThreads ? VirtualThreads.newThreadPerTaskExecutor("jupiter-provider-virtual-")
+        Executor executor = builder.virtualThreads
+                ? VirtualThreads.newThreadPerTaskExecutor("jupiter-provider-virtual-")
                 : builder.executor;
         this.runtime = new ServerRuntime(builder.transportConfig, bindAddress,
                 builder.providerThreads, executor, builder.virtualThreads, builder.queueCapacity,
@@ -494,7 +495,9 @@ public final class JupiterServer implements AutoCloseable {
             return this;
         }
 
-        /** Whether to record metrics ({@link JupiterServer#metrics()}); default on ({@code -Djupiter.metrics.enabled}). */
+        /**
+         * Whether to record metrics ({@link JupiterServer#metrics()}); default on ({@code -Djupiter.metrics.enabled}).
+         */
         public Builder metrics(boolean enabled) {
             this.metrics = enabled;
             return this;

@@ -1,12 +1,12 @@
 package io.jupiter.rpc;
 
+import io.jupiter.common.Requires;
 import io.jupiter.common.config.JupiterSettings;
 import io.jupiter.rpc.balance.LoadBalancerType;
 import io.jupiter.rpc.balance.OutlierEjection;
 import io.jupiter.rpc.cluster.ClusterStrategy;
 import io.jupiter.rpc.cluster.HedgingPolicy;
 import io.jupiter.rpc.cluster.RetryBudget;
-import io.jupiter.common.Requires;
 import io.jupiter.rpc.filter.Interceptor;
 import io.jupiter.rpc.generic.GenericInvoker;
 import io.jupiter.rpc.internal.consumer.ProxySettings;
@@ -14,18 +14,18 @@ import io.jupiter.serialization.ClassAllowList;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.SerializerType;
 import io.jupiter.serialization.Serializers;
-import java.lang.reflect.Method;
 import io.jupiter.transport.TransportAddresses;
+import java.lang.reflect.Method;
 import java.net.SocketAddress;
 import java.nio.file.Path;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Future;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.HashSet;
 import java.util.Set;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Future;
 
 /**
  * Builds a client proxy of one service interface. Defaults: protostuff, 3 s timeout (system property

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.jupiter.rpc.exception.BadRequestException;
 import io.jupiter.rpc.exception.ConnectionException;
-import io.jupiter.rpc.exception.RemoteServiceException;
 import io.jupiter.rpc.exception.PayloadTooLargeException;
+import io.jupiter.rpc.exception.RemoteServiceException;
 import io.jupiter.rpc.exception.RpcException;
 import io.jupiter.rpc.exception.SerializationFailedException;
 import io.jupiter.rpc.exception.ServerBusyException;

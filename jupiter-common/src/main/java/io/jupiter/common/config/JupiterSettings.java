@@ -55,7 +55,7 @@ public final class JupiterSettings {
             .bound(Bound.notNegative()).accepts("0: off; at least 5 × the provider's minimum ping interval")
             .defaultText("5 s")
             .doc("client closes a connection whose provider answers pings once it was silent this long (pinged "
-                    + "after 40 %, 20 % with calls outstanding; [keepalive](docs/reliability.md#dead-connections))")
+                    + "after 40 %, 20 % with calls outstanding; [keepalive](reliability.md#dead-connections))")
             .property("jupiter.io.keepalive.timeout.millis")
             .where("`TransportConfig.Builder.keepaliveTimeoutMillis`"));
 
@@ -272,7 +272,7 @@ public final class JupiterSettings {
             .doc("a connection to a provider that requires caller tokens is closed if it has not presented its token"
                     + " this long after it opened, whatever else it sent (heartbeats too)")
             .property("jupiter.rpc.caller.token.timeout.millis")
-            .where("`JupiterServer.Builder.callerTokenTimeoutMillis` ([security](docs/security.md#caller-tokens))"));
+            .where("`JupiterServer.Builder.callerTokenTimeoutMillis` ([security](security.md#caller-tokens))"));
 
     /** The class allow-list's mode. */
     public static final Setting<String> ALLOWLIST_MODE = declare(Setting.of("allowlist",
@@ -327,7 +327,9 @@ public final class JupiterSettings {
             .where("`@NonBlocking` on a method or type, `@NonBlocking(false)` to keep a method on the pool ([where "
                     + "methods run](architecture.md#where-methods-and-callbacks-run))"));
 
-    /** Adaptive dispatch; off by default: one slow call of a learned method stalls every connection of its IO thread. */
+    /**
+     * Adaptive dispatch; off by default: one slow call of a learned method stalls every connection of its IO thread.
+     */
     public static final Setting<Boolean> ADAPTIVE_DISPATCH = declare(Setting.of("adaptiveDispatch", ValueType.BOOLEAN,
                     false)
             .defaultText("off")

@@ -64,7 +64,8 @@ public final class BlockingCalls {
                 default -> throw new IllegalArgumentException("unknown flag " + args[i]);
             }
         }
-        System.out.printf("%d callers, a method sleeping %d ms, %d s measured after %d s warm-up; Java %s, %d cores%n%n",
+        System.out.printf(
+                "%d callers, a method sleeping %d ms, %d s measured after %d s warm-up; Java %s, %d cores%n%n",
                 callers, sleepMillis, seconds, 3, Runtime.version(), Runtime.getRuntime().availableProcessors());
         System.out.println("| provider | calls/s | p50 ms | p99 ms | failed | live threads (peak) | RSS MB |");
         System.out.println("|---|---:|---:|---:|---:|---:|---:|");

@@ -1,5 +1,6 @@
 package io.jupiter.example.benchmark;
 
+import io.jupiter.benchmark.driver.Flags;
 import io.jupiter.transport.Acceptor;
 import io.jupiter.transport.Connection;
 import io.jupiter.transport.Frame;
@@ -11,7 +12,6 @@ import io.jupiter.transport.TransportConfig;
 import io.jupiter.transport.TransportFactory;
 import io.netty.buffer.ByteBuf;
 import java.net.InetSocketAddress;
-import io.jupiter.benchmark.driver.Flags;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 

@@ -1,10 +1,10 @@
 package io.jupiter.example.benchmark;
 
+import io.jupiter.benchmark.driver.TargetClient;
 import io.jupiter.example.benchmark.user.Page;
 import io.jupiter.example.benchmark.user.User;
 import io.jupiter.example.benchmark.user.UserService;
 import io.jupiter.example.benchmark.user.Users;
-import io.jupiter.benchmark.driver.TargetClient;
 import java.util.Arrays;
 
 /**

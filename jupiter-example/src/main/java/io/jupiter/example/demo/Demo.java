@@ -4,21 +4,21 @@ import io.jupiter.benchmark.driver.Flags;
 import io.jupiter.example.MonitorOption;
 import io.jupiter.example.TlsOption;
 import io.jupiter.example.demo.GreeterService.GreetingRefusedException;
+import io.jupiter.example.registry.RegistryServerView;
 import io.jupiter.monitor.MonitorServer;
 import io.jupiter.monitor.TextReport;
+import io.jupiter.registry.embedded.EmbeddedRegistryFactory;
+import io.jupiter.registry.embedded.RegistryServer;
 import io.jupiter.rpc.InvokeFuture;
 import io.jupiter.rpc.InvokeFutureContext;
 import io.jupiter.rpc.InvokeType;
-import io.jupiter.example.registry.RegistryServerView;
-import io.jupiter.registry.embedded.EmbeddedRegistryFactory;
-import io.jupiter.registry.embedded.RegistryServer;
-import io.jupiter.transport.TlsConfig;
-import io.jupiter.transport.TransportConfig;
 import io.jupiter.rpc.JupiterClient;
 import io.jupiter.rpc.JupiterServer;
 import io.jupiter.rpc.exception.RemoteServiceException;
 import io.jupiter.rpc.exception.TimeoutException;
 import io.jupiter.serialization.SerializerType;
+import io.jupiter.transport.TlsConfig;
+import io.jupiter.transport.TransportConfig;
 import java.net.InetSocketAddress;
 import java.util.HashSet;
 import java.util.List;
@@ -121,7 +121,8 @@ public final class Demo {
         async.add(1, 2);
         InvokeFuture<Integer> sum = InvokeFutureContext.future(Integer.class);
         CompletableFuture<String> callback = new CompletableFuture<>();
-        sum.whenComplete((value, error) -> callback.complete(error == null ? "callback got " + value : error.toString()));
+        sum.whenComplete((value, error) ->
+                callback.complete(error == null ? "callback got " + value : error.toString()));
         check("async          add(1, 2) + whenComplete", callback.get(5, TimeUnit.SECONDS), "callback got 3");
 
         try {

@@ -32,7 +32,8 @@ import java.util.List;
  * driver (bench/observation-cost.sh puts it on the benchmark's class path). The registry is what a Spring Boot
  * application with Actuator, the Prometheus registry and micrometer-tracing's OpenTelemetry bridge has: the meter
  * handler on a Prometheus registry with the call timers' histograms, and, with
- * {@code -Djupiter.bench.observation=tracing} (the default), the tracing handlers on an SDK sampling {@code -Djupiter.bench.observation.sampling} (1.0) of the
+ * {@code -Djupiter.bench.observation=tracing} (the default), the tracing handlers on an SDK sampling
+ * {@code -Djupiter.bench.observation.sampling} (1.0) of the
  * traces, batched to an exporter that drops them; {@code metrics} leaves tracing out.
  */
 public final class ObservedBenchmarkFilter implements Filter {

@@ -222,7 +222,8 @@ public final class MetricsHttpServer implements AutoCloseable {
             throttle.end(peer, ok);
         }
         return path.equals("/metrics")
-                ? response(HttpResponseStatus.OK, PrometheusText.CONTENT_TYPE, PrometheusText.render(attached.metrics()))
+                ? response(HttpResponseStatus.OK, PrometheusText.CONTENT_TYPE,
+                        PrometheusText.render(attached.metrics()))
                 : response(HttpResponseStatus.OK, "application/json", JsonReport.render(attached.metrics()));
     }
 

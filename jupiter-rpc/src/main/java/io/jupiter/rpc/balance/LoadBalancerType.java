@@ -32,7 +32,9 @@ public enum LoadBalancerType {
      */
     LEAST_LATENCY;
 
-    /** The balancer of proxies that name none: {@code -Djupiter.rpc.load.balancer}, {@link #LEAST_LATENCY} by default. */
+    /**
+     * The balancer of proxies that name none: {@code -Djupiter.rpc.load.balancer}, {@link #LEAST_LATENCY} by default.
+     */
     public static LoadBalancerType byDefault() {
         return valueOf(JupiterSettings.LOAD_BALANCER.get().toUpperCase(Locale.ROOT));
     }

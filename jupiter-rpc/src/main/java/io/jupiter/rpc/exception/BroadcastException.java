@@ -18,8 +18,8 @@ public class BroadcastException extends RpcException {
     private final SocketAddress provider;
 
     public BroadcastException(String call, SocketAddress provider, Throwable cause) {
-        super(StatusTable.fromThrowable(cause, Status.SERVICE_EXPECTED_ERROR), call + " failed on provider " + TransportAddresses.format(provider) + ": " + cause,
-                cause);
+        super(StatusTable.fromThrowable(cause, Status.SERVICE_EXPECTED_ERROR),
+                call + " failed on provider " + TransportAddresses.format(provider) + ": " + cause, cause);
         this.provider = provider;
     }
 

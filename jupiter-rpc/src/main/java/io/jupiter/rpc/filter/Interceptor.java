@@ -3,8 +3,9 @@ package io.jupiter.rpc.filter;
 /**
  * Logic run before and after calls: on the consumer around each call of a proxy (once per call, outside the cluster
  * strategy: a call that fail-over retries is seen once, with the outcome the caller gets), on the provider around
- * each request of a service. Register one globally ({@code JupiterClient.Builder.interceptor}, {@code JupiterServer.Builder
- * .interceptor}) or for one service ({@code ProxyBuilder.interceptor}, {@code JupiterServer.intercept}).
+ * each request of a service. Register one globally ({@code JupiterClient.Builder.interceptor},
+ * {@code JupiterServer.Builder.interceptor}) or for one service ({@code ProxyBuilder.interceptor},
+ * {@code JupiterServer.intercept}).
  *
  * <p>{@link #afterInvoke} runs exactly once for every call whose {@link #beforeInvoke} returned normally, also when a
  * later interceptor or the call itself failed, in the reverse order of {@code beforeInvoke}. The pair works alike for

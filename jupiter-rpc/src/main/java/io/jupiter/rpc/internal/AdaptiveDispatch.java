@@ -53,9 +53,13 @@ public final class AdaptiveDispatch {
     public static final long FAST_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
     /** A call at least this long is taken for one that blocked: 2 ms. */
     public static final long STALL_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
-    /** More than one stalled call in this many fails a window on the pool, and sends a method back from the IO threads. */
+    /**
+     * More than one stalled call in this many fails a window on the pool, and sends a method back from the IO threads.
+     */
     public static final int CALLS_PER_STALL = 500;
-    /** One call this long on an IO thread sends its method back to the pool: 50 ms, longer than a busy core delays one. */
+    /**
+     * One call this long on an IO thread sends its method back to the pool: 50 ms, longer than a busy core delays one.
+     */
     public static final long LONG_STALL_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
     /** Where calls run now, and why. */
@@ -82,7 +86,8 @@ public final class AdaptiveDispatch {
         CONSUMER("{} completes its async calls on the IO threads from now on: its last {} completions on the"
                 + " consumer threads were fast (JupiterClient.Builder.adaptiveCallbacks(false) keeps them there)",
                 "completing an async call of {} took {} ms on an IO thread (its callbacks), stalling the connections"
-                        + " that thread serves; its completions run on the consumer threads again until they prove fast",
+                        + " that thread serves; its completions run on the consumer threads again until they prove"
+                        + " fast",
                 "a callback of {} waited for a synchronous call on an IO thread; its completions run on the consumer"
                         + " threads from now on");
 

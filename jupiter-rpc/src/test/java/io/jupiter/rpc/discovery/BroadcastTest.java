@@ -114,7 +114,8 @@ class BroadcastTest {
                 .cause()
                 .isInstanceOfSatisfying(BroadcastException.class, e -> {
                     assertThat(((InetSocketAddress) e.provider()).getPort()).isEqualTo(ports.get(1));
-                    assertThat(e.getMessage()).contains("127.0.0.1:" + ports.get(1)).contains("refused by " + failing.name);
+                    assertThat(e.getMessage()).contains("127.0.0.1:" + ports.get(1))
+                            .contains("refused by " + failing.name);
                     assertThat(e.getCause()).isInstanceOf(RemoteServiceException.class);
                     assertThat(e.isSafeToRetry()).isFalse();
                 });

@@ -42,7 +42,8 @@ class CallbackThreadsTest {
 
     @Test
     void callbacksRunOnTheApplicationsExecutorWhenItGivesOne() throws Exception {
-        ExecutorService callbacks = Executors.newSingleThreadExecutor(runnable -> new Thread(runnable, "app-callbacks"));
+        ExecutorService callbacks =
+                Executors.newSingleThreadExecutor(runnable -> new Thread(runnable, "app-callbacks"));
         try {
             assertThat(callbackThread(JupiterClient.builder().callbackExecutor(callbacks).build()))
                     .startsWith("app-callbacks");
@@ -189,7 +190,8 @@ class CallbackThreadsTest {
             CompletableFuture<String> callbackRanOn = new CompletableFuture<>();
 
             CompletableFuture<String> answer = service.later("x");
-            answer.whenComplete((value, error) -> callbackRanOn.complete(value + "@" + Thread.currentThread().getName()));
+            answer.whenComplete((value, error) ->
+                    callbackRanOn.complete(value + "@" + Thread.currentThread().getName()));
             later.answerOne();
 
             // Not answer.get(): a thread waiting in get() may run the callback itself once the value is in.

@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Which thread runs a provided method: the IO thread that read the request for methods declared never to block
  * ({@link io.jupiter.rpc.NonBlocking}, stages included), a provider thread for every other (an undeclared stage
- * too), and the IO threads for all with {@code providerThreads(0)}. Real server and client on 127.0.0.1; the methods report their thread.
+ * too), and the IO threads for all with {@code providerThreads(0)}. Real server and client on 127.0.0.1; the methods
+ * report their thread.
  */
 class NonBlockingDispatchTest {
 

@@ -8,7 +8,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** The service of {@link ConsumerPipelineTest}: answers its provider's name, or fails; records what each call carried. */
+/**
+ * The service of {@link ConsumerPipelineTest}: answers its provider's name, or fails; records what each call carried.
+ */
 @ServiceProvider(group = "test", name = "matrix")
 public interface MatrixService {
 

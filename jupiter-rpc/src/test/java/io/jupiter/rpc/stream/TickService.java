@@ -10,7 +10,10 @@ public interface TickService {
     /** 0, 1, ..., n - 1, then completes. */
     Flow.Publisher<Long> count(int n);
 
-    /** 0, 1, 2, ... until the stream ends, sent under {@code policy} (a {@link SlowConsumerPolicy} name) with a buffer of {@code buffer} messages. */
+    /**
+     * 0, 1, 2, ... until the stream ends, sent under {@code policy} (a {@link SlowConsumerPolicy} name) with a buffer
+     * of {@code buffer} messages.
+     */
     Flow.Publisher<Long> endless(String policy, int buffer);
 
     /** {@code n} messages from a publisher of the JDK's own, bridged by credit. */
@@ -19,7 +22,10 @@ public interface TickService {
     /** Sends {@code before} messages, then throws. */
     Flow.Publisher<Long> failing(int before);
 
-    /** The quotes topic, subscribed under {@code policy} (a {@link SlowConsumerPolicy} name) with a buffer of {@code buffer} messages. */
+    /**
+     * The quotes topic, subscribed under {@code policy} (a {@link SlowConsumerPolicy} name) with a buffer of
+     * {@code buffer} messages.
+     */
     Flow.Publisher<String> quotes(String policy, int buffer);
 
     /** {@code n} messages, {@code pauseMillis} apart (and before the first). */

@@ -36,7 +36,8 @@ public final class TickServiceImpl implements TickService {
         calls.add("endless");
         Run run = new Run();
         latest.set(run);
-        StreamOptions options = StreamOptions.builder().policy(SlowConsumerPolicy.valueOf(policy)).bufferMessages(buffer).build();
+        StreamOptions options = StreamOptions.builder().policy(SlowConsumerPolicy.valueOf(policy))
+                .bufferMessages(buffer).build();
         return Streams.produce(options, sink -> {
             try {
                 // Bounded: a test stream never needs more than this.
@@ -89,7 +90,8 @@ public final class TickServiceImpl implements TickService {
 
     @Override
     public Flow.Publisher<String> quotes(String policy, int buffer) {
-        return quotes.subscriber(StreamOptions.builder().policy(SlowConsumerPolicy.valueOf(policy)).bufferMessages(buffer).build());
+        return quotes.subscriber(StreamOptions.builder().policy(SlowConsumerPolicy.valueOf(policy))
+                .bufferMessages(buffer).build());
     }
 
     @Override

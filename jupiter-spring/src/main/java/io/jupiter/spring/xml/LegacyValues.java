@@ -105,9 +105,10 @@ final class LegacyValues {
                         throw new IllegalArgumentException(what + ": always on here (remove it)");
                     }
                 }
-                case "WRITE_BUFFER_HIGH_WATER_MARK", "WRITE_BUFFER_LOW_WATER_MARK" -> throw new IllegalArgumentException(
-                        what + ": not settable in XML (512 KiB / 1 MiB by default; in Java: "
-                                + "TransportConfig.Builder.writeBufferWaterMark)");
+                case "WRITE_BUFFER_HIGH_WATER_MARK", "WRITE_BUFFER_LOW_WATER_MARK" ->
+                        throw new IllegalArgumentException(
+                                what + ": not settable in XML (512 KiB / 1 MiB by default; in Java: "
+                                        + "TransportConfig.Builder.writeBufferWaterMark)");
                 case "CONNECT_TIMEOUT_MILLIS" -> throw new IllegalArgumentException(what
                         + ": not settable in XML (3,000 ms by default; in Java: TransportConfig.Builder"
                         + ".connectTimeoutMillis)");

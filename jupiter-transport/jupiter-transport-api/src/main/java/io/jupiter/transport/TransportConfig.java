@@ -326,7 +326,8 @@ public final class TransportConfig {
             JupiterSettings.RECONNECT_INITIAL_DELAY_MILLIS.check(initialDelayMillis);
             JupiterSettings.RECONNECT_MAX_DELAY_MILLIS.check(maxDelayMillis);
             Requires.argument(maxDelayMillis >= initialDelayMillis,
-                    "reconnectMaxDelayMillis: " + maxDelayMillis + " (expected: >= initial " + initialDelayMillis + ")");
+                    "reconnectMaxDelayMillis: " + maxDelayMillis + " (expected: >= initial " + initialDelayMillis
+                            + ")");
             this.reconnectInitialDelayMillis = initialDelayMillis;
             this.reconnectMaxDelayMillis = maxDelayMillis;
             return this;

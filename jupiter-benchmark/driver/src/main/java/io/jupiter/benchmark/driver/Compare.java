@@ -148,14 +148,16 @@ public final class Compare {
         String stem = String.format("run%d-%s-%s", run + 1, loadCase.toString().replace(' ', '-'), target.name());
         List<String> serverFlags = List.of("--host", "127.0.0.1", "--port", Integer.toString(port),
                 "--io-threads", Integer.toString(ioThreads), "--direct", Boolean.toString(target.direct()));
-        try (ChildJvm server = ChildJvm.start(target, jvmOptions, "server", serverFlags, logs.resolve(stem + "-server.log"))) {
+        try (ChildJvm server = ChildJvm.start(target, jvmOptions, "server", serverFlags,
+                logs.resolve(stem + "-server.log"))) {
             server.awaitReady(READY_TIMEOUT_SECONDS);
             List<String> clientFlags = Stream.concat(loadCase.clientFlags().stream(), Stream.of(
                     "--host", "127.0.0.1", "--port", Integer.toString(port), "--warmup", Integer.toString(warmup),
                     "--seconds", Integer.toString(seconds), "--serializer", serializer,
                     "--connections", Integer.toString(connections), "--io-threads", Integer.toString(ioThreads),
                     "--direct", Boolean.toString(target.direct()))).toList();
-            ChildJvm client = ChildJvm.start(target, jvmOptions, "client", clientFlags, logs.resolve(stem + "-client.log"));
+            ChildJvm client = ChildJvm.start(target, jvmOptions, "client", clientFlags,
+                    logs.resolve(stem + "-client.log"));
             int status = client.awaitExit(warmup + seconds + CLIENT_SLACK_SECONDS);
             if (status == 2) {
                 List<String> lines = client.lines();

@@ -72,6 +72,7 @@ public final class Flags {
                 return value;
             }
         }
-        throw new IllegalArgumentException("--" + name + " " + value + " (expected: " + String.join("|", allowed) + ")");
+        throw new IllegalArgumentException(
+                "--" + name + " " + value + " (expected: " + String.join("|", allowed) + ")");
     }
 }

@@ -76,7 +76,8 @@ record TargetSpec(String name, String label, String classPath, String adapter, L
                     List.of("-Djupiter.benchmark.tls.dir=" + required(tlsDir, "--tls-dir", name)), false, false);
             case LEGACY -> new TargetSpec(name, "1.3.1 fastest", required(legacyClassPath, "--legacy-classpath", name),
                     "io.jupiter.benchmark.legacy.LegacyTarget",
-                    concat(LEGACY_OPENS, LEGACY_SETTINGS, "-Djupiter.executor.factory.provider.factory_name=callerRuns"),
+                    concat(LEGACY_OPENS, LEGACY_SETTINGS,
+                            "-Djupiter.executor.factory.provider.factory_name=callerRuns"),
                     false, true);
             case LEGACY_POOL -> new TargetSpec(name, "1.3.1 thread pool",
                     required(legacyClassPath, "--legacy-classpath", name), "io.jupiter.benchmark.legacy.LegacyTarget",

@@ -1,12 +1,12 @@
 package io.jupiter.registry.zookeeper;
 
 import io.jupiter.common.LogText;
-import io.jupiter.common.NamedThreadFactory;
 import io.jupiter.common.config.JupiterSettings;
 import io.jupiter.registry.NotifyListener;
 import io.jupiter.registry.RegisterMeta;
 import io.jupiter.registry.RegistryService;
 import io.jupiter.registry.ServiceMeta;
+import io.jupiter.registry.internal.RegistryWorker;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
@@ -20,10 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -72,10 +69,11 @@ final class ZookeeperRegistryService implements RegistryService {
      * {@code List.of}: ZooKeeper asks the list whether it contains {@code null}, which that answers with an NPE.)
      */
     static final List<ACL> ACL = Collections.unmodifiableList(Arrays.asList(
-            new ACL(ZooDefs.Perms.ALL, ZooDefs.Ids.AUTH_IDS), new ACL(ZooDefs.Perms.READ, ZooDefs.Ids.ANYONE_ID_UNSAFE)));
+            new ACL(ZooDefs.Perms.ALL, ZooDefs.Ids.AUTH_IDS),
+            new ACL(ZooDefs.Perms.READ, ZooDefs.Ids.ANYONE_ID_UNSAFE)));
 
     private final CuratorFramework curator;
-    private final ScheduledExecutorService worker;
+    private final RegistryWorker worker = new RegistryWorker("jupiter-registry-zk");
     private final String localHost;
     private final boolean protect;
     /** The credentials' identity as ZooKeeper stores it in an ACL ({@code null} without credentials). */
@@ -117,10 +115,6 @@ final class ZookeeperRegistryService implements RegistryService {
                 }
             });
         }
-        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1,
-                new NamedThreadFactory("jupiter-registry-zk", true));
-        executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
-        this.worker = executor;
         this.curator = builder.build();
         curator.getConnectionStateListenable().addListener((client, state) -> stateChanged(state));
         curator.start();
@@ -207,32 +201,12 @@ final class ZookeeperRegistryService implements RegistryService {
 
     @Override
     public List<RegisterMeta> lookup(ServiceMeta service) {
-        try {
-            return worker.submit(() -> known.getOrDefault(service, List.of())).get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return List.of();
-        } catch (ExecutionException | RejectedExecutionException e) {
-            return List.of();
-        }
+        return worker.query(() -> known.getOrDefault(service, List.of()), List.of());
     }
 
     @Override
     public boolean awaitRegistered(long timeoutMillis) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-        while (true) {
-            try {
-                if (worker.submit(() -> created.containsAll(registered)).get()) {
-                    return true;
-                }
-            } catch (ExecutionException | RejectedExecutionException e) {
-                return false;
-            }
-            if (System.nanoTime() - deadline >= 0) {
-                return false;
-            }
-            Thread.sleep(5); // polling the worker's state, bounded by the deadline
-        }
+        return worker.await(() -> created.containsAll(registered), timeoutMillis);
     }
 
     // ---- worker ----
@@ -424,18 +398,14 @@ final class ZookeeperRegistryService implements RegistryService {
 
     private void retry(Runnable task, long delayMillis) {
         try {
-            worker.schedule(task, delayMillis, TimeUnit.MILLISECONDS);
+            worker.executor().schedule(task, delayMillis, TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException e) {
             log.debug("registry closed; not retrying");
         }
     }
 
     private void run(Runnable task) {
-        try {
-            worker.execute(task);
-        } catch (RejectedExecutionException e) {
-            log.debug("registry closed; dropping a task");
-        }
+        worker.run(task);
     }
 
     @Override
@@ -444,14 +414,7 @@ final class ZookeeperRegistryService implements RegistryService {
             return;
         }
         // Let queued work (a last unregister) finish; retries are dropped.
-        worker.shutdown();
-        try {
-            worker.awaitTermination(5, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        closed = true;
-        worker.shutdownNow();
+        worker.close(() -> closed = true);
         // Closing the session removes our ephemeral nodes.
         curator.close();
     }

@@ -56,7 +56,8 @@ class ZookeeperRegistryTest {
                 AtomicReference<List<RegisterMeta>> seen = new AtomicReference<>(List.of());
                 consumer.subscribe(SERVICE, (service, providers) -> seen.set(providers));
                 await(() -> seen.get().size() == 2, "both providers");
-                assertThat(seen.get()).contains(new RegisterMeta(new ProviderAddress("10.0.0.9", 18090), SERVICE, 0, 4));
+                assertThat(seen.get())
+                        .contains(new RegisterMeta(new ProviderAddress("10.0.0.9", 18090), SERVICE, 0, 4));
             }
         }
     }

@@ -96,8 +96,10 @@ public final class ClientRuntime implements AutoCloseable {
         // Every thread may run callbacks at once; a thread is woken only when none is looking for work, so a read
         // that completes twenty calls wakes one thread, not twenty. Completions beyond the queue (callbacks slower
         // than responses arrive, twice the in-flight window) run on the IO thread: back-pressure, nothing lost.
-        this.pool = callbackExecutor == null && consumerThreads > 0 ? new WorkerPool("jupiter-consumer", consumerThreads,
-                Math.max(1024, 2 * maxInFlight), consumerThreads, WorkerPool.DEFAULT_STALL_NANOS, 0) : null;
+        this.pool = callbackExecutor == null && consumerThreads > 0
+                ? new WorkerPool("jupiter-consumer", consumerThreads, Math.max(1024, 2 * maxInFlight), consumerThreads,
+                        WorkerPool.DEFAULT_STALL_NANOS, 0)
+                : null;
     }
 
     /** A proxy of {@code settings.serviceInterface} calling the given addresses. */

@@ -213,7 +213,8 @@ final class Dispatch {
         try {
             MessageWrapper message = new MessageWrapper(settings.appName, metadata, info.name, arguments,
                     attachments);
-            // A heap buffer on an application thread (14 % of the callers' time at async 32 went to the pooled arena's lock).
+            // A heap buffer on an application thread (14 % of the callers' time at async 32 went to the pooled
+            // arena's lock).
             ByteBuf frame = Frames.newFrameOnCallingThread(connection.alloc(), info.lastBodySize);
             try {
                 serializer.write(frame, message);

@@ -16,10 +16,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The first stage, on the IO thread, before the body is read: the caller token while the connection's caller is not
- * named yet ({@link TokenGate}); stream frames to the {@link StreamFrameStage}; requests only; {@code SERVER_BUSY} while draining; the connection's own limits
- * ({@link ConnectionLoad}: requests in flight, bytes of unread bodies; {@code SERVER_BUSY}); the application-wide
- * flow limiter ({@code APP_FLOW_CONTROL}). An admitted request goes to the {@link ThreadChooser}. What admission
- * counted is given back by {@link #ended} once the request was served or dropped.
+ * named yet ({@link TokenGate}); stream frames to the {@link StreamFrameStage}; requests only; {@code SERVER_BUSY}
+ * while draining; the connection's own limits ({@link ConnectionLoad}: requests in flight, bytes of unread bodies;
+ * {@code SERVER_BUSY}); the application-wide flow limiter ({@code APP_FLOW_CONTROL}). An admitted request goes to
+ * the {@link ThreadChooser}. What admission counted is given back by {@link #ended} once the request was served or
+ * dropped.
  */
 final class AdmissionStage {
 

@@ -17,8 +17,8 @@ import org.slf4j.LoggerFactory;
  * ({@code SERVICE_NOT_FOUND}), the serializers it is pinned to ({@code BAD_REQUEST}), the method
  * ({@code SERVICE_UNEXPECTED_ERROR} with a {@code NoSuchMethodException}, as in 1.3.1), the {@link Authorizer}
  * ({@code BAD_REQUEST}). What it authorized is what runs: the {@link ReadStage} refuses a body that names another
- * service or method once read. A refusal is recorded on the request and answered by the {@link ReadStage} once the body is
- * released; a request refused here has no argument read.
+ * service or method once read. A refusal is recorded on the request and answered by the {@link ReadStage} once the
+ * body is released; a request refused here has no argument read.
  */
 final class LookupStage {
 

@@ -18,7 +18,10 @@ final class MethodEntry {
     final Class<?>[] parameterTypes;
     final Class<?>[] exceptionTypes;
     final boolean returnsStage;
-    /** {@code true}: declared {@link NonBlocking}; {@code false}: declared {@code @NonBlocking(false)}; {@code null}: neither. */
+    /**
+     * {@code true}: declared {@link NonBlocking}; {@code false}: declared {@code @NonBlocking(false)}; {@code null}:
+     * neither.
+     */
     final Boolean declaredNonBlocking;
     private final MethodHandle handle;
     /**

@@ -20,7 +20,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The caller token of a server with a {@link TokenAuthenticator}, part of the {@link AdmissionStage}: takes the
- * frames of every connection until its caller is known. The first frame must be a {@link ProtocolHeader#CALLER_TOKEN} the authenticator accepts, which
+ * frames of every connection until its caller is known. The first frame must be a
+ * {@link ProtocolHeader#CALLER_TOKEN} the authenticator accepts, which
  * names the caller. Otherwise the connection's first request is answered {@code BAD_REQUEST} (token missing, or
  * refused) without its body being read, and the connection is closed; a connection whose token was refused and
  * that sends no request is closed after {@link #REFUSED_CLOSE_DELAY_MILLIS}. A connection that has not presented a

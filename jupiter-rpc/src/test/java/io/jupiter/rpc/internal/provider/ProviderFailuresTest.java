@@ -45,7 +45,8 @@ class ProviderFailuresTest {
     @Test
     void onlyAReadFailureThatBreaksTheFramingClosesTheConnection() {
         assertThat(ProviderFailures.breaksConnection(new IllegalStateException())).isTrue();
-        assertThat(ProviderFailures.breaksConnection(new ClassNotTrustedException("protostuff", "com.example.Gadget"))).isFalse();
+        assertThat(ProviderFailures.breaksConnection(
+                new ClassNotTrustedException("protostuff", "com.example.Gadget"))).isFalse();
         assertThat(ProviderFailures.breaksConnection(new StackOverflowError())).isFalse();
     }
 }

@@ -125,7 +125,8 @@ class HessianSerializerTest extends SerializerSuite {
     @Test
     void aRequestsMetadataIsReadOnlyAsAServiceMetadata() {
         // 1.3.1's order: appName, methodName, metadata; a null metadata is one byte, 'N', after the two strings.
-        byte[] written = Samples.encode(serializer(), new MessageWrapper("app", null, "call", new Object[] {"a"}, null));
+        byte[] written = Samples.encode(serializer(),
+                new MessageWrapper("app", null, "call", new Object[] {"a"}, null));
         byte[] strings = concat(ForgedRequests.hessianString("app"), ForgedRequests.hessianString("call"));
         int metadata = indexOf(written, strings) + strings.length;
         assertThat(written[metadata]).isEqualTo((byte) 'N');

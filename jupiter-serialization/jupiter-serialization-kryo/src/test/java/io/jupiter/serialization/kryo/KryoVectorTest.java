@@ -1,6 +1,5 @@
 package io.jupiter.serialization.kryo;
 
-import vectors.Vectors;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
@@ -13,6 +12,7 @@ import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import vectors.VectorBodies;
+import vectors.Vectors;
 
 /**
  * Jupiter 1.3.1's kryo bodies were written by Kryo 2.23, which Kryo 5 cannot read; they are not expected to decode.

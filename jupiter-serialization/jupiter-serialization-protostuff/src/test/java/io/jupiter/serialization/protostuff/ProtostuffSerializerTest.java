@@ -84,7 +84,8 @@ class ProtostuffSerializerTest extends SerializerSuite {
     void longStringsAreWrittenByteForByteAsProtostuffWritesThem() {
         String ascii = "jupiter ".repeat(128);
         String[] values = {ascii, ascii + "?", "?".repeat(40), ascii + "\uD800", "\uD800" + ascii + "?",
-            ascii + "\u00e9", "\u4e2d\u6587".repeat(20), ascii + "\uD83D\uDE00", "x".repeat(ByteBufOutput.ASCII_BULK_MIN_CHARS - 1)};
+            ascii + "\u00e9", "\u4e2d\u6587".repeat(20), ascii + "\uD83D\uDE00",
+            "x".repeat(ByteBufOutput.ASCII_BULK_MIN_CHARS - 1)};
         Schema<ResultWrapper> schema = RuntimeSchema.getSchema(ResultWrapper.class);
         for (String value : values) {
             byte[] ours = Samples.encode(serializer(), new ResultWrapper(value));

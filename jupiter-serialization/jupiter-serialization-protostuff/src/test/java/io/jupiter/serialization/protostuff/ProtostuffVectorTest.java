@@ -1,6 +1,5 @@
 package io.jupiter.serialization.protostuff;
 
-import vectors.Vectors;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jupiter.serialization.Serializer;
@@ -8,6 +7,7 @@ import io.jupiter.serialization.wire.ResultWrapper;
 import io.jupiter.testkit.WireVector;
 import vectors.VectorBodies;
 import vectors.VectorSuite;
+import vectors.Vectors;
 
 /**
  * Protostuff against 1.3.1's vectors: every request is reproduced byte for byte. The responses that are not are the

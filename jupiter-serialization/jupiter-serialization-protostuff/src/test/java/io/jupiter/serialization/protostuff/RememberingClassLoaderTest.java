@@ -11,7 +11,8 @@ import io.netty.buffer.Unpooled;
 import org.junit.jupiter.api.Test;
 
 /**
- * Array components are resolved through {@link RememberingClassLoader}, once per name, but the allow-list still sees every name read: a serializer that
+ * Array components are resolved through {@link RememberingClassLoader}, once per name, but the allow-list still sees
+ * every name read: a serializer that
  * does not trust a class refuses its arrays even after another serializer with a wider list cached the class.
  */
 class RememberingClassLoaderTest {

@@ -31,7 +31,8 @@ public final class JupiterHealthIndicator implements HealthIndicator {
         this.server = server;
         this.lifecycle = lifecycle;
         this.registry = registry;
-        this.probe = registry == null ? null : new RegistryProbe(registry, PROBE_TIMEOUT_MILLIS);
+        this.probe = registry == null || !RegistryProbe.hasAddresses(registry) ? null
+                : new RegistryProbe(registry, PROBE_TIMEOUT_MILLIS);
     }
 
     @Override

@@ -18,7 +18,8 @@ import org.springframework.context.SmartLifecycle;
  * <p>Its phase ({@link #PHASE}) is just above that of Spring Boot's web server graceful shutdown: it starts after
  * the web server and stops before it, so that while the RPC server drains, HTTP still answers (the health check shows
  * {@code OUT_OF_SERVICE}) and the beans the services use are all still there. The drain
- * ({@link JupiterServer#shutdownGracefully}) runs on its own thread, bounded by {@code jupiter.server.shutdown-timeout},
+ * ({@link JupiterServer#shutdownGracefully}) runs on its own thread, bounded by
+ * {@code jupiter.server.shutdown-timeout},
  * within Spring's {@code spring.lifecycle.timeout-per-shutdown-phase}. Without {@code @ServiceProviderImpl} beans no
  * port is bound.
  */

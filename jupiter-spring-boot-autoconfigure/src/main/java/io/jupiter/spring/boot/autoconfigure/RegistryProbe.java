@@ -23,6 +23,20 @@ final class RegistryProbe {
         this.timeoutMillis = timeoutMillis;
     }
 
+    /**
+     * Whether a registry URL names {@code host:port} addresses to probe; {@code kubernetes://NAMESPACE} names none
+     * (that registry is the API server the client finds by itself, and a provider never talks to it).
+     */
+    static boolean hasAddresses(String url) {
+        int separator = url.indexOf("://");
+        try {
+            Registries.parseAddresses(separator < 0 ? url : url.substring(separator + 3));
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
     /** Whether one of the addresses accepted a connection. */
     boolean reachable() {
         for (ProviderAddress address : addresses) {

@@ -7,13 +7,13 @@ import io.jupiter.registry.embedded.RegistryServer;
 import io.jupiter.rpc.JupiterClient;
 import io.jupiter.rpc.JupiterServer;
 import io.jupiter.spring.boot.JupiterReference;
+import io.micrometer.core.instrument.binder.MeterBinder;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import io.micrometer.core.instrument.binder.MeterBinder;
 import org.springframework.boot.actuate.info.Info;
 import org.springframework.boot.actuate.info.InfoContributor;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -98,6 +98,22 @@ class JupiterAutoConfigurationTest {
             provider.getBean(JupiterInfoContributor.class).contribute(info);
             assertThat(info.build().get("jupiter").toString()).contains("provided=[test-greeter-1.0.0]");
         });
+    }
+
+    @Test
+    void aKubernetesRegistryAddressStartsAProviderThatPublishesNothing() {
+        // In a pod: the provider names the consumers' registry (so shutdownGracefully waits for them to go quiet);
+        // publishing through it does nothing and there is no host:port to probe.
+        runner.withUserConfiguration(Provider.class)
+                .withPropertyValues("jupiter.registry.address=kubernetes://shop")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context.getBean(JupiterClient.class).registry()).isEqualTo("kubernetes://shop");
+                    assertThat(context.getBean(JupiterServer.class).awaitPublished(1000)).isTrue();
+                    Health health = context.getBean(JupiterHealthIndicator.class).health();
+                    assertThat(health.getStatus()).isEqualTo(Status.UP);
+                    assertThat(health.getDetails()).doesNotContainKey("registryReachable");
+                });
     }
 
     @Test

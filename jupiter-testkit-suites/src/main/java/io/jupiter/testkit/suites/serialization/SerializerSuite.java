@@ -37,7 +37,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The cases every {@link Serializer} must pass: Jupiter's own (protostuff, hessian, kryo, java) run it, and so can
- * yours (another implementation of one of the {@link SerializerType}s, whose codes are fixed). A test extends this, supplies its serializer and what differs by design (how values arrive, where nulls go,
+ * yours (another implementation of one of the {@link SerializerType}s, whose codes are fixed). A test extends this,
+ * supplies its serializer and what differs by design (how values arrive, where nulls go,
  * which bodies are malformed), and adds its own cases. A case that does not apply is switched off by overriding its
  * hook with a reason, never silently.
  *

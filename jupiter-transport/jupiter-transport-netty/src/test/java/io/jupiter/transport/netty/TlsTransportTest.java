@@ -240,7 +240,8 @@ class TlsTransportTest {
 
         // Calls keep flowing on the open connections while the files are replaced (key first, then certificate:
         // a reader in between sees a mismatched pair, refuses it and keeps the old one).
-        CompletableFuture<Void> load = CompletableFuture.runAsync(() -> assertEchoes(before, client, 1_000, 400), OwnThreads.EXECUTOR);
+        CompletableFuture<Void> load = CompletableFuture.runAsync(() -> assertEchoes(before, client, 1_000, 400),
+                OwnThreads.EXECUTOR);
         replace(nextKey, key);
         // In between, the pair does not match: a new connection still gets the old certificate.
         ConnectionGroup torn = connector.connect(acceptor.localAddress(), 1);

@@ -1,13 +1,13 @@
 package io.jupiter.registry.embedded.internal;
 
 import io.jupiter.common.LogText;
-import io.jupiter.common.NamedThreadFactory;
 import io.jupiter.common.ThrottledWarning;
 import io.jupiter.registry.NotifyListener;
 import io.jupiter.registry.ProviderAddress;
 import io.jupiter.registry.RegisterMeta;
 import io.jupiter.registry.RegistryService;
 import io.jupiter.registry.ServiceMeta;
+import io.jupiter.registry.internal.RegistryWorker;
 import io.jupiter.transport.Connection;
 import io.jupiter.transport.ConnectionGroup;
 import io.jupiter.transport.Connector;
@@ -17,19 +17,12 @@ import io.jupiter.transport.TransportConfig;
 import io.jupiter.transport.TransportFactory;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,19 +41,19 @@ import org.slf4j.LoggerFactory;
  * registry's challenge and checks the registry's proof; a registry that sends anything else first, proves a wrong
  * secret, or sends no challenge within the timeout is disconnected with a WARN line (and tried again with the
  * transport's reconnect backoff).
+ *
+ * <p>This class decides; the pieces it uses each do one job: {@link ClientHandshake} (the secret),
+ * {@link ProviderViews} (what the servers reported), {@link ClientOutbox} (ACKs and resends).
  */
 public final class EmbeddedRegistryClient implements RegistryService, FrameHandler {
 
     private static final Logger log = LoggerFactory.getLogger(EmbeddedRegistryClient.class);
 
-    private final ScheduledExecutorService worker;
+    private final RegistryWorker worker = new RegistryWorker("jupiter-registry-client");
     private final Connector connector;
     private final List<ConnectionGroup> groups = new ArrayList<>();
-    private final long resendNanos;
-    private final RegistryAuth auth;
-    /** Handshakes under way (IO threads, and the worker's timeout); then the connections that passed. */
-    private final Map<Connection, Handshake> handshakes = new ConcurrentHashMap<>();
-    private final Set<Connection> authenticated = ConcurrentHashMap.newKeySet();
+    /** The secret's handshake, or {@code null} without a secret. */
+    private final ClientHandshake handshake;
     /** At most one line per registry address every 10 s: a refused client reconnects again and again. */
     private final ThrottledWarning refused = new ThrottledWarning(log, 10, TimeUnit.SECONDS);
 
@@ -70,12 +63,8 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
     private final Set<Connection> active = new LinkedHashSet<>();
     private final Set<RegisterMeta> registered = new LinkedHashSet<>();
     private final Map<ServiceMeta, List<NotifyListener>> listeners = new LinkedHashMap<>();
-    private final Map<InetSocketAddress, ServerView> views = new HashMap<>();
-    private final Map<ServiceMeta, List<RegisterMeta>> merged = new HashMap<>();
-    private final Unacked unacked = new Unacked();
-    private final Set<RegisterMeta> confirmed = new HashSet<>();
-    private final Map<Long, RegisterMeta> publishes = new HashMap<>();
-    private long nextSequence;
+    private final ProviderViews views = new ProviderViews();
+    private final ClientOutbox outbox;
     private volatile boolean closed;
 
     /**
@@ -85,13 +74,8 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
      */
     public EmbeddedRegistryClient(List<InetSocketAddress> servers, TransportConfig transportConfig,
                                   long resendMillis, RegistryAuth auth) {
-        this.resendNanos = TimeUnit.MILLISECONDS.toNanos(resendMillis);
-        this.auth = auth;
-        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1,
-                new NamedThreadFactory("jupiter-registry-client", true));
-        executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
-        executor.setContinueExistingPeriodicTasksAfterShutdownPolicy(false);
-        this.worker = executor;
+        this.outbox = new ClientOutbox(TimeUnit.MILLISECONDS.toNanos(resendMillis));
+        this.handshake = auth == null ? null : new ClientHandshake(auth, worker.executor(), refused);
         TransportConfig config = transportConfig.toBuilder().acceptedMessageCodes(RegistryFrames.MESSAGE_CODES)
                 .build();
         this.connector = TransportFactory.load().newConnector(config, this);
@@ -99,7 +83,7 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
             groups.add(connector.connect(server, 1));
         }
         long scan = Math.max(10, Math.min(300, resendMillis / 4));
-        worker.scheduleWithFixedDelay(this::resendExpired, scan, scan, TimeUnit.MILLISECONDS);
+        worker.executor().scheduleWithFixedDelay(this::resendExpired, scan, scan, TimeUnit.MILLISECONDS);
     }
 
     @Override
@@ -112,7 +96,7 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
         run(() -> {
             if (registered.add(meta)) {
                 for (Connection connection : activeConnections()) {
-                    publish(connection, meta);
+                    outbox.publish(connection, meta);
                 }
             }
         });
@@ -122,9 +106,9 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
     public void unregister(RegisterMeta meta) {
         run(() -> {
             if (registered.remove(meta)) {
-                confirmed.remove(meta);
+                outbox.unconfirm(meta);
                 for (Connection connection : activeConnections()) {
-                    sendTracked(connection, RegistryFrames.PUBLISH_CANCEL_SERVICE, meta);
+                    outbox.send(connection, RegistryFrames.PUBLISH_CANCEL_SERVICE, meta);
                 }
             }
         });
@@ -138,11 +122,11 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
                 list = new CopyOnWriteArrayList<>();
                 listeners.put(service, list);
                 for (Connection connection : activeConnections()) {
-                    sendTracked(connection, RegistryFrames.SUBSCRIBE_SERVICE, service);
+                    outbox.send(connection, RegistryFrames.SUBSCRIBE_SERVICE, service);
                 }
             }
             list.add(listener);
-            List<RegisterMeta> known = merged.get(service);
+            List<RegisterMeta> known = views.merged(service);
             if (known != null) {
                 listener.providersChanged(service, known);
             }
@@ -151,56 +135,26 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
 
     @Override
     public List<RegisterMeta> lookup(ServiceMeta service) {
-        try {
-            return worker.submit(() -> merged.getOrDefault(service, List.of())).get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return List.of();
-        } catch (ExecutionException | RejectedExecutionException e) {
-            return List.of();
-        }
+        return worker.query(() -> {
+            List<RegisterMeta> known = views.merged(service);
+            return known == null ? List.<RegisterMeta>of() : known;
+        }, List.of());
     }
 
     @Override
     public boolean awaitRegistered(long timeoutMillis) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-        while (true) {
-            try {
-                if (worker.submit(() -> confirmed.containsAll(registered)).get()) {
-                    return true;
-                }
-            } catch (ExecutionException | RejectedExecutionException e) {
-                return false;
-            }
-            if (System.nanoTime() - deadline >= 0) {
-                return false;
-            }
-            Thread.sleep(5); // polling the worker's state; registrations complete within milliseconds
-        }
+        return worker.await(() -> outbox.confirmedAll(registered), timeoutMillis);
     }
 
     // ---- transport events (IO threads) ----
 
     @Override
     public void connected(Connection connection) {
-        if (auth == null) {
+        if (handshake == null) {
             ready(connection);
             return;
         }
-        handshakes.put(connection, new Handshake());
-        try {
-            worker.schedule(() -> {
-                Handshake handshake = handshakes.remove(connection);
-                if (handshake != null && connection.isActive()) {
-                    refused.warnFor(connection.remoteAddress(), "closing registry connection {}: the handshake did "
-                            + "not finish within {} ms (does the registry have the secret configured?)",
-                            connection.remoteAddress(), RegistryAuth.DEFAULT_TIMEOUT_MILLIS);
-                    connection.close();
-                }
-            }, RegistryAuth.DEFAULT_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
-        } catch (RejectedExecutionException e) {
-            connection.close();
-        }
+        handshake.start(connection);
     }
 
     /** The connection may carry registrations and subscriptions: replays them. */
@@ -208,53 +162,50 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
         run(() -> {
             log.info("connected to registry {}", connection.remoteAddress());
             active.add(connection);
-            ServerView view = views.computeIfAbsent((InetSocketAddress) connection.remoteAddress(), a -> new ServerView());
-            // A restarted server counts versions from zero again: accept its first full lists whatever they say.
-            view.versions.clear();
+            views.connected((InetSocketAddress) connection.remoteAddress());
             for (RegisterMeta meta : registered) {
-                publish(connection, meta);
+                outbox.publish(connection, meta);
             }
             for (ServiceMeta service : listeners.keySet()) {
-                sendTracked(connection, RegistryFrames.SUBSCRIBE_SERVICE, service);
+                outbox.send(connection, RegistryFrames.SUBSCRIBE_SERVICE, service);
             }
         });
     }
 
     @Override
     public void disconnected(Connection connection) {
-        Handshake handshake = handshakes.remove(connection);
-        authenticated.remove(connection);
-        if (handshake != null && handshake.expectedProof != null && !closed) {
-            refused.warnFor(connection.remoteAddress(), "registry {} closed the connection while checking the secret "
-                    + "(is it the same on both sides?)", connection.remoteAddress());
+        if (handshake != null) {
+            handshake.forget(connection, closed);
         }
         run(() -> {
             if (!closed) {
                 log.warn("lost registry {}; keeping the last known provider lists", connection.remoteAddress());
             }
             active.remove(connection);
-            unacked.forget(connection);
+            outbox.forget(connection);
         });
     }
 
     @Override
     public void frameReceived(Connection connection, Frame frame) {
-        if (auth != null && !authenticated.contains(connection)) {
-            authenticate(connection, frame);
+        if (handshake != null && !handshake.passed(connection)) {
+            if (handshake.receive(connection, frame)) {
+                ready(connection);
+            }
             return;
         }
         if (frame.messageCode() == RegistryFrames.AUTH_CODE) {
             frame.release();
             refused.warnFor(connection.remoteAddress(), "closing registry connection {}: {}",
-                    connection.remoteAddress(), auth == null ? "the registry requires a secret and this client has "
-                            + "none (set JUPITER_REGISTRY_SECRET)" : "an unexpected AUTH frame");
+                    connection.remoteAddress(), handshake == null ? "the registry requires a secret and this "
+                            + "client has none (set JUPITER_REGISTRY_SECRET)" : "an unexpected AUTH frame");
             connection.close();
             return;
         }
         if (frame.messageCode() == RegistryFrames.ACK) {
             long sequence = frame.id();
             frame.release();
-            run(() -> acked(connection, sequence));
+            run(() -> outbox.acked(connection, sequence, registered));
             return;
         }
         RegistryMessage message;
@@ -268,57 +219,10 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
         run(() -> handle(connection, message));
     }
 
-    /** One step of the handshake, on the connection's IO thread. */
-    private void authenticate(Connection connection, Frame frame) {
-        Handshake handshake = handshakes.get(connection);
-        if (handshake == null) {
-            // Timed out, closing.
-            frame.release();
-            connection.close();
-            return;
-        }
-        if (frame.messageCode() != RegistryFrames.AUTH_CODE) {
-            handshakes.remove(connection);
-            refused.warnFor(connection.remoteAddress(), "closing registry connection {}: it sent a message (code "
-                    + "0x{}) before proving the secret (a registry without the secret configured?)",
-                    connection.remoteAddress(), Integer.toHexString(frame.messageCode()));
-            frame.release();
-            connection.close();
-            return;
-        }
-        if (handshake.expectedProof == null) {
-            byte[] serverNonce = RegistryAuth.body(frame, RegistryAuth.CHALLENGE, RegistryAuth.NONCE_BYTES);
-            if (serverNonce == null) {
-                failHandshake(connection, "a malformed challenge");
-                return;
-            }
-            byte[] clientNonce = RegistryAuth.nonce();
-            handshake.expectedProof = auth.serverProof(serverNonce, clientNonce);
-            connection.write(RegistryAuth.frame(connection.alloc(), RegistryAuth.CLIENT_PROOF, clientNonce,
-                    auth.clientProof(serverNonce, clientNonce)));
-            return;
-        }
-        byte[] proof = RegistryAuth.body(frame, RegistryAuth.SERVER_PROOF, RegistryAuth.MAC_BYTES);
-        if (proof == null || !RegistryAuth.matches(handshake.expectedProof, proof)) {
-            failHandshake(connection, "it did not prove the secret (a different secret, or not our registry)");
-            return;
-        }
-        handshakes.remove(connection);
-        authenticated.add(connection);
-        ready(connection);
-    }
-
-    private void failHandshake(Connection connection, String reason) {
-        handshakes.remove(connection);
-        refused.warnFor(connection.remoteAddress(), "closing registry connection {}: {}", connection.remoteAddress(),
-                reason);
-        connection.close();
-    }
-
     // ---- worker ----
 
     private void handle(Connection connection, RegistryMessage message) {
-        ServerView view = views.computeIfAbsent((InetSocketAddress) connection.remoteAddress(), a -> new ServerView());
+        InetSocketAddress server = (InetSocketAddress) connection.remoteAddress(); // the registry serves TCP only
         switch (message.messageCode()) {
             case RegistryFrames.PUBLISH_SERVICE, RegistryFrames.PUBLISH_CANCEL_SERVICE -> {
                 RegistryFrames.ack(connection, message.sequence());
@@ -326,16 +230,13 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
                     log.warn("ignoring a push without service data from {}", connection.remoteAddress());
                     return;
                 }
-                applyPush(view, message, push);
+                if (views.apply(server, message, push)) {
+                    refresh(push.service());
+                }
             }
             case RegistryFrames.OFFLINE_NOTICE -> {
                 if (message.data() instanceof ProviderAddress address) {
-                    Set<ServiceMeta> changed = new LinkedHashSet<>();
-                    for (Map.Entry<ServiceMeta, Map<ProviderAddress, RegisterMeta>> entry : view.providers.entrySet()) {
-                        if (entry.getValue().remove(address) != null) {
-                            changed.add(entry.getKey());
-                        }
-                    }
+                    Set<ServiceMeta> changed = views.offline(server, address);
                     log.info("registry {} reports {} offline", connection.remoteAddress(), LogText.of(address));
                     changed.forEach(this::refresh);
                 }
@@ -344,58 +245,12 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
         }
     }
 
-    private void applyPush(ServerView view, RegistryMessage message, PushData push) {
-        ServiceMeta service = push.service();
-        Long known = view.versions.get(service);
-        Map<ProviderAddress, RegisterMeta> providers = view.providers.computeIfAbsent(service,
-                s -> new LinkedHashMap<>());
-        if (push.providers() instanceof List<?> list) {
-            if (known != null && message.version() < known) {
-                return;
-            }
-            view.versions.put(service, message.version());
-            if (list.isEmpty() && !providers.isEmpty()) {
-                log.warn("registry sent an empty provider list for {}; keeping the last known {} providers",
-                        LogText.of(service), providers.size());
-                return;
-            }
-            providers.clear();
-            for (Object element : list) {
-                if (element instanceof RegisterMeta meta) {
-                    providers.put(meta.address(), meta);
-                }
-            }
-        } else if (push.providers() instanceof RegisterMeta meta) {
-            if (known != null && message.version() <= known) {
-                log.debug("dropping stale push {} (version {} <= {})", LogText.of(meta), message.version(), known);
-                return;
-            }
-            view.versions.put(service, message.version());
-            if (message.messageCode() == RegistryFrames.PUBLISH_SERVICE) {
-                providers.put(meta.address(), meta);
-            } else {
-                providers.remove(meta.address());
-            }
-        } else {
-            return;
-        }
-        refresh(service);
-    }
-
     /** Recomputes the merged list of a service and tells its listeners if it changed. */
     private void refresh(ServiceMeta service) {
-        Map<ProviderAddress, RegisterMeta> union = new LinkedHashMap<>();
-        for (ServerView view : views.values()) {
-            Map<ProviderAddress, RegisterMeta> providers = view.providers.get(service);
-            if (providers != null) {
-                providers.forEach(union::putIfAbsent);
-            }
-        }
-        List<RegisterMeta> now = List.copyOf(union.values());
-        if (now.equals(merged.get(service))) {
+        List<RegisterMeta> now = views.remerge(service);
+        if (now == null) {
             return;
         }
-        merged.put(service, now);
         for (NotifyListener listener : listeners.getOrDefault(service, List.of())) {
             try {
                 listener.providersChanged(service, now);
@@ -405,36 +260,9 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
         }
     }
 
-    private void acked(Connection connection, long sequence) {
-        Unacked.Entry entry = unacked.acked(connection, sequence);
-        if (entry != null) {
-            RegisterMeta meta = publishes.remove(sequence);
-            if (meta != null && registered.contains(meta)) {
-                confirmed.add(meta);
-            }
-        }
-    }
-
-    private void publish(Connection connection, RegisterMeta meta) {
-        long sequence = sendTracked(connection, RegistryFrames.PUBLISH_SERVICE, meta);
-        publishes.put(sequence, meta);
-    }
-
-    private long sendTracked(Connection connection, byte code, Object data) {
-        RegistryMessage message = new RegistryMessage(nextSequence++, RegistryFrames.PROTOSTUFF, code, 0, data);
-        unacked.sent(connection, message);
-        RegistryFrames.send(connection, message);
-        return message.sequence();
-    }
-
     private void resendExpired() {
         try {
-            for (Unacked.Entry entry : unacked.removeExpired(resendNanos)) {
-                if (entry.connection().isActive()) {
-                    unacked.sent(entry.connection(), entry.message());
-                    RegistryFrames.send(entry.connection(), entry.message());
-                }
-            }
+            outbox.resendExpired();
         } catch (RuntimeException e) {
             log.warn("registry resend failed", e);
         }
@@ -445,11 +273,7 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
     }
 
     private void run(Runnable task) {
-        try {
-            worker.execute(task);
-        } catch (RejectedExecutionException e) {
-            log.debug("registry client closed; dropping a task");
-        }
+        worker.run(task);
     }
 
     @Override
@@ -459,27 +283,10 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
         }
         closed = true;
         // Let queued work (a last unregister) go out first; retries and resends are dropped.
-        worker.shutdown();
-        try {
-            worker.awaitTermination(5, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        worker.shutdownNow();
+        worker.close(() -> { });
         for (ConnectionGroup group : groups) {
             group.close();
         }
         connector.close();
-    }
-
-    /** A handshake under way: the registry's proof expected once the client answered the challenge. */
-    private static final class Handshake {
-        volatile byte[] expectedProof;
-    }
-
-    /** What one registry server has told this client. */
-    private static final class ServerView {
-        final Map<ServiceMeta, Long> versions = new HashMap<>();
-        final Map<ServiceMeta, Map<ProviderAddress, RegisterMeta>> providers = new HashMap<>();
     }
 }

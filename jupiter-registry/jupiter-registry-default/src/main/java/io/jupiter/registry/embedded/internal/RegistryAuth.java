@@ -21,7 +21,9 @@ import javax.crypto.spec.SecretKeySpec;
  * <pre>
  * id  direction            body
  * 1   registry -> client   CHALLENGE      server nonce (32 random bytes)
- * 2   client -> registry   CLIENT_PROOF   client nonce (32 random bytes) | HMAC-SHA256(secret, "jupiter-registry-client" | server nonce | client nonce)
+ * 2   client -> registry   CLIENT_PROOF   client nonce (32 random bytes)
+ *                                         | HMAC-SHA256(secret, "jupiter-registry-client" | server nonce |
+ *                                           client nonce)
  * 3   registry -> client   SERVER_PROOF   HMAC-SHA256(secret, "jupiter-registry-server" | server nonce | client nonce)
  * </pre>
  * The registry sends the challenge as soon as a connection opens and accepts nothing but the client's proof until it

@@ -6,21 +6,20 @@ import io.jupiter.common.ThrottledWarning;
 import io.jupiter.registry.ProviderAddress;
 import io.jupiter.registry.RegisterMeta;
 import io.jupiter.registry.ServiceMeta;
+import io.jupiter.registry.embedded.internal.RegistryState.Peer;
+import io.jupiter.registry.embedded.internal.RegistryState.Publication;
+import io.jupiter.registry.embedded.internal.RegistryState.Published;
+import io.jupiter.registry.embedded.internal.RegistryState.ServiceState;
 import io.jupiter.transport.Connection;
 import io.jupiter.transport.Frame;
 import io.jupiter.transport.FrameHandler;
 import io.netty.util.NetUtil;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -51,6 +50,9 @@ import org.slf4j.LoggerFactory;
  *   <li>A push not acknowledged within the resend interval is sent again; if the service changed since, the current
  *       full list goes instead, so a subscriber always converges.</li>
  * </ul>
+ *
+ * <p>This class decides; the pieces it uses each do one job: {@link ServerHandshake} (the secret),
+ * {@link RegistryState} (what is known), {@link ConnectionLimits} (the caps), {@link PushOutbox} (ACKs and resends).
  */
 public final class RegistryServerHandler implements FrameHandler, AutoCloseable {
 
@@ -61,16 +63,13 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
     private final ThrottledWarning refused = new ThrottledWarning(log, 1, TimeUnit.SECONDS);
 
     private final ScheduledExecutorService worker;
-    private final long resendNanos;
     private final Policy policy;
-    // Handshake state, touched by the IO threads (and the worker's timeout): a connection is in at most one of them.
-    private final Map<Connection, byte[]> challenged = new ConcurrentHashMap<>();
-    private final Set<Connection> authenticated = ConcurrentHashMap.newKeySet();
+    /** The secret's handshake, or {@code null} without a secret. */
+    private final ServerHandshake handshake;
     // Worker-confined.
-    private final Map<ServiceMeta, ServiceState> services = new HashMap<>();
-    private final Map<Connection, Peer> peers = new LinkedHashMap<>();
-    private final Unacked unacked = new Unacked();
-    private long nextSequence;
+    private final RegistryState state = new RegistryState();
+    private final PushOutbox outbox;
+    private final ConnectionLimits limits;
 
     /**
      * What a registry enforces.
@@ -88,51 +87,45 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
 
     public RegistryServerHandler(long resendMillis, Policy policy) {
         this.policy = policy;
-        this.resendNanos = TimeUnit.MILLISECONDS.toNanos(resendMillis);
+        this.outbox = new PushOutbox(TimeUnit.MILLISECONDS.toNanos(resendMillis), policy.maxUnackedPushes(),
+                refused);
+        this.limits = new ConnectionLimits(policy.maxPublications(), policy.maxSubscriptions(), refused);
         this.worker = Executors.newSingleThreadScheduledExecutor(new NamedThreadFactory("jupiter-registry-server",
                 true));
         long scan = Math.max(10, Math.min(300, resendMillis / 4));
+        this.handshake = policy.auth() == null ? null
+                : new ServerHandshake(policy.auth(), policy.authTimeoutMillis(), worker, refused);
         worker.scheduleWithFixedDelay(this::resendExpired, scan, scan, TimeUnit.MILLISECONDS);
     }
 
     @Override
     public void connected(Connection connection) {
-        if (policy.auth() == null) {
-            run(() -> peers.computeIfAbsent(connection, c -> new Peer()));
+        if (handshake == null) {
+            run(() -> state.peer(connection));
             return;
         }
-        byte[] nonce = RegistryAuth.nonce();
-        challenged.put(connection, nonce);
-        connection.write(RegistryAuth.frame(connection.alloc(), RegistryAuth.CHALLENGE, nonce));
-        try {
-            worker.schedule(() -> {
-                if (challenged.remove(connection) != null && connection.isActive()) {
-                    refused.warnFor(peer(connection), "closing registry connection {}: no proof of the registry "
-                            + "secret within {} ms", connection.remoteAddress(), policy.authTimeoutMillis());
-                    connection.close();
-                }
-            }, policy.authTimeoutMillis(), TimeUnit.MILLISECONDS);
-        } catch (RejectedExecutionException e) {
-            connection.close();
-        }
+        handshake.challenge(connection);
     }
 
     @Override
     public void disconnected(Connection connection) {
-        challenged.remove(connection);
-        authenticated.remove(connection);
+        if (handshake != null) {
+            handshake.forget(connection);
+        }
         run(() -> dropPeer(connection));
     }
 
     @Override
     public void frameReceived(Connection connection, Frame frame) {
-        if (policy.auth() != null && !authenticated.contains(connection)) {
-            authenticate(connection, frame);
+        if (handshake != null && !handshake.passed(connection)) {
+            if (handshake.receive(connection, frame)) {
+                run(() -> state.peer(connection));
+            }
             return;
         }
         if (frame.messageCode() == RegistryFrames.AUTH_CODE) {
             frame.release();
-            refused.warnFor(peer(connection), "closing registry connection {}: an unexpected AUTH frame ({})",
+            refused.warnFor(PeerHost.of(connection), "closing registry connection {}: an unexpected AUTH frame ({})",
                     connection.remoteAddress(), policy.auth() == null ? "this registry has no secret configured"
                             : "already authenticated");
             connection.close();
@@ -141,14 +134,15 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
         if (frame.messageCode() == RegistryFrames.ACK) {
             long sequence = frame.id();
             frame.release();
-            run(() -> unacked.acked(connection, sequence));
+            run(() -> outbox.acked(connection, sequence));
             return;
         }
         RegistryMessage message;
         try {
             message = RegistryFrames.read(frame);
         } catch (RegistryCodecException e) {
-            malformed.warnFor(peer(connection), "closing registry connection {}: unreadable message (code 0x{}): {}",
+            malformed.warnFor(PeerHost.of(connection), "closing registry connection {}: unreadable message "
+                    + "(code 0x{}): {}",
                     connection.remoteAddress(), Integer.toHexString(frame.messageCode()), LogText.of(e.getMessage()));
             connection.close();
             return;
@@ -156,76 +150,19 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
         run(() -> handle(connection, message));
     }
 
-    /** Checks the client's proof (the only frame accepted before it); on the connection's IO thread. */
-    private void authenticate(Connection connection, Frame frame) {
-        byte[] serverNonce = challenged.remove(connection);
-        if (serverNonce == null) {
-            // Timed out (and closing) already.
-            frame.release();
-            connection.close();
-            return;
-        }
-        if (frame.messageCode() != RegistryFrames.AUTH_CODE) {
-            refused.warnFor(peer(connection), "closing registry connection {}: a frame (code 0x{}) before proving "
-                    + "the registry secret (this registry requires one: JUPITER_REGISTRY_SECRET)",
-                    connection.remoteAddress(), Integer.toHexString(frame.messageCode()));
-            frame.release();
-            connection.close();
-            return;
-        }
-        byte[] body = RegistryAuth.body(frame, RegistryAuth.CLIENT_PROOF, RegistryAuth.NONCE_BYTES
-                + RegistryAuth.MAC_BYTES);
-        if (body == null) {
-            refused.warnFor(peer(connection), "closing registry connection {}: a malformed AUTH frame",
-                    connection.remoteAddress());
-            connection.close();
-            return;
-        }
-        byte[] clientNonce = RegistryAuth.slice(body, 0, RegistryAuth.NONCE_BYTES);
-        byte[] proof = RegistryAuth.slice(body, RegistryAuth.NONCE_BYTES, RegistryAuth.MAC_BYTES);
-        if (!RegistryAuth.matches(policy.auth().clientProof(serverNonce, clientNonce), proof)) {
-            refused.warnFor(peer(connection), "closing registry connection {}: wrong registry secret",
-                    connection.remoteAddress());
-            connection.close();
-            return;
-        }
-        authenticated.add(connection);
-        connection.write(RegistryAuth.frame(connection.alloc(), RegistryAuth.SERVER_PROOF,
-                policy.auth().serverProof(serverNonce, clientNonce)));
-        log.debug("registry connection {} authenticated", connection.remoteAddress());
-        run(() -> peers.computeIfAbsent(connection, c -> new Peer()));
-    }
-
     /** The providers of a service known now (for monitoring and tests). */
     public List<RegisterMeta> providers(ServiceMeta service) {
-        return query(() -> {
-            ServiceState state = services.get(service);
-            return state == null ? List.<RegisterMeta>of() : state.metas();
-        });
+        return query(() -> state.providers(service));
     }
 
     /** Every provider of every service known now (for monitoring). */
     public List<RegisterMeta> allProviders() {
-        return query(() -> {
-            List<RegisterMeta> all = new ArrayList<>();
-            for (ServiceState state : services.values()) {
-                all.addAll(state.metas());
-            }
-            return all;
-        });
+        return query(state::allProviders);
     }
 
     /** The remote addresses of the connections subscribed to at least one service now (for monitoring). */
     public List<InetSocketAddress> subscribers() {
-        return query(() -> {
-            List<InetSocketAddress> all = new ArrayList<>();
-            for (Map.Entry<Connection, Peer> e : peers.entrySet()) {
-                if (!e.getValue().subscribed.isEmpty()) {
-                    all.add((InetSocketAddress) e.getKey().remoteAddress()); // the registry serves TCP only
-                }
-            }
-            return all;
-        });
+        return query(state::subscriberAddresses);
     }
 
     /** Reads the state on the worker, which alone touches it; empty once the server is closed. */
@@ -246,12 +183,12 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
         if (!connection.isActive()) {
             return;
         }
-        Peer peer = peers.computeIfAbsent(connection, c -> new Peer());
+        Peer peer = state.peer(connection);
         Object data = message.data();
         switch (message.messageCode()) {
             case RegistryFrames.PUBLISH_SERVICE -> {
                 if (!(data instanceof RegisterMeta meta)) {
-                    malformed.warnFor(peer(connection), "ignoring a PUBLISH without a RegisterMeta from {}",
+                    malformed.warnFor(PeerHost.of(connection), "ignoring a PUBLISH without a RegisterMeta from {}",
                             connection.remoteAddress());
                     return;
                 }
@@ -259,7 +196,8 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
             }
             case RegistryFrames.PUBLISH_CANCEL_SERVICE -> {
                 if (!(data instanceof RegisterMeta meta)) {
-                    malformed.warnFor(peer(connection), "ignoring a PUBLISH_CANCEL without a RegisterMeta from {}",
+                    malformed.warnFor(PeerHost.of(connection), "ignoring a PUBLISH_CANCEL without a RegisterMeta "
+                            + "from {}",
                             connection.remoteAddress());
                     return;
                 }
@@ -268,7 +206,7 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
                 RegisterMeta filled = withHost(connection, meta);
                 RegisterMeta own = filled == null ? null : peer.published.remove(Publication.of(filled));
                 if (own == null) {
-                    refused.warnFor(peer(connection), "ignoring {}'s withdrawal of {}: not published on this "
+                    refused.warnFor(PeerHost.of(connection), "ignoring {}'s withdrawal of {}: not published on this "
                             + "connection", connection.remoteAddress(), LogText.of(meta));
                     return;
                 }
@@ -276,20 +214,17 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
             }
             case RegistryFrames.SUBSCRIBE_SERVICE -> {
                 if (!(data instanceof ServiceMeta service)) {
-                    malformed.warnFor(peer(connection), "ignoring a SUBSCRIBE without a ServiceMeta from {}",
+                    malformed.warnFor(PeerHost.of(connection), "ignoring a SUBSCRIBE without a ServiceMeta from {}",
                             connection.remoteAddress());
                     return;
                 }
-                if (!peer.subscribed.contains(service) && peer.subscribed.size() >= policy.maxSubscriptions()) {
-                    refused.warnFor(peer(connection), "refusing {}'s subscription to {}: it has {} already "
-                            + "(the limit per connection)", connection.remoteAddress(), LogText.of(service),
-                            policy.maxSubscriptions());
+                if (!limits.allowsSubscription(connection, peer, service)) {
                     return;
                 }
-                ServiceState state = services.computeIfAbsent(service, s -> new ServiceState());
-                state.subscribers.add(connection);
+                ServiceState serviceState = state.serviceOrNew(service);
+                serviceState.subscribers.add(connection);
                 peer.subscribed.add(service);
-                pushFullList(connection, service, state);
+                pushFullList(connection, service, serviceState);
                 RegistryFrames.ack(connection, message.sequence());
             }
             default -> log.debug("ignoring registry message code 0x{} from {}",
@@ -300,24 +235,22 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
     private void publish(Connection connection, Peer peer, long sequence, RegisterMeta meta) {
         RegisterMeta filled = withHost(connection, meta);
         if (filled == null) {
-            refused.warnFor(peer(connection), "refusing {}'s publication of {}: its host is not the address it "
+            refused.warnFor(PeerHost.of(connection), "refusing {}'s publication of {}: its host is not the address it "
                     + "connects from (publish an empty host, or allow any with "
                     + "RegistryServer.Builder.allowAnyPublishedHost)", connection.remoteAddress(), LogText.of(meta));
             return;
         }
-        Publication key = Publication.of(filled);
-        if (!peer.published.containsKey(key) && peer.published.size() >= policy.maxPublications()) {
-            refused.warnFor(peer(connection), "refusing {}'s publication of {}: it has {} already (the limit per "
-                    + "connection)", connection.remoteAddress(), LogText.of(filled), policy.maxPublications());
+        if (!limits.allowsPublication(connection, peer, filled)) {
             return;
         }
+        Publication key = Publication.of(filled);
         RegistryFrames.ack(connection, sequence);
-        ServiceState state = services.computeIfAbsent(filled.service(), s -> new ServiceState());
-        Published previous = state.providers.put(filled.address(), new Published(filled, connection));
+        ServiceState serviceState = state.serviceOrNew(filled.service());
+        Published previous = serviceState.providers.put(filled.address(), new Published(filled, connection));
         if (previous != null && previous.owner() != connection) {
             // The same address and service from another connection (from the same host, unless any host is
             // allowed): a provider that restarted before the registry noticed its old connection drop.
-            Peer former = peers.get(previous.owner());
+            Peer former = state.existingPeer(previous.owner());
             if (former != null) {
                 former.published.remove(key);
             }
@@ -326,39 +259,39 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
         }
         peer.published.put(key, filled);
         if (previous == null || !filled.equals(previous.meta())) {
-            state.version++;
+            serviceState.version++;
             log.info("published {}", LogText.of(filled));
-            pushChange(filled.service(), state, RegistryFrames.PUBLISH_SERVICE, filled);
+            pushChange(filled.service(), serviceState, RegistryFrames.PUBLISH_SERVICE, filled);
         }
     }
 
     /** Withdraws a publication if {@code owner} still holds it. */
     private void cancel(RegisterMeta meta, Connection owner) {
-        ServiceState state = services.get(meta.service());
-        if (state == null) {
+        ServiceState serviceState = state.service(meta.service());
+        if (serviceState == null) {
             return;
         }
-        Published current = state.providers.get(meta.address());
+        Published current = serviceState.providers.get(meta.address());
         if (current != null && current.owner() == owner) {
-            state.providers.remove(meta.address());
-            state.version++;
+            serviceState.providers.remove(meta.address());
+            serviceState.version++;
             log.info("withdrew {}", LogText.of(current.meta()));
-            pushChange(meta.service(), state, RegistryFrames.PUBLISH_CANCEL_SERVICE, current.meta());
-            forgetIfUnused(meta.service(), state);
+            pushChange(meta.service(), serviceState, RegistryFrames.PUBLISH_CANCEL_SERVICE, current.meta());
+            state.forgetIfUnused(meta.service(), serviceState);
         }
     }
 
     private void dropPeer(Connection connection) {
-        Peer peer = peers.remove(connection);
-        unacked.forget(connection);
+        Peer peer = state.removePeer(connection);
+        outbox.forget(connection);
         if (peer == null) {
             return;
         }
         for (ServiceMeta service : peer.subscribed) {
-            ServiceState state = services.get(service);
-            if (state != null) {
-                state.subscribers.remove(connection);
-                forgetIfUnused(service, state);
+            ServiceState serviceState = state.service(service);
+            if (serviceState != null) {
+                serviceState.subscribers.remove(connection);
+                state.forgetIfUnused(service, serviceState);
             }
         }
         Set<ProviderAddress> offline = new LinkedHashSet<>();
@@ -367,86 +300,51 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
             offline.add(meta.address());
         }
         for (ProviderAddress address : offline) {
-            if (stillPublished(address)) {
+            if (state.stillPublished(address)) {
                 // Another connection publishes from this address now: it is not offline.
                 continue;
             }
             log.info("provider {} went offline", LogText.of(address));
-            for (Map.Entry<Connection, Peer> entry : peers.entrySet()) {
-                if (!entry.getValue().subscribed.isEmpty()) {
-                    send(entry.getKey(), new RegistryMessage(nextSequence++, RegistryFrames.PROTOSTUFF,
-                            RegistryFrames.OFFLINE_NOTICE, 0, address), false);
-                }
+            for (Connection subscriber : state.subscriberConnections()) {
+                outbox.send(subscriber, outbox.message(RegistryFrames.OFFLINE_NOTICE, 0, address), false);
             }
         }
     }
 
-    private boolean stillPublished(ProviderAddress address) {
-        for (ServiceState state : services.values()) {
-            if (state.providers.containsKey(address)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private void pushChange(ServiceMeta service, ServiceState state, byte code, RegisterMeta meta) {
-        for (Connection subscriber : state.subscribers) {
-            send(subscriber, new RegistryMessage(nextSequence++, RegistryFrames.PROTOSTUFF, code, state.version,
-                    new PushData(service, meta)), true);
+    private void pushChange(ServiceMeta service, ServiceState serviceState, byte code, RegisterMeta meta) {
+        for (Connection subscriber : serviceState.subscribers) {
+            outbox.send(subscriber, outbox.message(code, serviceState.version, new PushData(service, meta)), true);
         }
     }
 
-    private void pushFullList(Connection subscriber, ServiceMeta service, ServiceState state) {
-        List<RegisterMeta> all = state.metas();
-        send(subscriber, new RegistryMessage(nextSequence++, RegistryFrames.PROTOSTUFF,
-                RegistryFrames.PUBLISH_SERVICE, state.version, new PushData(service, all)), true);
-    }
-
-    private void send(Connection connection, RegistryMessage message, boolean needsAck) {
-        if (!connection.isActive()) {
-            return;
-        }
-        if (needsAck) {
-            if (unacked.count(connection) >= policy.maxUnackedPushes()) {
-                refused.warnFor(peer(connection), "closing registry connection {}: {} pushes unacknowledged (the "
-                        + "limit per connection)", connection.remoteAddress(), policy.maxUnackedPushes());
-                connection.close();
-                return;
-            }
-            unacked.sent(connection, message);
-        }
-        RegistryFrames.send(connection, message);
+    private void pushFullList(Connection subscriber, ServiceMeta service, ServiceState serviceState) {
+        List<RegisterMeta> all = serviceState.metas();
+        outbox.send(subscriber, outbox.message(RegistryFrames.PUBLISH_SERVICE, serviceState.version,
+                new PushData(service, all)), true);
     }
 
     private void resendExpired() {
         try {
-            for (Unacked.Entry entry : unacked.removeExpired(resendNanos)) {
+            for (Unacked.Entry entry : outbox.removeExpired()) {
                 Connection connection = entry.connection();
                 RegistryMessage message = entry.message();
                 if (!connection.isActive() || !(message.data() instanceof PushData push)) {
                     continue;
                 }
-                ServiceState state = services.get(push.service());
-                if (state == null || !state.subscribers.contains(connection)) {
+                ServiceState serviceState = state.service(push.service());
+                if (serviceState == null || !serviceState.subscribers.contains(connection)) {
                     continue;
                 }
-                if (state.version > message.version()) {
+                if (serviceState.version > message.version()) {
                     // Stale: the subscriber would drop it; the current full list replaces it.
-                    pushFullList(connection, push.service(), state);
+                    pushFullList(connection, push.service(), serviceState);
                 } else {
                     log.debug("resending registry message {} to {}", message.sequence(), connection.remoteAddress());
-                    send(connection, message, true);
+                    outbox.send(connection, message, true);
                 }
             }
         } catch (RuntimeException e) {
             log.warn("registry resend failed", e);
-        }
-    }
-
-    private void forgetIfUnused(ServiceMeta service, ServiceState state) {
-        if (state.providers.isEmpty() && state.subscribers.isEmpty()) {
-            services.remove(service);
         }
     }
 
@@ -485,39 +383,5 @@ public final class RegistryServerHandler implements FrameHandler, AutoCloseable 
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-    }
-
-    private static final class ServiceState {
-        long version;
-        final Map<ProviderAddress, Published> providers = new LinkedHashMap<>();
-        final Set<Connection> subscribers = new LinkedHashSet<>();
-
-        List<RegisterMeta> metas() {
-            List<RegisterMeta> metas = new ArrayList<>(providers.size());
-            for (Published published : providers.values()) {
-                metas.add(published.meta());
-            }
-            return metas;
-        }
-    }
-
-    /** A provider entry and the connection that published it. */
-    private record Published(RegisterMeta meta, Connection owner) {
-    }
-
-    /** What identifies a publication: the service and the address (weight and connection count may change). */
-    private record Publication(ServiceMeta service, ProviderAddress address) {
-        static Publication of(RegisterMeta meta) {
-            return new Publication(meta.service(), meta.address());
-        }
-    }
-
-    private static final class Peer {
-        final Map<Publication, RegisterMeta> published = new LinkedHashMap<>();
-        final Set<ServiceMeta> subscribed = new LinkedHashSet<>();
-    }
-
-    private static Object peer(Connection connection) {
-        return connection.remoteAddress() instanceof InetSocketAddress remote ? remote.getAddress() : null;
     }
 }

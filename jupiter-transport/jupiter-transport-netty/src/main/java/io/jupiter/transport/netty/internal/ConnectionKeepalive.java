@@ -1,6 +1,7 @@
 package io.jupiter.transport.netty.internal;
 
 import io.jupiter.common.Requires;
+import io.jupiter.common.ThrottledWarning;
 import io.jupiter.transport.Frames;
 import io.jupiter.transport.TransportConfig;
 import io.netty.channel.ChannelDuplexHandler;
@@ -22,8 +23,10 @@ import org.slf4j.LoggerFactory;
  *   <li>a peer that answers pings ({@link PeerPings}): after 4 ticks without inbound bytes (2 when something was
  *       written since the last read, i.e. calls are probably waiting: silence with calls outstanding is the second
  *       signal) a ping goes out, then another every 2 ticks while the silence lasts; after 9 silent ticks (between
- *       90 % and 100 % of the timeout of silence) the connection is closed, which fails its calls at once as a lost
- *       connection and lets the group reconnect with backoff;</li>
+ *       90 % and 100 % of the timeout of silence) a connection that has had a pong of its own is closed, which fails
+ *       its calls at once as a lost connection and lets the group reconnect with backoff. A connection still waiting
+ *       for its first pong (one that waits in a busy provider's accept queue, or a reconnect the group holds back
+ *       until it answers) gets three times as long: it carries no calls yet, and closing it early only churns;</li>
  *   <li>any other peer (1.3.1, or not known yet): nothing more.</li>
  * </ul>
  * Every new connection sends one ping as soon as it is active (after whatever the frame handler sends first, such as
@@ -40,8 +43,12 @@ final class ConnectionKeepalive extends ChannelDuplexHandler implements Runnable
     static final int BUSY_PING_TICKS = 2;
     /** Ticks between two pings of one silence. */
     static final int PING_SPACING_TICKS = 2;
-    /** Silent ticks after which the connection is closed. */
+    /** Silent ticks after which a connection that had a pong is closed. */
     static final int DEAD_TICKS = 9;
+    /** Silent ticks after which a connection still waiting for its first pong is closed. */
+    static final int UNPROVEN_DEAD_TICKS = 3 * DEAD_TICKS;
+    /** One line a second at most: a dead path closes every connection over it at once. */
+    private static final ThrottledWarning closes = new ThrottledWarning(logger, 1, TimeUnit.SECONDS);
 
     private final PeerPings peer;
     private final long tickNanos;
@@ -55,6 +62,8 @@ final class ConnectionKeepalive extends ChannelDuplexHandler implements Runnable
     private boolean wroteSinceRead;
     private int silentTicks;
     private int ticksSincePing = PING_SPACING_TICKS;
+    /** Whether a pong came on this connection. */
+    private boolean proven;
 
     ConnectionKeepalive(TransportConfig config, PeerPings peer) {
         this.peer = Requires.notNull(peer, "peer");
@@ -96,6 +105,14 @@ final class ConnectionKeepalive extends ChannelDuplexHandler implements Runnable
     }
 
     @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+        if (evt == FrameDecoder.PONG) {
+            proven = true;
+        }
+        super.userEventTriggered(ctx, evt);
+    }
+
+    @Override
     public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
         wrote = true;
         ctx.write(msg, promise);
@@ -119,8 +136,8 @@ final class ConnectionKeepalive extends ChannelDuplexHandler implements Runnable
         wrote = false;
         ticksSincePing++;
         if (peer.answers()) {
-            if (silentTicks >= DEAD_TICKS) {
-                logger.warn("closing {}: nothing received for {} ms although the peer answers pings (a dead link?)",
+            if (silentTicks >= (proven ? DEAD_TICKS : UNPROVEN_DEAD_TICKS)) {
+                closes.warn("closing {}: nothing received for {} ms although the peer answers pings (a dead link?)",
                         Transports.peer(ctx.channel()), silentTicks * TimeUnit.NANOSECONDS.toMillis(tickNanos));
                 ctx.close();
                 return;

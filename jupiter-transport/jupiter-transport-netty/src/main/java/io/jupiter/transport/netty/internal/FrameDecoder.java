@@ -56,8 +56,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Pings and pongs ({@link ProtocolHeader#HEARTBEAT} with status 0, an id other than 0 and no body): a decoder that
  * answers pings (a server's) writes the pong, at most one per {@link TransportConfig#pingMinIntervalMillis()}; any
- * other (a client's) fires {@link #PONG} as a user event down the pipeline, where the connection's group learns that
- * its peer answers pings. An announcement is never taken for a ping or a pong, whatever its id.
+ * other (a client's) fires {@link #PONG} as a user event through the whole pipeline, where the keepalive learns that
+ * the connection carries pongs and the connection's group that its peer answers pings. An announcement is never
+ * taken for a ping or a pong, whatever its id.
  */
 public final class FrameDecoder extends ByteToMessageDecoder {
 
@@ -188,7 +189,8 @@ public final class FrameDecoder extends ByteToMessageDecoder {
 
     private void pingOrPong(ChannelHandlerContext ctx) {
         if (!answersPings) {
-            ctx.fireUserEventTriggered(PONG);
+            // From the head, so the keepalive in front of this decoder learns of it too.
+            ctx.pipeline().fireUserEventTriggered(PONG);
         } else if (!pongWritten || readNanos - lastPongNanos >= pingMinIntervalNanos) {
             pongWritten = true;
             lastPongNanos = readNanos;

@@ -253,8 +253,11 @@ public final class NettyConnectionGroup implements ConnectionGroup {
         private int attempt;
         private Channel channel;
         private ScheduledFuture<?> reconnect;
-        /** The channel that is active but waits for its first pong before it joins the group; event loop only. */
-        private Channel awaitingPong;
+        /**
+         * The channel that is active but waits for its first pong before it joins the group (successive channels
+         * may live on different event loops).
+         */
+        private volatile Channel awaitingPong;
 
         Slot(Bootstrap bootstrap, FrameDispatcher dispatcher, ReloadingSslContext tls, int index) {
             this.bootstrap = bootstrap.handler(new ClientChannelInitializer(config, dispatcher, this, tls, address,

@@ -1,0 +1,2 @@
+/** What the registry implementations share; not API. */
+package io.jupiter.registry.internal;

@@ -1,0 +1,209 @@
+package io.jupiter.registry.dns.internal;
+
+import io.jupiter.common.NamedThreadFactory;
+import io.jupiter.common.config.JupiterSettings;
+import io.jupiter.registry.NotifyListener;
+import io.jupiter.registry.ProviderAddress;
+import io.jupiter.registry.RegisterMeta;
+import io.jupiter.registry.RegistryService;
+import io.jupiter.registry.ServiceMeta;
+import io.jupiter.registry.dns.DnsRegistryFactory;
+import io.jupiter.registry.dns.DnsTarget;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.nio.NioDatagramChannel;
+import io.netty.resolver.dns.DnsNameResolver;
+import io.netty.resolver.dns.DnsNameResolverBuilder;
+import io.netty.resolver.dns.DnsServerAddressStreamProviders;
+import io.netty.resolver.dns.NoopAuthoritativeDnsServerCache;
+import io.netty.resolver.dns.NoopDnsCache;
+import io.netty.resolver.dns.NoopDnsCnameCache;
+import io.netty.resolver.dns.SingletonDnsServerAddressStreamProvider;
+import java.net.InetAddress;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The DNS registry. The name is resolved (A and AAAA, no cache: every answer is fresh) on Netty's DNS resolver once
+ * a consumer subscribes, then every {@code refreshMillis}; one worker thread owns the state. An answer that fails or
+ * has no address keeps the last list (empty-push protection).
+ */
+public final class DnsRegistryService implements RegistryService {
+
+    private static final Logger log = LoggerFactory.getLogger(DnsRegistryService.class);
+    /** How long one query waits for its answer. */
+    static final long QUERY_TIMEOUT_MILLIS = 2000;
+
+    private final DnsTarget target;
+    private final ScheduledThreadPoolExecutor worker;
+    private final EventLoopGroup loop;
+    private final DnsNameResolver resolver;
+
+    // Worker-confined.
+    private final Map<ServiceMeta, List<NotifyListener>> listeners = new LinkedHashMap<>();
+    private List<ProviderAddress> addresses;
+    private boolean started;
+    private volatile boolean closed;
+    private volatile long resolutions;
+
+    public DnsRegistryService(DnsTarget target) {
+        this.target = target;
+        this.worker = new ScheduledThreadPoolExecutor(1, new NamedThreadFactory("jupiter-registry-dns", true));
+        worker.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+        this.loop = new NioEventLoopGroup(1, new NamedThreadFactory("jupiter-registry-dns-io", true));
+        this.resolver = new DnsNameResolverBuilder(loop.next()).datagramChannelType(NioDatagramChannel.class)
+                .resolveCache(NoopDnsCache.INSTANCE).cnameCache(NoopDnsCnameCache.INSTANCE)
+                .authoritativeDnsServerCache(NoopAuthoritativeDnsServerCache.INSTANCE)
+                .queryTimeoutMillis(QUERY_TIMEOUT_MILLIS)
+                .nameServerProvider(target.nameServer() == null ? DnsServerAddressStreamProviders.platformDefault()
+                        : new SingletonDnsServerAddressStreamProvider(target.nameServer()))
+                .build();
+    }
+
+    @Override
+    public String scheme() {
+        return DnsRegistryFactory.SCHEME;
+    }
+
+    @Override
+    public void register(RegisterMeta meta) {
+        log.debug("{} not registered: the dns registry only reads DNS records", meta);
+    }
+
+    @Override
+    public void unregister(RegisterMeta meta) {
+        log.debug("{} not unregistered: the dns registry only reads DNS records", meta);
+    }
+
+    @Override
+    public void subscribe(ServiceMeta service, NotifyListener listener) {
+        run(() -> {
+            listeners.computeIfAbsent(service, s -> new CopyOnWriteArrayList<>()).add(listener);
+            if (addresses != null) {
+                listener.providersChanged(service, providers(service));
+            }
+            if (!started) {
+                started = true;
+                worker.scheduleWithFixedDelay(this::resolve, 0, target.refreshMillis(), TimeUnit.MILLISECONDS);
+            }
+        });
+    }
+
+    @Override
+    public List<RegisterMeta> lookup(ServiceMeta service) {
+        try {
+            return worker.submit(() -> addresses == null ? List.<RegisterMeta>of() : providers(service)).get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return List.of();
+        } catch (ExecutionException | RejectedExecutionException e) {
+            return List.of();
+        }
+    }
+
+    /** Nothing is ever registered: true at once. */
+    @Override
+    public boolean awaitRegistered(long timeoutMillis) {
+        return true;
+    }
+
+    /** Answers received so far (tests). */
+    public long resolutionCount() {
+        return resolutions;
+    }
+
+    // ---- worker ----
+
+    private void resolve() {
+        if (closed) {
+            return;
+        }
+        resolver.resolveAll(target.name()).addListener(future -> run(() -> {
+            if (future.isSuccess()) {
+                @SuppressWarnings("unchecked")
+                List<InetAddress> found = (List<InetAddress>) future.getNow();
+                resolved(found);
+            } else {
+                log.warn("cannot resolve {}, keeping the last {} address(es); again in {} ms: {}", target.name(),
+                        addresses == null ? 0 : addresses.size(), target.refreshMillis(), future.cause().toString());
+            }
+        }));
+    }
+
+    private void resolved(List<InetAddress> found) {
+        resolutions++;
+        Set<ProviderAddress> unique = new LinkedHashSet<>();
+        for (InetAddress address : found) {
+            unique.add(new ProviderAddress(address.getHostAddress(), target.port()));
+        }
+        List<ProviderAddress> next = new ArrayList<>(unique);
+        next.sort((a, b) -> a.host().compareTo(b.host()));
+        if (next.equals(addresses)) {
+            return;
+        }
+        if (next.isEmpty() && addresses != null && !addresses.isEmpty()) {
+            log.warn("{} resolves to no address; keeping the last {} (empty-push protection)", target.name(),
+                    addresses.size());
+            return;
+        }
+        log.info("{} resolves to {}", target.name(), next);
+        addresses = List.copyOf(next);
+        for (Map.Entry<ServiceMeta, List<NotifyListener>> entry : listeners.entrySet()) {
+            List<RegisterMeta> providers = providers(entry.getKey());
+            for (NotifyListener listener : entry.getValue()) {
+                try {
+                    listener.providersChanged(entry.getKey(), providers);
+                } catch (RuntimeException e) {
+                    log.warn("registry listener failed for {}", entry.getKey(), e);
+                }
+            }
+        }
+    }
+
+    private List<RegisterMeta> providers(ServiceMeta service) {
+        int connections = JupiterSettings.SUGGESTED_CONNECTION_COUNT.get();
+        List<RegisterMeta> providers = new ArrayList<>(addresses.size());
+        for (ProviderAddress address : addresses) {
+            providers.add(new RegisterMeta(address, service, RegisterMeta.DEFAULT_WEIGHT, connections));
+        }
+        return List.copyOf(providers);
+    }
+
+    private void run(Runnable task) {
+        try {
+            worker.execute(task);
+        } catch (RejectedExecutionException e) {
+            log.debug("registry closed; dropping a task");
+        }
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        worker.shutdown();
+        try {
+            if (!worker.awaitTermination(5, TimeUnit.SECONDS)) {
+                worker.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            worker.shutdownNow();
+        }
+        resolver.close();
+        loop.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+}

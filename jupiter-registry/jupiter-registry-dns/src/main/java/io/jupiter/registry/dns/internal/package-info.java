@@ -1,0 +1,2 @@
+/** Implementation of the DNS registry; not API. */
+package io.jupiter.registry.dns.internal;

@@ -1,0 +1,32 @@
+package io.jupiter.registry.kubernetes;
+
+import io.jupiter.registry.RegistryFactory;
+import io.jupiter.registry.RegistryService;
+import io.jupiter.registry.kubernetes.internal.KubernetesRegistryService;
+
+/**
+ * Scheme {@code kubernetes}: {@code kubernetes://NAMESPACE[?portName=NAME][&apiServer=URL]} (see
+ * {@link KubernetesTarget}). Consumers follow the ready endpoints of the EndpointSlices that carry a service key's
+ * {@link ServiceLabels labels}; providers publish nothing, Kubernetes does. The Kubernetes client is only made when a
+ * consumer first subscribes, so a provider needs neither API access nor rights.
+ */
+public final class KubernetesRegistryFactory implements RegistryFactory {
+
+    /** The scheme. */
+    public static final String SCHEME = "kubernetes";
+
+    @Override
+    public String scheme() {
+        return SCHEME;
+    }
+
+    @Override
+    public RegistryService connect(String addresses) {
+        return connect(KubernetesTarget.parse(addresses));
+    }
+
+    /** A registry following the EndpointSlices of {@code target}'s namespace. */
+    public static RegistryService connect(KubernetesTarget target) {
+        return new KubernetesRegistryService(target);
+    }
+}

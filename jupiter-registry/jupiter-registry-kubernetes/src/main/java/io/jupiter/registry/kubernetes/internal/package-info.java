@@ -1,0 +1,2 @@
+/** Implementation of the Kubernetes registry; not API. */
+package io.jupiter.registry.kubernetes.internal;
