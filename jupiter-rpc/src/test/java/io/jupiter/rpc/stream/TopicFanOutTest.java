@@ -115,6 +115,9 @@ class TopicFanOutTest {
 
         slow.subscription.request(3);
         Await.until("3 more published", WAIT, () -> published.get() == 9);
+        // Its 5 messages are sent; they arrive after the publisher moved on, so wait for them before leaving (a cancel
+        // drops what arrives after it).
+        Await.until("the slow reader has its 5", WAIT, () -> slow.items.size() == 5);
         slow.subscription.cancel(); // the slow one leaves: the publisher runs free
         publisher.join(WAIT.toMillis());
         assertThat(published.get()).isEqualTo(20);
