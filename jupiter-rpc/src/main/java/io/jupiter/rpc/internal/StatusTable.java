@@ -7,6 +7,7 @@ import io.jupiter.rpc.exception.RpcException;
 import io.jupiter.rpc.exception.ServerBusyException;
 import io.jupiter.rpc.exception.ServerErrorException;
 import io.jupiter.rpc.exception.ServiceNotFoundException;
+import io.jupiter.rpc.exception.StreamException;
 import io.jupiter.rpc.exception.TimeoutException;
 import io.jupiter.serialization.wire.LegacyClassNames;
 import io.jupiter.serialization.wire.legacy.JupiterBadRequestException;
@@ -39,6 +40,9 @@ import java.util.function.Function;
  * APP_FLOW_CONTROL          0x54  yes             FlowControlException      JupiterFlowControlException
  * PROVIDER_FLOW_CONTROL     0x55  yes             FlowControlException      JupiterFlowControlException
  * DESERIALIZATION_FAIL      0x60           yes    (raised by the reader: SerializationFailedException)
+ * STREAM_CANCELLED          0x70                  StreamException           - (streams only, never to 1.3.1)
+ * SLOW_CONSUMER             0x71                  StreamException           - (streams only)
+ * SHUTTING_DOWN             0x72                  StreamException           - (streams only)
  * UNKNOWN                   any other byte        RpcException              -
  * </pre>
  *
@@ -70,6 +74,10 @@ public enum StatusTable {
     PROVIDER_FLOW_CONTROL(Status.PROVIDER_FLOW_CONTROL, true, JupiterFlowControlException.class,
             JupiterFlowControlException::new, FlowControlException::new),
     DESERIALIZATION_FAIL(Status.DESERIALIZATION_FAIL, false, null, null, null),
+    /** The stream statuses end a stream ({@code STREAM_END}, never a response), so no 1.3.1 peer ever reads them. */
+    STREAM_CANCELLED(Status.STREAM_CANCELLED, false, null, null, StreamException::new),
+    SLOW_CONSUMER(Status.SLOW_CONSUMER, false, null, null, StreamException::new),
+    SHUTTING_DOWN(Status.SHUTTING_DOWN, false, null, null, StreamException::new),
     UNKNOWN(Status.UNKNOWN, false, null, null, null);
 
     /** Builds our exception from the status, the text and the cause. */

@@ -8,6 +8,7 @@ import io.jupiter.rpc.exception.FlowControlException;
 import io.jupiter.rpc.exception.RpcException;
 import io.jupiter.rpc.exception.ServerBusyException;
 import io.jupiter.rpc.exception.ServiceNotFoundException;
+import io.jupiter.rpc.exception.StreamException;
 import io.jupiter.rpc.exception.TimeoutException;
 import io.jupiter.serialization.wire.LegacyClassNames;
 import io.jupiter.serialization.wire.legacy.JupiterRemoteException;
@@ -52,6 +53,10 @@ class StatusTableTest {
         assertThat(StatusTable.exception(Status.PROVIDER_FLOW_CONTROL, "m", null))
                 .isExactlyInstanceOf(FlowControlException.class);
         assertThat(StatusTable.exception(Status.CLIENT_TIMEOUT, "m", null)).isExactlyInstanceOf(TimeoutException.class);
+        for (Status status : EnumSet.of(Status.STREAM_CANCELLED, Status.SLOW_CONSUMER, Status.SHUTTING_DOWN)) {
+            assertThat(StatusTable.exception(status, "m", null)).as("%s", status)
+                    .isExactlyInstanceOf(StreamException.class).extracting(RpcException::status).isEqualTo(status);
+        }
         for (Status status : EnumSet.of(Status.BAD_REQUEST, Status.SERVICE_NOT_FOUND, Status.SERVER_BUSY,
                 Status.APP_FLOW_CONTROL, Status.PROVIDER_FLOW_CONTROL)) {
             JupiterRemoteException body = StatusTable.legacyBody(status, "why");

@@ -78,6 +78,16 @@ public final class Frames {
     }
 
     /**
+     * A heartbeat whose status byte is {@code announcement}, e.g. {@link ProtocolHeader#STREAMS_ANNOUNCED}: what a
+     * provider sends first on a connection to say what it speaks beyond 1.3.1.
+     */
+    public static ByteBuf announcement(ByteBufAllocator alloc, byte announcement) {
+        ByteBuf frame = heartbeat(alloc);
+        frame.setByte(ProtocolHeader.STATUS_OFFSET, announcement);
+        return frame;
+    }
+
+    /**
      * The {@link ProtocolHeader#CALLER_TOKEN} frame carrying {@code token} (UTF-8 bytes, at most
      * {@link ProtocolHeader#MAX_CALLER_TOKEN_SIZE}).
      *

@@ -52,14 +52,42 @@ public final class ProtocolHeader {
     /** The largest body of a {@link #CALLER_TOKEN} frame, in bytes; a header declaring more closes the connection. */
     public static final int MAX_CALLER_TOKEN_SIZE = 4096;
     /**
+     * Consumer to provider: opens a stream. Body: a request body (service, method, arguments, attachments) in the
+     * serializer of the sign's high nibble; id: the stream id, a fresh invoke id. Sent only to a provider that
+     * announced streams ({@link #STREAMS_ANNOUNCED}); never to a 1.3.1 peer, which would close the connection.
+     */
+    public static final byte STREAM_OPEN = 0x0a;
+    /** Either way: one message of a stream; body: the value, in the stream's serializer; status 0x20. */
+    public static final byte STREAM_MESSAGE = 0x0b;
+    /**
+     * Receiver to sender: the receiving application asks for more messages; body: a 4-byte signed int from 1,
+     * the messages added to what the sender may send; serializer nibble 0, status 0.
+     */
+    public static final byte STREAM_CREDIT = 0x0c;
+    /**
+     * Sender to receiver: the stream ended; status {@code OK} or why not ({@link Status}); body: empty, or the reason
+     * in UTF-8; serializer nibble 0. Nothing of the stream follows.
+     */
+    public static final byte STREAM_END = 0x0d;
+    /** Receiver to sender: the receiver gave up on the stream; body: empty, or the reason in UTF-8. */
+    public static final byte STREAM_CANCEL = 0x0e;
+    /**
      * Keep-alive: sign exactly 0x0f, status 0, empty body. With id 0 (1.3.1's heartbeat, all a 1.3.1 peer sends) it
      * is never answered. With any other id it is a <em>ping</em>, which only our clients send: a provider answers it
      * with the same frame, id included (the <em>pong</em>), at most once per connection per
      * {@link TransportConfig#pingMinIntervalMillis()}. A 1.3.1 provider reads the same header and drops it as it
      * drops every heartbeat (its decoder never looks at a heartbeat's id), and never sends a frame back; a client
-     * learns that a provider answers pings when the first pong arrives.
+     * learns that a provider answers pings when the first pong arrives. A heartbeat whose status is not 0 is neither
+     * a heartbeat to drop nor a ping: it is an announcement ({@link #STREAMS_ANNOUNCED}), sent with id 0.
      */
     public static final byte HEARTBEAT = 0x0f;
+    /**
+     * The status byte of a heartbeat a provider sends first on each connection when it serves streams: bit 0 set
+     * means "streams, version 1". A heartbeat's status is ignored by 1.3.1 peers (their decoder reads no body and
+     * emits nothing), so the announcement is safe to send to anyone; the frame decoder hands a heartbeat with a
+     * non-zero status on to the frame handler, with an empty body.
+     */
+    public static final byte STREAMS_ANNOUNCED = 0x01;
 
     private ProtocolHeader() {
     }
@@ -91,8 +119,21 @@ public final class ProtocolHeader {
     /** The codes an RPC connection may carry: request, response and heartbeat. */
     public static final int RPC_MESSAGE_CODES = messageCodeMask(REQUEST, RESPONSE, HEARTBEAT);
 
-    /** The codes a provider accepts: requests and heartbeats; anything else (a response) closes the connection. */
-    public static final int PROVIDER_MESSAGE_CODES = messageCodeMask(REQUEST, HEARTBEAT);
+    /**
+     * The codes a provider accepts: requests, heartbeats and the stream frames a consumer sends; anything else (a
+     * response) closes the connection.
+     */
+    public static final int PROVIDER_MESSAGE_CODES = messageCodeMask(REQUEST, HEARTBEAT, STREAM_OPEN, STREAM_MESSAGE,
+            STREAM_CREDIT, STREAM_END, STREAM_CANCEL);
+
+    /** The codes a consumer accepts: responses, heartbeats and the stream frames a provider sends. */
+    public static final int CONSUMER_MESSAGE_CODES = messageCodeMask(REQUEST, RESPONSE, HEARTBEAT, STREAM_MESSAGE,
+            STREAM_END);
+
+    /** Whether {@code code} is one of the stream frames' ({@link #STREAM_OPEN} to {@link #STREAM_CANCEL}). */
+    public static boolean isStreamFrame(byte code) {
+        return code >= STREAM_OPEN && code <= STREAM_CANCEL;
+    }
 
     /**
      * Checks the first bytes of a header that is not complete yet (magic on the first byte, sign on the third), so

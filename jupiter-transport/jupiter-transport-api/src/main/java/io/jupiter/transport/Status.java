@@ -35,6 +35,12 @@ public enum Status {
     PROVIDER_FLOW_CONTROL((byte) 0x55, true),
     /** Local: the response body could not be read. */
     DESERIALIZATION_FAIL((byte) 0x60, false),
+    /** Streams only (never sent to a 1.3.1 peer): the receiver cancelled the stream. */
+    STREAM_CANCELLED((byte) 0x70, false),
+    /** Streams only: the receiver read too slowly for the stream's slow-consumer policy, which ended it. */
+    SLOW_CONSUMER((byte) 0x71, false),
+    /** Streams only: the provider is shutting down; open the stream again elsewhere. */
+    SHUTTING_DOWN((byte) 0x72, false),
     /** A status byte this version does not know. */
     UNKNOWN((byte) 0x00, false);
 

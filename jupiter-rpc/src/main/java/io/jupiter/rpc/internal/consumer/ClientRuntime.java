@@ -14,9 +14,11 @@ import io.jupiter.rpc.internal.WorkerPool;
 import io.jupiter.rpc.internal.balance.Endpoint;
 import io.jupiter.rpc.internal.balance.LoadBalancer;
 import io.jupiter.rpc.internal.balance.OutlierDetector;
+import io.jupiter.rpc.internal.stream.ConsumerStreams;
 import io.jupiter.rpc.metrics.RpcMetrics;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.transport.Connector;
+import io.jupiter.transport.ProtocolHeader;
 import io.jupiter.transport.Status;
 import io.jupiter.transport.TransportConfig;
 import io.jupiter.transport.TransportFactory;
@@ -39,6 +41,7 @@ import java.util.function.Supplier;
 public final class ClientRuntime implements AutoCloseable {
 
     private final InFlightCalls calls;
+    private final ConsumerStreams streams = new ConsumerStreams();
     private final Connector connector;
     private final HashedWheelTimer timer;
     /** Threads that complete async calls; {@code null}: the IO threads do. */
@@ -80,9 +83,11 @@ public final class ClientRuntime implements AutoCloseable {
         this.adaptiveCallbacks = adaptiveCallbacks;
         this.callbackExecutor = callbackExecutor;
         this.calls = new InFlightCalls(maxInFlight);
-        this.connector = TransportFactory.load().newConnector(transportConfig,
+        // Stream frames and announcements are accepted too: only a provider that announced streams sends them.
+        this.connector = TransportFactory.load().newConnector(
+                transportConfig.toBuilder().acceptedMessageCodes(ProtocolHeader.CONSUMER_MESSAGE_CODES).build(),
                 new ConsumerFrameHandler(calls, metrics,
-                        callerToken == null ? null : new CallerTokenSender(callerToken)));
+                        callerToken == null ? null : new CallerTokenSender(callerToken), streams));
         this.timer = new HashedWheelTimer(new NamedThreadFactory("jupiter-timeout", true), 10, TimeUnit.MILLISECONDS,
                 512);
         // A provider that left is disconnected after this grace, so calls still in flight on it can finish.
@@ -152,7 +157,7 @@ public final class ClientRuntime implements AutoCloseable {
                         ConnectionSelector selector) {
         ServiceInvoker invoker = new ServiceInvoker(settings,
                 new Dispatch(settings, serializer, selector, calls, timer, pool, callbackExecutor,
-                        adaptiveCallbacks, metrics));
+                        adaptiveCallbacks, metrics), streams, serializer);
         consumed.add(new Consumed(settings, directory));
         Object proxy = Proxy.newProxyInstance(settings.serviceInterface.getClassLoader(),
                 new Class<?>[] {settings.serviceInterface}, invoker);
@@ -205,6 +210,7 @@ public final class ClientRuntime implements AutoCloseable {
         }
         groups.closeAll();
         connector.close();
+        streams.close();
         for (PendingCall call : calls.removeAll(c -> true)) {
             call.failed(new ConnectionException(Status.CLIENT_ERROR, "client closed before the response to "
                     + call.method + " arrived"));

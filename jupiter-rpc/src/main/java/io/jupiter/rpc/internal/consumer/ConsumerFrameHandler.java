@@ -1,6 +1,7 @@
 package io.jupiter.rpc.internal.consumer;
 
 import io.jupiter.rpc.exception.ConnectionException;
+import io.jupiter.rpc.internal.stream.ConsumerStreams;
 import io.jupiter.rpc.metrics.RpcMetrics;
 import io.jupiter.transport.Connection;
 import io.jupiter.transport.Frame;
@@ -23,8 +24,12 @@ final class ConsumerFrameHandler implements FrameHandler {
     private final RpcMetrics metrics;
     /** {@code null}: no caller token, nothing is sent when a connection opens (as 1.3.1). */
     private final CallerTokenSender callerToken;
+    /** Stream frames and providers' announcements go here. */
+    private final ConsumerStreams streams;
 
-    ConsumerFrameHandler(InFlightCalls calls, RpcMetrics metrics, CallerTokenSender callerToken) {
+    ConsumerFrameHandler(InFlightCalls calls, RpcMetrics metrics, CallerTokenSender callerToken,
+                         ConsumerStreams streams) {
+        this.streams = streams;
         this.calls = calls;
         this.metrics = metrics;
         this.callerToken = callerToken;
@@ -32,6 +37,7 @@ final class ConsumerFrameHandler implements FrameHandler {
 
     @Override
     public void connected(Connection connection) {
+        streams.connected(connection);
         // Called before the connection is offered to calls, so the token goes before any request.
         if (callerToken != null) {
             callerToken.send(connection);
@@ -41,6 +47,9 @@ final class ConsumerFrameHandler implements FrameHandler {
     @Override
     public void frameReceived(Connection connection, Frame frame) {
         if (frame.messageCode() != ProtocolHeader.RESPONSE) {
+            if (streams.received(connection, frame)) {
+                return;
+            }
             log.warn("dropping a frame with message code 0x{} from {}: a client accepts only responses",
                     Integer.toHexString(frame.messageCode()), connection.remoteAddress());
             frame.release();
@@ -59,6 +68,7 @@ final class ConsumerFrameHandler implements FrameHandler {
 
     @Override
     public void disconnected(Connection connection) {
+        streams.disconnected(connection);
         for (PendingCall call : calls.removeAll(c -> c.connection == connection)) {
             call.failed(new ConnectionException(Status.CLIENT_ERROR, "connection to " + connection.remoteAddress()
                     + " closed before the response to " + call.method + " (invoke id " + call.id + ") arrived"));

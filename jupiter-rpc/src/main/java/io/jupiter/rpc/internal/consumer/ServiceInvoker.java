@@ -8,10 +8,14 @@ import io.jupiter.rpc.generic.GenericInvoker;
 import io.jupiter.rpc.internal.AdaptiveDispatch;
 import io.jupiter.rpc.internal.PortableValues;
 import io.jupiter.rpc.internal.filter.InterceptorChain;
+import io.jupiter.rpc.internal.stream.ConsumerStreams;
+import io.jupiter.serialization.Serializer;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Method;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -37,7 +41,15 @@ final class ServiceInvoker implements InvocationHandler {
     private final ConcurrentHashMap<String, MethodInfo> genericMethods;
     private final ConcurrentHashMap<String, MethodInfo> genericAsyncMethods;
 
+    /** The proxy's stream methods (those returning {@code Flow.Publisher}); empty for most services. */
+    private final Map<MethodInfo, StreamCallStage> streamMethods = new HashMap<>();
+
     ServiceInvoker(ProxySettings settings, Dispatch dispatch) {
+        this(settings, dispatch, null, null);
+    }
+
+    /** @param streams the client's streams, for stream methods; {@code null}: none here (they fail when called) */
+    ServiceInvoker(ProxySettings settings, Dispatch dispatch, ConsumerStreams streams, Serializer serializer) {
         this.settings = settings;
         this.dispatch = dispatch;
         this.chain = InterceptorChain.of(Side.CONSUMER, settings.interceptors, List.of());
@@ -46,6 +58,10 @@ final class ServiceInvoker implements InvocationHandler {
         this.infos = new MethodInfo[declared.length];
         for (int i = 0; i < declared.length; i++) {
             infos[i] = configure(new MethodInfo(declared[i], settings.timeoutFor(declared[i].getName())));
+            if (streams != null && StreamCallStage.isStreamMethod(declared[i])) {
+                streamMethods.put(infos[i], new StreamCallStage(settings, infos[i], dispatch.selector(), serializer,
+                        streams, chain));
+            }
         }
         boolean generic = settings.serviceInterface == GenericInvoker.class;
         this.genericMethods = generic ? new ConcurrentHashMap<>() : null;
@@ -70,6 +86,12 @@ final class ServiceInvoker implements InvocationHandler {
             return invokeObjectMethod(proxy, method, args);
         }
         Object[] arguments = args == null ? NO_ARGS : args;
+        if (!streamMethods.isEmpty()) {
+            StreamCallStage stream = streamMethods.get(info);
+            if (stream != null) {
+                return stream.publisher(arguments);
+            }
+        }
         if (genericMethods != null) {
             info = genericMethod(info, (String) arguments[0]);
             arguments = arguments[1] == null ? NO_ARGS : (Object[]) arguments[1];

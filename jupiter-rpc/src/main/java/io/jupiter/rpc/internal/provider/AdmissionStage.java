@@ -16,10 +16,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The first stage, on the IO thread, before the body is read: the caller token while the connection's caller is not
- * named yet ({@link TokenGate}); requests only; {@code SERVER_BUSY} while draining; the connection's own limits
- * ({@link ConnectionLoad}: requests in flight, bytes of unread bodies; {@code SERVER_BUSY}); the application-wide
- * flow limiter ({@code APP_FLOW_CONTROL}). An admitted request goes to the {@link ThreadChooser}. What admission
- * counted is given back by {@link #ended} once the request was served or dropped.
+ * named yet ({@link TokenGate}); stream frames to the {@link StreamFrameStage}; requests only; {@code SERVER_BUSY}
+ * while draining; the connection's own limits ({@link ConnectionLoad}: requests in flight, bytes of unread bodies;
+ * {@code SERVER_BUSY}); the application-wide flow limiter ({@code APP_FLOW_CONTROL}). An admitted request goes to
+ * the {@link ThreadChooser}. What admission counted is given back by {@link #ended} once the request was served or
+ * dropped.
  */
 final class AdmissionStage {
 
@@ -75,8 +76,20 @@ final class AdmissionStage {
             }
             return;
         }
-        if (frame.messageCode() != ProtocolHeader.REQUEST) {
-            // The decoder of a provider's connections passes requests and heartbeats only; this is a safety net.
+        byte code = frame.messageCode();
+        if (ProtocolHeader.isStreamFrame(code)) {
+            // A stream's open is admitted here (caller token above; a draining server's streams refuse new opens)
+            // and looked up and authorized by the StreamOpenStage; it is not a request and holds no request slot.
+            pipeline.streams.received(connection, open, frame);
+            return;
+        }
+        if (code == ProtocolHeader.HEARTBEAT) {
+            frame.release(); // an announcement (the decoder emits no other heartbeat): a provider has no use for one
+            return;
+        }
+        if (code != ProtocolHeader.REQUEST) {
+            // The decoder of a provider's connections passes requests, stream frames and announcements only; this
+            // is a safety net.
             badFrames.warnFor(TransportAddresses.ipOf(connection.remoteAddress()),
                     "dropping a frame with message code 0x{} from {}: a provider accepts only requests",
                     Integer.toHexString(frame.messageCode()), connection.remoteAddress());

@@ -6,6 +6,7 @@ import io.jupiter.rpc.security.CallerIdentity;
 import io.jupiter.transport.Connection;
 import io.jupiter.transport.Frames;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -65,6 +66,16 @@ final class ConnectionTable {
             // nothing would be served on it, and the drain waits for every connection to close.
             connection.close();
         }
+    }
+
+    /** Whether {@code connection} is still open here. */
+    boolean contains(Connection connection) {
+        return connections.containsKey(connection);
+    }
+
+    /** The connections open now. */
+    Set<Connection> all() {
+        return connections.keySet();
     }
 
     void disconnected(Connection connection) {

@@ -30,6 +30,10 @@ import java.util.Set;
  *            RespondStage       the answer frame (result, error, or any stage's refusal), then afterInvoke
  * </pre>
  *
+ * <p>A stream frame leaves at admission (after the caller token) for the {@link StreamFrameStage}; a stream's open
+ * then goes through the {@link StreamOpenStage}: the same serializer check, lookup (stream methods only) and
+ * authorizer as a request, then the interceptors and the method on the stream's own thread.
+ *
  * <p>A throwable becomes a status in one place, {@link ProviderFailures}. A new step of the call is one
  * {@link ProviderStage} subclass, linked into {@link #call} below.
  */
@@ -44,6 +48,8 @@ final class ProviderPipeline {
     /** {@code null}: no caller token is asked for. */
     final TokenGate tokenGate;
     final AdmissionStage admission;
+    /** Stream frames, from admission; the opens go through the {@link StreamOpenStage}. */
+    final StreamFrameStage streams;
 
     /** @param pool the server's provider executor; {@code null}: requests run on the IO threads */
     ProviderPipeline(ServiceRegistry services, Set<SerializerType> serializers, ProviderExecutor pool,
@@ -56,5 +62,6 @@ final class ProviderPipeline {
         this.tokenGate = security.tokens() == null ? null
                 : new TokenGate(security.tokens(), this, security.tokenTimeoutMillis());
         this.admission = new AdmissionStage(this, metrics, tokenGate);
+        this.streams = new StreamFrameStage(new StreamOpenStage(read, services, security.authorizer()));
     }
 }

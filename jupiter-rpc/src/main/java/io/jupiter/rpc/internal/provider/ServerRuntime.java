@@ -3,6 +3,7 @@ package io.jupiter.rpc.internal.provider;
 import io.jupiter.common.config.JupiterSettings;
 import io.jupiter.rpc.filter.Interceptor;
 import io.jupiter.rpc.flow.FlowLimiter;
+import io.jupiter.rpc.internal.stream.ProviderStreams;
 import io.jupiter.rpc.metrics.RpcMetrics;
 import io.jupiter.rpc.security.Authorizer;
 import io.jupiter.rpc.security.CallerIdentifier;
@@ -12,6 +13,7 @@ import io.jupiter.transport.Acceptor;
 import io.jupiter.transport.Connection;
 import io.jupiter.transport.Frame;
 import io.jupiter.transport.FrameHandler;
+import io.jupiter.transport.Frames;
 import io.jupiter.transport.ProtocolHeader;
 import io.jupiter.transport.TransportConfig;
 import io.jupiter.transport.TransportFactory;
@@ -28,7 +30,8 @@ import java.util.concurrent.TimeUnit;
  * <li>{@link ServiceRegistry}: the services, their interceptors, pinned serializers and executors;</li>
  * <li>{@link ConnectionTable}: the open connections, their limits and callers;</li>
  * <li>{@link ProviderExecutors}: the executors that run calls, from start to drain and close;</li>
- * <li>{@link ProviderPipeline}: the stages every request goes through.</li>
+ * <li>{@link ProviderPipeline}: the stages every request goes through, and where stream frames leave them
+ * ({@link StreamFrameStage}).</li>
  * </ul>
  */
 public final class ServerRuntime implements FrameHandler, AutoCloseable {
@@ -153,6 +156,14 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
         if (entry.mayRunOnIoThreads()) {
             pipeline.threads.readOnIoThreads();
         }
+        if (pipeline.streams.registered(entry)) {
+            connections.all().forEach(ProviderStreams::announce);
+        }
+    }
+
+    /** The streams this server serves. */
+    public ProviderStreams streams() {
+        return pipeline.streams.streams;
     }
 
     public Collection<ServiceEntry> services() {
@@ -184,11 +195,15 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
     @Override
     public void connected(Connection connection) {
         connections.connected(connection);
+        if (pipeline.streams.servesStreams() && connections.contains(connection)) {
+            ProviderStreams.announce(connection);
+        }
     }
 
     @Override
     public void disconnected(Connection connection) {
         connections.disconnected(connection);
+        pipeline.streams.streams.disconnected(connection);
     }
 
     /** Requests received so far (for graceful shutdown: has traffic stopped?). */
@@ -203,6 +218,7 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
      */
     public boolean drain(long timeoutMillis) {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        pipeline.streams.streams.shutDown(); // each stream's receiver hears SHUTTING_DOWN before its connection closes
         pipeline.admission.startDraining();
         try {
             boolean finished = executors.drain(deadline);
@@ -215,7 +231,29 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
 
     @Override
     public void close() {
+        endStreams();
         acceptor.close();
+        pipeline.streams.streams.close();
         executors.close();
+    }
+
+    /**
+     * Ends every stream with {@code SHUTTING_DOWN} and closes the connections that had streams once those end frames
+     * are written (closing the acceptor would drop them), waiting a second at most.
+     */
+    private void endStreams() {
+        List<Connection> told = pipeline.streams.streams.shutDown();
+        for (Connection connection : told) {
+            connection.writeAndClose(Frames.heartbeat(connection.alloc()));
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+        while (told.stream().anyMatch(connections::contains) && System.nanoTime() - deadline < 0) {
+            try {
+                Thread.sleep(5); // waiting for the closes just started, a second at most
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
     }
 }

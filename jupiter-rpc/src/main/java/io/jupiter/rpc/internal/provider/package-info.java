@@ -21,6 +21,10 @@
  *            RespondStage       the answer frame, then afterInvoke
  * </pre>
  *
+ * <p>Stream frames leave the chain at admission, once the caller token was checked, for the
+ * {@link io.jupiter.rpc.internal.provider.StreamFrameStage}; a stream's open is read, looked up, authorized and
+ * intercepted by the {@link io.jupiter.rpc.internal.provider.StreamOpenStage} with the same checks.
+ *
  * <p>A throwable becomes a status in {@link io.jupiter.rpc.internal.provider.ProviderFailures} only, by the rule of
  * {@link io.jupiter.rpc.internal.StatusTable}. Around the pipeline,
  * {@link io.jupiter.rpc.internal.provider.ServerRuntime}

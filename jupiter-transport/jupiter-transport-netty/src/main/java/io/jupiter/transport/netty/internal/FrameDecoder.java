@@ -6,6 +6,7 @@ import io.jupiter.transport.Frames;
 import io.jupiter.transport.ProtocolHeader;
 import io.jupiter.transport.TransportConfig;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import java.util.List;
@@ -49,13 +50,15 @@ import org.slf4j.LoggerFactory;
  * 1 KB bodies); a peer that goes silent instead is closed by the reader idle time.
  *
  * <p>The body of an emitted frame is a retained slice of the cumulation buffer: nothing is copied, and the frame's
- * consumer releases it. Heartbeats (message code {@code 0x0f}) are consumed here and never emitted; a body they
- * declare (1.3.1 always sends none) is skipped.
+ * consumer releases it. Heartbeats (message code {@code 0x0f}) are consumed here; a body they declare (1.3.1
+ * always sends none) is skipped. Only a heartbeat with a non-zero status (an announcement, such as
+ * {@link ProtocolHeader#STREAMS_ANNOUNCED}, sent with id 0) is emitted, with an empty body.
  *
- * <p>Pings and pongs ({@link ProtocolHeader#HEARTBEAT} with an id other than 0 and no body): a decoder that answers
- * pings (a server's) writes the pong, at most one per {@link TransportConfig#pingMinIntervalMillis()}; any other (a
- * client's) fires {@link #PONG} as a user event through the whole pipeline, where the keepalive learns that the
- * connection carries pongs and the connection's group that its peer answers pings.
+ * <p>Pings and pongs ({@link ProtocolHeader#HEARTBEAT} with status 0, an id other than 0 and no body): a decoder that
+ * answers pings (a server's) writes the pong, at most one per {@link TransportConfig#pingMinIntervalMillis()}; any
+ * other (a client's) fires {@link #PONG} as a user event through the whole pipeline, where the keepalive learns that
+ * the connection carries pongs and the connection's group that its peer answers pings. An announcement is never
+ * taken for a ping or a pong, whatever its id.
  */
 public final class FrameDecoder extends ByteToMessageDecoder {
 
@@ -156,7 +159,7 @@ public final class FrameDecoder extends ByteToMessageDecoder {
             headerJustRead = true;
         }
         if (ProtocolHeader.messageCode(sign) == ProtocolHeader.HEARTBEAT) {
-            if (headerJustRead && id != 0 && bodySize == 0) {
+            if (headerJustRead && id != 0 && bodySize == 0 && status == 0) {
                 pingOrPong(ctx);
             }
             // Skip whatever body a heartbeat declares as it arrives; never buffer it.
@@ -165,6 +168,10 @@ public final class FrameDecoder extends ByteToMessageDecoder {
             bodySize -= skip;
             if (bodySize == 0) {
                 bodyComplete();
+                if (status != 0) {
+                    out.add(new Frame(ProtocolHeader.HEARTBEAT, (byte) 0, status, id, Unpooled.EMPTY_BUFFER,
+                            readNanos));
+                }
             } else {
                 awaitBody(ctx);
             }

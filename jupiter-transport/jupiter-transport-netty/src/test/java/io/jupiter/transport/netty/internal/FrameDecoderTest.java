@@ -10,8 +10,11 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.buffer.UnpooledByteBufAllocator;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.embedded.EmbeddedChannel;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -160,6 +163,61 @@ class FrameDecoderTest {
         frame.release();
         assertThat(inbound(channel)).isNull();
         assertThat(channel.isOpen()).isTrue();
+    }
+
+    @Test
+    void anAnnouncementIsPassedOnAndNeverTakenForAPingOrAPong() {
+        // A server's decoder: an announcement (status 0x01), even one with an id, is emitted and not answered; a ping
+        // (status 0, id 7) right after it is answered with its pong.
+        channel = new EmbeddedChannel(new FrameDecoder(RPC, true));
+        ByteBuf in = Unpooled.buffer();
+        ByteBuf announcement = Frames.announcement(UnpooledByteBufAllocator.DEFAULT, ProtocolHeader.STREAMS_ANNOUNCED);
+        in.writeBytes(announcement);
+        announcement.release();
+        ByteBuf withId = Frames.announcement(UnpooledByteBufAllocator.DEFAULT, ProtocolHeader.STREAMS_ANNOUNCED);
+        withId.setLong(4, 5L);
+        in.writeBytes(withId);
+        withId.release();
+        ByteBuf ping = Frames.heartbeat(UnpooledByteBufAllocator.DEFAULT, 7L);
+        in.writeBytes(ping);
+        ping.release();
+        channel.writeInbound(in);
+
+        for (long id : new long[] {0L, 5L}) {
+            Frame frame = channel.readInbound();
+            assertThat(frame.messageCode()).isEqualTo(ProtocolHeader.HEARTBEAT);
+            assertThat(frame.status()).isEqualTo(ProtocolHeader.STREAMS_ANNOUNCED);
+            assertThat(frame.id()).isEqualTo(id);
+            assertThat(frame.body().readableBytes()).isZero();
+            frame.release();
+        }
+        assertThat(inbound(channel)).as("the ping itself is not emitted").isNull();
+        ByteBuf pong = channel.readOutbound();
+        assertThat(pong.getLong(4)).as("one pong, for the ping only").isEqualTo(7L);
+        assertThat(pong.getByte(ProtocolHeader.STATUS_OFFSET)).isZero();
+        pong.release();
+        Object more = channel.readOutbound();
+        assertThat(more).isNull();
+
+        // A client's decoder: an announcement with an id is no pong.
+        List<Object> events = new ArrayList<>();
+        EmbeddedChannel client = new EmbeddedChannel(new FrameDecoder(RPC, false),
+                new ChannelInboundHandlerAdapter() {
+                    @Override
+                    public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+                        events.add(event);
+                    }
+                });
+        ByteBuf toClient = Frames.announcement(UnpooledByteBufAllocator.DEFAULT, ProtocolHeader.STREAMS_ANNOUNCED);
+        toClient.setLong(4, 9L);
+        client.writeInbound(toClient);
+        Frame frame = client.readInbound();
+        assertThat(frame.status()).isEqualTo(ProtocolHeader.STREAMS_ANNOUNCED);
+        frame.release();
+        assertThat(events).doesNotContain(FrameDecoder.PONG);
+        client.writeInbound(Frames.heartbeat(UnpooledByteBufAllocator.DEFAULT, 9L));
+        assertThat(events).containsExactly(FrameDecoder.PONG);
+        client.finishAndReleaseAll();
     }
 
     @Test

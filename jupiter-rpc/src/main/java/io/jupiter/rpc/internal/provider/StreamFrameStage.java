@@ -1,0 +1,60 @@
+package io.jupiter.rpc.internal.provider;
+
+import io.jupiter.common.ThrottledWarning;
+import io.jupiter.rpc.internal.stream.ProviderStreams;
+import io.jupiter.rpc.security.CallerIdentity;
+import io.jupiter.transport.Connection;
+import io.jupiter.transport.Frame;
+import io.jupiter.transport.TransportAddresses;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Where the {@link AdmissionStage} sends a stream frame of a connection whose caller is named (caller token
+ * included): to the server's {@link ProviderStreams}, whose opens go through the {@link StreamOpenStage}, or, while
+ * no registered service has a stream method, nowhere: the connection is closed, as 1.3.1 closes one that sends a
+ * message code it does not know. Also whether connections hear the streams' announcement.
+ */
+final class StreamFrameStage {
+
+    private static final Logger log = LoggerFactory.getLogger(StreamFrameStage.class);
+    /** A peer can send a refused stream frame on every connection it opens: one line a second per peer at most. */
+    private static final ThrottledWarning refused = new ThrottledWarning(log, 1, TimeUnit.SECONDS);
+
+    final ProviderStreams streams;
+    /** Whether a registered service has a stream method: then each connection hears the announcement first. */
+    private volatile boolean servesStreams;
+
+    StreamFrameStage(StreamOpenStage open) {
+        this.streams = new ProviderStreams(open);
+    }
+
+    /** Whether connections hear the announcement and stream frames are served. */
+    boolean servesStreams() {
+        return servesStreams;
+    }
+
+    /** A service was registered: returns {@code true} the first time one has a stream method. */
+    boolean registered(ServiceEntry entry) {
+        if (!servesStreams && StreamOpenStage.hasStreamMethod(entry.serviceInterface())) {
+            servesStreams = true;
+            return true;
+        }
+        return false;
+    }
+
+    /** A stream frame, on the connection's IO thread, once admission let it through. Takes ownership of it. */
+    void received(Connection connection, OpenConnection open, Frame frame) {
+        if (!servesStreams) {
+            // It announced none, so no consumer of ours sends one.
+            refused.warnFor(TransportAddresses.ipOf(connection.remoteAddress()),
+                    "closing {}: a stream frame (message code 0x{}) to a provider that serves no stream method",
+                    connection.remoteAddress(), Integer.toHexString(frame.messageCode()));
+            frame.release();
+            connection.close();
+            return;
+        }
+        streams.received(connection, open == null ? CallerIdentity.ANONYMOUS : open.caller(), frame);
+    }
+}

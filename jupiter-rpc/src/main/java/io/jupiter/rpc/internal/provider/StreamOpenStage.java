@@ -1,0 +1,169 @@
+package io.jupiter.rpc.internal.provider;
+
+import io.jupiter.common.LogText;
+import io.jupiter.rpc.exception.StreamException;
+import io.jupiter.rpc.filter.Interceptor;
+import io.jupiter.rpc.internal.Throwables;
+import io.jupiter.rpc.internal.filter.ContextHolder;
+import io.jupiter.rpc.internal.filter.DefaultInvocation;
+import io.jupiter.rpc.internal.filter.InterceptorChain;
+import io.jupiter.rpc.internal.stream.OutboundStream;
+import io.jupiter.rpc.internal.stream.StreamOpener;
+import io.jupiter.rpc.security.Authorizer;
+import io.jupiter.rpc.security.CallerIdentity;
+import io.jupiter.serialization.Serializer;
+import io.jupiter.serialization.wire.MessageWrapper;
+import io.jupiter.serialization.wire.ServiceMetadata;
+import io.jupiter.transport.Connection;
+import io.jupiter.transport.Status;
+import io.netty.buffer.ByteBuf;
+import java.lang.reflect.Method;
+import java.util.concurrent.Flow;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The stages of the provider's request pipeline that a stream's open goes through, in the same order and with the
+ * same checks as a request's ({@link ProviderPipeline}): serializer accepted, then from the envelope alone the
+ * service, the serializers it is pinned to, the method (which must be a stream method) and the {@link Authorizer};
+ * only then the arguments, the interceptors' {@code beforeInvoke}, and the method, on the stream's own thread.
+ */
+final class StreamOpenStage implements StreamOpener {
+
+    private static final Logger log = LoggerFactory.getLogger(StreamOpenStage.class);
+
+    private final ReadStage read;
+    private final ServiceRegistry services;
+    /** {@code null}: every caller may call every method. */
+    private final Authorizer authorizer;
+
+    StreamOpenStage(ReadStage read, ServiceRegistry services, Authorizer authorizer) {
+        this.read = read;
+        this.services = services;
+        this.authorizer = authorizer;
+    }
+
+    /** Whether {@code serviceInterface} declares a stream method (one returning {@link Flow.Publisher}). */
+    static boolean hasStreamMethod(Class<?> serviceInterface) {
+        for (Method method : serviceInterface.getMethods()) {
+            if (method.getReturnType() == Flow.Publisher.class) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean isStreamMethod(Class<?> serviceInterface, String name) {
+        for (Method method : serviceInterface.getMethods()) {
+            if (method.getName().equals(name) && method.getReturnType() == Flow.Publisher.class) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public Opened open(Connection connection, long streamId, CallerIdentity caller, byte serializerCode, ByteBuf body,
+                       long receivedNanos) {
+        Serializer serializer = read.acceptedSerializer(serializerCode);
+        if (serializer == null) {
+            throw new Refused(Status.BAD_REQUEST, "the provider does not accept the serializer with code "
+                    + serializerCode);
+        }
+        int bodyBytes = body.readableBytes();
+        ServiceEntry[] found = new ServiceEntry[1];
+        Refused[] refusal = new Refused[1];
+        String[] authorizedMethod = new String[1];
+        MessageWrapper message;
+        try {
+            message = serializer.readRequest(body, (appName, metadata, methodName) -> {
+                Refused refused = lookUp(found, caller, connection, serializerCode, metadata, methodName);
+                refusal[0] = refused;
+                authorizedMethod[0] = methodName;
+                return refused != null ? null : found[0].argumentTypes(methodName);
+            });
+        } catch (RuntimeException | StackOverflowError e) {
+            throw new Refused(ProviderFailures.statusOf(e, ProviderFailures.Where.READ, null),
+                    "the provider cannot read the stream's open: " + e.getMessage());
+        }
+        if (refusal[0] != null) {
+            throw refusal[0];
+        }
+        ServiceEntry service = found[0];
+        if (message == null || service == null) {
+            throw new Refused(Status.BAD_REQUEST, "the stream's open names no service");
+        }
+        String methodName = message.getMethodName();
+        if (!authorizedMethod[0].equals(methodName) || services.find(message.getMetadata()) != service) {
+            // As for a request (ReadStage): what was looked up and authorized is what runs.
+            throw new Refused(Status.BAD_REQUEST, "the stream's open names another service or method after the one"
+                    + " it was authorized for (" + service.key() + "." + authorizedMethod[0] + ")");
+        }
+        Object[] args = message.getArgs() == null ? new Object[0] : message.getArgs();
+        InterceptorChain chain = service.chain();
+        DefaultInvocation invocation = DefaultInvocation.provider(service.key(), methodName, args,
+                message.getAppName(), connection.remoteAddress(), caller, message.getAttachments(), receivedNanos,
+                bodyBytes, streamId);
+        if (chain != null) {
+            try {
+                chain.before(invocation);
+            } catch (RuntimeException | Error e) {
+                throw new Refused(ProviderFailures.statusOf(e, ProviderFailures.Where.INTERCEPTOR, null),
+                        String.valueOf(e.getMessage()));
+            }
+        }
+        Object result;
+        DefaultInvocation previous = ContextHolder.enter(invocation);
+        Interceptor.MethodScope[] scopes = chain == null ? null : chain.enterMethod(invocation);
+        MethodEntry method = null;
+        try {
+            method = service.resolve(methodName, args);
+            result = method.invoke(args);
+        } catch (Throwable t) {
+            Throwable cause = Throwables.unwrap(t);
+            Status status = ProviderFailures.statusOf(cause, ProviderFailures.Where.METHOD, method);
+            if (chain != null) {
+                invocation.status(status);
+                chain.after(invocation, null, cause);
+            }
+            throw new Refused(status, String.valueOf(cause));
+        } finally {
+            InterceptorChain.exitMethod(scopes);
+            ContextHolder.exit(previous);
+        }
+        String name = service.key() + "." + methodName;
+        OutboundStream.EndListener onEnd = chain == null ? (status, reason) -> { }
+                : (status, reason) -> {
+                    invocation.status(status);
+                    chain.after(invocation, null, status == Status.OK ? null : new StreamException(status, reason));
+                };
+        return new Opened((Flow.Publisher<?>) result, serializer, name, onEnd);
+    }
+
+    /** The lookup stage from the envelope; the refusal, or {@code null} with the service in {@code found[0]}. */
+    private Refused lookUp(ServiceEntry[] found, CallerIdentity caller, Connection connection, byte serializerCode,
+                           ServiceMetadata metadata, String methodName) {
+        if (metadata == null) {
+            return new Refused(Status.BAD_REQUEST, "the stream's open names no service");
+        }
+        ServiceEntry service = services.find(metadata);
+        if (service == null) {
+            return new Refused(Status.SERVICE_NOT_FOUND, "service not found: " + metadata.directory());
+        }
+        if (!service.acceptsSerializer(serializerCode)) {
+            return new Refused(Status.BAD_REQUEST, "service " + service.key() + " accepts only "
+                    + service.pinnedSerializers() + " serializers");
+        }
+        if (service.argumentTypes(methodName) == null || !isStreamMethod(service.serviceInterface(), methodName)) {
+            return new Refused(Status.BAD_REQUEST, service.key() + "." + methodName + " is not a stream method");
+        }
+        if (authorizer != null && !authorizer.permits(caller, service.key(), methodName)) {
+            log.warn("{}: stream refused: caller {} may not call {}.{}", connection.remoteAddress(),
+                    LogText.of(caller.toString()), service.key(), LogText.of(methodName));
+            return new Refused(Status.BAD_REQUEST, "caller " + caller + " is not authorized to call "
+                    + service.key() + "." + methodName);
+        }
+        found[0] = service;
+        return null;
+    }
+}

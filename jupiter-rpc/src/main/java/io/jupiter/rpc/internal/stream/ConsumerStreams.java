@@ -1,0 +1,147 @@
+package io.jupiter.rpc.internal.stream;
+
+import io.jupiter.common.NamedThreadFactory;
+import io.jupiter.rpc.exception.StreamException;
+import io.jupiter.rpc.internal.VirtualThreads;
+import io.jupiter.transport.Connection;
+import io.jupiter.transport.Frame;
+import io.jupiter.transport.ProtocolHeader;
+import io.jupiter.transport.Status;
+import java.util.ArrayList;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The client's streams: which connections lead to a provider that announced streams, the open streams by id, and
+ * the delivery of their frames, routed here from the client's frame handler on the IO thread. Messages are read and
+ * handed to subscribers on delivery threads (virtual where the JDK has them), never on the IO thread.
+ */
+public final class ConsumerStreams implements AutoCloseable {
+
+    /**
+     * How long after a connection opened its provider's announcement may still be on its way. A provider that serves
+     * streams announces it with the first bytes it writes, so within one round trip; after this, a connection that
+     * brought none leads to a provider without streams (Jupiter 1.3.1, or one that serves no stream method).
+     */
+    public static final long ANNOUNCEMENT_GRACE_MILLIS = 1000;
+
+    private final ConcurrentHashMap<Long, ClientStream<?>> streams = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Connection, Peer> peers = new ConcurrentHashMap<>();
+    private final ExecutorService delivery = VirtualThreads.available()
+            ? VirtualThreads.newThreadPerTaskExecutor("jupiter-stream-delivery-")
+            : Executors.newCachedThreadPool(new NamedThreadFactory("jupiter-stream-delivery", true));
+
+    /** A connection opened (before any of its frames arrives). */
+    public void connected(Connection connection) {
+        peers.put(connection, new Peer());
+    }
+
+    /**
+     * A frame arrived, on the IO thread; returns whether it was a stream's (or an announcement) and is taken here.
+     */
+    public boolean received(Connection connection, Frame frame) {
+        byte code = frame.messageCode();
+        if (code == ProtocolHeader.HEARTBEAT) {
+            if ((frame.status() & ProtocolHeader.STREAMS_ANNOUNCED) != 0) {
+                Peer peer = peers.get(connection);
+                if (peer != null) {
+                    peer.announced();
+                }
+            }
+            frame.release();
+            return true;
+        }
+        if (code != ProtocolHeader.STREAM_MESSAGE && code != ProtocolHeader.STREAM_END) {
+            return false;
+        }
+        ClientStream<?> stream = streams.get(frame.id());
+        if (stream == null || stream.connection() != connection) {
+            frame.release(); // cancelled, or ended: late frames are dropped
+            return true;
+        }
+        stream.arrived(frame);
+        return true;
+    }
+
+    /** The connection closed: each of its streams ends with {@code CLIENT_ERROR}. */
+    public void disconnected(Connection connection) {
+        peers.remove(connection);
+        for (ClientStream<?> stream : new ArrayList<>(streams.values())) {
+            if (stream.connection() == connection) {
+                stream.connectionLost();
+            }
+        }
+    }
+
+    /**
+     * Returns once the provider behind {@code connection} announced streams; throws at once if it will not have (its
+     * grace since the connection opened passed), else waits for the rest of that grace.
+     */
+    public void awaitStreams(Connection connection, String what) {
+        Peer peer = peers.get(connection);
+        if (peer == null) {
+            throw new StreamException(Status.CLIENT_ERROR, "stream " + what + ": the connection to "
+                    + connection.remoteAddress() + " closed; not sent");
+        }
+        long left = TimeUnit.MILLISECONDS.toNanos(ANNOUNCEMENT_GRACE_MILLIS) - (System.nanoTime() - peer.since);
+        try {
+            if (peer.announcement.getCount() == 0 || (left > 0 && peer.announcement.await(left,
+                    TimeUnit.NANOSECONDS))) {
+                return;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StreamException(Status.CLIENT_ERROR, "stream " + what + ": interrupted; not sent", e);
+        }
+        throw new StreamException(Status.CLIENT_ERROR, "stream " + what + ": the provider at "
+                + connection.remoteAddress() + " does not speak streams (it did not announce them when the"
+                + " connection opened: Jupiter 1.3.1, or a provider that serves no stream method); not sent");
+    }
+
+    void register(ClientStream<?> stream) {
+        streams.put(stream.id(), stream);
+    }
+
+    void forget(ClientStream<?> stream) {
+        streams.remove(stream.id(), stream);
+    }
+
+    ExecutorService delivery() {
+        return delivery;
+    }
+
+    /** Streams open now. */
+    public int openStreams() {
+        return streams.size();
+    }
+
+    /** Ends every stream ({@code CLIENT_ERROR}: the client closed) and stops the delivery threads. */
+    @Override
+    public void close() {
+        for (ClientStream<?> stream : new ArrayList<>(streams.values())) {
+            stream.connectionLost();
+        }
+        delivery.shutdown();
+        try {
+            if (!delivery.awaitTermination(2, TimeUnit.SECONDS)) {
+                delivery.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            delivery.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** What a client knows of one connection's provider. */
+    private static final class Peer {
+        final long since = System.nanoTime();
+        final CountDownLatch announcement = new CountDownLatch(1);
+
+        void announced() {
+            announcement.countDown();
+        }
+    }
+}

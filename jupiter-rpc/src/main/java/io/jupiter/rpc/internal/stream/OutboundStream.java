@@ -1,0 +1,415 @@
+package io.jupiter.rpc.internal.stream;
+
+import io.jupiter.rpc.exception.StreamException;
+import io.jupiter.rpc.stream.SlowConsumerPolicy;
+import io.jupiter.rpc.stream.StreamOptions;
+import io.jupiter.serialization.Serializer;
+import io.jupiter.transport.Connection;
+import io.jupiter.transport.Status;
+import io.netty.buffer.ByteBuf;
+import java.util.ArrayDeque;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.IntConsumer;
+
+/**
+ * The sending side of one stream: the receiver's credit, the messages buffered beyond it (bounded by the stream's
+ * {@link StreamOptions}), the {@link SlowConsumerPolicy} applied when that buffer is full, and the stream's end. A
+ * message goes out only against credit, so the connection never holds more of this stream than its receiver asked
+ * for, and this object never more than its buffer. Thread-safe: producers offer on their threads, credit and cancel
+ * arrive on the IO thread.
+ */
+public final class OutboundStream {
+
+    /** Hears how a stream ended, once. */
+    @FunctionalInterface
+    public interface EndListener {
+        void ended(Status status, String reason);
+    }
+
+    private final long id;
+    private final Connection connection;
+    private final Serializer serializer;
+    private final StreamOptions options;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition space = lock.newCondition();
+    private final ArrayDeque<ByteBuf> buffer = new ArrayDeque<>();
+    /**
+     * Frames due to go out (sent against credit, or the end), in the order they were sent under the lock. Only the
+     * connection's IO thread writes them: a write from another thread is queued by the connection and could be
+     * overtaken by a later one made on the IO thread (credit arrives there), so the stream's frames never are.
+     */
+    private final ArrayDeque<ByteBuf> outgoing = new ArrayDeque<>();
+    private boolean writeScheduled;
+    private final List<EndListener> listeners = new CopyOnWriteArrayList<>();
+    private long bufferedBytes;
+    private long credit;
+    private long dropped;
+    private boolean completing;
+    /** Non-null once the stream ended. */
+    private Status endStatus;
+    private String endReason;
+    /** Told of every credit frame (a publisher bridge turns it into demand); {@code null}: nobody. */
+    private volatile IntConsumer creditListener;
+    private int sizeHint = 64;
+    /** Runs once, when the first credit arrives; {@code null} once run (or never set). */
+    private Runnable onFirstCredit;
+
+    OutboundStream(long id, Connection connection, Serializer serializer, StreamOptions options) {
+        this.id = id;
+        this.connection = connection;
+        this.serializer = serializer;
+        this.options = options;
+    }
+
+    public long id() {
+        return id;
+    }
+
+    public Connection connection() {
+        return connection;
+    }
+
+    public Serializer serializer() {
+        return serializer;
+    }
+
+    public StreamOptions options() {
+        return options;
+    }
+
+    /** Adds a listener of the end; runs it at once if the stream already ended. */
+    public void onEnd(EndListener listener) {
+        listeners.add(listener);
+        Status status;
+        String reason;
+        lock.lock();
+        try {
+            status = endStatus;
+            reason = endReason;
+        } finally {
+            lock.unlock();
+        }
+        if (status != null && listeners.remove(listener)) {
+            listener.ended(status, reason);
+        }
+    }
+
+    /** Runs {@code start} when the receiver first asks for messages (at once if it already did). */
+    void onFirstCredit(Runnable start) {
+        boolean now;
+        lock.lock();
+        try {
+            now = credit > 0 && endStatus == null;
+            if (!now) {
+                onFirstCredit = start;
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (now) {
+            start.run();
+        }
+    }
+
+    void creditListener(IntConsumer listener) {
+        this.creditListener = listener;
+    }
+
+    /** Serializes {@code value} on the calling thread and {@link #offer offers} it. */
+    public boolean send(Object value) throws InterruptedException {
+        checkOpen();
+        ByteBuf frame = StreamFrames.message(connection, serializer, id, value, sizeHint);
+        sizeHint = frame.readableBytes();
+        return offer(frame);
+    }
+
+    /**
+     * Sends a complete message frame (taking ownership): at once against credit, else into the buffer, else as the
+     * policy says. Returns {@code false} if it (or, for drop-oldest, nothing) was dropped.
+     *
+     * @throws StreamException if the stream ended (the frame is released)
+     */
+    public boolean offer(ByteBuf frame) throws InterruptedException {
+        boolean failedSlow = false;
+        lock.lock();
+        try {
+            while (true) {
+                if (endStatus != null || completing) {
+                    frame.release();
+                    throw ended();
+                }
+                if (credit > 0 && buffer.isEmpty()) {
+                    credit--;
+                    enqueue(frame);
+                    return true;
+                }
+                int size = frame.readableBytes();
+                if (buffer.size() < options.bufferMessages()
+                        && (buffer.isEmpty() || bufferedBytes + size <= options.bufferBytes())) {
+                    buffer.add(frame);
+                    bufferedBytes += size;
+                    return true;
+                }
+                SlowConsumerPolicy policy = options.policy();
+                if (policy == SlowConsumerPolicy.WAIT) {
+                    try {
+                        space.await();
+                    } catch (InterruptedException e) {
+                        frame.release();
+                        throw e;
+                    }
+                } else if (policy == SlowConsumerPolicy.DROP_OLDEST) {
+                    ByteBuf oldest = buffer.poll();
+                    bufferedBytes -= oldest.readableBytes();
+                    oldest.release();
+                    dropped++;
+                } else if (policy == SlowConsumerPolicy.DROP_NEWEST) {
+                    frame.release();
+                    dropped++;
+                    return false;
+                } else {
+                    frame.release();
+                    failedSlow = true;
+                    break;
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (failedSlow) {
+            end(Status.SLOW_CONSUMER, "the receiver read too slowly: " + options.bufferMessages()
+                    + " messages or " + options.bufferBytes() + " bytes buffered beyond its credit");
+        }
+        throw ended();
+    }
+
+    /** The receiver asked for {@code messages} more: sends buffered messages against them, wakes waiting producers. */
+    void credit(int messages) {
+        boolean ended = false;
+        Runnable start;
+        lock.lock();
+        try {
+            if (endStatus != null) {
+                return;
+            }
+            start = onFirstCredit;
+            onFirstCredit = null;
+            credit = Math.min(credit + messages, Integer.MAX_VALUE * 4L);
+            while (credit > 0 && !buffer.isEmpty()) {
+                ByteBuf frame = buffer.poll();
+                bufferedBytes -= frame.readableBytes();
+                credit--;
+                enqueue(frame);
+            }
+            space.signalAll();
+            if (completing && buffer.isEmpty()) {
+                enqueue(StreamFrames.end(connection.alloc(), id, Status.OK, null));
+                ended = markEnded(Status.OK, null);
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (ended) {
+            notifyEnded(Status.OK, null);
+            return;
+        }
+        if (start != null) {
+            start.run();
+        }
+        IntConsumer listener = creditListener;
+        if (listener != null) {
+            listener.accept(messages);
+        }
+    }
+
+    /** Ends the stream normally once every buffered message went out. Idempotent. */
+    public void complete() {
+        boolean ended = false;
+        lock.lock();
+        try {
+            if (endStatus != null || completing) {
+                return;
+            }
+            completing = true;
+            space.signalAll();
+            if (buffer.isEmpty()) {
+                enqueue(StreamFrames.end(connection.alloc(), id, Status.OK, null));
+                ended = markEnded(Status.OK, null);
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (ended) {
+            notifyEnded(Status.OK, null);
+        }
+    }
+
+    /** Ends the stream now with {@code status}: buffered messages are dropped, the receiver is told why. */
+    public void end(Status status, String reason) {
+        closeNow(status, reason, true);
+    }
+
+    /** The receiver cancelled: nothing more is sent. */
+    void cancelled(String reason) {
+        closeNow(Status.STREAM_CANCELLED, reason == null || reason.isEmpty() ? "cancelled by the receiver" : reason,
+                false);
+    }
+
+    /** The connection closed: nothing can be sent. */
+    void connectionLost() {
+        closeNow(Status.CLIENT_ERROR, "the connection to " + connection.remoteAddress() + " closed", false);
+    }
+
+    /** Ends the stream without a frame: its receiver already knows (it cancelled, or was told). */
+    void closeSilently(Status status, String reason) {
+        closeNow(status, reason, false);
+    }
+
+    private void closeNow(Status status, String reason, boolean tell) {
+        boolean ended;
+        lock.lock();
+        try {
+            if (endStatus != null) {
+                return;
+            }
+            releaseBuffer();
+            if (tell) {
+                enqueue(StreamFrames.end(connection.alloc(), id, status, reason));
+            }
+            ended = markEnded(status, reason);
+        } finally {
+            lock.unlock();
+        }
+        if (ended) {
+            notifyEnded(status, reason);
+        }
+    }
+
+    /** Queues {@code frame} to be written, in order, on the connection's IO thread; under the lock. */
+    private void enqueue(ByteBuf frame) {
+        outgoing.add(frame);
+        if (writeScheduled) {
+            return;
+        }
+        writeScheduled = true;
+        try {
+            connection.ioExecutor().execute(this::writeOutgoing);
+        } catch (RejectedExecutionException e) {
+            // The IO thread is shutting down: nobody will write these.
+            writeScheduled = false;
+            ByteBuf dropped;
+            while ((dropped = outgoing.poll()) != null) {
+                dropped.release();
+            }
+        }
+    }
+
+    /** On the IO thread: writes what was sent so far, in order. */
+    private void writeOutgoing() {
+        ByteBuf[] frames;
+        lock.lock();
+        try {
+            frames = outgoing.toArray(new ByteBuf[0]);
+            outgoing.clear();
+            writeScheduled = false;
+        } finally {
+            lock.unlock();
+        }
+        for (ByteBuf frame : frames) {
+            connection.write(frame);
+        }
+    }
+
+    private boolean markEnded(Status status, String reason) {
+        endStatus = status;
+        endReason = reason;
+        releaseBuffer();
+        space.signalAll();
+        return true;
+    }
+
+    private void notifyEnded(Status status, String reason) {
+        for (EndListener listener : listeners) {
+            if (listeners.remove(listener)) {
+                listener.ended(status, reason);
+            }
+        }
+    }
+
+    private void releaseBuffer() {
+        ByteBuf frame;
+        while ((frame = buffer.poll()) != null) {
+            frame.release();
+        }
+        bufferedBytes = 0;
+    }
+
+    /** Whether the stream is neither ended nor completing. */
+    public boolean isOpen() {
+        lock.lock();
+        try {
+            return endStatus == null && !completing;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void checkOpen() {
+        lock.lock();
+        try {
+            if (endStatus != null || completing) {
+                throw ended();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Messages buffered now (for tests and metrics). */
+    public int bufferedMessages() {
+        lock.lock();
+        try {
+            return buffer.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Bytes buffered now. */
+    public long bufferedBytes() {
+        lock.lock();
+        try {
+            return bufferedBytes;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Messages dropped by a drop policy so far. */
+    public long dropped() {
+        lock.lock();
+        try {
+            return dropped;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private StreamException ended() {
+        Status status = endStatus;
+        if (status == null) {
+            return new StreamException(Status.SERVER_ERROR, "stream " + id + " was completed: nothing more may be"
+                    + " sent");
+        }
+        return new StreamException(status, "stream " + id + " is over (" + status + "): " + endReason);
+    }
+
+    @Override
+    public String toString() {
+        return "OutboundStream{id=" + id + ", to " + connection.remoteAddress() + '}';
+    }
+}

@@ -1,0 +1,323 @@
+package io.jupiter.rpc.internal.stream;
+
+import io.jupiter.common.LogText;
+import io.jupiter.common.NamedThreadFactory;
+import io.jupiter.rpc.internal.VirtualThreads;
+import io.jupiter.rpc.security.CallerIdentity;
+import io.jupiter.rpc.stream.StreamOptions;
+import io.jupiter.transport.Connection;
+import io.jupiter.transport.Frame;
+import io.jupiter.transport.Frames;
+import io.jupiter.transport.ProtocolHeader;
+import io.jupiter.transport.Status;
+import io.netty.buffer.ByteBuf;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Flow;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The provider's streams: routes the stream frames of every connection (on its IO thread) to the stream they name,
+ * opens streams off the IO thread through the {@link StreamOpener}, ends every stream of a connection that closes,
+ * and every stream with {@code SHUTTING_DOWN} when the server shuts down.
+ */
+public final class ProviderStreams implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(ProviderStreams.class);
+
+    /** Streams one connection may have open at once; an open beyond is ended {@code SERVER_BUSY}. */
+    public static final int MAX_STREAMS_PER_CONNECTION = 10_000;
+
+    private final StreamOpener opener;
+    /** Opens streams and runs sink-driven producers: a virtual thread each where the JDK has them. */
+    private final ExecutorService threads;
+    private final ConcurrentHashMap<Connection, Map<Long, Entry>> byConnection = new ConcurrentHashMap<>();
+    private volatile boolean shuttingDown;
+
+    public ProviderStreams(StreamOpener opener) {
+        this.opener = opener;
+        this.threads = VirtualThreads.available() ? VirtualThreads.newThreadPerTaskExecutor("jupiter-stream-")
+                : Executors.newCachedThreadPool(new NamedThreadFactory("jupiter-stream", true));
+    }
+
+    /** Writes the announcement that this provider speaks streams; call first on every connection. */
+    public static void announce(Connection connection) {
+        connection.write(Frames.announcement(connection.alloc(), ProtocolHeader.STREAMS_ANNOUNCED));
+    }
+
+    /** One stream frame, on the connection's IO thread. Takes ownership of the frame. */
+    public void received(Connection connection, CallerIdentity caller, Frame frame) {
+        try {
+            switch (frame.messageCode()) {
+                case ProtocolHeader.STREAM_OPEN -> opened(connection, caller, frame);
+                case ProtocolHeader.STREAM_CREDIT -> credited(connection, frame);
+                case ProtocolHeader.STREAM_CANCEL -> {
+                    Entry entry = entry(connection, frame.id());
+                    if (entry != null) {
+                        entry.cancel(StreamFrames.reasonOf(frame.body()));
+                    }
+                }
+                default -> {
+                    // Client streaming is not served yet: a message or end from the consumer ends its stream.
+                    Entry entry = entry(connection, frame.id());
+                    if (entry != null) {
+                        entry.end(Status.BAD_REQUEST, "this provider accepts no messages from the receiver of a"
+                                + " server stream");
+                    }
+                }
+            }
+        } finally {
+            frame.release();
+        }
+    }
+
+    private void opened(Connection connection, CallerIdentity caller, Frame frame) {
+        long id = frame.id();
+        if (shuttingDown) {
+            connection.write(StreamFrames.end(connection.alloc(), id, Status.SHUTTING_DOWN,
+                    "the provider is shutting down"));
+            return;
+        }
+        Map<Long, Entry> streams = byConnection.computeIfAbsent(connection, c -> new ConcurrentHashMap<>());
+        if (streams.size() >= MAX_STREAMS_PER_CONNECTION) {
+            connection.write(StreamFrames.end(connection.alloc(), id, Status.SERVER_BUSY, "provider busy: "
+                    + MAX_STREAMS_PER_CONNECTION + " streams open on this connection"));
+            return;
+        }
+        Entry entry = new Entry(connection, id);
+        if (streams.putIfAbsent(id, entry) != null) {
+            connection.write(StreamFrames.end(connection.alloc(), id, Status.BAD_REQUEST, "stream id " + id
+                    + " is already open on this connection"));
+            return;
+        }
+        // The body is read on the stream's own thread: it may be large, and the IO thread serves everyone.
+        frame.body().retain();
+        byte serializerCode = frame.serializerCode();
+        long receivedNanos = frame.receivedNanos();
+        ByteBuf body = frame.body();
+        try {
+            threads.execute(() -> open(entry, caller, serializerCode, body, receivedNanos));
+        } catch (RejectedExecutionException e) {
+            body.release();
+            streams.remove(id);
+            connection.write(StreamFrames.end(connection.alloc(), id, Status.SHUTTING_DOWN,
+                    "the provider is shutting down"));
+        }
+    }
+
+    private void open(Entry entry, CallerIdentity caller, byte serializerCode, ByteBuf body,
+                      long receivedNanos) {
+        StreamOpener.Opened opened;
+        try {
+            opened = opener.open(entry.connection, entry.id, caller, serializerCode, body, receivedNanos);
+        } catch (StreamOpener.Refused e) {
+            entry.refused(e.status(), e.getMessage());
+            return;
+        } catch (RuntimeException | Error e) {
+            log.warn("stream {} from {}: open failed: {}", entry.id, entry.connection.remoteAddress(),
+                    LogText.of(e.toString()));
+            entry.refused(Status.SERVER_ERROR, "the provider could not open the stream: " + e);
+            return;
+        } finally {
+            body.release();
+        }
+        Flow.Publisher<?> publisher = opened.publisher();
+        if (publisher == null) {
+            entry.refused(Status.SERVICE_UNEXPECTED_ERROR, opened.name() + " returned no publisher");
+            opened.onEnd().ended(Status.SERVICE_UNEXPECTED_ERROR, "no publisher");
+            return;
+        }
+        StreamOptions options = publisher instanceof StreamSource source ? source.options() : StreamOptions.DEFAULTS;
+        OutboundStream stream = new OutboundStream(entry.id, entry.connection, opened.serializer(), options);
+        stream.onEnd(opened.onEnd());
+        stream.onEnd((status, reason) -> forget(entry));
+        if (publisher instanceof StreamSource source) {
+            source.start(stream, threads);
+        } else {
+            PublisherBridge.subscribe(publisher, stream);
+        }
+        entry.started(stream);
+    }
+
+    private void credited(Connection connection, Frame frame) {
+        Entry entry = entry(connection, frame.id());
+        if (entry == null) {
+            return; // the stream ended meanwhile
+        }
+        int messages = StreamFrames.creditOf(frame.body());
+        if (messages < 0) {
+            entry.end(Status.BAD_REQUEST, "a credit frame must carry a positive 4-byte count");
+            return;
+        }
+        entry.credit(messages);
+    }
+
+    private Entry entry(Connection connection, long id) {
+        Map<Long, Entry> streams = byConnection.get(connection);
+        return streams == null ? null : streams.get(id);
+    }
+
+    private void forget(Entry entry) {
+        Map<Long, Entry> streams = byConnection.get(entry.connection);
+        if (streams != null) {
+            streams.remove(entry.id, entry);
+        }
+    }
+
+    /** Streams open now, on every connection. */
+    public int openStreams() {
+        int open = 0;
+        for (Map<Long, Entry> streams : byConnection.values()) {
+            open += streams.size();
+        }
+        return open;
+    }
+
+    /** The connection closed: each of its streams ends, its producer learns it, its buffer is freed. */
+    public void disconnected(Connection connection) {
+        Map<Long, Entry> streams = byConnection.remove(connection);
+        if (streams != null) {
+            for (Entry entry : new ArrayList<>(streams.values())) {
+                entry.connectionLost();
+            }
+        }
+    }
+
+    /**
+     * The server shuts down: new opens are refused and every open stream ends with {@code SHUTTING_DOWN}, its
+     * receiver told. Returns the connections that had streams.
+     */
+    public List<Connection> shutDown() {
+        shuttingDown = true;
+        List<Connection> told = new ArrayList<>();
+        for (Map.Entry<Connection, Map<Long, Entry>> e : byConnection.entrySet()) {
+            if (!e.getValue().isEmpty()) {
+                told.add(e.getKey());
+            }
+            for (Entry entry : new ArrayList<>(e.getValue().values())) {
+                entry.end(Status.SHUTTING_DOWN, "the provider is shutting down");
+            }
+        }
+        return told;
+    }
+
+    @Override
+    public void close() {
+        shutDown();
+        threads.shutdown();
+        try {
+            if (!threads.awaitTermination(2, TimeUnit.SECONDS)) {
+                threads.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            threads.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** One stream from its open frame on: what arrived before its producer started, then the stream itself. */
+    private final class Entry {
+        final Connection connection;
+        final long id;
+        private OutboundStream stream;
+        private int pendingCredit;
+        private Status pendingEnd;
+        private String pendingReason;
+
+        Entry(Connection connection, long id) {
+            this.connection = connection;
+            this.id = id;
+        }
+
+        void started(OutboundStream started) {
+            int credit;
+            Status end;
+            String reason;
+            synchronized (this) {
+                stream = started;
+                credit = pendingCredit;
+                end = pendingEnd;
+                reason = pendingReason;
+            }
+            if (end != null) {
+                // Ended before its producer started (cancelled, connection lost, refused): the receiver knows.
+                started.closeSilently(end, reason);
+            } else if (credit > 0) {
+                started.credit(credit);
+            }
+        }
+
+        void refused(Status status, String reason) {
+            forget(this);
+            boolean tell;
+            synchronized (this) {
+                tell = pendingEnd == null;
+                pendingEnd = status;
+            }
+            if (tell) {
+                connection.write(StreamFrames.end(connection.alloc(), id, status, reason));
+            }
+        }
+
+        void credit(int messages) {
+            OutboundStream s;
+            synchronized (this) {
+                s = stream;
+                if (s == null) {
+                    pendingCredit = (int) Math.min((long) pendingCredit + messages, Integer.MAX_VALUE);
+                    return;
+                }
+            }
+            s.credit(messages);
+        }
+
+        void cancel(String reason) {
+            OutboundStream s = pending(Status.STREAM_CANCELLED, reason);
+            if (s != null) {
+                s.cancelled(reason);
+            } else {
+                forget(this);
+            }
+        }
+
+        void end(Status status, String reason) {
+            OutboundStream s = pending(status, reason);
+            if (s != null) {
+                s.end(status, reason);
+            } else if (forgetIfFirstEnd(status)) {
+                connection.write(StreamFrames.end(connection.alloc(), id, status, reason));
+            }
+        }
+
+        void connectionLost() {
+            OutboundStream s = pending(Status.CLIENT_ERROR, "connection closed");
+            if (s != null) {
+                s.connectionLost();
+            }
+        }
+
+        /** Whether {@code status} is the end noted first (then this entry is forgotten). */
+        private boolean forgetIfFirstEnd(Status status) {
+            forget(this);
+            synchronized (this) {
+                return pendingEnd == status;
+            }
+        }
+
+        /** The stream, or {@code null} after noting the end (the first one only) for when it starts. */
+        private synchronized OutboundStream pending(Status status, String reason) {
+            if (stream == null && pendingEnd == null) {
+                pendingEnd = status;
+                pendingReason = reason;
+            }
+            return stream;
+        }
+    }
+}

@@ -1,0 +1,53 @@
+package io.jupiter.rpc.internal.stream;
+
+import io.jupiter.rpc.security.CallerIdentity;
+import io.jupiter.serialization.Serializer;
+import io.jupiter.transport.Connection;
+import io.jupiter.transport.Status;
+import io.netty.buffer.ByteBuf;
+import java.util.concurrent.Flow;
+
+/**
+ * The provider's request pipeline as a stream's open needs it: reads the open frame's body as a request, finds the
+ * service and the stream method, checks the serializer and the caller's authorization (from the envelope, before
+ * any argument is read), runs the interceptors' {@code beforeInvoke}, then calls the method for its publisher.
+ */
+public interface StreamOpener {
+
+    /**
+     * Opens one stream.
+     *
+     * @param streamId the stream's id on its connection (the open frame's invoke id)
+     * @throws Refused when the open is refused: the receiver gets an end frame with its status and message
+     */
+    Opened open(Connection connection, long streamId, CallerIdentity caller, byte serializerCode, ByteBuf body,
+                long receivedNanos);
+
+    /**
+     * A stream the method opened.
+     *
+     * @param publisher  what the method returned
+     * @param serializer the serializer of the open frame, which the messages use too
+     * @param name       service and method, for logs
+     * @param onEnd      runs the interceptors' {@code afterInvoke} when the stream ends
+     */
+    record Opened(Flow.Publisher<?> publisher, Serializer serializer, String name, OutboundStream.EndListener onEnd) {
+    }
+
+    /** An open refused with a status. */
+    final class Refused extends RuntimeException {
+
+        private static final long serialVersionUID = 1L;
+
+        private final transient Status status;
+
+        public Refused(Status status, String message) {
+            super(message, null, false, false);
+            this.status = status;
+        }
+
+        public Status status() {
+            return status;
+        }
+    }
+}

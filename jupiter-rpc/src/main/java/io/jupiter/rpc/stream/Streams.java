@@ -1,0 +1,73 @@
+package io.jupiter.rpc.stream;
+
+import io.jupiter.common.Requires;
+import io.jupiter.rpc.internal.stream.BlockingSubscriber;
+import io.jupiter.rpc.internal.stream.DeadlineSubscriber;
+import io.jupiter.rpc.internal.stream.ProducingPublisher;
+import java.util.concurrent.Flow;
+
+/**
+ * Entry points of Jupiter's streams. A service interface declares a server stream as a method returning
+ * {@link Flow.Publisher}:
+ *
+ * <pre>
+ * &#64;ServiceProvider(group = "market", name = "quotes")
+ * public interface QuoteService {
+ *     Flow.Publisher&lt;Quote&gt; quotes(String symbol);
+ * }
+ * </pre>
+ *
+ * The provider implements it with a blocking producer ({@link #produce}), a {@link Topic}, or any publisher;
+ * the consumer's proxy returns a publisher that opens the stream when subscribed to, and {@link #iterate} reads it
+ * with plain blocking calls.
+ */
+public final class Streams {
+
+    /** Messages a {@link StreamIterator} asks for ahead of what it has read, by default. */
+    public static final int DEFAULT_PREFETCH = 32;
+
+    private Streams() {
+    }
+
+    /**
+     * A stream whose messages {@code producer} sends, on a thread of its own (a virtual thread where the JDK has them),
+     * with {@link StreamOptions#DEFAULTS}: {@link StreamSink#send} waits while the receiver is 32 messages behind.
+     */
+    public static <T> Flow.Publisher<T> produce(StreamProducer<T> producer) {
+        return produce(StreamOptions.DEFAULTS, producer);
+    }
+
+    /** {@link #produce(StreamProducer)} with the buffer and slow-consumer policy of {@code options}. */
+    public static <T> Flow.Publisher<T> produce(StreamOptions options, StreamProducer<T> producer) {
+        Requires.notNull(options, "options");
+        Requires.notNull(producer, "producer");
+        return new ProducingPublisher<>(options, producer);
+    }
+
+    /**
+     * {@code publisher} with {@code deadlines} enforced for each subscriber: a deadline that passes cancels the
+     * stream and ends the subscriber with {@code SERVER_TIMEOUT}.
+     */
+    public static <T> Flow.Publisher<T> withDeadlines(Flow.Publisher<T> publisher, StreamDeadlines deadlines) {
+        Requires.notNull(publisher, "publisher");
+        Requires.notNull(deadlines, "deadlines");
+        return subscriber -> publisher.subscribe(new DeadlineSubscriber<>(subscriber, deadlines));
+    }
+
+    /** Subscribes to {@code publisher} and reads it with blocking calls, {@value #DEFAULT_PREFETCH} ahead. */
+    public static <T> StreamIterator<T> iterate(Flow.Publisher<T> publisher) {
+        return iterate(publisher, DEFAULT_PREFETCH);
+    }
+
+    /**
+     * Subscribes to {@code publisher} and reads it with blocking calls, asking for up to {@code prefetch} messages
+     * ahead of what was read (at least 1).
+     */
+    public static <T> StreamIterator<T> iterate(Flow.Publisher<T> publisher, int prefetch) {
+        Requires.notNull(publisher, "publisher");
+        Requires.positive(prefetch, "prefetch");
+        BlockingSubscriber<T> subscriber = new BlockingSubscriber<>(prefetch);
+        publisher.subscribe(subscriber);
+        return subscriber;
+    }
+}
