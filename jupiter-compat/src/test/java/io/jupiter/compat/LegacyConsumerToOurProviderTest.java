@@ -41,6 +41,9 @@ class LegacyConsumerToOurProviderTest {
         server = JupiterServer.builder().host("127.0.0.1").port(0).serializers(SerializerType.PROTOSTUFF,
                 SerializerType.HESSIAN, SerializerType.KRYO, SerializerType.JAVA).build();
         server.register(new CompatServiceImpl());
+        // A stream service too: every connection of the 1.3.1 consumer then receives our stream announcement
+        // first (a heartbeat frame with status 0x01), and every case below shows 1.3.1 takes it as a heartbeat.
+        server.register(new CompatStreamsImpl());
         server.start();
         strict = JupiterServer.builder().host("127.0.0.1").port(0).providerThreads(1).queueCapacity(1).build();
         strict.register(new CompatServiceImpl());

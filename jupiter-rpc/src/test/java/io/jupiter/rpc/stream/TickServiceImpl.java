@@ -1,7 +1,9 @@
 package io.jupiter.rpc.stream;
 
 import io.jupiter.rpc.exception.StreamException;
+import io.jupiter.testkit.Await;
 import io.jupiter.transport.Status;
+import java.time.Duration;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Flow;
@@ -60,16 +62,14 @@ public final class TickServiceImpl implements TickService {
         Thread feeder = new Thread(() -> {
             try {
                 // A SubmissionPublisher drops what is submitted before it has a subscriber.
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-                while (publisher.getNumberOfSubscribers() == 0 && System.nanoTime() - deadline < 0) {
-                    Thread.sleep(1);
-                }
+                Await.until("the stream subscribed to the publisher", Duration.ofSeconds(10),
+                        () -> publisher.getNumberOfSubscribers() > 0);
                 // Blocks while the bridge's demand (the receiver's credit) is used up: back-pressure end to end.
                 for (int i = 0; i < n; i++) {
                     publisher.submit(i);
                 }
                 publisher.close();
-            } catch (IllegalStateException | InterruptedException e) {
+            } catch (IllegalStateException e) {
                 // closed by a cancel
             }
         }, "test-submission-feeder");
