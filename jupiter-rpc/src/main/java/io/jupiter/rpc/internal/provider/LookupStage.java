@@ -71,6 +71,7 @@ final class LookupStage {
             }
         }
         request.service = service;
+        request.authorizedMetadata = metadata;
         request.authorizedMethod = methodName;
         request.dispatch = service.dispatch(methodName);
         return types;

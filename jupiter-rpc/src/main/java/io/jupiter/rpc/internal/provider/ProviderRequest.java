@@ -49,6 +49,8 @@ final class ProviderRequest implements WorkerPool.Task, EnvelopeListener {
     MessageWrapper message;
     /** The service, set by the lookup stage once it let the request through. */
     ServiceEntry service;
+    /** The service the lookup stage found and authorized, as the serializer named it; set with {@link #service}. */
+    ServiceMetadata authorizedMetadata;
     /** The method name the lookup stage found and authorized; set with {@link #service}. */
     String authorizedMethod;
     /** Where the method the request names runs; set by the lookup stage with {@link #service}. */

@@ -6,6 +6,7 @@ import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.SerializerType;
 import io.jupiter.serialization.Serializers;
 import io.jupiter.serialization.wire.MessageWrapper;
+import io.jupiter.serialization.wire.ServiceMetadata;
 import io.jupiter.transport.Frame;
 import io.jupiter.transport.Status;
 import java.util.Set;
@@ -79,8 +80,11 @@ final class ReadStage {
             respond.refuse(request, Status.BAD_REQUEST, "the request names no service", true);
             return false;
         }
+        // The serializers hand the lookup the very objects they put in the message: a second look-up of the service
+        // only when the message holds another one.
+        ServiceMetadata read = message.getMetadata();
         if (!request.authorizedMethod.equals(message.getMethodName())
-                || services.find(message.getMetadata()) != request.service) {
+                || read != request.authorizedMetadata && services.find(read) != request.service) {
             // What was looked up and authorized must be what runs: a serializer that let a later field rename the
             // service or method is refused here, whichever serializer it is.
             badRequests.warnFor(request.peer(), "{}: request {} refused: its envelope changed after it was"
