@@ -130,12 +130,23 @@ class OurConsumerToLegacyProviderTest {
     @ParameterizedTest
     @EnumSource(names = {"PROTOSTUFF", "HESSIAN", "JAVA"})
     void serviceNotFoundBodyIsMapped(SerializerType serializer) {
-        CompatService missing = client.proxy(CompatService.class).address("127.0.0.1", port).serializer(serializer)
-                .version("9.9.9").timeoutMillis(20_000).build();
-        assertThatThrownBy(() -> missing.str("x"))
-                .isExactlyInstanceOf(ServiceNotFoundException.class)
-                .hasMessageContaining("org.jupiter.rpc.exception.JupiterServiceNotFoundException")
-                .hasMessageContaining("version='9.9.9'");
+        try (JupiterClient refused = refusedCallsClient()) {
+            CompatService missing = refused.proxy(CompatService.class).address("127.0.0.1", port)
+                    .serializer(serializer).version("9.9.9").timeoutMillis(20_000).build();
+            assertThatThrownBy(() -> missing.str("x"))
+                    .isExactlyInstanceOf(ServiceNotFoundException.class)
+                    .hasMessageContaining("org.jupiter.rpc.exception.JupiterServiceNotFoundException")
+                    .hasMessageContaining("version='9.9.9'");
+        }
+    }
+
+    /**
+     * A 1.3.1 provider closes the connection after every refusal it answers. A call the shared client sends next may
+     * pick that connection before its close has reached us, and fail with "connection closed" instead of what the
+     * test asserts; so the tests of refusals use a client of their own.
+     */
+    private static JupiterClient refusedCallsClient() {
+        return JupiterClient.builder().appName("compat-ours-refused").build();
     }
 
     @ParameterizedTest
@@ -152,13 +163,15 @@ class OurConsumerToLegacyProviderTest {
     void kryoFailsAtOnceWithAClearError() {
         // 1.3.1's Kryo 2.23 cannot read our Kryo 5 body: it answers 0x40 (in a Kryo 2 body we cannot read) and
         // closes the connection. The call must fail with that, not wait for its timeout.
-        CompatService kryo = client.proxy(CompatService.class).address("127.0.0.1", port)
-                .serializer(SerializerType.KRYO).timeoutMillis(20_000).build();
-        long start = System.nanoTime();
-        assertThatThrownBy(() -> kryo.str("x"))
-                .isInstanceOf(BadRequestException.class)
-                .hasMessageContaining("kryo");
-        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(10_000);
+        try (JupiterClient refused = refusedCallsClient()) {
+            CompatService kryo = refused.proxy(CompatService.class).address("127.0.0.1", port)
+                    .serializer(SerializerType.KRYO).timeoutMillis(20_000).build();
+            long start = System.nanoTime();
+            assertThatThrownBy(() -> kryo.str("x"))
+                    .isInstanceOf(BadRequestException.class)
+                    .hasMessageContaining("kryo");
+            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(10_000);
+        }
     }
 
     @ParameterizedTest
