@@ -37,7 +37,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>{@link #blackhole(Direction)}: connections stay open and nothing is forwarded in that direction, not even a
  *       close: a half-open link (a dead NAT entry, a frozen host, a pulled cable). The proxy stops reading that side,
  *       so the bytes wait in the sender's socket buffers as unacknowledged data would, and flow again, in order, when
- *       the direction is {@link #healthy() healthy} again;</li>
+ *       the direction is {@link #healthy() healthy} again; {@link #blackholeOneOpenConnection()} does it to one
+ *       connection only, both ways, while the others and new ones are served as the other faults say (one dead path
+ *       to a peer that still answers on its other connections);</li>
  *   <li>{@link #delay(Direction, Duration)}: every chunk is forwarded that much later, in order;</li>
  *   <li>{@link #reset()}: every open connection is reset (RST to the client and to the target), and so is every new
  *       one until {@link #healthy()}; {@link #resetOpenConnections()} resets only those open now;</li>
@@ -141,6 +143,7 @@ public final class FaultProxy implements AutoCloseable {
                 listener = bind(port);
             }
         }
+        links.forEach(link -> link.blackholed = false);
         links.forEach(Link::resume);
         return this;
     }
@@ -158,6 +161,21 @@ public final class FaultProxy implements AutoCloseable {
             blackholeDown = true;
         }
         return this;
+    }
+
+    /**
+     * A half-open link both ways on one connection open now (the one accepted first), until {@link #healthy()}; the
+     * other connections, and new ones, are served as the other faults say.
+     *
+     * @return the client-side port of the connection blackholed
+     * @throws IllegalStateException if no connection is open
+     */
+    public synchronized int blackholeOneOpenConnection() {
+        Link oldest = links.stream().filter(link -> link.client.isActive() && link.up != null)
+                .min((a, b) -> Long.compare(a.number, b.number))
+                .orElseThrow(() -> new IllegalStateException("no connection is open through the proxy"));
+        oldest.blackholed = true;
+        return ((InetSocketAddress) oldest.client.remoteAddress()).getPort();
     }
 
     /** Adds {@code delay} to both directions. */
@@ -237,14 +255,14 @@ public final class FaultProxy implements AutoCloseable {
     }
 
     private void accept(SocketChannel client) {
-        accepted.incrementAndGet();
+        long number = accepted.incrementAndGet();
         if (resetting || refusing || closed) {
             // Refusing: the kernel closes the listening socket a moment after Netty reports it closed; a connection
             // accepted meanwhile is reset, as a refused one would be.
             resetChannel(client);
             return;
         }
-        Link link = new Link(client);
+        Link link = new Link(client, number);
         links.add(link);
         client.closeFuture().addListener(f -> link.clientClosed());
         new Bootstrap()
@@ -274,12 +292,17 @@ public final class FaultProxy implements AutoCloseable {
     private final class Link {
 
         private final Channel client;
+        /** Order of acceptance. */
+        private final long number;
+        /** A blackhole of this connection only, both ways. */
+        private volatile boolean blackholed;
         private Channel server;
         private Pipe up;
         private Pipe down;
 
-        Link(Channel client) {
+        Link(Channel client, long number) {
             this.client = client;
+            this.number = number;
         }
 
         void targetConnected(ChannelFuture connected) {
@@ -291,8 +314,8 @@ public final class FaultProxy implements AutoCloseable {
                 return;
             }
             server = connected.channel();
-            up = new Pipe(client, server, true);
-            down = new Pipe(server, client, false);
+            up = new Pipe(this, client, server, true);
+            down = new Pipe(this, server, client, false);
             up.partner = down;
             down.partner = up;
             server.closeFuture().addListener(f -> {
@@ -359,6 +382,7 @@ public final class FaultProxy implements AutoCloseable {
      */
     private final class Pipe extends ChannelInboundHandlerAdapter {
 
+        private final Link link;
         private final Channel source;
         private final Channel destination;
         private final boolean clientToTarget;
@@ -369,14 +393,15 @@ public final class FaultProxy implements AutoCloseable {
         private boolean drainScheduled;
         private boolean sourceClosed;
 
-        Pipe(Channel source, Channel destination, boolean clientToTarget) {
+        Pipe(Link link, Channel source, Channel destination, boolean clientToTarget) {
+            this.link = link;
             this.source = source;
             this.destination = destination;
             this.clientToTarget = clientToTarget;
         }
 
         private boolean blackholed() {
-            return clientToTarget ? blackholeUp : blackholeDown;
+            return link.blackholed || (clientToTarget ? blackholeUp : blackholeDown);
         }
 
         private long delayNanos() {

@@ -51,12 +51,13 @@ public final class JupiterSettings {
      * only {@link #WRITER_IDLE_MILLIS}'s one-way heartbeat.
      */
     public static final Setting<Long> KEEPALIVE_TIMEOUT_MILLIS = declare(Setting.of("keepaliveTimeoutMillis",
-                    ValueType.LONG, 0L)
+                    ValueType.LONG, 5_000L)
             .bound(Bound.notNegative())
-            .accepts("0: off; else at least 5 × the provider's minimum ping interval (5 s finds a dead link in 5 s)")
-            .defaultText("off")
+            .accepts("0: off; else at least 5 × the provider's minimum ping interval")
+            .defaultText("5 s")
             .doc("client closes a connection whose provider answers pings once it was silent this long (pinged "
-                    + "after 40 %, 20 % with calls outstanding; opt-in: [keepalive](reliability.md#dead-connections))")
+                    + "after 40 %, 20 % with calls outstanding; 3 × as long while the provider answers on another "
+                    + "connection: [keepalive](reliability.md#dead-connections))")
             .property("jupiter.io.keepalive.timeout.millis")
             .where("`TransportConfig.Builder.keepaliveTimeoutMillis`"));
 

@@ -31,7 +31,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Dead links are found within the keepalive timeout, idle or busy, when the provider answers pings; a provider
+ * Dead links are found within the keepalive timeout, idle or busy, when the provider answers pings (within three
+ * times the timeout while the provider answers on another connection of the group); a provider
  * answers pings (not heartbeats) at most once per its minimum interval; a peer that never answers (as 1.3.1) keeps
  * its connection and gets one probe ping, then 1.3.1's heartbeats. Real acceptor and connector on 127.0.0.1, with a
  * {@link FaultProxy} in the path.
@@ -138,6 +139,41 @@ class KeepaliveTest {
     }
 
     @Test
+    void aDeadPathToAPeerThatAnswersOnAnotherConnectionIsClosedAfterThreeTimesTheTimeout() throws Exception {
+        NettyAcceptor acceptor = acceptor(TransportConfig.builder().pingMinIntervalMillis(50));
+        FaultProxy proxy = proxy(acceptor);
+        EchoPeer client = new EchoPeer();
+        ConnectionGroup group = connect(client, proxy, 2);
+        Await.until("both connections had their pong", Duration.ofSeconds(5),
+                () -> proxy.forwardedBytes(Direction.TARGET_TO_CLIENT) >= 2L * ProtocolHeader.HEADER_SIZE);
+
+        int deadPort = proxy.blackholeOneOpenConnection();
+        Connection dead = connectionWithLocalPort(group, deadPort);
+        Connection alive = group.activeConnections().stream().filter(c -> c != dead).findFirst().orElseThrow();
+        AtomicBoolean writing = new AtomicBoolean(true);
+        Thread writer = new Thread(() -> {
+            // Bounded: at most 2,000 requests, 5 ms apart (10 s), on the healthy connection only.
+            for (long id = 100; id < 2_100 && writing.get() && alive.isActive(); id++) {
+                alive.write(EchoPeer.request(alive.alloc(), id, "busy"));
+                sleepQuietly(5);
+            }
+        }, "keepalive-test-writer");
+        long start = System.nanoTime();
+        writer.start();
+        try {
+            Await.until("the dead path is closed", Duration.ofMillis(3 * TIMEOUT_MILLIS + 2_000),
+                    () -> !dead.isActive());
+            long detectedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            // Its peer answered on the other connection all along: three times the timeout, not one.
+            assertThat(detectedMillis).isBetween(2 * TIMEOUT_MILLIS, 3 * TIMEOUT_MILLIS + 1_000);
+            assertThat(alive.isActive()).isTrue();
+        } finally {
+            writing.set(false);
+            writer.join(5_000);
+        }
+    }
+
+    @Test
     void aPeerThatNeverAnswersKeepsItsConnectionAndGetsOneProbeThenHeartbeats() throws Exception {
         try (ServerSocket legacy = new ServerSocket(0, 10, InetAddress.getLoopbackAddress())) {
             EchoPeer client = new EchoPeer();
@@ -204,6 +240,12 @@ class KeepaliveTest {
         Await.until("all connections are up", Duration.ofSeconds(5),
                 () -> group.activeConnections().size() == connections);
         return group;
+    }
+
+    private static Connection connectionWithLocalPort(ConnectionGroup group, int port) {
+        return group.activeConnections().stream()
+                .filter(c -> ((InetSocketAddress) c.localAddress()).getPort() == port)
+                .findFirst().orElseThrow(() -> new AssertionError("no connection from local port " + port));
     }
 
     private static void roundTrip(EchoPeer client, ConnectionGroup group, long id) throws InterruptedException {

@@ -24,9 +24,12 @@ import org.slf4j.LoggerFactory;
  *       written since the last read, i.e. calls are probably waiting: silence with calls outstanding is the second
  *       signal) a ping goes out, then another every 2 ticks while the silence lasts; after 9 silent ticks (between
  *       90 % and 100 % of the timeout of silence) a connection that has had a pong of its own is closed, which fails
- *       its calls at once as a lost connection and lets the group reconnect with backoff. A connection still waiting
- *       for its first pong (one that waits in a busy provider's accept queue, or a reconnect the group holds back
- *       until it answers) gets three times as long: it carries no calls yet, and closing it early only churns;</li>
+ *       its calls at once as a lost connection and lets the group reconnect with backoff. Three times as long
+ *       (27 ticks) is given to a connection still waiting for its first pong (one that waits in a busy provider's
+ *       accept queue, or a reconnect the group holds back until it answers: it carries no calls yet, and closing it
+ *       early only churns), and to one whose peer was heard on another connection in the last 2 ticks: that peer is
+ *       alive and answering, so the silence is more likely a provider IO thread that lags behind (a starved machine,
+ *       thousands of connections) than a dead path, and closing would add reconnects to the load;</li>
  *   <li>any other peer (1.3.1, or not known yet): nothing more.</li>
  * </ul>
  * Every new connection sends one ping as soon as it is active (after whatever the frame handler sends first, such as
@@ -45,8 +48,11 @@ final class ConnectionKeepalive extends ChannelDuplexHandler implements Runnable
     static final int PING_SPACING_TICKS = 2;
     /** Silent ticks after which a connection that had a pong is closed. */
     static final int DEAD_TICKS = 9;
-    /** Silent ticks after which a connection still waiting for its first pong is closed. */
-    static final int UNPROVEN_DEAD_TICKS = 3 * DEAD_TICKS;
+    /**
+     * Silent ticks after which a connection is closed that is still waiting for its first pong, or whose peer was
+     * heard on another connection meanwhile.
+     */
+    static final int PATIENT_DEAD_TICKS = 3 * DEAD_TICKS;
     /** One line a second at most: a dead path closes every connection over it at once. */
     private static final ThrottledWarning closes = new ThrottledWarning(logger, 1, TimeUnit.SECONDS);
 
@@ -126,6 +132,7 @@ final class ConnectionKeepalive extends ChannelDuplexHandler implements Runnable
             return;
         }
         if (read) {
+            peer.heard(System.nanoTime());
             read = false;
             silentTicks = 0;
             wroteSinceRead = wrote;
@@ -136,7 +143,7 @@ final class ConnectionKeepalive extends ChannelDuplexHandler implements Runnable
         wrote = false;
         ticksSincePing++;
         if (peer.answers()) {
-            if (silentTicks >= (proven ? DEAD_TICKS : UNPROVEN_DEAD_TICKS)) {
+            if (dead()) {
                 closes.warn("closing {}: nothing received for {} ms although the peer answers pings (a dead link?)",
                         Transports.peer(ctx.channel()), silentTicks * TimeUnit.NANOSECONDS.toMillis(tickNanos));
                 ctx.close();
@@ -148,6 +155,16 @@ final class ConnectionKeepalive extends ChannelDuplexHandler implements Runnable
             }
         }
         schedule();
+    }
+
+    private boolean dead() {
+        if (silentTicks >= PATIENT_DEAD_TICKS) {
+            return true;
+        }
+        if (!proven || silentTicks < DEAD_TICKS) {
+            return false;
+        }
+        return !peer.heardSince(System.nanoTime() - PING_SPACING_TICKS * tickNanos);
     }
 
     private void ping() {
