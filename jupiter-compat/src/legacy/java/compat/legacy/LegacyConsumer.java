@@ -7,6 +7,7 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.UndeclaredThrowableException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionException;
@@ -153,7 +154,7 @@ public final class LegacyConsumer {
 
     /** Sends attachments the way a 1.3.1 user can: through a consumer {@code JFilter} (see LegacyAttachments). */
     private static void attachments(CompatService service) {
-        Map<String, String> outgoing = new java.util.HashMap<>();
+        Map<String, String> outgoing = new HashMap<>();
         outgoing.put("tenant", "legacy-acme");
         outgoing.put("trace-id", "t-131");
         LegacyAttachments.OUTGOING.set(outgoing);

@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -75,7 +76,7 @@ public final class Values {
 
     /** Equality that compares arrays by content. */
     public static boolean same(Object a, Object b) {
-        return java.util.Objects.deepEquals(a, b);
+        return Objects.deepEquals(a, b);
     }
 
     /** A readable form of a value, arrays included, for failure messages. */

@@ -12,6 +12,7 @@ import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
@@ -37,7 +38,7 @@ public class MetricsBenchmark {
 
     private RpcMetrics metrics;
 
-    @org.openjdk.jmh.annotations.Setup
+    @Setup
     public void setUp() {
         metrics = RpcMetrics.create(RpcMetrics.Side.PROVIDER, enabled);
     }

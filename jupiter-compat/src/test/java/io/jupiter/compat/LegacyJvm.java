@@ -1,6 +1,8 @@
 package io.jupiter.compat;
 
 import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
@@ -176,7 +178,7 @@ final class LegacyJvm implements AutoCloseable {
             Path classes = Paths.get(System.getProperty("compat.legacy.classes"));
             Files.createDirectories(classes);
             List<String> sources = new ArrayList<>();
-            for (String dir : System.getProperty("compat.legacy.sources").split(java.io.File.pathSeparator)) {
+            for (String dir : System.getProperty("compat.legacy.sources").split(File.pathSeparator)) {
                 try (Stream<Path> files = Files.walk(Paths.get(dir))) {
                     sources.addAll(files.filter(f -> f.toString().endsWith(".java")).map(Path::toString)
                             .collect(Collectors.toList()));
@@ -186,13 +188,13 @@ final class LegacyJvm implements AutoCloseable {
             List<String> compileArgs = new ArrayList<>(List.of("--release", "8", "-nowarn", "-Xlint:-options",
                     "-encoding", "UTF-8", "-d", classes.toString(), "-cp", legacy));
             compileArgs.addAll(sources);
-            java.io.ByteArrayOutputStream errors = new java.io.ByteArrayOutputStream();
+            ByteArrayOutputStream errors = new ByteArrayOutputStream();
             int rc = javac.run(null, errors, errors, compileArgs.toArray(new String[0]));
             if (rc != 0) {
                 throw new IllegalStateException("cannot compile the 1.3.1 programs: " + errors);
             }
-            classpath = classes + java.io.File.pathSeparator + System.getProperty("compat.legacy.resources")
-                    + java.io.File.pathSeparator + legacy;
+            classpath = classes + File.pathSeparator + System.getProperty("compat.legacy.resources")
+                    + File.pathSeparator + legacy;
         }
         return classpath;
     }

@@ -22,8 +22,10 @@ import io.netty.channel.epoll.Epoll;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -150,7 +152,7 @@ class ExampleCommandsTest {
     void benchmarkClientFailsWhenCallsFail() throws Exception {
         // Nothing listens on this port: every call fails, and the exit status says so.
         int port;
-        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+        try (ServerSocket socket = new ServerSocket(0)) {
             port = socket.getLocalPort();
         }
         int finalPort = port;
@@ -172,7 +174,7 @@ class ExampleCommandsTest {
     private static JupiterServer benchmarkServer(String... extra) {
         String[] argv = new String[] {"benchmark-server", "--host", "127.0.0.1", "--port", "0",
                 "--provider-threads", "2", "--io-threads", "1"};
-        String[] all = java.util.Arrays.copyOf(argv, argv.length + extra.length);
+        String[] all = Arrays.copyOf(argv, argv.length + extra.length);
         System.arraycopy(extra, 0, all, argv.length, extra.length);
         return BenchmarkServer.newServer(new Flags(all, 1, Set.of("host", "port", "provider-threads", "io-threads",
                 "registry")));

@@ -9,6 +9,7 @@ import io.jupiter.serialization.SerializerType;
 import io.jupiter.testkit.Await;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -153,7 +154,7 @@ class JupiterMeterBinderTest {
     }
 
     private static long count(MeterRegistry registry, String timer, String side) {
-        io.micrometer.core.instrument.Timer found = registry.find(timer).tags("side", side).timer();
+        Timer found = registry.find(timer).tags("side", side).timer();
         return found == null ? 0 : found.count();
     }
 }

@@ -30,6 +30,7 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -295,7 +296,7 @@ public final class MonitorServer implements AutoCloseable {
                         + "from the environment variable " + PASSWORD_ENV);
             }
             PasswordHash hash = PasswordHash.of(password);
-            java.util.Arrays.fill(password, '\0');
+            Arrays.fill(password, '\0');
             password = null;
             return new MonitorServer(this, hash);
         }

@@ -1,5 +1,6 @@
 package io.jupiter.monitor;
 
+import com.codahale.metrics.Counting;
 import com.codahale.metrics.Sampling;
 import com.codahale.metrics.Snapshot;
 import com.codahale.metrics.Timer;
@@ -75,13 +76,13 @@ public final class PrometheusText {
             Object found = metric.equals(MetricNames.PROCESSING) ? m.registry().getTimers().get(metric)
                     : m.registry().getHistograms().get(metric);
             if (found != null) {
-                samples(out, family, "side=\"" + m.side().id() + '"', (Sampling & com.codahale.metrics.Counting)
+                samples(out, family, "side=\"" + m.side().id() + '"', (Sampling & Counting)
                         found, divisor);
             }
         }
     }
 
-    private static <T extends Sampling & com.codahale.metrics.Counting> void samples(StringBuilder out,
+    private static <T extends Sampling & Counting> void samples(StringBuilder out,
             String family, String labels, T metric, double divisor) {
         Snapshot s = metric.getSnapshot();
         for (double q : QUANTILES) {

@@ -2,6 +2,7 @@ package io.jupiter.monitor;
 
 import com.codahale.metrics.Histogram;
 import com.codahale.metrics.Meter;
+import com.codahale.metrics.Metered;
 import com.codahale.metrics.Snapshot;
 import com.codahale.metrics.Timer;
 import io.jupiter.rpc.metrics.MetricNames;
@@ -95,7 +96,7 @@ public final class TextReport {
         percentiles(out, s, 1d, "", newline);
     }
 
-    private static void meter(StringBuilder out, com.codahale.metrics.Metered meter, String unit, String newline) {
+    private static void meter(StringBuilder out, Metered meter, String unit, String newline) {
         line(out, "count", Long.toString(meter.getCount()), newline);
         line(out, "mean rate", fixed(meter.getMeanRate()) + ' ' + unit + "/second", newline);
         line(out, "1-minute rate", fixed(meter.getOneMinuteRate()) + ' ' + unit + "/second", newline);

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.fail;
 
 import io.jupiter.junit5.JupiterServerExtension;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -235,7 +236,7 @@ class ConsoleSessionTest {
             // Both unauthenticated slots are taken; an operator who authenticates frees one and takes a session slot.
             try (ConsoleClient operator = own.authenticated()) {
                 fail("the unauthenticated slots are full: " + operator);
-            } catch (IllegalStateException | java.io.IOException refused) {
+            } catch (IllegalStateException | IOException refused) {
                 // expected: the third unauthenticated connection is told and closed
             }
             assertThat(idle1.command("auth " + Fixture.PASSWORD)).isEqualTo("OK\r\n");

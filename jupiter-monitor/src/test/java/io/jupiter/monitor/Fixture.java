@@ -4,7 +4,9 @@ import io.jupiter.junit5.JupiterServerExtension;
 import io.jupiter.rpc.JupiterClient;
 import io.jupiter.rpc.JupiterServer;
 import io.jupiter.serialization.SerializerType;
+import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.util.function.Consumer;
 
 /**
  * A monitor on a real provider and a real consumer (with a greeter proxy when asked), all on 127.0.0.1 with free
@@ -32,7 +34,7 @@ final class Fixture implements AutoCloseable {
                 .build();
     }
 
-    Fixture(JupiterServerExtension rpc, java.util.function.Consumer<MonitorServer.Builder> settings) {
+    Fixture(JupiterServerExtension rpc, Consumer<MonitorServer.Builder> settings) {
         server = rpc.server();
         client = rpc.client();
         this.rpc = rpc;
@@ -58,13 +60,13 @@ final class Fixture implements AutoCloseable {
         return greeter;
     }
 
-    ConsoleClient session() throws java.io.IOException {
+    ConsoleClient session() throws IOException {
         ConsoleClient session = new ConsoleClient(console);
         session.readToPrompt();
         return session;
     }
 
-    ConsoleClient authenticated() throws java.io.IOException {
+    ConsoleClient authenticated() throws IOException {
         ConsoleClient session = session();
         String answer = session.command("auth " + PASSWORD);
         if (!answer.equals("OK\r\n")) {

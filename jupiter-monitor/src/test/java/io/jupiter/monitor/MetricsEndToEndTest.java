@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.jupiter.junit5.JupiterServerExtension;
 import io.jupiter.rpc.ServiceKey;
 import io.jupiter.rpc.exception.ServiceNotFoundException;
+import io.jupiter.rpc.metrics.RpcMetrics;
 import io.jupiter.testkit.Await;
 import java.io.ByteArrayInputStream;
 import java.net.URI;
@@ -18,6 +19,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
 import org.hawkular.agent.prometheus.text.TextPrometheusMetricDataParser;
@@ -174,15 +176,14 @@ class MetricsEndToEndTest {
 
     @Test
     void disabledMetricsRecordNothing() {
-        io.jupiter.rpc.metrics.RpcMetrics off = io.jupiter.rpc.metrics.RpcMetrics.create(
-                io.jupiter.rpc.metrics.RpcMetrics.Side.PROVIDER, false);
+        RpcMetrics off = RpcMetrics.create(RpcMetrics.Side.PROVIDER, false);
         off.request(10);
         off.response((byte) 0x51, 10, System.nanoTime());
         off.methodDone(this, new ServiceKey("g", "n", "1"), "m", off.startNanos());
         assertThat(off.registry().histogram("request.size").getCount()).isZero();
         assertThat(off.registry().meter("rejection").getCount()).isZero();
         assertThat(off.registry().getTimers()).containsOnlyKeys("processing");
-        assertThat(TextReport.render(java.util.List.of(off), "\n")).contains("(metrics disabled)");
+        assertThat(TextReport.render(List.of(off), "\n")).contains("(metrics disabled)");
     }
 
     private static Metric find(MetricFamily family, String label, String value) {

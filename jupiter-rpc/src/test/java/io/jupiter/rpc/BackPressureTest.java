@@ -2,6 +2,7 @@ package io.jupiter.rpc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jupiter.rpc.exception.ServerBusyException;
 import io.netty.util.ResourceLeakDetector;
 import java.util.ArrayList;
 import java.util.List;
@@ -91,7 +92,7 @@ class BackPressureTest {
             for (int i = 0; i < 20_000; i++) {
                 async.sleep(1);
                 futures.add(InvokeFutureContext.future(String.class).whenComplete((value, error) -> {
-                    if (error instanceof io.jupiter.rpc.exception.ServerBusyException) {
+                    if (error instanceof ServerBusyException) {
                         busy.incrementAndGet();
                     }
                 }));

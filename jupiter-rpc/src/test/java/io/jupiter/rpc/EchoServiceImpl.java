@@ -3,6 +3,7 @@ package io.jupiter.rpc;
 import io.jupiter.testkit.OwnThreads;
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -57,7 +58,7 @@ public class EchoServiceImpl implements EchoService {
     @Override
     public byte[] fill(int size) {
         byte[] data = new byte[size];
-        java.util.Arrays.fill(data, (byte) 'x');
+        Arrays.fill(data, (byte) 'x');
         return data;
     }
 

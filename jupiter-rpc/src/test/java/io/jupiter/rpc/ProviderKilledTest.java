@@ -12,12 +12,14 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -130,7 +132,7 @@ class ProviderKilledTest {
         return process;
     }
 
-    private static void await(java.util.function.BooleanSupplier condition, long timeoutMillis, String what) {
-        Await.until(what, java.time.Duration.ofMillis(timeoutMillis), condition);
+    private static void await(BooleanSupplier condition, long timeoutMillis, String what) {
+        Await.until(what, Duration.ofMillis(timeoutMillis), condition);
     }
 }

@@ -12,6 +12,7 @@ import io.jupiter.testkit.OwnThreads;
 import io.jupiter.transport.Status;
 import java.math.BigDecimal;
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -124,7 +125,7 @@ class RpcEndToEndTest {
     void manyConcurrentCallsAllGetTheirOwnAnswer(SerializerType serializer) throws Exception {
         EchoService echo = client.proxy(EchoService.class).address(address).serializer(serializer).connections(3)
                 .timeoutMillis(10_000).build();
-        List<CompletableFuture<Void>> workers = new java.util.ArrayList<>();
+        List<CompletableFuture<Void>> workers = new ArrayList<>();
         for (int t = 0; t < 4; t++) {
             int thread = t;
             workers.add(CompletableFuture.runAsync(() -> {

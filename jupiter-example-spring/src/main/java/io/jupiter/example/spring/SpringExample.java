@@ -2,6 +2,7 @@ package io.jupiter.example.spring;
 
 import io.jupiter.example.spring.consumer.ConsumerApplication;
 import io.jupiter.example.spring.provider.ProviderApplication;
+import java.util.Arrays;
 import org.springframework.boot.SpringApplication;
 
 /**
@@ -17,7 +18,7 @@ public final class SpringExample {
 
     public static void main(String[] args) {
         String which = args.length == 0 ? "" : args[0];
-        String[] rest = java.util.Arrays.copyOfRange(args, Math.min(1, args.length), args.length);
+        String[] rest = Arrays.copyOfRange(args, Math.min(1, args.length), args.length);
         switch (which) {
             case "provider" -> ProviderApplication.run(rest);
             case "consumer" -> System.exit(SpringApplication.exit(ConsumerApplication.run(rest)));

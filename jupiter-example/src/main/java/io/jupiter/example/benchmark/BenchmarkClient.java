@@ -5,6 +5,7 @@ import io.jupiter.benchmark.driver.LoadDriver;
 import io.jupiter.benchmark.driver.LoadResult;
 import io.jupiter.benchmark.driver.Payloads;
 import io.jupiter.benchmark.driver.TargetClient;
+import io.jupiter.example.MonitorOption;
 import io.jupiter.example.TlsOption;
 import io.jupiter.rpc.JupiterClient;
 import io.jupiter.serialization.SerializerType;
@@ -36,7 +37,7 @@ public final class BenchmarkClient {
         flags.addAll(List.of("tls-trust", "tls-cert", "tls-key"));
         Flags args = new Flags(argv, 1, flags);
         TlsConfig tls = TlsOption.client(args);
-        boolean metrics = io.jupiter.example.MonitorOption.metricsEnabled(args);
+        boolean metrics = MonitorOption.metricsEnabled(args);
         String host = args.get("host", "127.0.0.1");
         int port = args.getInt("port", 18099, 1, 65535);
         String mode = args.oneOf("mode", "sync", "sync", "future");

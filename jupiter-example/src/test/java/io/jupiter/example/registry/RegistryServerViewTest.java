@@ -18,6 +18,7 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 
@@ -123,7 +124,7 @@ class RegistryServerViewTest {
                 }
                 buffer.write(b);
                 byte[] bytes = buffer.toByteArray();
-                if (bytes.length >= PROMPT.length && java.util.Arrays.equals(bytes, bytes.length - PROMPT.length,
+                if (bytes.length >= PROMPT.length && Arrays.equals(bytes, bytes.length - PROMPT.length,
                         bytes.length, PROMPT, 0, PROMPT.length)) {
                     return new String(bytes, 0, bytes.length - PROMPT.length, StandardCharsets.UTF_8);
                 }

@@ -11,6 +11,7 @@ import io.jupiter.common.config.JupiterSettings;
 import io.jupiter.rpc.ServiceKey;
 import io.jupiter.transport.Status;
 import java.util.Arrays;
+import java.util.Locale;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
@@ -34,7 +35,7 @@ public final class RpcMetrics {
 
         /** {@code provider} or {@code consumer}. */
         public String id() {
-            return name().toLowerCase(java.util.Locale.ROOT);
+            return name().toLowerCase(Locale.ROOT);
         }
     }
 

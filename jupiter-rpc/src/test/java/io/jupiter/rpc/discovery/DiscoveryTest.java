@@ -8,6 +8,7 @@ import io.jupiter.registry.Registries;
 import io.jupiter.registry.RegistryService;
 import io.jupiter.registry.ServiceMeta;
 import io.jupiter.registry.embedded.RegistryServer;
+import io.jupiter.rpc.InvokeFutureContext;
 import io.jupiter.rpc.InvokeType;
 import io.jupiter.rpc.JupiterClient;
 import io.jupiter.rpc.JupiterServer;
@@ -179,7 +180,7 @@ class DiscoveryTest {
                 .invokeType(InvokeType.ASYNC).build();
         for (int i = 0; i < 50; i++) {
             async.who();
-            CompletableFuture<String> future = io.jupiter.rpc.InvokeFutureContext.future(String.class);
+            CompletableFuture<String> future = InvokeFutureContext.future(String.class);
             assertThat(future.get(5, TimeUnit.SECONDS)).isEqualTo("real");
         }
 

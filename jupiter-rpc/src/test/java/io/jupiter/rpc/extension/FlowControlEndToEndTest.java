@@ -16,6 +16,7 @@ import io.jupiter.rpc.flow.FlowControlFilter;
 import io.jupiter.rpc.flow.FlowLimiters;
 import io.jupiter.transport.Status;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -101,7 +102,7 @@ class FlowControlEndToEndTest {
     }
 
     /** Retries a call refused by flow control, within 10 s; any other outcome is returned or thrown at once. */
-    private static String retryWhileRefused(java.util.function.Supplier<String> call) {
+    private static String retryWhileRefused(Supplier<String> call) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (true) {
             try {

@@ -14,6 +14,7 @@ import io.jupiter.rpc.ServiceKey;
 import io.jupiter.rpc.cluster.ClusterStrategy;
 import io.jupiter.rpc.context.RpcContext;
 import io.jupiter.rpc.exception.ServiceNotFoundException;
+import io.jupiter.rpc.filter.Invocation;
 import io.jupiter.rpc.metrics.MetricNames;
 import io.jupiter.testkit.Await;
 import io.jupiter.transport.Status;
@@ -362,7 +363,7 @@ class ConsumerPipelineTest {
         MatrixService service = plain.proxy(MatrixService.class).address(emptyAddress).address(addressA)
                 .cluster(ClusterStrategy.failOver(2)).interceptor(new Counting("does nothing") {
                     @Override
-                    public void beforeInvoke(io.jupiter.rpc.filter.Invocation invocation) {
+                    public void beforeInvoke(Invocation invocation) {
                     }
                 }).build();
         awaitAllConnected(plain);

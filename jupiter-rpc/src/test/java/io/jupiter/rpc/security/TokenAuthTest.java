@@ -112,7 +112,7 @@ class TokenAuthTest {
 
     @Test
     void aWrongTokenFailsTheCallWithTheReasonAndNeverRunsIt() {
-        Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        Logger root = (Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME);
         ListAppender<ILoggingEvent> logged = new ListAppender<>();
         logged.start();
         root.addAppender(logged);

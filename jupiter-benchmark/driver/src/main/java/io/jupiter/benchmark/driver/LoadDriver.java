@@ -4,7 +4,9 @@ import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
@@ -144,9 +146,9 @@ public final class LoadDriver {
             }
             try {
                 CompletableFuture.allOf(batch).get(BATCH_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-            } catch (java.util.concurrent.ExecutionException e) {
+            } catch (ExecutionException e) {
                 // Each failed call was counted by its own callback.
-            } catch (java.util.concurrent.TimeoutException e) {
+            } catch (TimeoutException e) {
                 fail(e);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

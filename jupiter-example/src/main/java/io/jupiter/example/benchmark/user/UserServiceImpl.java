@@ -27,7 +27,7 @@ public class UserServiceImpl implements UserService {
     }
 
     /** The same service, declared to never block: the provider runs it on its IO threads. */
-    @io.jupiter.rpc.NonBlocking
+    @io.jupiter.rpc.NonBlocking // fully-qualified: this nested class is named NonBlocking too
     public static final class NonBlocking extends UserServiceImpl {
     }
 }

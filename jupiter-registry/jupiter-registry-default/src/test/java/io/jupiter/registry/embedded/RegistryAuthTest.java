@@ -13,6 +13,7 @@ import io.jupiter.registry.embedded.RawRegistryPeer.RawFrame;
 import io.jupiter.registry.embedded.internal.RegistryAuth;
 import io.jupiter.registry.embedded.internal.RegistryFrames;
 import io.jupiter.transport.ProtocolHeader;
+import io.netty.buffer.UnpooledByteBufAllocator;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -21,6 +22,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.SocketException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -211,7 +213,7 @@ class RegistryAuthTest {
     }
 
     private static byte[] frameBytes(long step, byte[] body) {
-        var frame = RegistryAuth.frame(io.netty.buffer.UnpooledByteBufAllocator.DEFAULT, step, body);
+        var frame = RegistryAuth.frame(UnpooledByteBufAllocator.DEFAULT, step, body);
         try {
             byte[] bytes = new byte[frame.readableBytes()];
             frame.readBytes(bytes);
@@ -228,7 +230,7 @@ class RegistryAuthTest {
             for (int n; (n = in.read(sink)) >= 0; ) {
                 total += n;
             }
-        } catch (java.net.SocketException reset) {
+        } catch (SocketException reset) {
             // closed with a reset: the end too
         }
         return total;

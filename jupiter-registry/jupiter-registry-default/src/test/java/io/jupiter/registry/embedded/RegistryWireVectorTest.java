@@ -16,6 +16,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.Unpooled;
+import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.stream.Stream;
@@ -92,7 +93,7 @@ class RegistryWireVectorTest {
         }
         byte[] foreign = byName("registry/subscribe").body().clone();
         // Rename the class in the body: org.jupiter.registry.RegisterMeta$ServiceMeta -> ...$ServiceMetX
-        int at = new String(foreign, java.nio.charset.StandardCharsets.ISO_8859_1).indexOf("ServiceMeta") + 10;
+        int at = new String(foreign, StandardCharsets.ISO_8859_1).indexOf("ServiceMeta") + 10;
         foreign[at] = 'X';
         assertThatThrownBy(() -> RegistryCodec.decode(Unpooled.wrappedBuffer(foreign)))
                 .isInstanceOf(RegistryCodecException.class).hasMessageContaining("unexpected type");

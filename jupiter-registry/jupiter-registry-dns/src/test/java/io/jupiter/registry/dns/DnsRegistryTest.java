@@ -13,6 +13,7 @@ import io.jupiter.rpc.JupiterClient;
 import io.jupiter.rpc.JupiterServer;
 import io.jupiter.serialization.SerializerType;
 import io.jupiter.testkit.Await;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.time.Duration;
@@ -88,7 +89,7 @@ class DnsRegistryTest {
     void aConsumerCallsEveryAddressOfTheName() throws Exception {
         // Three providers on the same port of three loopback addresses, as pods behind a headless Service.
         int port;
-        try (ServerSocket probe = new ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+        try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
             port = probe.getLocalPort();
         }
         List<String> hosts = List.of("127.0.0.1", "127.0.0.2", "127.0.0.3");

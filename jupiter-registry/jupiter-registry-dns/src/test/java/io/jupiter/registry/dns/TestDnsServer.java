@@ -24,6 +24,7 @@ import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -74,7 +75,7 @@ final class TestDnsServer implements AutoCloseable {
     @Override
     public void close() {
         channel.close().syncUninterruptibly();
-        group.shutdownGracefully(0, 1, java.util.concurrent.TimeUnit.SECONDS).syncUninterruptibly();
+        group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
     }
 
     private final class Responder extends SimpleChannelInboundHandler<DatagramDnsQuery> {

@@ -7,6 +7,7 @@ import io.jupiter.rpc.internal.filter.InterceptorChain;
 import io.jupiter.serialization.ArgumentTypes;
 import io.jupiter.serialization.SerializerType;
 import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
@@ -48,7 +49,7 @@ public final class ServiceEntry {
         this.serviceInterface = serviceInterface;
         Map<String, List<MethodEntry>> grouped = new HashMap<>();
         for (Method method : serviceInterface.getMethods()) {
-            if (method.isDefault() || java.lang.reflect.Modifier.isStatic(method.getModifiers())) {
+            if (method.isDefault() || Modifier.isStatic(method.getModifiers())) {
                 continue;
             }
             grouped.computeIfAbsent(method.getName(), n -> new ArrayList<>())

@@ -3,6 +3,7 @@ package io.jupiter.serialization.hessian;
 import io.jupiter.serialization.ArgumentTypes;
 import io.jupiter.serialization.EnvelopeListener;
 import io.jupiter.serialization.wire.ServiceMetadata;
+import java.io.IOException;
 
 /**
  * The state of one request body read envelope first ({@link HessianSerializer#readRequest}): the listener, what it
@@ -59,7 +60,7 @@ final class RequestRead {
     }
 
     /** Reads the {@code args} value, an {@link ArgumentsDeserializer} taking the list if there is one. */
-    Object readArguments(BoundedHessianInput in) throws java.io.IOException {
+    Object readArguments(BoundedHessianInput in) throws IOException {
         argumentsNext = types != null && !types.isAny();
         try {
             return in.readObject(Object[].class);

@@ -172,6 +172,7 @@ public final class KryoSerializer implements Serializer {
         Kryo kryo = new Kryo(new ResolvingClassResolver(allowList), new MapReferenceResolver()) {
             @Override
             @SuppressWarnings("rawtypes")
+            // fully-qualified: Kryo's Serializer; the imported Serializer is Jupiter's
             public com.esotericsoftware.kryo.Serializer getDefaultSerializer(Class type) {
                 return BoundedSerializers.bounded(this, type, super.getDefaultSerializer(type));
             }

@@ -8,6 +8,7 @@ import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.wire.MessageWrapper;
 import io.jupiter.serialization.wire.ResultWrapper;
 import io.jupiter.testkit.WireVector;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -24,7 +25,7 @@ class KryoVectorTest {
     private final Serializer serializer = new KryoSerializer(Vectors.allowList());
 
     static List<WireVector> vectors() {
-        List<WireVector> all = new java.util.ArrayList<>(WireVector.load("requests-kryo.json"));
+        List<WireVector> all = new ArrayList<>(WireVector.load("requests-kryo.json"));
         all.addAll(WireVector.load("responses-kryo.json"));
         return all;
     }

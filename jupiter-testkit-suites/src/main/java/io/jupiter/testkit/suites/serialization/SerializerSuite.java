@@ -25,6 +25,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.util.ResourceLeakDetector;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -309,7 +310,7 @@ public abstract class SerializerSuite {
         for (int i = 0; i < args.length; i++) {
             declared[i] = asDecoded(args[i]).getClass();
         }
-        List<String> envelopes = new java.util.ArrayList<>();
+        List<String> envelopes = new ArrayList<>();
 
         MessageWrapper received = readRequest(bytes, (app, service, method) -> {
             envelopes.add(app + " " + service.directory() + " " + method);
@@ -360,7 +361,7 @@ public abstract class SerializerSuite {
     void aStoppedReadLeavesTheArgumentsUnread() {
         // An argument the allow-list refuses: reading it at all fails the read.
         byte[] bytes = Samples.encode(s(), Samples.request(new Object[] {new Box(new Decoy("x"))}, null));
-        List<String> methods = new java.util.ArrayList<>();
+        List<String> methods = new ArrayList<>();
         EnvelopeListener stop = (app, service, method) -> {
             methods.add(method);
             return null;
@@ -411,7 +412,7 @@ public abstract class SerializerSuite {
         }
         assertThat(forged).as("forged envelopes (or a reason there are none)").isNotEmpty();
         for (ForgedEnvelope envelope : forged) {
-            List<String> authorized = new java.util.ArrayList<>();
+            List<String> authorized = new ArrayList<>();
             MessageWrapper[] read = new MessageWrapper[1];
             Throwable refused = catchThrowable(() -> read[0] = readRequest(envelope.body(), (app, service, method) -> {
                 authorized.add(describe(service, method));
@@ -439,7 +440,7 @@ public abstract class SerializerSuite {
         MessageWrapper inner = new MessageWrapper("inner", new ServiceMetadata("g", "n", "v"), "innerMethod",
                 new Object[] {"i"}, null);
         byte[] bytes = Samples.encode(s(), Samples.request(new Object[] {inner}, null));
-        List<String> methods = new java.util.ArrayList<>();
+        List<String> methods = new ArrayList<>();
 
         MessageWrapper received = readRequest(bytes, (app, service, method) -> {
             methods.add(method);
