@@ -10,12 +10,14 @@ import io.jupiter.transport.TransportConfig;
 import io.netty.buffer.PooledByteBufAllocator;
 import java.io.BufferedReader;
 import java.io.File;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -105,7 +107,7 @@ class ManyConnectionsTest {
                     }
                 }
                 return "(flood JVM ended)";
-            } catch (java.io.IOException e) {
+            } catch (IOException e) {
                 return "(flood output failed: " + e + ")";
             }
         }, OwnThreads.EXECUTOR);
@@ -113,6 +115,6 @@ class ManyConnectionsTest {
     }
 
     private static void await(BooleanSupplier condition, long timeoutMillis) {
-        Await.until("the provider's connection count", java.time.Duration.ofMillis(timeoutMillis), condition);
+        Await.until("the provider's connection count", Duration.ofMillis(timeoutMillis), condition);
     }
 }

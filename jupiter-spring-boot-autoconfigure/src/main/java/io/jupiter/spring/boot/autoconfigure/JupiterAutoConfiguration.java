@@ -7,9 +7,11 @@ import io.jupiter.rpc.JupiterClient;
 import io.jupiter.rpc.JupiterServer;
 import io.jupiter.rpc.filter.Filter;
 import io.jupiter.serialization.SerializerType;
+import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.core.instrument.config.MeterFilter;
 import java.util.ArrayList;
 import java.util.List;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
 import org.springframework.beans.factory.config.ConfigurableBeanFactory;
@@ -127,7 +129,7 @@ public class JupiterAutoConfiguration {
         /** Starts, publishes, unpublishes and drains the server. */
         @Bean
         JupiterServerLifecycle jupiterServerLifecycle(JupiterServer server, JupiterProperties properties,
-                                                      org.springframework.beans.factory.ListableBeanFactory beans) {
+                                                      ListableBeanFactory beans) {
             return new JupiterServerLifecycle(server, beans, properties.getServer().getShutdownTimeout());
         }
 
@@ -160,7 +162,7 @@ public class JupiterAutoConfiguration {
 
     /** Micrometer meters of the server and the client; Spring Boot binds every {@code MeterBinder} bean. */
     @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass({JupiterMeterBinder.class, io.micrometer.core.instrument.binder.MeterBinder.class})
+    @ConditionalOnClass({JupiterMeterBinder.class, MeterBinder.class})
     static class MicrometerConfiguration {
 
         @Bean

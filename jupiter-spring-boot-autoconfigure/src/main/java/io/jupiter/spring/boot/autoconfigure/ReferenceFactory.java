@@ -7,6 +7,7 @@ import io.jupiter.serialization.SerializerType;
 import io.jupiter.spring.boot.JupiterReference;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 import org.springframework.beans.factory.ObjectProvider;
 
@@ -121,7 +122,7 @@ public final class ReferenceFactory {
         return values.length == 0 ? null : values[0];
     }
 
-    private static <T> void set(String what, T value, java.util.function.Consumer<T> setter) {
+    private static <T> void set(String what, T value, Consumer<T> setter) {
         PropertyCheck.apply(what, value, setter);
     }
 

@@ -8,6 +8,7 @@ import io.jupiter.rpc.JupiterClient;
 import io.jupiter.rpc.JupiterServer;
 import io.jupiter.spring.boot.JupiterReference;
 import io.micrometer.core.instrument.binder.MeterBinder;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -119,7 +120,7 @@ class JupiterAutoConfigurationTest {
     @Test
     void unreachableRegistryMakesTheServerDown() throws Exception {
         int closedPort;
-        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             closedPort = socket.getLocalPort();
         }
         runner.withUserConfiguration(Provider.class)

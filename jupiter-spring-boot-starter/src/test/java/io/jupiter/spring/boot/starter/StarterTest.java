@@ -7,6 +7,7 @@ import io.jupiter.registry.embedded.RegistryServer;
 import io.jupiter.rpc.JupiterServer;
 import java.net.InetSocketAddress;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
@@ -19,10 +20,10 @@ class StarterTest {
             InetSocketAddress at = registry.start();
             String registryUrl = "--jupiter.registry.address=default://127.0.0.1:" + at.getPort();
             try (ConfigurableApplicationContext provider = new SpringApplicationBuilder(ProviderApp.class)
-                         .web(org.springframework.boot.WebApplicationType.NONE)
+                         .web(WebApplicationType.NONE)
                          .run(registryUrl, "--jupiter.server.host=127.0.0.1", "--jupiter.server.port=0");
                  ConfigurableApplicationContext consumer = new SpringApplicationBuilder(ConsumerApp.class)
-                         .web(org.springframework.boot.WebApplicationType.NONE)
+                         .web(WebApplicationType.NONE)
                          .run(registryUrl, "--spring.application.name=shop")) {
                 assertThat(provider.getBean(JupiterServer.class).localAddress().getPort()).isPositive();
                 assertThat(consumer.getBean(ConsumerApp.Welcome.class).welcome("ada")).isEqualTo("Hello, ada!");

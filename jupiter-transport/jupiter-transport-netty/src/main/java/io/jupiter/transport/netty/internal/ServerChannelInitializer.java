@@ -102,6 +102,6 @@ public final class ServerChannelInitializer extends ChannelInitializer<Channel> 
     }
 
     private static Object peer(Channel channel) {
-        return channel.remoteAddress() instanceof java.net.InetSocketAddress remote ? remote.getAddress() : null;
+        return channel.remoteAddress() instanceof InetSocketAddress remote ? remote.getAddress() : null;
     }
 }

@@ -22,6 +22,7 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.channel.unix.DomainSocketAddress;
+import io.netty.channel.unix.DomainSocketChannel;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.net.UnixDomainSocketAddress;
@@ -152,7 +153,7 @@ public final class Transports {
         if (remote instanceof UnixDomainSocketAddress unix && !unix.getPath().toString().isEmpty()) {
             return TransportAddresses.format(remote);
         }
-        if (channel instanceof io.netty.channel.unix.DomainSocketChannel) {
+        if (channel instanceof DomainSocketChannel) {
             SocketAddress local = fromNetty(channel.localAddress());
             return "client of " + (local == null ? "a Unix domain socket" : TransportAddresses.format(local));
         }
