@@ -26,6 +26,8 @@ public final class Endpoint {
     final LatencyEwma latency = new LatencyEwma();
     /** Timeouts and connection errors in a row (outlier ejection); racy updates only delay an ejection. */
     final AtomicInteger consecutiveFailures = new AtomicInteger();
+    /** Attempts and failures over the failure-rate window (outlier ejection by failure rate). */
+    final FailureWindow failureWindow = new FailureWindow();
     /** Until when this provider is out of load balancing (nanoTime); 0: it is in. Written under the detector's lock. */
     volatile long ejectedUntilNanos;
     /** Whether it came back from an ejection and has not answered since: its next failure ejects it again. */

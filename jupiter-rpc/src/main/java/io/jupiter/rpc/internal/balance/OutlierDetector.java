@@ -12,7 +12,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Outlier ejection of one proxy ({@link OutlierEjection}): counts each provider's timeouts and connection errors in
- * a row, takes a provider that reaches the limit out of load balancing for a time that doubles while it keeps
+ * a row and, with the failure-rate rule, its attempts and failures over a sliding window ({@link FailureWindow}),
+ * takes a provider that reaches either limit out of load balancing for a time that doubles while it keeps
  * failing, and gives the balancer the providers still in rotation. Nothing is locked or allocated on a call's path
  * while no provider is out; while one is, the snapshot without it is reused until the directory changes or an
  * ejection ends.
@@ -24,6 +25,8 @@ public final class OutlierDetector {
     private final OutlierEjection settings;
     private final String owner;
     private final RpcMetrics metrics;
+    /** A tenth of the failure-rate window; 0: the failure-rate rule is off. */
+    private final long sliceNanos;
     /** Providers of the last snapshot out of rotation (some of them may be due back); 0 keeps the fast path. */
     private volatile int ejected;
     private volatile View view = new View(null, null, 0);
@@ -40,6 +43,8 @@ public final class OutlierDetector {
         this.settings = settings;
         this.owner = owner;
         this.metrics = metrics;
+        this.sliceNanos = settings.ejectsOnFailureRate()
+                ? TimeUnit.MILLISECONDS.toNanos(settings.failureRateWindowMillis()) / FailureWindow.SLICES : 0;
     }
 
     /** The providers of {@code all} that are in load balancing now; {@code all} itself while none is out. */
@@ -54,31 +59,46 @@ public final class OutlierDetector {
         return rebuild(all);
     }
 
-    /** An attempt on {@code endpoint} got an answer (of any kind): its run of failures ends. */
-    public void answered(Endpoint endpoint) {
+    /** An attempt on {@code endpoint} got an answer (of any kind) at {@code nowNanos}: its run of failures ends. */
+    public void answered(Endpoint endpoint, long nowNanos) {
         if (endpoint.consecutiveFailures.get() != 0) {
             endpoint.consecutiveFailures.set(0);
         }
         if (endpoint.onProbation) {
             endpoint.onProbation = false;
         }
+        if (sliceNanos != 0) {
+            endpoint.failureWindow.record(false, nowNanos, sliceNanos);
+        }
     }
 
     /**
-     * An attempt on {@code endpoint} timed out or lost its connection; {@code all} is the proxy's current snapshot
-     * of providers (the share ejected at once is counted over it).
+     * An attempt on {@code endpoint} timed out or lost its connection at {@code nowNanos}; {@code all} is the proxy's
+     * current snapshot of providers (the share ejected at once is counted over it).
      */
-    public void failed(Endpoint endpoint, Endpoint[] all, Throwable reason) {
+    public void failed(Endpoint endpoint, Endpoint[] all, Throwable reason, long nowNanos) {
         if (!settings.enabled()) {
             return;
         }
         int failures = endpoint.consecutiveFailures.incrementAndGet();
-        if (endpoint.onProbation || failures >= settings.consecutiveFailures()) {
-            eject(endpoint, all, failures, reason);
+        boolean rateReached = false;
+        if (sliceNanos != 0) {
+            FailureWindow window = endpoint.failureWindow;
+            window.record(true, nowNanos, sliceNanos);
+            rateReached = window.exceeds(settings.failureRatePercent(), settings.failureRateMinRequests(), nowNanos,
+                    sliceNanos);
+        }
+        if (endpoint.onProbation) {
+            eject(endpoint, all, "a failure on probation", reason);
+        } else if (failures >= settings.consecutiveFailures()) {
+            eject(endpoint, all, failures == 1 ? "a failure" : failures + " failures in a row", reason);
+        } else if (rateReached) {
+            eject(endpoint, all, settings.failureRatePercent() + " % or more of its attempts failing within "
+                    + settings.failureRateWindowMillis() + " ms", reason);
         }
     }
 
-    private synchronized void eject(Endpoint endpoint, Endpoint[] all, int failures, Throwable reason) {
+    private synchronized void eject(Endpoint endpoint, Endpoint[] all, String cause, Throwable reason) {
         long now = System.nanoTime();
         if (endpoint.ejectedUntilNanos != 0 || !contains(all, endpoint)) {
             return; // out already (calls in flight before the ejection keep failing), or no longer a provider
@@ -91,8 +111,8 @@ public final class OutlierDetector {
         }
         int allowed = Math.min(all.length - 1, Math.max(1, all.length * settings.maxEjectedPercent() / 100));
         if (out >= allowed) {
-            log.debug("{}: provider {} failed {} times in a row but stays in: {} of {} providers are out already",
-                    owner, TransportAddresses.format(endpoint.address()), failures, out, all.length);
+            log.debug("{}: provider {} failed ({}) but stays in: {} of {} providers are out already",
+                    owner, TransportAddresses.format(endpoint.address()), cause, out, all.length);
             return;
         }
         if (now - endpoint.returnedAtNanos > endpoint.lastEjectionNanos) {
@@ -105,13 +125,11 @@ public final class OutlierDetector {
         endpoint.lastEjectionNanos = duration;
         long until = now + duration;
         endpoint.ejectedUntilNanos = until != 0 ? until : 1;
-        boolean probation = endpoint.onProbation;
         endpoint.onProbation = false;
         endpoint.consecutiveFailures.set(0);
+        endpoint.failureWindow.clear();
         ejected = out + 1;
         view = new View(null, null, 0);
-        String cause = probation ? "a failure on probation" : failures == 1 ? "a failure"
-                : failures + " failures in a row";
         log.warn("{}: provider {} ejected from load balancing for {} ms ({} ejection in a row) after {}: {}; {} of {}"
                         + " providers out", owner, TransportAddresses.format(endpoint.address()),
                 TimeUnit.NANOSECONDS.toMillis(duration), ordinal(endpoint.timesEjected), cause, LogText.of(reason),

@@ -58,7 +58,7 @@ final class ConnectionSelector {
             return;
         }
         if (error instanceof ConnectionException) {
-            detector.failed(endpoint, directory.endpoints(), error);
+            detector.failed(endpoint, directory.endpoints(), error, now);
             return;
         }
         if (error instanceof RpcException e && (e.status() == Status.CLIENT_ERROR
@@ -67,9 +67,9 @@ final class ConnectionSelector {
         }
         endpoint.observeLatency(now - startNanos, now);
         if (error instanceof TimeoutException) {
-            detector.failed(endpoint, directory.endpoints(), error);
+            detector.failed(endpoint, directory.endpoints(), error, now);
         } else {
-            detector.answered(endpoint);
+            detector.answered(endpoint, now);
         }
     }
 
