@@ -9,9 +9,10 @@ import io.jupiter.common.config.JupiterSettings;
  * or when, over the last {@code failureRateWindowMillis}, at least {@code failureRateMinRequests} attempts went to it
  * and at least {@code failureRatePercent} % of them ended so (the rule that catches a provider failing often but
  * answering in between). Each further ejection of a provider that keeps failing doubles the time, up to
- * {@code maxEjectionMillis}. An ejected provider comes back by itself when its time is over, on probation: its first
- * failure ejects it again at once, its first success ends the probation. At most {@code maxEjectedPercent} of the
- * proxy's providers are out at once (at least one may be, never all of them: a proxy of one provider ejects nothing).
+ * {@code maxEjectionMillis}. An ejected provider comes back by itself when its time is over, on probation: it gets
+ * one call at a time (a probe) until one answers, which brings it back into rotation; a failed probe ejects it again
+ * at once. At most {@code maxEjectedPercent} of the proxy's providers are out at once (at least one may be, never
+ * all of them: a proxy of one provider ejects nothing).
  *
  * <p>Only timeouts and connection errors count as failures; an answer of any kind (a value, an exception the method
  * threw, a refusal such as {@code SERVER_BUSY}) ends a run of failures and counts as a success in the window. Each

@@ -3,6 +3,7 @@ package io.jupiter.rpc.internal.balance;
 import io.jupiter.transport.ConnectionGroup;
 import java.net.SocketAddress;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One provider as a proxy sees it: its connections, its published weight, since when it is known (for warm-up)
@@ -32,6 +33,8 @@ public final class Endpoint {
     volatile long ejectedUntilNanos;
     /** Whether it came back from an ejection and has not answered since: its next failure ejects it again. */
     volatile boolean onProbation;
+    /** When the call probing it on probation began (nanoTime, odd); 0: no probe in flight. */
+    final AtomicLong probeSinceNanos = new AtomicLong();
     /** Ejections in a row (the next one lasts 2^n times the first); guarded by the detector's lock. */
     int timesEjected;
     /** When the last ejection ended, and how long it lasted; guarded by the detector's lock. */

@@ -55,6 +55,7 @@ final class ConnectionSelector {
         if (error instanceof AttemptCancelled) {
             // Given up on while still waiting: it took at least this long.
             endpoint.observeLatency(now - startNanos, now);
+            detector.abandoned(endpoint);
             return;
         }
         if (error instanceof ConnectionException) {
@@ -63,6 +64,7 @@ final class ConnectionSelector {
         }
         if (error instanceof RpcException e && (e.status() == Status.CLIENT_ERROR
                 || e.status() == Status.CLIENT_TIMEOUT)) {
+            detector.abandoned(endpoint);
             return;
         }
         endpoint.observeLatency(now - startNanos, now);
@@ -101,6 +103,12 @@ final class ConnectionSelector {
     Endpoint selectNow(Endpoint excluded) {
         Endpoint[] all = directory.endpoints();
         Endpoint[] inRotation = detector.inRotation(all);
+        if (inRotation != all) {
+            Endpoint probe = detector.probe(all, excluded);
+            if (probe != null) {
+                return probe;
+            }
+        }
         Endpoint chosen = balancer.select(inRotation, excluded);
         if (chosen == null && inRotation != all) {
             chosen = balancer.select(all, excluded);
