@@ -33,8 +33,8 @@ public final class Endpoint {
     volatile long ejectedUntilNanos;
     /** Whether it came back from an ejection and has not answered since: its next failure ejects it again. */
     volatile boolean onProbation;
-    /** When the call probing it on probation began (nanoTime, odd); 0: no probe in flight. */
-    final AtomicLong probeSinceNanos = new AtomicLong();
+    /** Until when a call probing it on probation holds the probe (nanoTime, odd); 0: no probe in flight. */
+    final AtomicLong probeUntilNanos = new AtomicLong();
     /** Ejections in a row (the next one lasts 2^n times the first); guarded by the detector's lock. */
     int timesEjected;
     /** When the last ejection ended, and how long it lasted; guarded by the detector's lock. */

@@ -33,8 +33,6 @@ public final class OutlierDetector {
     /** Providers of the last snapshot out of rotation (some of them may be due back); 0 keeps the fast path. */
     private volatile int ejected;
     private volatile View view = EMPTY;
-    /** How long a probe may go unreported before another call may probe the provider (its end got lost). */
-    private final long staleProbeNanos;
 
     private static final Endpoint[] NONE = new Endpoint[0];
     private static final View EMPTY = new View(null, null, NONE, 0);
@@ -56,7 +54,6 @@ public final class OutlierDetector {
         this.metrics = metrics;
         this.sliceNanos = settings.ejectsOnFailureRate()
                 ? TimeUnit.MILLISECONDS.toNanos(settings.failureRateWindowMillis()) / FailureWindow.SLICES : 0;
-        this.staleProbeNanos = TimeUnit.MILLISECONDS.toNanos(Math.max(1, settings.ejectionMillis()));
     }
 
     /** The providers of {@code all} that are in load balancing now; {@code all} itself while none is out. */
@@ -73,10 +70,11 @@ public final class OutlierDetector {
 
     /**
      * A provider on probation that may take this call as its probe (connected, not {@code excluded}, no other probe
-     * in flight), claimed for it; {@code null} if there is none. Call after {@link #inRotation} returned fewer
+     * in flight), claimed for it for {@code leaseNanos} (the call's timeout and a margin: a claim whose end was never
+     * reported frees itself then); {@code null} if there is none. Call after {@link #inRotation} returned fewer
      * providers than {@code all}.
      */
-    public Endpoint probe(Endpoint[] all, Endpoint excluded) {
+    public Endpoint probe(Endpoint[] all, Endpoint excluded, long leaseNanos) {
         View v = view;
         if (v.source != all || v.onProbation.length == 0) {
             return null;
@@ -86,8 +84,8 @@ public final class OutlierDetector {
             if (e == excluded || !e.onProbation || !e.isAvailable()) {
                 continue;
             }
-            long since = e.probeSinceNanos.get();
-            if ((since == 0 || now - since > staleProbeNanos) && e.probeSinceNanos.compareAndSet(since, now | 1)) {
+            long until = e.probeUntilNanos.get();
+            if ((until == 0 || now - until > 0) && e.probeUntilNanos.compareAndSet(until, (now + leaseNanos) | 1)) {
                 return e;
             }
         }
@@ -96,8 +94,8 @@ public final class OutlierDetector {
 
     /** An attempt on {@code endpoint} ended without telling anything (cancelled, or not sent): its probe is free. */
     public void abandoned(Endpoint endpoint) {
-        if (endpoint.probeSinceNanos.get() != 0) {
-            endpoint.probeSinceNanos.set(0);
+        if (endpoint.probeUntilNanos.get() != 0) {
+            endpoint.probeUntilNanos.set(0);
         }
     }
 
@@ -120,7 +118,7 @@ public final class OutlierDetector {
             return;
         }
         endpoint.onProbation = false;
-        endpoint.probeSinceNanos.set(0);
+        endpoint.probeUntilNanos.set(0);
         view = EMPTY;
         log.info("{}: provider {} back in load balancing: it answered on probation", owner,
                 TransportAddresses.format(endpoint.address()));
@@ -180,7 +178,7 @@ public final class OutlierDetector {
         long until = now + duration;
         endpoint.ejectedUntilNanos = until != 0 ? until : 1;
         endpoint.onProbation = false;
-        endpoint.probeSinceNanos.set(0);
+        endpoint.probeUntilNanos.set(0);
         endpoint.consecutiveFailures.set(0);
         endpoint.failureWindow.clear();
         ejected = out + 1;
@@ -203,7 +201,7 @@ public final class OutlierDetector {
             if (until != 0 && now - until >= 0) {
                 e.ejectedUntilNanos = 0;
                 e.onProbation = true;
-                e.probeSinceNanos.set(0);
+                e.probeUntilNanos.set(0);
                 e.returnedAtNanos = now;
                 e.consecutiveFailures.set(0);
                 log.info("{}: provider {} on probation after {} ms out: one call at a time tries it; an answer brings"

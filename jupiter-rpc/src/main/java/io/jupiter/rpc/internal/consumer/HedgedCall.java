@@ -215,13 +215,14 @@ final class HedgedCall {
     private Endpoint untried() {
         Endpoint last = endpoints[started - 1];
         for (int tries = 0; tries < 4; tries++) {
-            Endpoint candidate = dispatch.selector().selectNow(last);
+            Endpoint candidate = dispatch.selector().selectNow(info, last);
             if (candidate == null) {
                 return null;
             }
             if (!tried(candidate)) {
                 return candidate;
             }
+            dispatch.selector().notUsed(candidate);
         }
         return null;
     }
