@@ -158,8 +158,10 @@ public final class ProxyBuilder<T> {
 
     /**
      * Hedges the calls of this proxy's {@linkplain #idempotent idempotent} methods (the others are never hedged):
-     * another attempt on another provider when none answered after the policy's delay; the first answer wins. Off
-     * by default. Applies to fail-fast and fail-over methods (whose retries are then the hedges).
+     * another attempt on another provider when none answered after the policy's delay, fixed
+     * ({@link HedgingPolicy#afterMillis}) or following each method's recent latency on this proxy
+     * ({@link HedgingPolicy#afterLatencyPercentile}); the first answer wins. Off by default. Applies to fail-fast and
+     * fail-over methods (whose retries are then the hedges).
      */
     public ProxyBuilder<T> hedging(HedgingPolicy policy) {
         this.hedging = Requires.notNull(policy, "hedging");

@@ -426,6 +426,32 @@ public final class JupiterSettings {
             .property("jupiter.rpc.outlier.max.ejected.percent")
             .where("`ProxyBuilder.outlierEjection`"));
 
+    /** Failure share over the window from which a provider is ejected; 0 turns the rule off. */
+    public static final Setting<Integer> OUTLIER_FAILURE_RATE_PERCENT = declare(Setting.of(
+                    "outlierFailureRatePercent", ValueType.INT, 50)
+            .bound(Bound.between(0, 100)).defaultText("50 %")
+            .doc("outlier ejection: share of a provider's attempts over the window that ended in a timeout or "
+                    + "connection error from which it is ejected; 0 turns the rule off")
+            .property("jupiter.rpc.outlier.failure.rate.percent")
+            .where("`ProxyBuilder.outlierEjection(OutlierEjection.of(...).withFailureRate(...))`"));
+
+    /** Attempts a provider must have had within the window before its failure share counts. */
+    public static final Setting<Integer> OUTLIER_FAILURE_RATE_MIN_REQUESTS = declare(Setting.of(
+                    "outlierFailureRateMinRequests", ValueType.INT, 20)
+            .bound(Bound.between(1, 1_000_000))
+            .doc("outlier ejection: attempts a provider must have had within the window before its failure share "
+                    + "can eject it")
+            .property("jupiter.rpc.outlier.failure.rate.min.requests")
+            .where("`OutlierEjection.withFailureRate`"));
+
+    /** The window the failure share is counted over. */
+    public static final Setting<Long> OUTLIER_FAILURE_RATE_WINDOW_MILLIS = declare(Setting.of(
+                    "outlierFailureRateWindowMillis", ValueType.LONG, 10_000L)
+            .bound(Bound.between(100, 3_600_000)).defaultText("10 s")
+            .doc("outlier ejection: the window a provider's failure share is counted over (in ten slices)")
+            .property("jupiter.rpc.outlier.failure.rate.window.millis")
+            .where("`OutlierEjection.withFailureRate`"));
+
     /** Time constant of the least-latency balancer's latency average. */
     public static final Setting<Long> LATENCY_DECAY_MILLIS = declare(Setting.of("latencyDecayMillis",
                     ValueType.LONG, 1_000L)
@@ -456,7 +482,33 @@ public final class JupiterSettings {
     public static final Setting<Void> HEDGING = declare(Setting.composite("hedging", "off")
             .doc("hedged calls of idempotent methods: another attempt on another provider after a delay, the first "
                     + "answer wins")
-            .where("`ProxyBuilder.hedging(HedgingPolicy.afterMillis(d))`, `.methodHedging(name, policy)`"));
+            .where("`ProxyBuilder.hedging(HedgingPolicy.afterMillis(d))` or "
+                    + "`HedgingPolicy.afterLatencyPercentile(95)`, `.methodHedging(name, policy)`"));
+
+    /** Shortest delay of a hedge that follows the method's latency. */
+    public static final Setting<Long> HEDGING_MIN_DELAY_MILLIS = declare(Setting.of("hedgingMinDelayMillis",
+                    ValueType.LONG, 10L)
+            .bound(Bound.positive()).defaultText("10 ms (the client timer's tick)")
+            .doc("hedging at a latency percentile: the shortest delay, whatever the method's latency")
+            .property("jupiter.rpc.hedging.min.delay.millis")
+            .where("`HedgingPolicy.afterLatencyPercentile(p, minDelayMillis, fallbackDelayMillis, maxAttempts)`"));
+
+    /** Delay of a hedge that follows the method's latency while too few calls of it were seen. */
+    public static final Setting<Long> HEDGING_FALLBACK_DELAY_MILLIS = declare(Setting.of(
+                    "hedgingFallbackDelayMillis", ValueType.LONG, 100L)
+            .bound(Bound.positive()).defaultText("100 ms")
+            .doc("hedging at a latency percentile: the delay until enough attempts of the method were seen")
+            .property("jupiter.rpc.hedging.fallback.delay.millis")
+            .where("`HedgingPolicy.afterLatencyPercentile`"));
+
+    /** Attempts of a method seen before its percentile replaces the fallback delay. */
+    public static final Setting<Integer> HEDGING_MIN_SAMPLES = declare(Setting.of("hedgingMinSamples",
+                    ValueType.INT, 100)
+            .bound(Bound.between(10, 1_000_000))
+            .doc("hedging at a latency percentile: attempts of the method seen (recently) before their percentile "
+                    + "replaces the fallback delay")
+            .property("jupiter.rpc.hedging.min.samples")
+            .where("`HedgingPolicy.afterLatencyPercentile`"));
 
     /** Connections each consumer should keep to a provider. */
     public static final Setting<Integer> SUGGESTED_CONNECTION_COUNT = declare(Setting.of("connCount", ValueType.INT,

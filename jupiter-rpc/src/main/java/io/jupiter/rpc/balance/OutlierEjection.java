@@ -4,44 +4,59 @@ import io.jupiter.common.Requires;
 import io.jupiter.common.config.JupiterSettings;
 
 /**
- * Outlier ejection (failure accrual) of one proxy: a provider whose calls end in {@code consecutiveFailures}
- * timeouts or connection errors in a row is taken out of load balancing for {@code ejectionMillis}; each further
- * ejection of a provider that keeps failing doubles the time, up to {@code maxEjectionMillis}. An ejected provider
- * comes back by itself when its time is over, on probation: its first failure ejects it again at once, its first
- * success ends the probation. At most {@code maxEjectedPercent} of the proxy's providers are out at once (at least
- * one may be, never all of them: a proxy of one provider ejects nothing).
+ * Outlier ejection (failure accrual) of one proxy. A provider is taken out of load balancing for
+ * {@code ejectionMillis} when its attempts end in {@code consecutiveFailures} timeouts or connection errors in a row,
+ * or when, over the last {@code failureRateWindowMillis}, at least {@code failureRateMinRequests} attempts went to it
+ * and at least {@code failureRatePercent} % of them ended so (the rule that catches a provider failing often but
+ * answering in between). Each further ejection of a provider that keeps failing doubles the time, up to
+ * {@code maxEjectionMillis}. An ejected provider comes back by itself when its time is over, on probation: it gets
+ * one call at a time (a probe) until one answers, which brings it back into rotation; a failed probe ejects it again
+ * at once. At most {@code maxEjectedPercent} of the proxy's providers are out at once (at least one may be, never
+ * all of them: a proxy of one provider ejects nothing).
  *
- * <p>Only timeouts and connection errors count; an answer of any kind (a value, an exception the method threw, a
- * refusal such as {@code SERVER_BUSY}) ends a run of failures. Each ejection and return is logged and counted in the
- * client's metrics ({@code outlier.ejection}, {@code outlier.return}).
+ * <p>Only timeouts and connection errors count as failures; an answer of any kind (a value, an exception the method
+ * threw, a refusal such as {@code SERVER_BUSY}) ends a run of failures and counts as a success in the window. Each
+ * ejection and return is logged and counted in the client's metrics ({@code outlier.ejection},
+ * {@code outlier.return}).
  *
  * <p>On by default with the settings of {@code JupiterSettings} ({@code jupiter.rpc.outlier.*}).
  */
 public final class OutlierEjection {
 
-    private static final OutlierEjection OFF = new OutlierEjection(0, 1, 1, 1);
+    private static final OutlierEjection OFF = new OutlierEjection(0, 1, 1, 1, 0, 1, 10_000);
 
     private final int consecutiveFailures;
     private final long ejectionMillis;
     private final long maxEjectionMillis;
     private final int maxEjectedPercent;
+    private final int failureRatePercent;
+    private final int failureRateMinRequests;
+    private final long failureRateWindowMillis;
 
     private OutlierEjection(int consecutiveFailures, long ejectionMillis, long maxEjectionMillis,
-                            int maxEjectedPercent) {
+                            int maxEjectedPercent, int failureRatePercent, int failureRateMinRequests,
+                            long failureRateWindowMillis) {
         this.consecutiveFailures = consecutiveFailures;
         this.ejectionMillis = ejectionMillis;
         this.maxEjectionMillis = maxEjectionMillis;
         this.maxEjectedPercent = maxEjectedPercent;
+        this.failureRatePercent = failureRatePercent;
+        this.failureRateMinRequests = failureRateMinRequests;
+        this.failureRateWindowMillis = failureRateWindowMillis;
     }
 
-    /** The defaults: {@code jupiter.rpc.outlier.*} (5 failures, 5 s doubling up to 60 s, 50 % of providers). */
+    /**
+     * The defaults: {@code jupiter.rpc.outlier.*} (5 failures in a row, or at least 50 % of at least 20 attempts
+     * within 10 s; 5 s doubling up to 60 s; 50 % of providers).
+     */
     public static OutlierEjection defaults() {
         return of(JupiterSettings.OUTLIER_CONSECUTIVE_FAILURES.get(), JupiterSettings.OUTLIER_EJECTION_MILLIS.get(),
                 JupiterSettings.OUTLIER_MAX_EJECTION_MILLIS.get(), JupiterSettings.OUTLIER_MAX_EJECTED_PERCENT.get());
     }
 
     /**
-     * Ejection with the given settings.
+     * Ejection with the given settings, and the failure-rate rule of the defaults
+     * ({@code jupiter.rpc.outlier.failure.rate.*}; {@link #withFailureRate} and {@link #withoutFailureRate} change it).
      *
      * @param consecutiveFailures timeouts or connection errors in a row that eject a provider (&gt; 0)
      * @param ejectionMillis      the first ejection time (&gt; 0)
@@ -56,7 +71,37 @@ public final class OutlierEjection {
         Requires.argument(maxEjectionMillis >= ejectionMillis, "maxEjectionMillis " + maxEjectionMillis
                 + " is below ejectionMillis " + ejectionMillis);
         JupiterSettings.OUTLIER_MAX_EJECTED_PERCENT.check(maxEjectedPercent);
-        return new OutlierEjection(consecutiveFailures, ejectionMillis, maxEjectionMillis, maxEjectedPercent);
+        return new OutlierEjection(consecutiveFailures, ejectionMillis, maxEjectionMillis, maxEjectedPercent,
+                JupiterSettings.OUTLIER_FAILURE_RATE_PERCENT.get(),
+                JupiterSettings.OUTLIER_FAILURE_RATE_MIN_REQUESTS.get(),
+                JupiterSettings.OUTLIER_FAILURE_RATE_WINDOW_MILLIS.get());
+    }
+
+    /**
+     * These settings with the failure-rate rule: a provider is also ejected when, over the last {@code windowMillis},
+     * at least {@code minRequests} attempts went to it and at least {@code percent} % of them timed out or lost their
+     * connection.
+     *
+     * @param percent      the failure share, 1 to 100 (100: every attempt in the window failed)
+     * @param minRequests  the attempts within the window below which the share does not count, 1 to 1,000,000
+     * @param windowMillis the window, 100 ms to 1 h, counted in ten slices (an attempt leaves it a slice at a time)
+     */
+    public OutlierEjection withFailureRate(int percent, int minRequests, long windowMillis) {
+        Requires.argument(enabled(), "withFailureRate on OutlierEjection.off(): start from of(...) or defaults()");
+        Requires.inRange(percent, 1, 100, "percent");
+        JupiterSettings.OUTLIER_FAILURE_RATE_MIN_REQUESTS.check(minRequests);
+        JupiterSettings.OUTLIER_FAILURE_RATE_WINDOW_MILLIS.check(windowMillis);
+        return new OutlierEjection(consecutiveFailures, ejectionMillis, maxEjectionMillis, maxEjectedPercent,
+                percent, minRequests, windowMillis);
+    }
+
+    /** These settings without the failure-rate rule: only failures in a row eject. */
+    public OutlierEjection withoutFailureRate() {
+        if (!enabled()) {
+            return this;
+        }
+        return new OutlierEjection(consecutiveFailures, ejectionMillis, maxEjectionMillis, maxEjectedPercent,
+                0, failureRateMinRequests, failureRateWindowMillis);
     }
 
     /** No ejection: every provider with an open connection stays in load balancing. */
@@ -84,9 +129,32 @@ public final class OutlierEjection {
         return maxEjectedPercent;
     }
 
+    /** Whether the failure-rate rule is on. */
+    public boolean ejectsOnFailureRate() {
+        return enabled() && failureRatePercent > 0;
+    }
+
+    /** The failure share from which a provider is ejected; 0: the rule is off. */
+    public int failureRatePercent() {
+        return failureRatePercent;
+    }
+
+    public int failureRateMinRequests() {
+        return failureRateMinRequests;
+    }
+
+    public long failureRateWindowMillis() {
+        return failureRateWindowMillis;
+    }
+
     @Override
     public String toString() {
-        return !enabled() ? "OutlierEjection(off)" : "OutlierEjection(" + consecutiveFailures + " failures, "
-                + ejectionMillis + ".." + maxEjectionMillis + " ms, " + maxEjectedPercent + " %)";
+        if (!enabled()) {
+            return "OutlierEjection(off)";
+        }
+        String rate = failureRatePercent == 0 ? "" : " or >= " + failureRatePercent + " % of " + failureRateMinRequests
+                + "+ in " + failureRateWindowMillis + " ms";
+        return "OutlierEjection(" + consecutiveFailures + " failures" + rate + ", " + ejectionMillis + ".."
+                + maxEjectionMillis + " ms, " + maxEjectedPercent + " %)";
     }
 }

@@ -6,10 +6,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.jupiter.rpc.balance.LoadBalancerType;
 import io.jupiter.rpc.balance.OutlierEjection;
 import io.jupiter.rpc.cluster.ClusterStrategy;
+import io.jupiter.rpc.cluster.RetryBudget;
 import io.jupiter.rpc.exception.TimeoutException;
 import io.jupiter.rpc.metrics.MetricNames;
 import io.jupiter.testkit.Await;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -86,6 +93,67 @@ class OutlierEjectionTest {
         }
         // 100 % allowed, yet one of the two stays in: at most one ejection within the 10 s ejection time.
         assertThat(providers.meter(MetricNames.OUTLIER_EJECTION)).isEqualTo(1);
+    }
+
+    @Test
+    void onProbationAProviderStillDeadGetsOneCallPerReturn() throws Exception {
+        TailService tail = providers.proxy().loadBalancer(LoadBalancerType.ROUND_ROBIN)
+                .cluster(ClusterStrategy.failOver(1)).idempotent("who").timeoutMillis(500)
+                .outlierEjection(OutlierEjection.of(1, 500, 500, 50).withoutFailureRate())
+                .retryBudget(RetryBudget.unlimited()).build();
+        awaitBothServe(tail);
+        providers.proxyB.blackhole();
+
+        List<long[]> calls = Collections.synchronizedList(new ArrayList<>());
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicInteger wrong = new AtomicInteger();
+        List<Thread> threads = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            Thread t = new Thread(() -> {
+                for (int n = 0; n < 20_000 && !stop.get(); n++) {
+                    long start = System.nanoTime();
+                    try {
+                        if (!"a".equals(tail.who())) {
+                            wrong.incrementAndGet();
+                        }
+                    } catch (RuntimeException e) {
+                        wrong.incrementAndGet();
+                    }
+                    calls.add(new long[] {start, System.nanoTime() - start});
+                }
+            }, "probation-load-" + i);
+            t.start();
+            threads.add(t);
+        }
+        try {
+            Await.until("provider b is ejected", Duration.ofSeconds(10),
+                    () -> providers.meter(MetricNames.OUTLIER_EJECTION) >= 1);
+            long from = System.nanoTime();
+            long returnsFrom = providers.meter(MetricNames.OUTLIER_RETURN);
+            long ejections = providers.meter(MetricNames.OUTLIER_EJECTION);
+            // Three returns, each probed by one call that times out on b and ejects it again.
+            Await.until("three more ejections", Duration.ofSeconds(20),
+                    () -> providers.meter(MetricNames.OUTLIER_EJECTION) >= ejections + 3);
+            long to = System.nanoTime();
+            long returns = providers.meter(MetricNames.OUTLIER_RETURN) - returnsFrom;
+            long slow;
+            synchronized (calls) {
+                slow = calls.stream().filter(c -> c[0] - from >= 0 && c[0] - to < 0)
+                        .filter(c -> c[1] >= TimeUnit.MILLISECONDS.toNanos(450)).count();
+            }
+            // Every call that went to b waited its 500 ms timeout (the others take about a millisecond): one per
+            // return, not one per thread.
+            assertThat(returns).isGreaterThanOrEqualTo(3);
+            assertThat(slow).as("calls that waited on b, %d returns", returns).isBetween(1L, returns + 1);
+            assertThat(wrong.get()).as("calls failed or answered by b").isZero();
+        } finally {
+            stop.set(true);
+            for (Thread t : threads) {
+                t.join(10_000);
+            }
+        }
+        providers.proxyB.healthy();
+        Await.until("provider b serves calls again", Duration.ofSeconds(20), () -> "b".equals(tail.who()));
     }
 
     @Test

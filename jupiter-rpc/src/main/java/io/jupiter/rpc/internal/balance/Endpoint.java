@@ -3,6 +3,7 @@ package io.jupiter.rpc.internal.balance;
 import io.jupiter.transport.ConnectionGroup;
 import java.net.SocketAddress;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One provider as a proxy sees it: its connections, its published weight, since when it is known (for warm-up)
@@ -26,10 +27,14 @@ public final class Endpoint {
     final LatencyEwma latency = new LatencyEwma();
     /** Timeouts and connection errors in a row (outlier ejection); racy updates only delay an ejection. */
     final AtomicInteger consecutiveFailures = new AtomicInteger();
+    /** Attempts and failures over the failure-rate window (outlier ejection by failure rate). */
+    final FailureWindow failureWindow = new FailureWindow();
     /** Until when this provider is out of load balancing (nanoTime); 0: it is in. Written under the detector's lock. */
     volatile long ejectedUntilNanos;
     /** Whether it came back from an ejection and has not answered since: its next failure ejects it again. */
     volatile boolean onProbation;
+    /** Until when a call probing it on probation holds the probe (nanoTime, odd); 0: no probe in flight. */
+    final AtomicLong probeUntilNanos = new AtomicLong();
     /** Ejections in a row (the next one lasts 2^n times the first); guarded by the detector's lock. */
     int timesEjected;
     /** When the last ejection ended, and how long it lasted; guarded by the detector's lock. */

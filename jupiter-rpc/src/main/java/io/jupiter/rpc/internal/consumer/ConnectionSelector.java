@@ -27,6 +27,7 @@ final class ConnectionSelector {
 
     /** How long one wait on a single provider's group lasts before the balancer looks at all of them again. */
     private static final long WAIT_SLICE_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+    private static final long PROBE_MARGIN_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private final Directory directory;
     private final LoadBalancer balancer;
@@ -55,22 +56,29 @@ final class ConnectionSelector {
         if (error instanceof AttemptCancelled) {
             // Given up on while still waiting: it took at least this long.
             endpoint.observeLatency(now - startNanos, now);
+            detector.abandoned(endpoint);
             return;
         }
         if (error instanceof ConnectionException) {
-            detector.failed(endpoint, directory.endpoints(), error);
+            detector.failed(endpoint, directory.endpoints(), error, now);
             return;
         }
         if (error instanceof RpcException e && (e.status() == Status.CLIENT_ERROR
                 || e.status() == Status.CLIENT_TIMEOUT)) {
+            detector.abandoned(endpoint);
             return;
         }
         endpoint.observeLatency(now - startNanos, now);
         if (error instanceof TimeoutException) {
-            detector.failed(endpoint, directory.endpoints(), error);
+            detector.failed(endpoint, directory.endpoints(), error, now);
         } else {
-            detector.answered(endpoint);
+            detector.answered(endpoint, now);
         }
+    }
+
+    /** {@code endpoint}, chosen by {@link #selectNow}, will not be sent this call: a probe it claimed is free. */
+    void notUsed(Endpoint endpoint) {
+        detector.abandoned(endpoint);
     }
 
     Directory directory() {
@@ -87,9 +95,9 @@ final class ConnectionSelector {
      * @throws ConnectionException if no provider is connected within the call's timeout
      */
     Endpoint select(MethodInfo info, Endpoint excluded) {
-        Endpoint chosen = selectNow(excluded);
+        Endpoint chosen = selectNow(info, excluded);
         if (chosen == null && excluded != null) {
-            chosen = selectNow(null);
+            chosen = selectNow(info, null);
         }
         return chosen != null ? chosen : await(info);
     }
@@ -98,9 +106,17 @@ final class ConnectionSelector {
      * A connected provider other than {@code excluded}, in rotation if one is; {@code null} if there is none now.
      * Never waits.
      */
-    Endpoint selectNow(Endpoint excluded) {
+    Endpoint selectNow(MethodInfo info, Endpoint excluded) {
         Endpoint[] all = directory.endpoints();
         Endpoint[] inRotation = detector.inRotation(all);
+        if (inRotation != all) {
+            // A probe's end is reported within its timeout; the margin covers the timer's tick and the report.
+            Endpoint probe = detector.probe(all, excluded,
+                    TimeUnit.MILLISECONDS.toNanos(info.timeoutMillis) + PROBE_MARGIN_NANOS);
+            if (probe != null) {
+                return probe;
+            }
+        }
         Endpoint chosen = balancer.select(inRotation, excluded);
         if (chosen == null && inRotation != all) {
             chosen = balancer.select(all, excluded);

@@ -4,9 +4,11 @@ import io.jupiter.common.LogText;
 import io.jupiter.rpc.InvokeFuture;
 import io.jupiter.rpc.cluster.HedgingPolicy;
 import io.jupiter.rpc.exception.RpcException;
+import io.jupiter.rpc.exception.TimeoutException;
 import io.jupiter.rpc.internal.InvokeIds;
 import io.jupiter.rpc.internal.balance.Endpoint;
 import io.jupiter.rpc.internal.filter.DefaultInvocation;
+import io.jupiter.transport.Status;
 import io.netty.util.Timeout;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -14,11 +16,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One hedged call ({@link HedgingPolicy}): the first attempt goes where the balancer says; while no attempt has
- * answered, another goes to a provider not tried yet every {@code delayMillis} (from the client's timer thread,
- * which then serializes the request), or at once when an attempt fails with a retryable failure, up to
- * {@code maxAttempts}, each drawing on the proxy's retry budget. The first answer (a value, or the method's own
- * exception, or a failure that may not be retried) ends the call and cancels the attempts still waiting; when
- * every attempt failed, the last failure is the call's.
+ * answered, another goes to a provider not tried yet every hedging delay ({@link HedgeDelay}, read once per call;
+ * sent from the client's timer thread, which then serializes the request), or at once when an attempt fails with a
+ * retryable failure, up to {@code maxAttempts}, each drawing on the proxy's retry budget. The first answer (a value,
+ * or the method's own exception, or a failure that may not be retried) ends the call and cancels the attempts still
+ * waiting; when every attempt failed, the last failure is the call's. Each attempt that tells how long the method
+ * takes feeds a delay that follows the latency.
  */
 final class HedgedCall {
 
@@ -29,6 +32,9 @@ final class HedgedCall {
     private final Object[] arguments;
     private final DefaultInvocation invocation;
     private final HedgingPolicy policy;
+    private final HedgeDelay delay;
+    /** The delay between attempts of this call, read once when it starts. */
+    private final long delayNanos;
     private final InvokeFuture<Object> result = new InvokeFuture<>(InvokeIds.next());
     /** Guarded by this. */
     private final Endpoint[] endpoints;
@@ -46,6 +52,8 @@ final class HedgedCall {
         this.arguments = arguments;
         this.invocation = invocation;
         this.policy = info.hedging;
+        this.delay = info.hedgeDelay;
+        this.delayNanos = delay.nanos();
         this.endpoints = new Endpoint[policy.maxAttempts()];
         this.sent = new PendingCall[policy.maxAttempts()][];
     }
@@ -77,6 +85,7 @@ final class HedgedCall {
                 armHedge();
             }
         }
+        long startNanos = System.nanoTime();
         InvokeFuture<Object> attempt = dispatch.asyncOn(info, arguments, invocation, endpoint, true, holder);
         boolean cancel;
         synchronized (this) {
@@ -85,7 +94,13 @@ final class HedgedCall {
         if (cancel) {
             dispatch.cancel(holder[0], "another attempt answered first");
         }
-        attempt.whenComplete((value, error) -> ended(value, error));
+        attempt.whenComplete((value, error) -> {
+            if (delay.followsLatency() && measures(error)) {
+                long now = System.nanoTime();
+                delay.observe(now - startNanos, now);
+            }
+            ended(value, error);
+        });
     }
 
     /** Guarded by this. */
@@ -93,7 +108,7 @@ final class HedgedCall {
         if (hedgeTimer != null) {
             hedgeTimer.cancel();
         }
-        hedgeTimer = dispatch.timer().newTimeout(t -> hedge(), policy.delayMillis(), TimeUnit.MILLISECONDS);
+        hedgeTimer = dispatch.timer().newTimeout(t -> hedge(), delayNanos, TimeUnit.NANOSECONDS);
     }
 
     /** The delay passed with no answer: one more attempt, on another provider, if the budget allows. */
@@ -105,7 +120,8 @@ final class HedgedCall {
             }
             if (!dispatch.retryBudget.allowsRetry()) {
                 dispatch.metrics.retryThrottled();
-                log.debug("{}: no hedge after {} ms: the retry budget is spent", info, policy.delayMillis());
+                log.debug("{}: no hedge after {} µs: the retry budget is spent", info,
+                        TimeUnit.NANOSECONDS.toMicros(delayNanos));
                 return;
             }
             next = untried();
@@ -182,17 +198,31 @@ final class HedgedCall {
         }
     }
 
+    /**
+     * Whether an attempt that ended with {@code error} tells how long the method takes: an answer (a value, or the
+     * method's or provider's error), a timeout, or an attempt given up on because another answered first (it took
+     * at least that long: leaving it out would hide the slow tail that hedging cuts, and the percentile would sink).
+     * Failures here or of the connection say nothing about the method.
+     */
+    private static boolean measures(Throwable error) {
+        if (error == null || error instanceof AttemptCancelled || !(error instanceof RpcException e)) {
+            return true;
+        }
+        return (e instanceof TimeoutException && e.status() != Status.CLIENT_TIMEOUT) || ClusterStage.answered(e);
+    }
+
     /** A connected provider no attempt of this call went to; {@code null} if there is none. Guarded by this. */
     private Endpoint untried() {
         Endpoint last = endpoints[started - 1];
         for (int tries = 0; tries < 4; tries++) {
-            Endpoint candidate = dispatch.selector().selectNow(last);
+            Endpoint candidate = dispatch.selector().selectNow(info, last);
             if (candidate == null) {
                 return null;
             }
             if (!tried(candidate)) {
                 return candidate;
             }
+            dispatch.selector().notUsed(candidate);
         }
         return null;
     }

@@ -23,6 +23,8 @@ final class MethodInfo {
     boolean idempotent;
     /** Hedging of this (idempotent) method; {@code null}: none. Set once when the proxy is built. */
     HedgingPolicy hedging;
+    /** The hedging delay of this method (fixed, or following its latency); {@code null} when not hedged. */
+    HedgeDelay hedgeDelay;
     /** The stages every call of this method goes through; set once when the proxy is built. */
     CallStage pipeline;
     /** The wire code of the serializer this proxy's requests use; responses must come back in it. */

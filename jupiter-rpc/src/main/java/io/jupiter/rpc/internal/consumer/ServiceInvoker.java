@@ -72,6 +72,7 @@ final class ServiceInvoker implements InvocationHandler {
         info.cluster = settings.clusterFor(info.name);
         info.idempotent = settings.idempotentMethods.contains(info.name);
         info.hedging = settings.hedgingFor(info.name);
+        info.hedgeDelay = info.hedging == null ? null : new HedgeDelay(info.hedging);
         info.pipeline = CallStage.pipeline(info, chain, dispatch);
         info.serializerCode = dispatch.serializerCode();
         info.completions = AdaptiveDispatch.completions(settings.serviceInterface.getName() + "." + info.name,

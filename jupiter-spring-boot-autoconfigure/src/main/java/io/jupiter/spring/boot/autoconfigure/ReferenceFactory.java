@@ -81,6 +81,10 @@ public final class ReferenceFactory {
         if (reference.connections() != 0) {
             set(prefix + "connections) on " + where, reference.connections(), builder::connections);
         }
+        if (reference.idempotent().length > 0) {
+            set(prefix + "idempotent) on " + where, reference.idempotent(), builder::idempotent);
+        }
+        ReferenceTailTolerance.apply(reference, builder, where);
         try {
             return builder.build();
         } catch (IllegalArgumentException | IllegalStateException e) {
