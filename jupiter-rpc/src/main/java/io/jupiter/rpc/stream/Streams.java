@@ -26,6 +26,12 @@ public final class Streams {
     /** Messages a {@link StreamIterator} asks for ahead of what it has read, by default. */
     public static final int DEFAULT_PREFETCH = 32;
 
+    /**
+     * Messages of a consumer's stream (client streaming, bidirectional) a provider takes ahead of what its method
+     * has read: the credit it grants never puts more than this on the wire or in its buffer for one stream.
+     */
+    public static final int INBOUND_WINDOW = 32;
+
     private Streams() {
     }
 
