@@ -199,6 +199,43 @@ class InboundStreamWireTest {
     }
 
     @Test
+    void aBidirectionalStreamsConsumerSendingBeyondItsCreditGetsAClearError() throws Exception {
+        try (Socket socket = connect()) {
+            DataInputStream in = new DataInputStream(socket.getInputStream());
+            DataOutputStream out = new DataOutputStream(socket.getOutputStream());
+            assertThat(read(in).code()).isEqualTo(ProtocolHeader.HEARTBEAT);
+
+            impl.latest.set(null);
+            send(out, 0x1a, 0, 11, openBody("intake", "both", 1)); // asks for 1 of the consumer's messages
+            sendCredit(out, 11, 2); // and the consumer asks for 2 of the provider's
+            out.flush();
+            List<Read> before = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                before.add(read(in));
+            }
+            // Both directions at once: the provider's credit and its two messages, in either order.
+            assertThat(before).extracting(Read::hex).containsExactlyInAnyOrder(
+                    "babe0c00000000000000000b00000004 | 00000001",
+                    "babe1b20000000000000000b00000002 | 0800",
+                    "babe1b20000000000000000b00000002 | 0801");
+            sendLong(out, 11, 0);
+            sendLong(out, 11, 1); // beyond the credit of 1
+            out.flush();
+            List<Read> frames = untilEnd(in, 11);
+            Read end = frames.get(frames.size() - 1);
+            assertThat(end.status()).isEqualTo(Status.BAD_REQUEST.value() & 0xff);
+            assertThat(new String(end.body, StandardCharsets.UTF_8))
+                    .contains("sent a message beyond the credit it was given");
+            Await.until("the method ran", Duration.ofSeconds(10), () -> impl.latest.get() != null);
+            IntakeServiceImpl.Run run = impl.latest.get();
+            assertThat(run.awaitProducerStopped()).as("the provider's producer stopped").isTrue();
+            assertThat(run.producerEnd.get().status()).isEqualTo(Status.BAD_REQUEST);
+            assertThat(run.awaitInboundEnded()).isTrue();
+            assertThat(run.reads.get()).isEqualTo(1);
+        }
+    }
+
+    @Test
     void aMessageToAServerStreamEndsThatStream() throws IOException {
         try (Socket socket = connect()) {
             DataInputStream in = new DataInputStream(socket.getInputStream());
