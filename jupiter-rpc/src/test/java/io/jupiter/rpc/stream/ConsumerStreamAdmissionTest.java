@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.jupiter.rpc.JupiterClient;
 import io.jupiter.rpc.JupiterServer;
 import io.jupiter.rpc.ServiceKey;
+import io.jupiter.rpc.ServiceProvider;
 import io.jupiter.rpc.exception.StreamException;
 import io.jupiter.rpc.filter.Interceptor;
 import io.jupiter.rpc.filter.Invocation;
@@ -17,6 +18,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Flow;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -62,6 +64,27 @@ class ConsumerStreamAdmissionTest {
             assertThat(impl.latest.get()).as("neither method ran").isNull();
             assertThat(upload.started.get() || both.started.get()).as("no producer of the consumer ran").isFalse();
             assertThat(proxy.hello("m")).isEqualTo("hello, m");
+        }
+    }
+
+    /** Not a valid stream service: a method may take at most one stream. */
+    @ServiceProvider(group = "test", name = "two-streams")
+    public interface TwoStreams {
+        long merge(Flow.Publisher<Long> left, Flow.Publisher<Long> right);
+    }
+
+    @Test
+    void aMethodThatTakesTwoStreamsIsRefusedOnBothSides() {
+        TwoStreams impl = (left, right) -> 0L;
+        try (JupiterServer server = JupiterServer.builder().host("127.0.0.1").port(0).build();
+             JupiterClient client = JupiterClient.builder().build()) {
+            assertThatThrownBy(() -> server.register(impl, TwoStreams.class))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("merge").hasMessageContaining("at most one Flow.Publisher parameter");
+            assertThat(server.providedServices()).as("nothing was registered").isEmpty();
+            assertThatThrownBy(() -> client.proxy(TwoStreams.class).address("127.0.0.1", 1).build())
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("at most one Flow.Publisher parameter");
         }
     }
 
