@@ -11,10 +11,12 @@ import io.jupiter.testkit.Await;
 import io.jupiter.transport.Status;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Flow;
 import java.util.concurrent.SubmissionPublisher;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
@@ -192,6 +194,39 @@ class ClientStreamTest {
         assertThatThrownBy(() -> hurried.sum(Streams.produce(sink -> Thread.sleep(60_000))))
                 .isInstanceOfSatisfying(StreamException.class,
                         e -> assertThat(e.status()).isEqualTo(Status.SERVER_TIMEOUT));
+    }
+
+    @Test
+    void interruptingABlockedCallerCancelsTheStream() throws Exception {
+        CountDownLatch producing = new CountDownLatch(1);
+        CountDownLatch producerInterrupted = new CountDownLatch(1);
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
+        Thread caller = new Thread(() -> {
+            try {
+                intake.sum(Streams.produce(sink -> {
+                    producing.countDown();
+                    try {
+                        Thread.sleep(60_000); // a producer with nothing to send yet: the method waits, so does the call
+                    } catch (InterruptedException e) {
+                        producerInterrupted.countDown();
+                        throw e;
+                    }
+                }));
+            } catch (RuntimeException e) {
+                thrown.set(e);
+            }
+        }, "test-blocked-caller");
+        caller.start();
+        assertThat(producing.await(10, TimeUnit.SECONDS)).isTrue();
+        caller.interrupt();
+        caller.join(10_000);
+        assertThat(caller.isAlive()).isFalse();
+        assertThat(thrown.get()).isInstanceOfSatisfying(StreamException.class, e -> {
+            assertThat(e.status()).isEqualTo(Status.CLIENT_ERROR);
+            assertThat(e.getMessage()).contains("interrupted").contains("cancelled");
+        });
+        assertThat(producerInterrupted.await(10, TimeUnit.SECONDS)).as("the consumer's producer was stopped").isTrue();
+        assertThat(intake.hello("after")).isEqualTo("hello, after");
     }
 
     @Test
