@@ -24,9 +24,7 @@ import java.util.function.Consumer;
 public final class ClientStream<T> implements InboundStream.Owner {
 
     private final ConsumerStreams streams;
-    private final long id;
-    private final Connection connection;
-    private final String name;
+    /** The provider's messages; also what this stream's id, connection and name are read from. */
     private final InboundStream<T> responses;
     /** The consumer's messages; {@code null} for a server stream. */
     private OutboundStream upload;
@@ -34,9 +32,6 @@ public final class ClientStream<T> implements InboundStream.Owner {
     private ClientStream(ConsumerStreams streams, long id, Connection connection, Serializer serializer,
                          Class<T> type, String name) {
         this.streams = streams;
-        this.id = id;
-        this.connection = connection;
-        this.name = name;
         this.responses = new InboundStream<>(id, connection, serializer, type, name, Integer.MAX_VALUE,
                 streams.delivery(), this);
     }
@@ -84,11 +79,11 @@ public final class ClientStream<T> implements InboundStream.Owner {
     }
 
     long id() {
-        return id;
+        return responses.id();
     }
 
     Connection connection() {
-        return connection;
+        return responses.connection();
     }
 
     /** A stream frame from the provider, on the IO thread; takes ownership. */
@@ -119,8 +114,8 @@ public final class ClientStream<T> implements InboundStream.Owner {
     }
 
     private void failAndCancel(String violation) {
-        StreamException error = new StreamException(Status.BAD_REQUEST, "stream " + name + ": the provider at "
-                + connection.remoteAddress() + " broke the stream protocol: " + violation);
+        StreamException error = new StreamException(Status.BAD_REQUEST, "stream " + responses.name()
+                + ": the provider at " + connection().remoteAddress() + " broke the stream protocol: " + violation);
         responses.fail(error);
         inboundViolated(error);
     }
@@ -128,7 +123,8 @@ public final class ClientStream<T> implements InboundStream.Owner {
     @Override
     public void inboundCancelled(String reason) {
         streams.forget(this);
-        connection.write(StreamFrames.cancel(connection.alloc(), id, reason));
+        Connection connection = connection();
+        connection.write(StreamFrames.cancel(connection.alloc(), id(), reason));
         stopUpload(Status.STREAM_CANCELLED, reason);
     }
 
@@ -154,8 +150,8 @@ public final class ClientStream<T> implements InboundStream.Owner {
     /** The connection closed before the stream ended. */
     void connectionLost() {
         streams.forget(this);
-        responses.fail(new StreamException(Status.CLIENT_ERROR, "stream " + name + ": the connection to "
-                + connection.remoteAddress() + " closed before the stream ended"));
+        responses.fail(new StreamException(Status.CLIENT_ERROR, "stream " + responses.name() + ": the connection to "
+                + connection().remoteAddress() + " closed before the stream ended"));
         OutboundStream sending = upload;
         if (sending != null) {
             sending.connectionLost();
@@ -164,6 +160,6 @@ public final class ClientStream<T> implements InboundStream.Owner {
 
     @Override
     public String toString() {
-        return "ClientStream{" + name + ", id=" + id + '}';
+        return "ClientStream{" + responses.name() + ", id=" + id() + '}';
     }
 }

@@ -10,7 +10,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Flow;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 /**
  * The receiving half of one stream, on either side: the consumer reading a provider's messages, or the provider
@@ -37,6 +37,10 @@ public final class InboundStream<T> implements Flow.Publisher<T>, Flow.Subscript
         void inboundEnded(Status status);
     }
 
+    @SuppressWarnings("rawtypes")
+    private static final AtomicIntegerFieldUpdater<InboundStream> WIP =
+            AtomicIntegerFieldUpdater.newUpdater(InboundStream.class, "wip");
+
     private static final Flow.Subscription NOTHING = new Flow.Subscription() {
         @Override
         public void request(long n) {
@@ -59,7 +63,8 @@ public final class InboundStream<T> implements Flow.Publisher<T>, Flow.Subscript
     private volatile Class<T> type;
     /** Message frames, end frames and local errors, in arrival order. */
     private final ConcurrentLinkedQueue<Object> inbound = new ConcurrentLinkedQueue<>();
-    private final AtomicInteger wip = new AtomicInteger();
+    /** Delivery passes asked for and not yet done: one task delivers at a time (a field, not an object: heap). */
+    private volatile int wip;
     /** Guarded by this: requested and not delivered. */
     private long demand;
     /** Guarded by this: credit on the wire, not yet used by a message. */
@@ -86,6 +91,18 @@ public final class InboundStream<T> implements Flow.Publisher<T>, Flow.Subscript
         this.window = window;
         this.delivery = delivery;
         this.owner = owner;
+    }
+
+    long id() {
+        return id;
+    }
+
+    Connection connection() {
+        return connection;
+    }
+
+    String name() {
+        return name;
     }
 
     /**
@@ -241,7 +258,7 @@ public final class InboundStream<T> implements Flow.Publisher<T>, Flow.Subscript
         if (!subscribed) {
             return; // subscribing drains what came before
         }
-        if (wip.getAndIncrement() != 0) {
+        if (WIP.getAndIncrement(this) != 0) {
             return;
         }
         try {
@@ -258,7 +275,7 @@ public final class InboundStream<T> implements Flow.Publisher<T>, Flow.Subscript
             while ((next = inbound.poll()) != null) {
                 deliverOne(next);
             }
-            missed = wip.addAndGet(-missed);
+            missed = WIP.addAndGet(this, -missed);
             if (missed == 0) {
                 return;
             }
