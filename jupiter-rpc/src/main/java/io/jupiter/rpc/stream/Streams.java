@@ -20,11 +20,27 @@ import java.util.concurrent.Flow;
  * The provider implements it with a blocking producer ({@link #produce}), a {@link Topic}, or any publisher;
  * the consumer's proxy returns a publisher that opens the stream when subscribed to, and {@link #iterate} reads it
  * with plain blocking calls.
+ *
+ * <p>A method that takes a {@code Flow.Publisher} reads a stream the consumer sends: it answers once (client
+ * streaming) or returns a publisher too (bidirectional). The consumer passes {@link #produce} (a sink whose
+ * {@code send} waits for the provider's credit) or any publisher; the provider reads it with {@link #iterate} or a
+ * subscriber, whose demand becomes the consumer's credit:
+ *
+ * <pre>
+ * long store(String name, Flow.Publisher&lt;Chunk&gt; chunks);                   // client streaming
+ * Flow.Publisher&lt;Line&gt; talk(String room, Flow.Publisher&lt;Line&gt; mine);     // bidirectional
+ * </pre>
  */
 public final class Streams {
 
     /** Messages a {@link StreamIterator} asks for ahead of what it has read, by default. */
     public static final int DEFAULT_PREFETCH = 32;
+
+    /**
+     * Messages of a consumer's stream (client streaming, bidirectional) a provider takes ahead of what its method
+     * has read: the credit it grants never puts more than this on the wire or in its buffer for one stream.
+     */
+    public static final int INBOUND_WINDOW = 32;
 
     private Streams() {
     }

@@ -1,5 +1,7 @@
 /**
- * Streams (issue #28): a service method returning {@link java.util.concurrent.Flow.Publisher} is a server stream.
+ * Streams (issue #28): a service method returning {@link java.util.concurrent.Flow.Publisher} is a server stream; one
+ * taking a {@code Flow.Publisher} reads the consumer's stream and answers once (client streaming), or, returning a
+ * {@code Flow.Publisher} too, has both directions at once (bidirectional), each flow-controlled on its own.
  * Providers write with a blocking {@link io.jupiter.rpc.stream.StreamSink}
  * ({@link io.jupiter.rpc.stream.Streams#produce}),
  * any publisher, or a {@link io.jupiter.rpc.stream.Topic}; consumers read with {@code Flow} or a blocking

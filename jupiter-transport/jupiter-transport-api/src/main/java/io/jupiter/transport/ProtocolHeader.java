@@ -126,9 +126,12 @@ public final class ProtocolHeader {
     public static final int PROVIDER_MESSAGE_CODES = messageCodeMask(REQUEST, HEARTBEAT, STREAM_OPEN, STREAM_MESSAGE,
             STREAM_CREDIT, STREAM_END, STREAM_CANCEL);
 
-    /** The codes a consumer accepts: responses, heartbeats and the stream frames a provider sends. */
+    /**
+     * The codes a consumer accepts: responses, heartbeats and the stream frames a provider sends (credit and cancel
+     * for the consumer's own messages of a client or bidirectional stream).
+     */
     public static final int CONSUMER_MESSAGE_CODES = messageCodeMask(REQUEST, RESPONSE, HEARTBEAT, STREAM_MESSAGE,
-            STREAM_END);
+            STREAM_CREDIT, STREAM_END, STREAM_CANCEL);
 
     /** Whether {@code code} is one of the stream frames' ({@link #STREAM_OPEN} to {@link #STREAM_CANCEL}). */
     public static boolean isStreamFrame(byte code) {

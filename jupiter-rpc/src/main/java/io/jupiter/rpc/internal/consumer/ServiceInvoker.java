@@ -90,7 +90,7 @@ final class ServiceInvoker implements InvocationHandler {
         if (!streamMethods.isEmpty()) {
             StreamCallStage stream = streamMethods.get(info);
             if (stream != null) {
-                return stream.publisher(arguments);
+                return stream.invoke(arguments);
             }
         }
         if (genericMethods != null) {

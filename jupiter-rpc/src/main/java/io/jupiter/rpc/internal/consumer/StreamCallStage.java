@@ -10,22 +10,31 @@ import io.jupiter.rpc.internal.filter.DefaultInvocation;
 import io.jupiter.rpc.internal.filter.InterceptorChain;
 import io.jupiter.rpc.internal.stream.ClientStream;
 import io.jupiter.rpc.internal.stream.ConsumerStreams;
+import io.jupiter.rpc.internal.stream.StreamShape;
+import io.jupiter.rpc.stream.StreamDeadlines;
+import io.jupiter.rpc.stream.Streams;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.wire.MessageWrapper;
 import io.jupiter.serialization.wire.ServiceMetadata;
 import io.jupiter.transport.Connection;
 import io.jupiter.transport.Status;
+import java.lang.invoke.MethodType;
 import java.lang.reflect.Method;
-import java.lang.reflect.ParameterizedType;
-import java.lang.reflect.Type;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Flow;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * A proxy's stream method: each call returns a cold publisher that, when subscribed to, picks a connection as a call
- * does (the proxy's load balancer), checks that its provider announced streams, and opens the stream there.
+ * A proxy's stream method (server, client or bidirectional stream): each stream it opens picks a connection as a call
+ * does (the proxy's load balancer), checks that its provider announced streams, and opens the stream there. A server
+ * or bidirectional stream opens when the publisher a call returns is subscribed to; a client stream at the call.
  */
 final class StreamCallStage {
 
@@ -46,6 +55,9 @@ final class StreamCallStage {
     private final ServiceMetadata metadata;
     private final String appName;
     private final Class<?> messageType;
+    private final StreamShape shape;
+    /** The index of the consumer's stream among the arguments; -1 for a server stream. */
+    private final int inboundAt;
     private final ServiceKey key;
     /** The proxy's interceptors; {@code null}: none. */
     private final InterceptorChain chain;
@@ -60,31 +72,63 @@ final class StreamCallStage {
         this.streams = streams;
         this.metadata = new ServiceMetadata(settings.key.group(), settings.key.name(), settings.key.version());
         this.appName = settings.appName;
-        this.messageType = messageType(info.method);
+        this.shape = StreamShape.of(info.method);
+        this.inboundAt = StreamShape.inboundParameter(info.method);
+        this.messageType = messageType(info.method, shape);
     }
 
-    /** Whether {@code method} is a stream method: it returns {@link Flow.Publisher}. */
+    /**
+     * Whether {@code method} is a stream method: it returns or takes a {@link Flow.Publisher}.
+     *
+     * @throws IllegalArgumentException if it takes more than one
+     */
     static boolean isStreamMethod(Method method) {
-        return method.getReturnType() == Flow.Publisher.class;
+        return StreamShape.of(method) != StreamShape.NONE;
     }
 
-    /** The {@code T} of a method returning {@code Flow.Publisher<T>}; {@code Object} when it is not a class. */
-    private static Class<?> messageType(Method method) {
-        Type returned = method.getGenericReturnType();
-        if (returned instanceof ParameterizedType parameterized) {
-            Type argument = parameterized.getActualTypeArguments()[0];
-            if (argument instanceof Class<?> type) {
-                return type;
-            }
-            if (argument instanceof ParameterizedType nested && nested.getRawType() instanceof Class<?> raw) {
-                return raw;
-            }
+    /** What the provider's messages are read as: the stream's {@code T}, or a client stream's answer. */
+    private static Class<?> messageType(Method method, StreamShape shape) {
+        if (shape != StreamShape.CLIENT) {
+            return StreamShape.messageType(method.getGenericReturnType());
         }
-        return Object.class;
+        Class<?> returned = method.getReturnType();
+        if (Future.class.isAssignableFrom(returned) || CompletionStage.class.isAssignableFrom(returned)) {
+            return StreamShape.messageType(method.getGenericReturnType());
+        }
+        return returned.isPrimitive() ? MethodType.methodType(returned).wrap().returnType() : returned;
     }
 
-    /** The publisher a call of the method returns; it opens one stream, for its first subscriber. */
-    Flow.Publisher<Object> publisher(Object[] args) {
+    /**
+     * A call of the method: a cold publisher for a server or bidirectional stream, which opens one stream for its
+     * first subscriber; for client streaming, the answer (waited for, or a future), within the method's timeout.
+     */
+    Object invoke(Object[] args) {
+        if (shape == StreamShape.SERVER) {
+            return publisher(args, null);
+        }
+        Flow.Publisher<?> upload = (Flow.Publisher<?>) args[inboundAt];
+        if (upload == null) {
+            throw new IllegalArgumentException(info + ": the stream to send (argument " + inboundAt + ") is null");
+        }
+        // The open carries the other arguments; the stream's messages go in frames of their own.
+        Object[] sent = new Object[args.length - 1];
+        System.arraycopy(args, 0, sent, 0, inboundAt);
+        System.arraycopy(args, inboundAt + 1, sent, inboundAt, args.length - inboundAt - 1);
+        Flow.Publisher<Object> replies = publisher(sent, upload);
+        if (shape == StreamShape.BIDI) {
+            return replies;
+        }
+        Answer answer = new Answer();
+        if (info.timeoutMillis > 0) {
+            replies = Streams.withDeadlines(replies, StreamDeadlines.builder()
+                    .whole(Duration.ofMillis(info.timeoutMillis)).build());
+        }
+        replies.subscribe(answer);
+        return info.returnsFuture ? answer.result : answer.await(info.toString());
+    }
+
+    /** The publisher of a stream call; it opens one stream, for its first subscriber. */
+    private Flow.Publisher<Object> publisher(Object[] args, Flow.Publisher<?> upload) {
         AtomicBoolean subscribed = new AtomicBoolean();
         return subscriber -> {
             if (!subscribed.compareAndSet(false, true)) {
@@ -93,11 +137,74 @@ final class StreamCallStage {
                         + " subscriber; call the method again for another stream"));
                 return;
             }
-            open(args, subscriber);
+            open(args, upload, subscriber);
         };
     }
 
-    private void open(Object[] args, Flow.Subscriber<Object> downstream) {
+    /**
+     * Reads a client stream's one answer: asks for one message, so a second is beyond the credit. Cancelling its
+     * future cancels the stream.
+     */
+    private static final class Answer implements Flow.Subscriber<Object> {
+        final CompletableFuture<Object> result = new CompletableFuture<>();
+        private volatile Flow.Subscription subscription;
+        private Object value;
+
+        Answer() {
+            result.whenComplete((v, error) -> {
+                Flow.Subscription s = subscription;
+                if (error instanceof CancellationException && s != null) {
+                    s.cancel();
+                }
+            });
+        }
+
+        @Override
+        public void onSubscribe(Flow.Subscription s) {
+            subscription = s;
+            s.request(1);
+        }
+
+        @Override
+        public void onNext(Object item) {
+            value = item;
+        }
+
+        @Override
+        public void onError(Throwable error) {
+            result.completeExceptionally(error);
+        }
+
+        @Override
+        public void onComplete() {
+            result.complete(value);
+        }
+
+        Object await(String what) {
+            try {
+                return result.get();
+            } catch (InterruptedException e) {
+                Flow.Subscription s = subscription;
+                if (s != null) {
+                    s.cancel();
+                }
+                Thread.currentThread().interrupt();
+                throw new StreamException(Status.CLIENT_ERROR, what + ": interrupted while waiting for the answer; the"
+                        + " stream was cancelled", e);
+            } catch (ExecutionException e) {
+                Throwable cause = e.getCause();
+                if (cause instanceof RuntimeException runtime) {
+                    throw runtime;
+                }
+                if (cause instanceof Error error) {
+                    throw error;
+                }
+                throw new StreamException(Status.CLIENT_ERROR, what + ": " + cause, cause);
+            }
+        }
+    }
+
+    private void open(Object[] args, Flow.Publisher<?> upload, Flow.Subscriber<Object> downstream) {
         Flow.Subscriber<Object> subscriber = downstream;
         Map<String, String> attachments = null;
         if (chain != null) {
@@ -128,7 +235,7 @@ final class StreamCallStage {
             streams.awaitStreams(connection, info.toString());
             ClientStream.open(streams, InvokeIds.next(), connection, serializer, cast(messageType), info.toString(),
                     frame -> serializer.write(frame, new MessageWrapper(appName, metadata, info.name, args, toSend)),
-                    subscriber);
+                    upload, subscriber);
         } catch (RuntimeException e) {
             subscriber.onSubscribe(NOTHING);
             subscriber.onError(e);

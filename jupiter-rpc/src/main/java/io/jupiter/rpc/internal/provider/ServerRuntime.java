@@ -152,6 +152,7 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
 
     /** Registers a service; fails if one with the same key exists. */
     public void register(ServiceEntry entry) {
+        StreamOpenStage.hasStreamMethod(entry.serviceInterface()); // refuses two Flow.Publisher parameters, first
         services.register(entry);
         if (entry.mayRunOnIoThreads()) {
             pipeline.threads.readOnIoThreads();

@@ -8,9 +8,12 @@ import io.jupiter.rpc.internal.filter.ContextHolder;
 import io.jupiter.rpc.internal.filter.DefaultInvocation;
 import io.jupiter.rpc.internal.filter.InterceptorChain;
 import io.jupiter.rpc.internal.stream.OutboundStream;
+import io.jupiter.rpc.internal.stream.SingleReply;
 import io.jupiter.rpc.internal.stream.StreamOpener;
+import io.jupiter.rpc.internal.stream.StreamShape;
 import io.jupiter.rpc.security.Authorizer;
 import io.jupiter.rpc.security.CallerIdentity;
+import io.jupiter.serialization.ArgumentTypes;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.wire.MessageWrapper;
 import io.jupiter.serialization.wire.ServiceMetadata;
@@ -18,6 +21,9 @@ import io.jupiter.transport.Connection;
 import io.jupiter.transport.Status;
 import io.netty.buffer.ByteBuf;
 import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Flow;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,6 +42,8 @@ final class StreamOpenStage implements StreamOpener {
     private final ServiceRegistry services;
     /** {@code null}: every caller may call every method. */
     private final Authorizer authorizer;
+    /** The argument types of the opens of each stream method name, by service key and method name. */
+    private final ConcurrentHashMap<String, ArgumentTypes> openTypes = new ConcurrentHashMap<>();
 
     StreamOpenStage(ReadStage read, ServiceRegistry services, Authorizer authorizer) {
         this.read = read;
@@ -43,19 +51,22 @@ final class StreamOpenStage implements StreamOpener {
         this.authorizer = authorizer;
     }
 
-    /** Whether {@code serviceInterface} declares a stream method (one returning {@link Flow.Publisher}). */
+    /**
+     * Whether {@code serviceInterface} declares a stream method: one returning or taking a {@link Flow.Publisher}.
+     *
+     * @throws IllegalArgumentException if a method takes more than one {@link Flow.Publisher}
+     */
     static boolean hasStreamMethod(Class<?> serviceInterface) {
+        boolean found = false;
         for (Method method : serviceInterface.getMethods()) {
-            if (method.getReturnType() == Flow.Publisher.class) {
-                return true;
-            }
+            found |= StreamShape.of(method) != StreamShape.NONE;
         }
-        return false;
+        return found;
     }
 
     private static boolean isStreamMethod(Class<?> serviceInterface, String name) {
         for (Method method : serviceInterface.getMethods()) {
-            if (method.getName().equals(name) && method.getReturnType() == Flow.Publisher.class) {
+            if (method.getName().equals(name) && StreamShape.of(method) != StreamShape.NONE) {
                 return true;
             }
         }
@@ -64,7 +75,7 @@ final class StreamOpenStage implements StreamOpener {
 
     @Override
     public Opened open(Connection connection, long streamId, CallerIdentity caller, byte serializerCode, ByteBuf body,
-                       long receivedNanos) {
+                       long receivedNanos, Inbound inbound) {
         Serializer serializer = read.acceptedSerializer(serializerCode);
         if (serializer == null) {
             throw new Refused(Status.BAD_REQUEST, "the provider does not accept the serializer with code "
@@ -80,7 +91,7 @@ final class StreamOpenStage implements StreamOpener {
                 Refused refused = lookUp(found, caller, connection, serializerCode, metadata, methodName);
                 refusal[0] = refused;
                 authorizedMethod[0] = methodName;
-                return refused != null ? null : found[0].argumentTypes(methodName);
+                return refused != null ? null : openArgumentTypes(found[0], methodName);
             });
         } catch (RuntimeException | StackOverflowError e) {
             throw new Refused(ProviderFailures.statusOf(e, ProviderFailures.Where.READ, null),
@@ -117,8 +128,17 @@ final class StreamOpenStage implements StreamOpener {
         Interceptor.MethodScope[] scopes = chain == null ? null : chain.enterMethod(invocation);
         MethodEntry method = null;
         try {
-            method = service.resolve(methodName, args);
-            result = method.invoke(args);
+            // The open carries the arguments but the consumer's stream; the method reads that from a publisher.
+            Object[] all = withInboundSlot(service, methodName, args);
+            method = service.resolve(methodName, all);
+            int at = StreamShape.inboundParameter(method.method);
+            if (at >= 0 && all.length > args.length) {
+                all[at] = inbound.publisher(serializer, StreamShape.inboundType(method.method, at));
+            }
+            result = method.invoke(all);
+            if (method.method.getReturnType() != Flow.Publisher.class) {
+                result = SingleReply.of(result); // client streaming: one answer, then the end
+            }
         } catch (Throwable t) {
             Throwable cause = Throwables.unwrap(t);
             Status status = ProviderFailures.statusOf(cause, ProviderFailures.Where.METHOD, method);
@@ -138,6 +158,59 @@ final class StreamOpenStage implements StreamOpener {
                     chain.after(invocation, null, status == Status.OK ? null : new StreamException(status, reason));
                 };
         return new Opened((Flow.Publisher<?>) result, serializer, name, onEnd);
+    }
+
+    /**
+     * The types an open's arguments may have: those of the stream methods named {@code methodName}, without the
+     * parameter that is the consumer's stream (its messages travel in frames of their own).
+     */
+    private ArgumentTypes openArgumentTypes(ServiceEntry service, String methodName) {
+        return openTypes.computeIfAbsent(service.key() + "." + methodName, k -> {
+            List<Class<?>[]> overloads = new ArrayList<>();
+            for (Method method : streamMethods(service, methodName)) {
+                overloads.add(withoutInbound(method));
+            }
+            return ArgumentTypes.of(methodName, overloads);
+        });
+    }
+
+    private static List<Method> streamMethods(ServiceEntry service, String methodName) {
+        List<Method> found = new ArrayList<>();
+        for (Method method : service.serviceInterface().getMethods()) {
+            if (method.getName().equals(methodName) && StreamShape.of(method) != StreamShape.NONE) {
+                found.add(method);
+            }
+        }
+        return found;
+    }
+
+    private static Class<?>[] withoutInbound(Method method) {
+        Class<?>[] types = method.getParameterTypes();
+        int at = StreamShape.inboundParameter(method);
+        if (at < 0) {
+            return types;
+        }
+        Class<?>[] rest = new Class<?>[types.length - 1];
+        System.arraycopy(types, 0, rest, 0, at);
+        System.arraycopy(types, at + 1, rest, at, types.length - at - 1);
+        return rest;
+    }
+
+    /**
+     * {@code args} with a {@code null} slot where the method that takes them as its other arguments takes the
+     * consumer's stream, or {@code args} itself if that method takes none (a server stream).
+     */
+    private static Object[] withInboundSlot(ServiceEntry service, String methodName, Object[] args) {
+        for (Method method : streamMethods(service, methodName)) {
+            int at = StreamShape.inboundParameter(method);
+            if (at >= 0 && method.getParameterCount() == args.length + 1) {
+                Object[] all = new Object[args.length + 1];
+                System.arraycopy(args, 0, all, 0, at);
+                System.arraycopy(args, at, all, at + 1, args.length - at);
+                return all;
+            }
+        }
+        return args;
     }
 
     /** The lookup stage from the envelope; the refusal, or {@code null} with the service in {@code found[0]}. */

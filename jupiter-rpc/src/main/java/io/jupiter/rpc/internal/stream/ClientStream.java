@@ -1,6 +1,7 @@
 package io.jupiter.rpc.internal.stream;
 
 import io.jupiter.rpc.exception.StreamException;
+import io.jupiter.rpc.stream.StreamOptions;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.transport.Connection;
 import io.jupiter.transport.Frame;
@@ -8,60 +9,42 @@ import io.jupiter.transport.Frames;
 import io.jupiter.transport.ProtocolHeader;
 import io.jupiter.transport.Status;
 import io.netty.buffer.ByteBuf;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Flow;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
- * The receiving side of one server stream on the client, and the {@link Flow.Subscription} its subscriber holds:
- * {@code request(n)} sends credit, {@code cancel()} a cancel frame. Frames arrive on the IO thread and are queued;
- * one delivery task at a time reads and hands them to the subscriber, in order, on a delivery thread. The provider
- * may send only what was asked for, so the queue never holds more than the subscriber requested; a provider sending
- * more ends the stream.
+ * One stream on the client: the provider's messages, read by an {@link InboundStream} (credit from the subscriber's
+ * demand), and, for client streaming and bidirectional streams, the consumer's own messages, sent by an
+ * {@link OutboundStream} against the provider's credit. The provider's end, the subscriber's cancel and the loss of
+ * the connection end both directions; the consumer's end (its publisher completed) and the provider's cancel end only
+ * the consumer's direction.
  *
- * @param <T> the message type
+ * @param <T> the type of the provider's messages
  */
-public final class ClientStream<T> implements Flow.Subscription {
+public final class ClientStream<T> implements InboundStream.Owner {
 
     private final ConsumerStreams streams;
-    private final long id;
-    private final Connection connection;
-    private final Serializer serializer;
-    private final Class<T> type;
-    private final String name;
-    private final Flow.Subscriber<? super T> subscriber;
-    /** Frames and the local end, in arrival order. */
-    private final ConcurrentLinkedQueue<Object> inbound = new ConcurrentLinkedQueue<>();
-    private final AtomicInteger wip = new AtomicInteger();
-    /** Messages asked for and not received yet (guarded by this). */
-    private long outstanding;
-    private volatile boolean subscribed;
-    /** Set once the stream was cancelled here: frames still arriving are dropped. */
-    private volatile boolean cancelled;
-    /** Set once the subscriber got its last signal; read and written by the delivery task only. */
-    private boolean terminated;
+    /** The provider's messages; also what this stream's id, connection and name are read from. */
+    private final InboundStream<T> responses;
+    /** The consumer's messages; {@code null} for a server stream. */
+    private OutboundStream upload;
 
     private ClientStream(ConsumerStreams streams, long id, Connection connection, Serializer serializer,
-                         Class<T> type, String name, Flow.Subscriber<? super T> subscriber) {
+                         Class<T> type, String name) {
         this.streams = streams;
-        this.id = id;
-        this.connection = connection;
-        this.serializer = serializer;
-        this.type = type;
-        this.name = name;
-        this.subscriber = subscriber;
+        this.responses = new InboundStream<>(id, connection, serializer, type, name, Integer.MAX_VALUE,
+                streams.delivery(), this);
     }
 
     /**
      * Opens a stream on {@code connection}: registers it, writes the open frame ({@code writeOpenBody} appends the
-     * request body), then subscribes {@code subscriber}.
+     * request body), starts sending {@code uploadSource}'s messages (unless it is {@code null}: a server stream),
+     * then subscribes {@code subscriber} to the provider's messages.
      */
     public static <T> void open(ConsumerStreams streams, long id, Connection connection, Serializer serializer,
                                 Class<T> type, String name, Consumer<ByteBuf> writeOpenBody,
-                                Flow.Subscriber<? super T> subscriber) {
-        ClientStream<T> stream = new ClientStream<>(streams, id, connection, serializer, type, name, subscriber);
+                                Flow.Publisher<?> uploadSource, Flow.Subscriber<? super T> subscriber) {
+        ClientStream<T> stream = new ClientStream<>(streams, id, connection, serializer, type, name);
         ByteBuf frame = Frames.newFrameOnCallingThread(connection.alloc(), 128);
         try {
             writeOpenBody.accept(frame);
@@ -74,164 +57,109 @@ public final class ClientStream<T> implements Flow.Subscription {
         }
         Frames.fillHeader(frame, ProtocolHeader.toSign(serializer.type().code(), ProtocolHeader.STREAM_OPEN),
                 (byte) 0, id);
+        if (uploadSource != null) {
+            StreamOptions options = uploadSource instanceof StreamSource source ? source.options()
+                    : StreamOptions.DEFAULTS;
+            stream.upload = new OutboundStream(id, connection, serializer, options);
+        }
         streams.register(stream);
         connection.write(frame);
+        if (uploadSource != null) {
+            // Its frames are written on the IO thread after the open, which this thread queued first.
+            if (uploadSource instanceof StreamSource source) {
+                source.start(stream.upload, streams.delivery());
+            } else {
+                PublisherBridge.subscribe(uploadSource, stream.upload, Status.CLIENT_ERROR);
+            }
+        }
         if (!connection.isActive()) {
             stream.connectionLost();
         }
-        subscriber.onSubscribe(stream);
-        stream.subscribed = true;
-        stream.drain();
+        stream.responses.subscribe(subscriber);
     }
 
     long id() {
-        return id;
+        return responses.id();
     }
 
     Connection connection() {
-        return connection;
+        return responses.connection();
     }
 
-    @Override
-    public void request(long n) {
-        if (cancelled) {
-            return;
-        }
-        if (n <= 0) {
-            cancel("the subscriber asked for " + n + " messages");
-            failLocally(new IllegalArgumentException("request: " + n + " (expected: > 0)"));
-            return;
-        }
-        int messages = (int) Math.min(n, Integer.MAX_VALUE);
-        synchronized (this) {
-            outstanding += messages;
-        }
-        connection.write(StreamFrames.credit(connection.alloc(), id, messages));
-    }
-
-    @Override
-    public void cancel() {
-        cancel("cancelled by the subscriber");
-    }
-
-    private void cancel(String reason) {
-        if (cancelled) {
-            return;
-        }
-        cancelled = true;
-        streams.forget(this);
-        connection.write(StreamFrames.cancel(connection.alloc(), id, reason));
-        drain(); // releases what is queued
-    }
-
-    /** A message or end frame, on the IO thread. */
+    /** A stream frame from the provider, on the IO thread; takes ownership. */
     void arrived(Frame frame) {
-        if (frame.messageCode() == ProtocolHeader.STREAM_MESSAGE) {
-            boolean tooMany;
-            synchronized (this) {
-                tooMany = outstanding == 0;
-                if (!tooMany) {
-                    outstanding--;
-                }
-            }
-            if (tooMany) {
-                frame.release();
-                cancel("more messages than credit");
-                failLocally(new StreamException(Status.BAD_REQUEST, "stream " + name + ": the provider at "
-                        + connection.remoteAddress() + " sent more messages than were asked for"));
-                return;
-            }
-        } else {
-            streams.forget(this);
+        byte code = frame.messageCode();
+        if (code == ProtocolHeader.STREAM_MESSAGE || code == ProtocolHeader.STREAM_END) {
+            responses.arrived(frame);
+            return;
         }
-        inbound.add(frame);
-        drain();
+        try {
+            OutboundStream sending = upload;
+            if (code == ProtocolHeader.STREAM_CREDIT) {
+                int messages = StreamFrames.creditOf(frame.body());
+                if (sending == null || messages < 0) {
+                    failAndCancel(sending == null ? "credit for a stream that sends the provider nothing"
+                            : "a credit frame must carry a positive 4-byte count");
+                    return;
+                }
+                sending.credit(messages);
+            } else if (code == ProtocolHeader.STREAM_CANCEL && sending != null) {
+                // The provider reads no more: the consumer's messages stop, the provider's still come.
+                String reason = StreamFrames.reasonOf(frame.body());
+                sending.cancelled(reason.isEmpty() ? "the provider reads no more messages" : reason);
+            }
+        } finally {
+            frame.release();
+        }
+    }
+
+    private void failAndCancel(String violation) {
+        StreamException error = new StreamException(Status.BAD_REQUEST, "stream " + responses.name()
+                + ": the provider at " + connection().remoteAddress() + " broke the stream protocol: " + violation);
+        responses.fail(error);
+        inboundViolated(error);
+    }
+
+    @Override
+    public void inboundCancelled(String reason) {
+        streams.forget(this);
+        Connection connection = connection();
+        connection.write(StreamFrames.cancel(connection.alloc(), id(), reason));
+        stopUpload(Status.STREAM_CANCELLED, reason);
+    }
+
+    @Override
+    public void inboundViolated(StreamException error) {
+        inboundCancelled("the provider broke the stream protocol");
+    }
+
+    @Override
+    public void inboundEnded(Status status) {
+        streams.forget(this);
+        stopUpload(status == Status.OK ? Status.STREAM_CANCELLED : status, "the provider ended the stream ("
+                + status + ")");
+    }
+
+    private void stopUpload(Status status, String reason) {
+        OutboundStream sending = upload;
+        if (sending != null) {
+            sending.closeSilently(status, reason);
+        }
     }
 
     /** The connection closed before the stream ended. */
     void connectionLost() {
         streams.forget(this);
-        inbound.add(new StreamException(Status.CLIENT_ERROR, "stream " + name + ": the connection to "
-                + connection.remoteAddress() + " closed before the stream ended"));
-        drain();
-    }
-
-    /** Ends the subscriber with {@code error} after what is queued (used when the stream is already cancelled). */
-    private void failLocally(Throwable error) {
-        inbound.add(error);
-        drain();
-    }
-
-    private void drain() {
-        if (!subscribed) {
-            return; // subscribing drains what came before
+        responses.fail(new StreamException(Status.CLIENT_ERROR, "stream " + responses.name() + ": the connection to "
+                + connection().remoteAddress() + " closed before the stream ended"));
+        OutboundStream sending = upload;
+        if (sending != null) {
+            sending.connectionLost();
         }
-        if (wip.getAndIncrement() != 0) {
-            return;
-        }
-        try {
-            streams.delivery().execute(this::deliver);
-        } catch (RejectedExecutionException e) {
-            deliver(); // the client is closing: release on this thread
-        }
-    }
-
-    private void deliver() {
-        int missed = 1;
-        while (true) {
-            Object next;
-            while ((next = inbound.poll()) != null) {
-                deliverOne(next);
-            }
-            missed = wip.addAndGet(-missed);
-            if (missed == 0) {
-                return;
-            }
-        }
-    }
-
-    private void deliverOne(Object next) {
-        if (next instanceof Frame frame) {
-            try {
-                if (cancelled || terminated) {
-                    return;
-                }
-                if (frame.messageCode() == ProtocolHeader.STREAM_MESSAGE) {
-                    T value;
-                    try {
-                        value = serializer.read(frame.body(), type);
-                    } catch (RuntimeException e) {
-                        cancel("the message could not be read");
-                        finish(new StreamException(Status.DESERIALIZATION_FAIL, "stream " + name
-                                + ": a message could not be read: " + e.getMessage(), e));
-                        return;
-                    }
-                    subscriber.onNext(value);
-                } else {
-                    Status status = Status.fromByte(frame.status());
-                    if (status == Status.OK) {
-                        terminated = true;
-                        subscriber.onComplete();
-                    } else {
-                        finish(new StreamException(status, "stream " + name + " ended by the provider ("
-                                + status + "): " + StreamFrames.reasonOf(frame.body())));
-                    }
-                }
-            } finally {
-                frame.release();
-            }
-        } else if (!terminated) {
-            finish((Throwable) next);
-        }
-    }
-
-    private void finish(Throwable error) {
-        terminated = true;
-        subscriber.onError(error);
     }
 
     @Override
     public String toString() {
-        return "ClientStream{" + name + ", id=" + id + '}';
+        return "ClientStream{" + responses.name() + ", id=" + id() + '}';
     }
 }

@@ -54,7 +54,7 @@ public final class ConsumerStreams implements AutoCloseable {
             frame.release();
             return true;
         }
-        if (code != ProtocolHeader.STREAM_MESSAGE && code != ProtocolHeader.STREAM_END) {
+        if (code == ProtocolHeader.STREAM_OPEN || !ProtocolHeader.isStreamFrame(code)) {
             return false;
         }
         ClientStream<?> stream = streams.get(frame.id());

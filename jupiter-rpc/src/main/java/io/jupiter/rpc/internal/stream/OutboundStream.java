@@ -52,8 +52,10 @@ public final class OutboundStream {
     /** Non-null once the stream ended. */
     private Status endStatus;
     private String endReason;
-    /** Told of every credit frame (a publisher bridge turns it into demand); {@code null}: nobody. */
-    private volatile IntConsumer creditListener;
+    /** Told of every credit frame (a publisher bridge turns it into demand); {@code null}: nobody. Under the lock. */
+    private IntConsumer creditListener;
+    /** Credit that arrived before the listener was set, which it is told of when it is; under the lock. */
+    private long creditBeforeListener;
     private int sizeHint = 64;
     /** Runs once, when the first credit arrives; {@code null} once run (or never set). */
     private Runnable onFirstCredit;
@@ -115,8 +117,23 @@ public final class OutboundStream {
         }
     }
 
+    /**
+     * Sets who hears of each credit frame, and tells it at once of the credit that arrived before (on the consumer,
+     * the provider's first credit can come before the consumer's publisher is subscribed to).
+     */
     void creditListener(IntConsumer listener) {
-        this.creditListener = listener;
+        long early;
+        lock.lock();
+        try {
+            creditListener = listener;
+            early = creditBeforeListener;
+            creditBeforeListener = 0;
+        } finally {
+            lock.unlock();
+        }
+        if (early > 0) {
+            listener.accept((int) Math.min(early, Integer.MAX_VALUE));
+        }
     }
 
     /** Serializes {@code value} on the calling thread and {@link #offer offers} it. */
@@ -191,10 +208,15 @@ public final class OutboundStream {
     void credit(int messages) {
         boolean ended = false;
         Runnable start;
+        IntConsumer listener;
         lock.lock();
         try {
             if (endStatus != null) {
                 return;
+            }
+            listener = creditListener;
+            if (listener == null) {
+                creditBeforeListener = Math.min(creditBeforeListener + messages, Integer.MAX_VALUE);
             }
             start = onFirstCredit;
             onFirstCredit = null;
@@ -220,7 +242,6 @@ public final class OutboundStream {
         if (start != null) {
             start.run();
         }
-        IntConsumer listener = creditListener;
         if (listener != null) {
             listener.accept(messages);
         }

@@ -2,9 +2,12 @@ package io.jupiter.rpc.internal.stream;
 
 import io.jupiter.common.LogText;
 import io.jupiter.common.NamedThreadFactory;
+import io.jupiter.rpc.exception.StreamException;
 import io.jupiter.rpc.internal.VirtualThreads;
 import io.jupiter.rpc.security.CallerIdentity;
 import io.jupiter.rpc.stream.StreamOptions;
+import io.jupiter.rpc.stream.Streams;
+import io.jupiter.serialization.Serializer;
 import io.jupiter.transport.Connection;
 import io.jupiter.transport.Frame;
 import io.jupiter.transport.Frames;
@@ -54,22 +57,25 @@ public final class ProviderStreams implements AutoCloseable {
 
     /** One stream frame, on the connection's IO thread. Takes ownership of the frame. */
     public void received(Connection connection, CallerIdentity caller, Frame frame) {
+        byte code = frame.messageCode();
+        if (code == ProtocolHeader.STREAM_MESSAGE || code == ProtocolHeader.STREAM_END) {
+            // The consumer's own messages (client streaming, bidirectional) and its end of them.
+            Entry entry = entry(connection, frame.id());
+            if (entry == null) {
+                frame.release(); // the stream ended meanwhile
+            } else {
+                entry.fromConsumer(frame);
+            }
+            return;
+        }
         try {
-            switch (frame.messageCode()) {
+            switch (code) {
                 case ProtocolHeader.STREAM_OPEN -> opened(connection, caller, frame);
                 case ProtocolHeader.STREAM_CREDIT -> credited(connection, frame);
-                case ProtocolHeader.STREAM_CANCEL -> {
+                default -> {
                     Entry entry = entry(connection, frame.id());
                     if (entry != null) {
                         entry.cancel(StreamFrames.reasonOf(frame.body()));
-                    }
-                }
-                default -> {
-                    // Client streaming is not served yet: a message or end from the consumer ends its stream.
-                    Entry entry = entry(connection, frame.id());
-                    if (entry != null) {
-                        entry.end(Status.BAD_REQUEST, "this provider accepts no messages from the receiver of a"
-                                + " server stream");
                     }
                 }
             }
@@ -116,7 +122,8 @@ public final class ProviderStreams implements AutoCloseable {
                       long receivedNanos) {
         StreamOpener.Opened opened;
         try {
-            opened = opener.open(entry.connection, entry.id, caller, serializerCode, body, receivedNanos);
+            opened = opener.open(entry.connection, entry.id, caller, serializerCode, body, receivedNanos,
+                    entry::takeInbound);
         } catch (StreamOpener.Refused e) {
             entry.refused(e.status(), e.getMessage());
             return;
@@ -134,14 +141,22 @@ public final class ProviderStreams implements AutoCloseable {
             opened.onEnd().ended(Status.SERVICE_UNEXPECTED_ERROR, "no publisher");
             return;
         }
+        if (!entry.takesInbound() && entry.hasInbound()) {
+            // The consumer sent messages (or their end) to a method that takes none.
+            entry.end(Status.BAD_REQUEST, opened.name() + " takes no messages from the consumer: it is a server"
+                    + " stream");
+        }
         StreamOptions options = publisher instanceof StreamSource source ? source.options() : StreamOptions.DEFAULTS;
         OutboundStream stream = new OutboundStream(entry.id, entry.connection, opened.serializer(), options);
         stream.onEnd(opened.onEnd());
-        stream.onEnd((status, reason) -> forget(entry));
+        stream.onEnd((status, reason) -> {
+            forget(entry);
+            entry.endInbound(status, reason);
+        });
         if (publisher instanceof StreamSource source) {
             source.start(stream, threads);
         } else {
-            PublisherBridge.subscribe(publisher, stream);
+            PublisherBridge.subscribe(publisher, stream, Status.SERVICE_UNEXPECTED_ERROR);
         }
         entry.started(stream);
     }
@@ -223,10 +238,14 @@ public final class ProviderStreams implements AutoCloseable {
     }
 
     /** One stream from its open frame on: what arrived before its producer started, then the stream itself. */
-    private final class Entry {
+    private final class Entry implements InboundStream.Owner {
         final Connection connection;
         final long id;
         private OutboundStream stream;
+        /** The consumer's messages: made when the method takes them, or when the first of them arrives. */
+        private InboundStream<Object> inbound;
+        /** Whether the method takes the consumer's messages (a {@code Flow.Publisher} parameter). */
+        private boolean takesInbound;
         private int pendingCredit;
         private Status pendingEnd;
         private String pendingReason;
@@ -234,6 +253,75 @@ public final class ProviderStreams implements AutoCloseable {
         Entry(Connection connection, long id) {
             this.connection = connection;
             this.id = id;
+        }
+
+        /** The publisher of the consumer's messages handed to the method, on the stream's thread. */
+        Flow.Publisher<?> takeInbound(Serializer serializer, Class<?> messageType) {
+            InboundStream<Object> in = inbound();
+            synchronized (this) {
+                takesInbound = true;
+            }
+            in.bind(serializer, messageType);
+            return in;
+        }
+
+        synchronized boolean takesInbound() {
+            return takesInbound;
+        }
+
+        synchronized boolean hasInbound() {
+            return inbound != null;
+        }
+
+        private synchronized InboundStream<Object> inbound() {
+            if (inbound == null) {
+                inbound = new InboundStream<>(id, connection, null, null, String.valueOf(id),
+                        Streams.INBOUND_WINDOW, threads, this);
+            }
+            return inbound;
+        }
+
+        /** A message or end frame from the consumer, on the IO thread; takes ownership. */
+        void fromConsumer(Frame frame) {
+            boolean refuse;
+            synchronized (this) {
+                // Known to be a server stream once the method ran without taking the consumer's messages.
+                refuse = stream != null && !takesInbound;
+            }
+            if (refuse) {
+                frame.release();
+                end(Status.BAD_REQUEST, "this stream takes no messages from the consumer: it is a server stream");
+                return;
+            }
+            inbound().arrived(frame);
+        }
+
+        @Override
+        public void inboundCancelled(String reason) {
+            // The method reads no more: the consumer stops sending; the stream itself goes on.
+            connection.write(StreamFrames.cancel(connection.alloc(), id, reason));
+        }
+
+        @Override
+        public void inboundViolated(StreamException error) {
+            end(Status.BAD_REQUEST, error.getMessage());
+        }
+
+        @Override
+        public void inboundEnded(Status status) {
+            // The consumer sent all it had; the provider's side of the stream goes on.
+        }
+
+        /** The whole stream ended: a method still reading the consumer's messages learns it. */
+        void endInbound(Status status, String reason) {
+            InboundStream<Object> in;
+            synchronized (this) {
+                in = inbound;
+            }
+            if (in != null) {
+                in.fail(new StreamException(status == Status.OK ? Status.STREAM_CANCELLED : status, "stream " + id
+                        + " ended (" + status + ")" + (reason == null || reason.isEmpty() ? "" : ": " + reason)));
+            }
         }
 
         void started(OutboundStream started) {
@@ -256,6 +344,7 @@ public final class ProviderStreams implements AutoCloseable {
 
         void refused(Status status, String reason) {
             forget(this);
+            endInbound(status, reason);
             boolean tell;
             synchronized (this) {
                 tell = pendingEnd == null;
@@ -278,6 +367,8 @@ public final class ProviderStreams implements AutoCloseable {
             s.credit(messages);
         }
 
+        // The stream's own end comes first, then its reader's: a method told of the end must not get to answer
+        // before the end is settled.
         void cancel(String reason) {
             OutboundStream s = pending(Status.STREAM_CANCELLED, reason);
             if (s != null) {
@@ -285,6 +376,7 @@ public final class ProviderStreams implements AutoCloseable {
             } else {
                 forget(this);
             }
+            endInbound(Status.STREAM_CANCELLED, reason);
         }
 
         void end(Status status, String reason) {
@@ -294,6 +386,7 @@ public final class ProviderStreams implements AutoCloseable {
             } else if (forgetIfFirstEnd(status)) {
                 connection.write(StreamFrames.end(connection.alloc(), id, status, reason));
             }
+            endInbound(status, reason);
         }
 
         void connectionLost() {
@@ -301,6 +394,7 @@ public final class ProviderStreams implements AutoCloseable {
             if (s != null) {
                 s.connectionLost();
             }
+            endInbound(Status.CLIENT_ERROR, "the connection closed");
         }
 
         /** Whether {@code status} is the end noted first (then this entry is forgotten). */

@@ -13,16 +13,23 @@ import java.util.concurrent.atomic.AtomicLong;
 final class PublisherBridge implements Flow.Subscriber<Object> {
 
     private final OutboundStream stream;
+    /** The status of the end frame when the publisher fails. */
+    private final Status errorStatus;
     /** Demand that arrived before {@link #onSubscribe}. */
     private final AtomicLong early = new AtomicLong();
     private volatile Flow.Subscription subscription;
 
-    private PublisherBridge(OutboundStream stream) {
+    private PublisherBridge(OutboundStream stream, Status errorStatus) {
         this.stream = stream;
+        this.errorStatus = errorStatus;
     }
 
-    static void subscribe(Flow.Publisher<?> publisher, OutboundStream stream) {
-        PublisherBridge bridge = new PublisherBridge(stream);
+    /**
+     * Feeds {@code stream} from {@code publisher}; a publisher that fails ends the stream with {@code errorStatus}
+     * and the error's text.
+     */
+    static void subscribe(Flow.Publisher<?> publisher, OutboundStream stream, Status errorStatus) {
+        PublisherBridge bridge = new PublisherBridge(stream, errorStatus);
         stream.creditListener(bridge::demand);
         stream.onEnd((status, reason) -> {
             Flow.Subscription s = bridge.subscription;
@@ -83,7 +90,7 @@ final class PublisherBridge implements Flow.Subscriber<Object> {
 
     @Override
     public void onError(Throwable error) {
-        stream.end(Status.SERVICE_UNEXPECTED_ERROR, String.valueOf(error));
+        stream.end(errorStatus, String.valueOf(error));
     }
 
     @Override

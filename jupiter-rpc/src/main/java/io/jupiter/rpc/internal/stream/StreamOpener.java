@@ -18,15 +18,26 @@ public interface StreamOpener {
      * Opens one stream.
      *
      * @param streamId the stream's id on its connection (the open frame's invoke id)
+     * @param inbound  the consumer's messages, for a method that takes them (a {@link Flow.Publisher} parameter)
      * @throws Refused when the open is refused: the receiver gets an end frame with its status and message
      */
     Opened open(Connection connection, long streamId, CallerIdentity caller, byte serializerCode, ByteBuf body,
-                long receivedNanos);
+                long receivedNanos, Inbound inbound);
+
+    /** The consumer's messages of the stream being opened (client streaming, bidirectional). */
+    @FunctionalInterface
+    interface Inbound {
+        /**
+         * The publisher of the consumer's messages, read with {@code serializer} as {@code messageType}; to pass to
+         * the method. Called at most once, before the method runs.
+         */
+        Flow.Publisher<?> publisher(Serializer serializer, Class<?> messageType);
+    }
 
     /**
      * A stream the method opened.
      *
-     * @param publisher  what the method returned
+     * @param publisher  what the method returned, or its one answer as a publisher of one message (client streaming)
      * @param serializer the serializer of the open frame, which the messages use too
      * @param name       service and method, for logs
      * @param onEnd      runs the interceptors' {@code afterInvoke} when the stream ends
