@@ -5,10 +5,11 @@ import java.util.List;
 
 /**
  * One row of a comparison: {@code "<sync|async> <threads> <payload or scenario>"}, e.g. {@code "sync 32 small"},
- * {@code "async 32 1k"}, {@code "sync 32 getUser"}.
+ * {@code "async 32 1k"}, {@code "sync 32 getUser"}, or {@code "stream <streams> <payload>"}, e.g.
+ * {@code "stream 100 small"}: that many server streams at once (see {@link StreamDriver}).
  *
- * @param mode     {@code sync} or {@code async}
- * @param threads  caller threads
+ * @param mode     {@code sync}, {@code async} or {@code stream}
+ * @param threads  caller threads, or streams in {@code stream} mode
  * @param payload  {@code small} or {@code 1k} for the {@code hello} scenario, else {@code small} (unused)
  * @param scenario {@code hello} or a user-service call of the rpc-benchmark
  */
@@ -19,9 +20,9 @@ public record LoadCase(String mode, int threads, String payload, String scenario
     /** Parses {@code "<mode> <threads> <payload|scenario>"}. */
     public static LoadCase parse(String text) {
         String[] parts = text.trim().split("\\s+");
-        if (parts.length != 3 || !(parts[0].equals("sync") || parts[0].equals("async"))) {
+        if (parts.length != 3 || !List.of("sync", "async", "stream").contains(parts[0])) {
             throw new IllegalArgumentException("case '" + text + "' (expected: '<sync|async> <threads> "
-                    + "<small|1k|" + String.join("|", USER_SCENARIOS) + ">')");
+                    + "<small|1k|" + String.join("|", USER_SCENARIOS) + ">' or 'stream <streams> <small|1k>')");
         }
         int threads;
         try {
@@ -32,7 +33,7 @@ public record LoadCase(String mode, int threads, String payload, String scenario
         if (threads < 1 || threads > 4096) {
             throw new IllegalArgumentException("case '" + text + "': threads must be 1..4096");
         }
-        if (USER_SCENARIOS.contains(parts[2])) {
+        if (USER_SCENARIOS.contains(parts[2]) && !parts[0].equals("stream")) {
             return new LoadCase(parts[0], threads, "small", parts[2]);
         }
         Payloads.of(parts[2]);

@@ -27,6 +27,7 @@ record TargetSpec(String name, String label, String classPath, String adapter, L
     static final String LEGACY_POOL = "legacy-pool";
     static final String BASELINE = "baseline";
     static final String BASELINE_DIRECT = "baseline-direct";
+    static final String GRPC = "grpc";
 
     /** Opens 1.3.1 needs on JDK 17 (its Netty 4.1.27 and protostuff 1.6 reach into the JDK). */
     private static final List<String> LEGACY_OPENS = List.of("--add-opens", "java.base/java.nio=ALL-UNNAMED",
@@ -60,6 +61,16 @@ record TargetSpec(String name, String label, String classPath, String adapter, L
      */
     static TargetSpec named(String name, String jupiterClassPath, String legacyClassPath, String baselineClassPath,
                             String tlsDir) {
+        return named(name, jupiterClassPath, legacyClassPath, baselineClassPath, tlsDir, null);
+    }
+
+    /**
+     * As {@link #named(String, String, String, String, String)}, with the class path of the gRPC-java target
+     * ({@code jupiter-benchmark/grpc}'s standalone jar, or {@code null}): {@code grpc} is gRPC-java with its
+     * defaults, compared against as a reference.
+     */
+    static TargetSpec named(String name, String jupiterClassPath, String legacyClassPath, String baselineClassPath,
+                            String tlsDir, String grpcClassPath) {
         String jupiterAdapter = "io.jupiter.example.benchmark.JupiterTarget";
         return switch (name) {
             case RAW -> new TargetSpec(name, "raw echo", required(jupiterClassPath, "--jupiter-classpath", name),
@@ -86,9 +97,11 @@ record TargetSpec(String name, String label, String classPath, String adapter, L
                     required(baselineClassPath, "--baseline-classpath", name), jupiterAdapter, List.of(), false, true);
             case BASELINE_DIRECT -> new TargetSpec(name, "baseline (IO threads)",
                     required(baselineClassPath, "--baseline-classpath", name), jupiterAdapter, List.of(), true, true);
+            case GRPC -> new TargetSpec(name, "grpc-java", required(grpcClassPath, "--grpc-classpath", name),
+                    "io.jupiter.benchmark.grpc.GrpcTarget", List.of(), false, true);
             default -> throw new IllegalArgumentException("--targets: unknown target '" + name + "' (expected: "
                     + String.join("|", RAW, JUPITER, JUPITER_DIRECT, JUPITER_NON_BLOCKING, JUPITER_TLS, LEGACY,
-                    LEGACY_POOL, BASELINE, BASELINE_DIRECT)
+                    LEGACY_POOL, BASELINE, BASELINE_DIRECT, GRPC)
                     + ")");
         };
     }
