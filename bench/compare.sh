@@ -16,6 +16,6 @@ cd "$(dirname "$0")/.."
 source bench/build-legacy.sh
 # The gRPC-java target: the driver, its adapter and gRPC in one jar, on no class path of ours.
 mvn -B -q -DskipTests package -pl jupiter-benchmark/grpc -am >&2
-GRPC_JAR=jupiter-benchmark/grpc/target/jupiter-benchmark-grpc-standalone.jar
+GRPC_JAR=$(ls jupiter-benchmark/grpc/target/jupiter-benchmark-grpc-*standalone.jar)
 exec java -jar "$DRIVER_JAR" --jupiter-classpath "$JAR" --legacy-classpath "$LEGACY_CP" --grpc-classpath "$GRPC_JAR" \
   "$@"

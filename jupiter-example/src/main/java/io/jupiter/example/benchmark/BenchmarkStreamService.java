@@ -12,4 +12,10 @@ public interface BenchmarkStreamService {
 
     /** A server stream of ticks carrying {@code payload}, sent as fast as the reader's demand allows, never ending. */
     Flow.Publisher<StreamTick> ticks(String payload);
+
+    /**
+     * A subscription to the service's one topic, to which it publishes a tick carrying {@code payload}
+     * {@code publishesPerSecond} times a second while anyone is subscribed (the latest subscriber's rate).
+     */
+    Flow.Publisher<StreamTick> topic(String payload, int publishesPerSecond);
 }

@@ -2,11 +2,18 @@ package io.jupiter.example.benchmark;
 
 import io.jupiter.rpc.ServiceProviderImpl;
 import io.jupiter.rpc.stream.Streams;
+import io.jupiter.rpc.stream.Topic;
 import java.util.concurrent.Flow;
 
-/** Sends ticks through the blocking sink, whose {@code send} waits for the reader's credit, until the stream ends. */
+/**
+ * Sends ticks through the blocking sink, whose {@code send} waits for the reader's credit, until the stream ends;
+ * and publishes ticks to one topic, from a {@link TopicPublisher} that runs while the topic has subscribers.
+ */
 @ServiceProviderImpl(version = "1.0.0")
 public class BenchmarkStreamServiceImpl implements BenchmarkStreamService {
+
+    private final Topic<StreamTick> topic = new Topic<>();
+    private final TopicPublisher publisher = new TopicPublisher(topic);
 
     @Override
     public Flow.Publisher<StreamTick> ticks(String payload) {
@@ -15,5 +22,11 @@ public class BenchmarkStreamServiceImpl implements BenchmarkStreamService {
                 sink.send(new StreamTick(System.nanoTime(), payload));
             }
         });
+    }
+
+    @Override
+    public Flow.Publisher<StreamTick> topic(String payload, int publishesPerSecond) {
+        publisher.ensureRunning(payload, publishesPerSecond);
+        return topic.subscriber();
     }
 }

@@ -95,7 +95,7 @@ public class JupiterTarget implements BenchmarkTarget {
 
     /**
      * The scenario's calls, closing the {@link JupiterClient} that owns their proxies when closed; server streams
-     * of {@link BenchmarkStreamService} through a proxy made on first use.
+     * and topic subscriptions of {@link BenchmarkStreamService} through a proxy made on first use.
      */
     private static final class ClosingClient implements TargetClient {
         private final TargetClient calls;
@@ -125,6 +125,13 @@ public class JupiterTarget implements BenchmarkTarget {
         public AutoCloseable openStream(StreamListener listener) {
             StreamReader reader = new StreamReader(listener);
             streams().ticks(payload).subscribe(reader);
+            return reader;
+        }
+
+        @Override
+        public AutoCloseable subscribe(int publishesPerSecond, StreamListener listener) {
+            StreamReader reader = new StreamReader(listener);
+            streams().topic(payload, publishesPerSecond).subscribe(reader);
             return reader;
         }
 

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The driver's stream load against our target on 127.0.0.1, in this JVM: server streams of {@link
- * BenchmarkStreamService} deliver messages with their send time, none fails, and closing cancels them. No
+ * BenchmarkStreamService} and subscribers of its topic receive messages with their send time, and none fails. No
  * performance is asserted.
  */
 class JupiterStreamTargetTest {
@@ -32,6 +32,22 @@ class JupiterStreamTargetTest {
             // The provider's send time came through: a delivery latency was measured for the messages.
             assertThat(result.maxMicros()).isPositive();
             assertThat(result.p50Micros()).isLessThanOrEqualTo(result.p99Micros());
+        }
+    }
+
+    @Test
+    void topicSubscribersReceiveThePublishedTicks() throws Exception {
+        JupiterTarget target = new JupiterTarget();
+        int port = freePort();
+        try (AutoCloseable server = target.startServer(new ServerSettings("127.0.0.1", port, 2, false));
+             TargetClient client = target.connect(new ClientSettings("127.0.0.1", port, "hello", "jupiter",
+                     "protostuff", 2, 2, false))) {
+            // 50 subscribers: 200 publishes a second, 10,000 deliveries a second in all.
+            LoadResult result = StreamDriver.fanOut(client, 50).run(1, 1, System.out);
+
+            assertThat(result.failures()).as(String.valueOf(result.firstFailure())).isZero();
+            assertThat(result.count()).isPositive();
+            assertThat(result.maxMicros()).isPositive();
         }
     }
 

@@ -9,13 +9,14 @@ import java.util.concurrent.CountDownLatch;
  * java -cp CP io.jupiter.benchmark.driver.DriverMain server --target CLASS [--host 127.0.0.1] [--port 18099]
  *      [--io-threads 2] [--direct false]
  * java -cp CP io.jupiter.benchmark.driver.DriverMain client --target CLASS [--host 127.0.0.1] [--port 18099]
- *      [--mode sync|async|stream] [--threads 32] [--warmup 5] [--seconds 10] [--payload small|1k] [--scenario hello]
- *      [--serializer protostuff] [--connections 2] [--io-threads 2] [--direct false]
+ *      [--mode sync|async|stream|fanout] [--threads 32] [--warmup 5] [--seconds 10] [--payload small|1k]
+ *      [--scenario hello] [--serializer protostuff] [--connections 2] [--io-threads 2] [--direct false]
  * </pre>
  * The server prints {@code ready <port>} once it accepts connections and serves until the process is stopped. The
  * client prints the {@link LoadResult} lines and exits 0, or 1 if any call failed, or 2 if the target cannot run
  * what was asked (its message on stderr). With {@code --mode stream}, {@code --threads} is the number of server
- * streams open at once and the count is the messages they received ({@link StreamDriver}).
+ * streams open at once and the count is the messages they received ({@link StreamDriver}); with
+ * {@code --mode fanout}, the subscribers of one topic ({@link StreamDriver#fanOut}).
  */
 public final class DriverMain {
 
@@ -71,9 +72,9 @@ public final class DriverMain {
     private static int load(String[] args) throws Exception {
         Flags flags = new Flags(args, 1, CLIENT_FLAGS);
         BenchmarkTarget target = target(flags);
-        String mode = flags.oneOf("mode", "sync", "sync", "async", "stream");
+        String mode = flags.oneOf("mode", "sync", "sync", "async", "stream", "fanout");
         boolean async = mode.equals("async");
-        int threads = flags.getInt("threads", 32, 1, 4096);
+        int threads = flags.getInt("threads", 32, 1, LoadCase.MAX_SUBSCRIBERS);
         int warmup = flags.getInt("warmup", 5, 0, 3600);
         int seconds = flags.getInt("seconds", 10, 1, 86_400);
         ClientSettings settings = new ClientSettings(flags.get("host", "127.0.0.1"),
@@ -89,8 +90,11 @@ public final class DriverMain {
                 Runtime.getRuntime().availableProcessors());
         LoadResult result;
         try (TargetClient client = target.connect(settings)) {
-            result = mode.equals("stream") ? new StreamDriver(client, threads).run(warmup, seconds, System.out)
-                    : new LoadDriver(client, async, threads, 0, null).run(warmup, seconds, System.out);
+            result = switch (mode) {
+                case "stream" -> new StreamDriver(client, threads).run(warmup, seconds, System.out);
+                case "fanout" -> StreamDriver.fanOut(client, threads).run(warmup, seconds, System.out);
+                default -> new LoadDriver(client, async, threads, 0, null).run(warmup, seconds, System.out);
+            };
         }
         result.print(System.out);
         return result.failures() == 0 ? 0 : 1;

@@ -15,11 +15,19 @@ import org.HdrHistogram.Recorder;
  * its flow control allows, through a warm-up that is not counted, then a measured period. It counts the messages
  * that arrive in the measured period and records each one's delivery latency, from the server's send time carried in
  * the message to its arrival (both sides on one host read the same monotonic clock). A stream that ends before the
- * load does is a failure.
+ * load does is a failure. {@link #fanOut} does the same with subscribers of one topic on the server.
  */
 public final class StreamDriver {
 
-    private final TargetClient client;
+    /** Messages per second delivered to all the subscribers of a fan-out together. */
+    public static final int FAN_OUT_DELIVERIES_PER_SECOND = 10_000;
+
+    /** How one stream is opened. */
+    private interface Opener {
+        AutoCloseable open(StreamListener listener) throws Exception;
+    }
+
+    private final Opener opener;
     private final int streams;
     private final Recorder latencies = new Recorder(3);
     private final LongAdder received = new LongAdder();
@@ -30,11 +38,25 @@ public final class StreamDriver {
 
     /** @param streams streams open at once, each read by its own listener */
     public StreamDriver(TargetClient client, int streams) {
+        this(client::openStream, streams);
+    }
+
+    private StreamDriver(Opener opener, int streams) {
         if (streams < 1) {
             throw new IllegalArgumentException("streams: " + streams + " (expected: >= 1)");
         }
-        this.client = client;
+        this.opener = opener;
         this.streams = streams;
+    }
+
+    /**
+     * The fan-out load: {@code subscribers} streams of one topic ({@link TargetClient#subscribe}), published to
+     * at {@value #FAN_OUT_DELIVERIES_PER_SECOND} deliveries per second in total (so {@code subscribers} divides it
+     * into the publishing rate, at least one message per second).
+     */
+    public static StreamDriver fanOut(TargetClient client, int subscribers) {
+        int publishesPerSecond = Math.max(1, FAN_OUT_DELIVERIES_PER_SECOND / subscribers);
+        return new StreamDriver(listener -> client.subscribe(publishesPerSecond, listener), subscribers);
     }
 
     /**
@@ -47,7 +69,7 @@ public final class StreamDriver {
         List<AutoCloseable> open = new ArrayList<>();
         try {
             for (int i = 0; i < streams; i++) {
-                open.add(client.openStream(new Counter()));
+                open.add(opener.open(new Counter()));
             }
             TimeUnit.SECONDS.sleep(warmupSeconds);
             latencies.reset();

@@ -25,6 +25,17 @@ public interface TargetClient extends AutoCloseable {
         throw new UnsupportedOperationException(getClass().getSimpleName() + " has no server stream");
     }
 
+    /**
+     * Subscribes one stream to the server's benchmark topic, to which the server publishes a small message with its
+     * send time {@code publishesPerSecond} times a second while anyone is subscribed; closing the result cancels
+     * the stream.
+     *
+     * @throws UnsupportedOperationException if the target has no topic (the default)
+     */
+    default AutoCloseable subscribe(int publishesPerSecond, StreamListener listener) throws Exception {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " has no topic (fan-out)");
+    }
+
     /** Closes the client's connections and threads. */
     @Override
     void close();

@@ -30,6 +30,8 @@ class LoadCaseTest {
         assertThat(loadCase).hasToString("stream 100 small");
         assertThat(loadCase.clientFlags()).containsSequence("--mode", "stream", "--threads", "100");
         assertThatThrownBy(() -> LoadCase.parse("stream 1 listUser")).hasMessageContaining("small|1k");
+        assertThat(LoadCase.parse("fanout 10000 small")).hasToString("fanout 10000 small");
+        assertThatThrownBy(() -> LoadCase.parse("stream 10000 small")).hasMessageContaining("1..4096");
     }
 
     @Test

@@ -31,6 +31,17 @@ class StreamDriverTest {
     }
 
     @Test
+    void aFanOutSharesTheDeliveryRateAmongItsSubscribers() throws Exception {
+        ThreadStreams client = new ThreadStreams(Integer.MAX_VALUE);
+        LoadResult result = StreamDriver.fanOut(client, 4).run(0, 1, System.out);
+
+        assertThat(result.failures()).isZero();
+        assertThat(result.count()).isPositive();
+        assertThat(client.publishesPerSecond.get()).isEqualTo(StreamDriver.FAN_OUT_DELIVERIES_PER_SECOND / 4);
+        assertThat(client.closed.get()).isEqualTo(4);
+    }
+
+    @Test
     void aTargetWithoutStreamsSaysSo() {
         TargetClient unary = new TargetClient() {
             @Override
@@ -48,6 +59,8 @@ class StreamDriverTest {
         };
         assertThatThrownBy(() -> new StreamDriver(unary, 1).run(0, 1, System.out))
                 .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining("has no server stream");
+        assertThatThrownBy(() -> StreamDriver.fanOut(unary, 1).run(0, 1, System.out))
+                .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining("has no topic");
         assertThatThrownBy(() -> new StreamDriver(unary, 0)).hasMessageContaining("streams");
     }
 
@@ -55,6 +68,7 @@ class StreamDriverTest {
     private static final class ThreadStreams implements TargetClient {
         final AtomicInteger opened = new AtomicInteger();
         final AtomicInteger closed = new AtomicInteger();
+        final AtomicInteger publishesPerSecond = new AtomicInteger();
         private final int limit;
 
         ThreadStreams(int limit) {
@@ -77,6 +91,12 @@ class StreamDriverTest {
                 sender.join(5_000);
                 closed.incrementAndGet();
             };
+        }
+
+        @Override
+        public AutoCloseable subscribe(int rate, StreamListener listener) {
+            publishesPerSecond.set(rate);
+            return openStream(listener);
         }
 
         @Override
