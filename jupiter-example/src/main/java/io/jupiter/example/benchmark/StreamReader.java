@@ -1,16 +1,22 @@
 package io.jupiter.example.benchmark;
 
 import io.jupiter.benchmark.driver.StreamListener;
+import io.jupiter.rpc.stream.Streams;
 import java.util.concurrent.Flow;
 
 /**
- * Reads one benchmark stream through {@code Flow}: asks for {@value #WINDOW} messages, then for half that again each
- * time half was read (the demand of {@code Streams.iterate}'s default prefetch), and hands every tick's send time to
- * the driver's listener. Closing it cancels the stream.
+ * Reads one benchmark stream through {@code Flow}: asks for {@link #WINDOW} messages, then for half that again each
+ * time half was read (the demand of {@code Streams.iterate}, whose default prefetch is the default window), and
+ * hands every tick's send time to the driver's listener. Closing it cancels the stream.
  */
 final class StreamReader implements Flow.Subscriber<StreamTick>, AutoCloseable {
 
-    static final int WINDOW = 32;
+    /**
+     * System property: the messages a stream may have in flight, the reader's window and the provider's stream
+     * buffer alike (at least 2); unset, {@code Streams.DEFAULT_PREFETCH}, which is also the default stream buffer.
+     */
+    static final String WINDOW_PROPERTY = "jupiter.benchmark.stream.window";
+    static final int WINDOW = Math.max(2, Integer.getInteger(WINDOW_PROPERTY, Streams.DEFAULT_PREFETCH));
 
     private final StreamListener listener;
     private volatile Flow.Subscription subscription;
