@@ -7,10 +7,15 @@
 #   bench/compare.sh                                      # 2 runs of the 4 cases, 20 s warm-up + 10 s each: ~18 min
 #   bench/compare.sh --runs 1 --cases "sync 32 small" --targets jupiter,legacy
 #   bench/compare.sh --cases "sync 32 getUser,sync 32 listUser" --targets jupiter,jupiter-direct
+#   bench/compare.sh --cases "stream 1 small,stream 100 small" --targets jupiter,grpc   # against gRPC-java
 #
 # Any flag of io.jupiter.benchmark.driver.Compare may be given; logs of every JVM go to target/compare-logs.
 # Client and servers share the machine's cores: compare the ratios, not the absolute numbers.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/build-legacy.sh
-exec java -jar "$DRIVER_JAR" --jupiter-classpath "$JAR" --legacy-classpath "$LEGACY_CP" "$@"
+# The gRPC-java target: the driver, its adapter and gRPC in one jar, on no class path of ours.
+mvn -B -q -DskipTests package -pl jupiter-benchmark/grpc -am >&2
+GRPC_JAR=$(ls jupiter-benchmark/grpc/target/jupiter-benchmark-grpc-*standalone.jar)
+exec java -jar "$DRIVER_JAR" --jupiter-classpath "$JAR" --legacy-classpath "$LEGACY_CP" --grpc-classpath "$GRPC_JAR" \
+  "$@"

@@ -3,6 +3,7 @@ package io.jupiter.example.benchmark;
 import io.jupiter.benchmark.driver.BenchmarkTarget;
 import io.jupiter.benchmark.driver.ClientSettings;
 import io.jupiter.benchmark.driver.ServerSettings;
+import io.jupiter.benchmark.driver.StreamListener;
 import io.jupiter.benchmark.driver.TargetClient;
 import io.jupiter.example.benchmark.user.UserServiceImpl;
 import io.jupiter.rpc.JupiterClient;
@@ -51,6 +52,7 @@ public class JupiterTarget implements BenchmarkTarget {
         server.register(nonBlockingServices ? new BenchmarkServiceImpl.NonBlockingBenchmarkService()
                 : new BenchmarkServiceImpl());
         server.register(nonBlockingServices ? new UserServiceImpl.NonBlocking() : new UserServiceImpl());
+        server.register(new BenchmarkStreamServiceImpl());
         server.start();
         return server;
     }
@@ -67,7 +69,8 @@ public class JupiterTarget implements BenchmarkTarget {
         try {
             BenchmarkProxies proxies = new BenchmarkProxies(client, null, settings.host() + ':' + settings.port(),
                     SerializerType.parse(settings.serializer()), settings.connections());
-            return new ClosingClient(Scenario.of(settings.scenario()).target(proxies, settings.payload()), client);
+            return new ClosingClient(Scenario.of(settings.scenario()).target(proxies, settings.payload()), client,
+                    proxies, settings.payload());
         } catch (RuntimeException e) {
             client.close();
             throw e;
@@ -90,8 +93,23 @@ public class JupiterTarget implements BenchmarkTarget {
         return dir == null || dir.isBlank() ? null : Path.of(dir);
     }
 
-    /** The scenario's calls, closing the {@link JupiterClient} that owns their proxies when closed. */
-    private record ClosingClient(TargetClient calls, JupiterClient client) implements TargetClient {
+    /**
+     * The scenario's calls, closing the {@link JupiterClient} that owns their proxies when closed; server streams
+     * and topic subscriptions of {@link BenchmarkStreamService} through a proxy made on first use.
+     */
+    private static final class ClosingClient implements TargetClient {
+        private final TargetClient calls;
+        private final JupiterClient client;
+        private final BenchmarkProxies proxies;
+        private final String payload;
+        private BenchmarkStreamService streams;
+
+        ClosingClient(TargetClient calls, JupiterClient client, BenchmarkProxies proxies, String payload) {
+            this.calls = calls;
+            this.client = client;
+            this.proxies = proxies;
+            this.payload = payload;
+        }
 
         @Override
         public void call() throws Exception {
@@ -101,6 +119,27 @@ public class JupiterTarget implements BenchmarkTarget {
         @Override
         public CompletableFuture<?> callAsync() {
             return calls.callAsync();
+        }
+
+        @Override
+        public AutoCloseable openStream(StreamListener listener) {
+            StreamReader reader = new StreamReader(listener);
+            streams().ticks(payload).subscribe(reader);
+            return reader;
+        }
+
+        @Override
+        public AutoCloseable subscribe(int publishesPerSecond, StreamListener listener) {
+            StreamReader reader = new StreamReader(listener);
+            streams().topic(payload, publishesPerSecond).subscribe(reader);
+            return reader;
+        }
+
+        private synchronized BenchmarkStreamService streams() {
+            if (streams == null) {
+                streams = proxies.sync(BenchmarkStreamService.class);
+            }
+            return streams;
         }
 
         @Override

@@ -30,6 +30,8 @@ import java.util.stream.Stream;
  * JVMs only (against {@code baseline} on the same jar, it measures a setting before and after). The target
  * {@code jupiter-tls} is {@code jupiter} with TLS on both sides; it needs {@code --tls-dir D} with {@code ca.crt},
  * {@code server.crt} (valid for 127.0.0.1) and {@code server.key}, as {@code bench/tls-certs.sh D} makes them.
+ * The target {@code grpc} is gRPC-java ({@code --grpc-classpath}: {@code jupiter-benchmark/grpc}'s standalone jar).
+ * A case {@code "stream <streams> <payload>"} opens that many server streams and counts messages per second.
  */
 public final class Compare {
 
@@ -54,7 +56,7 @@ public final class Compare {
     private static final Set<String> FLAGS = Set.of("jupiter-classpath", "legacy-classpath", "baseline-classpath",
             "jvm-options", "jupiter-jvm-options", "targets", "cases",
             "runs", "warmup", "seconds", "connections", "io-threads", "serializer", "base-port", "logs", "out",
-            "tls-dir");
+            "tls-dir", "grpc-classpath");
     private static final long READY_TIMEOUT_SECONDS = 60;
     /** Beyond warm-up and measurement: JVM start, connecting, and the last async batches draining. */
     private static final long CLIENT_SLACK_SECONDS = 120;
@@ -86,7 +88,8 @@ public final class Compare {
         List<TargetSpec> specs = new ArrayList<>();
         for (String name : names) {
             TargetSpec spec = TargetSpec.named(name.trim(), jupiterClassPath, legacyClassPath,
-                    flags.get("baseline-classpath", null), flags.get("tls-dir", null));
+                    flags.get("baseline-classpath", null), flags.get("tls-dir", null),
+                    flags.get("grpc-classpath", null));
             specs.add(spec.name().startsWith(TargetSpec.JUPITER) ? spec.withJvmOptions(jupiterJvmOptions) : spec);
         }
         this.targets = List.copyOf(specs);

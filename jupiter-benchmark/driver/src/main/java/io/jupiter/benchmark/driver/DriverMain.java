@@ -9,12 +9,14 @@ import java.util.concurrent.CountDownLatch;
  * java -cp CP io.jupiter.benchmark.driver.DriverMain server --target CLASS [--host 127.0.0.1] [--port 18099]
  *      [--io-threads 2] [--direct false]
  * java -cp CP io.jupiter.benchmark.driver.DriverMain client --target CLASS [--host 127.0.0.1] [--port 18099]
- *      [--mode sync|async] [--threads 32] [--warmup 5] [--seconds 10] [--payload small|1k] [--scenario hello]
- *      [--serializer protostuff] [--connections 2] [--io-threads 2] [--direct false]
+ *      [--mode sync|async|stream|fanout] [--threads 32] [--warmup 5] [--seconds 10] [--payload small|1k]
+ *      [--scenario hello] [--serializer protostuff] [--connections 2] [--io-threads 2] [--direct false]
  * </pre>
  * The server prints {@code ready <port>} once it accepts connections and serves until the process is stopped. The
  * client prints the {@link LoadResult} lines and exits 0, or 1 if any call failed, or 2 if the target cannot run
- * what was asked (its message on stderr).
+ * what was asked (its message on stderr). With {@code --mode stream}, {@code --threads} is the number of server
+ * streams open at once and the count is the messages they received ({@link StreamDriver}); with
+ * {@code --mode fanout}, the subscribers of one topic ({@link StreamDriver#fanOut}).
  */
 public final class DriverMain {
 
@@ -70,8 +72,9 @@ public final class DriverMain {
     private static int load(String[] args) throws Exception {
         Flags flags = new Flags(args, 1, CLIENT_FLAGS);
         BenchmarkTarget target = target(flags);
-        boolean async = flags.oneOf("mode", "sync", "sync", "async").equals("async");
-        int threads = flags.getInt("threads", 32, 1, 4096);
+        String mode = flags.oneOf("mode", "sync", "sync", "async", "stream", "fanout");
+        boolean async = mode.equals("async");
+        int threads = flags.getInt("threads", 32, 1, LoadCase.MAX_SUBSCRIBERS);
         int warmup = flags.getInt("warmup", 5, 0, 3600);
         int seconds = flags.getInt("seconds", 10, 1, 86_400);
         ClientSettings settings = new ClientSettings(flags.get("host", "127.0.0.1"),
@@ -81,13 +84,17 @@ public final class DriverMain {
                 flags.getInt("io-threads", DEFAULT_IO_THREADS, 1, 256), flags.getBoolean("direct", false));
         System.out.printf("driver client: %s %s:%d mode=%s threads=%d scenario=%s payload=%d chars serializer=%s "
                         + "connections=%d io-threads=%d direct=%s warmup=%ds seconds=%ds cores=%d%n",
-                target.getClass().getSimpleName(), settings.host(), settings.port(), async ? "async" : "sync",
+                target.getClass().getSimpleName(), settings.host(), settings.port(), mode,
                 threads, settings.scenario(), settings.payload().length(), settings.serializer(),
                 settings.connections(), settings.ioThreads(), settings.direct(), warmup, seconds,
                 Runtime.getRuntime().availableProcessors());
         LoadResult result;
         try (TargetClient client = target.connect(settings)) {
-            result = new LoadDriver(client, async, threads, 0, null).run(warmup, seconds, System.out);
+            result = switch (mode) {
+                case "stream" -> new StreamDriver(client, threads).run(warmup, seconds, System.out);
+                case "fanout" -> StreamDriver.fanOut(client, threads).run(warmup, seconds, System.out);
+                default -> new LoadDriver(client, async, threads, 0, null).run(warmup, seconds, System.out);
+            };
         }
         result.print(System.out);
         return result.failures() == 0 ? 0 : 1;

@@ -5,23 +5,29 @@ import java.util.List;
 
 /**
  * One row of a comparison: {@code "<sync|async> <threads> <payload or scenario>"}, e.g. {@code "sync 32 small"},
- * {@code "async 32 1k"}, {@code "sync 32 getUser"}.
+ * {@code "async 32 1k"}, {@code "sync 32 getUser"}, or {@code "stream <streams> <payload>"}, e.g.
+ * {@code "stream 100 small"}: that many server streams at once (see {@link StreamDriver}), or
+ * {@code "fanout <subscribers> <payload>"}: that many subscribers of one topic ({@link StreamDriver#fanOut}).
  *
- * @param mode     {@code sync} or {@code async}
- * @param threads  caller threads
+ * @param mode     {@code sync}, {@code async}, {@code stream} or {@code fanout}
+ * @param threads  caller threads, or streams in {@code stream} mode, or subscribers in {@code fanout} mode
  * @param payload  {@code small} or {@code 1k} for the {@code hello} scenario, else {@code small} (unused)
  * @param scenario {@code hello} or a user-service call of the rpc-benchmark
  */
 public record LoadCase(String mode, int threads, String payload, String scenario) {
+
+    /** The most subscribers of a fan-out case. */
+    static final int MAX_SUBSCRIBERS = 20_000;
 
     private static final List<String> USER_SCENARIOS = List.of("existUser", "createUser", "getUser", "listUser");
 
     /** Parses {@code "<mode> <threads> <payload|scenario>"}. */
     public static LoadCase parse(String text) {
         String[] parts = text.trim().split("\\s+");
-        if (parts.length != 3 || !(parts[0].equals("sync") || parts[0].equals("async"))) {
+        if (parts.length != 3 || !List.of("sync", "async", "stream", "fanout").contains(parts[0])) {
             throw new IllegalArgumentException("case '" + text + "' (expected: '<sync|async> <threads> "
-                    + "<small|1k|" + String.join("|", USER_SCENARIOS) + ">')");
+                    + "<small|1k|" + String.join("|", USER_SCENARIOS) + ">' or '<stream|fanout> <streams> "
+                    + "<small|1k>')");
         }
         int threads;
         try {
@@ -29,10 +35,11 @@ public record LoadCase(String mode, int threads, String payload, String scenario
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("case '" + text + "': threads must be a number", e);
         }
-        if (threads < 1 || threads > 4096) {
-            throw new IllegalArgumentException("case '" + text + "': threads must be 1..4096");
+        int most = parts[0].equals("fanout") ? MAX_SUBSCRIBERS : 4096;
+        if (threads < 1 || threads > most) {
+            throw new IllegalArgumentException("case '" + text + "': threads must be 1.." + most);
         }
-        if (USER_SCENARIOS.contains(parts[2])) {
+        if (USER_SCENARIOS.contains(parts[2]) && (parts[0].equals("sync") || parts[0].equals("async"))) {
             return new LoadCase(parts[0], threads, "small", parts[2]);
         }
         Payloads.of(parts[2]);

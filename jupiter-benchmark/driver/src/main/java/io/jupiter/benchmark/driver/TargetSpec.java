@@ -27,6 +27,8 @@ record TargetSpec(String name, String label, String classPath, String adapter, L
     static final String LEGACY_POOL = "legacy-pool";
     static final String BASELINE = "baseline";
     static final String BASELINE_DIRECT = "baseline-direct";
+    static final String GRPC = "grpc";
+    static final String GRPC_DIRECT = "grpc-direct";
 
     /** Opens 1.3.1 needs on JDK 17 (its Netty 4.1.27 and protostuff 1.6 reach into the JDK). */
     private static final List<String> LEGACY_OPENS = List.of("--add-opens", "java.base/java.nio=ALL-UNNAMED",
@@ -60,6 +62,17 @@ record TargetSpec(String name, String label, String classPath, String adapter, L
      */
     static TargetSpec named(String name, String jupiterClassPath, String legacyClassPath, String baselineClassPath,
                             String tlsDir) {
+        return named(name, jupiterClassPath, legacyClassPath, baselineClassPath, tlsDir, null);
+    }
+
+    /**
+     * As {@link #named(String, String, String, String, String)}, with the class path of the gRPC-java target
+     * ({@code jupiter-benchmark/grpc}'s standalone jar, or {@code null}): {@code grpc} is gRPC-java with its
+     * defaults, {@code grpc-direct} the same with {@code directExecutor()} on both sides (handlers and callbacks on
+     * the transport threads, gRPC's advice for code that never blocks), both compared against as references.
+     */
+    static TargetSpec named(String name, String jupiterClassPath, String legacyClassPath, String baselineClassPath,
+                            String tlsDir, String grpcClassPath) {
         String jupiterAdapter = "io.jupiter.example.benchmark.JupiterTarget";
         return switch (name) {
             case RAW -> new TargetSpec(name, "raw echo", required(jupiterClassPath, "--jupiter-classpath", name),
@@ -86,9 +99,14 @@ record TargetSpec(String name, String label, String classPath, String adapter, L
                     required(baselineClassPath, "--baseline-classpath", name), jupiterAdapter, List.of(), false, true);
             case BASELINE_DIRECT -> new TargetSpec(name, "baseline (IO threads)",
                     required(baselineClassPath, "--baseline-classpath", name), jupiterAdapter, List.of(), true, true);
+            case GRPC -> new TargetSpec(name, "grpc-java", required(grpcClassPath, "--grpc-classpath", name),
+                    "io.jupiter.benchmark.grpc.GrpcTarget", List.of(), false, true);
+            case GRPC_DIRECT -> new TargetSpec(name, "grpc-java (directExecutor)",
+                    required(grpcClassPath, "--grpc-classpath", name), "io.jupiter.benchmark.grpc.GrpcTarget",
+                    List.of(), true, true);
             default -> throw new IllegalArgumentException("--targets: unknown target '" + name + "' (expected: "
                     + String.join("|", RAW, JUPITER, JUPITER_DIRECT, JUPITER_NON_BLOCKING, JUPITER_TLS, LEGACY,
-                    LEGACY_POOL, BASELINE, BASELINE_DIRECT)
+                    LEGACY_POOL, BASELINE, BASELINE_DIRECT, GRPC, GRPC_DIRECT)
                     + ")");
         };
     }

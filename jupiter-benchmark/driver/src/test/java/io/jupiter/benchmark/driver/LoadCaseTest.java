@@ -24,6 +24,17 @@ class LoadCaseTest {
     }
 
     @Test
+    void streamCasesNameTheStreamsAndThePayload() {
+        LoadCase loadCase = LoadCase.parse("stream 100 small");
+        assertThat(loadCase).isEqualTo(new LoadCase("stream", 100, "small", "hello"));
+        assertThat(loadCase).hasToString("stream 100 small");
+        assertThat(loadCase.clientFlags()).containsSequence("--mode", "stream", "--threads", "100");
+        assertThatThrownBy(() -> LoadCase.parse("stream 1 listUser")).hasMessageContaining("small|1k");
+        assertThat(LoadCase.parse("fanout 10000 small")).hasToString("fanout 10000 small");
+        assertThatThrownBy(() -> LoadCase.parse("stream 10000 small")).hasMessageContaining("1..4096");
+    }
+
+    @Test
     void listsAreCommaSeparated() {
         assertThat(LoadCase.parseList("sync 1 small,, async 2 small")).extracting(LoadCase::toString)
                 .isEqualTo(List.of("sync 1 small", "async 2 small"));

@@ -1,0 +1,35 @@
+package io.jupiter.example.benchmark;
+
+import io.jupiter.rpc.ServiceProviderImpl;
+import io.jupiter.rpc.stream.StreamOptions;
+import io.jupiter.rpc.stream.Streams;
+import io.jupiter.rpc.stream.Topic;
+import java.util.concurrent.Flow;
+
+/**
+ * Sends ticks through the blocking sink, whose {@code send} waits for the reader's credit, until the stream ends
+ * (with a buffer of the benchmark's window, {@link StreamReader#WINDOW}: the default 32 unless set);
+ * and publishes ticks to one topic, from a {@link TopicPublisher} that runs while the topic has subscribers.
+ */
+@ServiceProviderImpl(version = "1.0.0")
+public class BenchmarkStreamServiceImpl implements BenchmarkStreamService {
+
+    private final Topic<StreamTick> topic = new Topic<>();
+    private final TopicPublisher publisher = new TopicPublisher(topic);
+    private final StreamOptions options = StreamOptions.builder().bufferMessages(StreamReader.WINDOW).build();
+
+    @Override
+    public Flow.Publisher<StreamTick> ticks(String payload) {
+        return Streams.produce(options, sink -> {
+            while (sink.isOpen()) {
+                sink.send(new StreamTick(System.nanoTime(), payload));
+            }
+        });
+    }
+
+    @Override
+    public Flow.Publisher<StreamTick> topic(String payload, int publishesPerSecond) {
+        publisher.ensureRunning(payload, publishesPerSecond);
+        return topic.subscriber();
+    }
+}

@@ -1,0 +1,59 @@
+package io.jupiter.example.benchmark;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.jupiter.benchmark.driver.ClientSettings;
+import io.jupiter.benchmark.driver.LoadResult;
+import io.jupiter.benchmark.driver.ServerSettings;
+import io.jupiter.benchmark.driver.StreamDriver;
+import io.jupiter.benchmark.driver.TargetClient;
+import java.io.IOException;
+import java.net.ServerSocket;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The driver's stream load against our target on 127.0.0.1, in this JVM: server streams of {@link
+ * BenchmarkStreamService} and subscribers of its topic receive messages with their send time, and none fails. No
+ * performance is asserted.
+ */
+class JupiterStreamTargetTest {
+
+    @Test
+    void streamsDeliverMessagesWithTheirSendTime() throws Exception {
+        JupiterTarget target = new JupiterTarget();
+        int port = freePort();
+        try (AutoCloseable server = target.startServer(new ServerSettings("127.0.0.1", port, 2, false));
+             TargetClient client = target.connect(new ClientSettings("127.0.0.1", port, "hello", "jupiter",
+                     "protostuff", 2, 2, false))) {
+            LoadResult result = new StreamDriver(client, 4).run(1, 1, System.out);
+
+            assertThat(result.failures()).as(String.valueOf(result.firstFailure())).isZero();
+            assertThat(result.count()).isPositive();
+            // The provider's send time came through: a delivery latency was measured for the messages.
+            assertThat(result.maxMicros()).isPositive();
+            assertThat(result.p50Micros()).isLessThanOrEqualTo(result.p99Micros());
+        }
+    }
+
+    @Test
+    void topicSubscribersReceiveThePublishedTicks() throws Exception {
+        JupiterTarget target = new JupiterTarget();
+        int port = freePort();
+        try (AutoCloseable server = target.startServer(new ServerSettings("127.0.0.1", port, 2, false));
+             TargetClient client = target.connect(new ClientSettings("127.0.0.1", port, "hello", "jupiter",
+                     "protostuff", 2, 2, false))) {
+            // 50 subscribers: 200 publishes a second, 10,000 deliveries a second in all.
+            LoadResult result = StreamDriver.fanOut(client, 50).run(1, 1, System.out);
+
+            assertThat(result.failures()).as(String.valueOf(result.firstFailure())).isZero();
+            assertThat(result.count()).isPositive();
+            assertThat(result.maxMicros()).isPositive();
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+}
