@@ -31,6 +31,7 @@ class NoStrayPropertyReadsTest {
             "LegacyNameInput.java", "mirrors protostuff's own io.protostuff.cesu8_compat, parsed as protostuff does",
             "ArgumentReader.java", "mirrors protostuff's own allow_null_array_element, parsed as protostuff does",
             "JupiterTarget.java", "the benchmark driver's option to its target process, not a framework setting",
+            "StreamReader.java", "the stream benchmark's window, an option of the target process, not a setting",
             "Compare.java", "JDK properties (os.name, java.version) in the benchmark report",
             "ChildJvm.java", "java.home, to start a child JVM");
 
