@@ -178,7 +178,10 @@ class RegistryHijackTest {
             }
             silent.awaitClosed(Duration.ofSeconds(10));
             await(() -> server.subscribers().isEmpty(), "the silent subscriber dropped");
-            assertThat(server.providers(SERVICE)).hasSize(5);
+            // register() returns before the registry has it: wait for all five rather than read a count mid-way.
+            await(() -> server.providers(SERVICE).size() == 5, "every publication kept");
+            assertThat(server.providers(SERVICE)).extracting(m -> m.address().port())
+                    .containsExactlyInAnyOrder(18020, 18021, 18022, 18023, 18024);
         }
     }
 
