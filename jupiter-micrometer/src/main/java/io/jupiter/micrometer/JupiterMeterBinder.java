@@ -85,6 +85,35 @@ public final class JupiterMeterBinder implements MeterBinder, AutoCloseable {
     /** Gauge of the provider addresses a client's proxies know, over all its proxies. */
     public static final String CLIENT_PROVIDERS = "rpc.jupiter.client.providers";
 
+    /** Gauge of the streams a server has open, per method. */
+    public static final String SERVER_STREAMS_OPEN = "rpc.jupiter.server.streams.open";
+    /** Gauge of the streams a client has open, per method. */
+    public static final String CLIENT_STREAMS_OPEN = "rpc.jupiter.client.streams.open";
+    /** Counter of stream messages a server sent and received, per method and {@value #DIRECTION_TAG}. */
+    public static final String SERVER_STREAM_MESSAGES = "rpc.jupiter.server.stream.messages";
+    /** Counter of stream messages a client sent and received, per method and {@value #DIRECTION_TAG}. */
+    public static final String CLIENT_STREAM_MESSAGES = "rpc.jupiter.client.stream.messages";
+    /** Counter of the body bytes of the stream messages a server sent and received. */
+    public static final String SERVER_STREAM_BYTES = "rpc.jupiter.server.stream.bytes";
+    /** Counter of the body bytes of the stream messages a client sent and received. */
+    public static final String CLIENT_STREAM_BYTES = "rpc.jupiter.client.stream.bytes";
+    /** Counter of a server's slow-consumer events, per method and {@value #POLICY_TAG}. */
+    public static final String SERVER_STREAM_SLOW_CONSUMER = "rpc.jupiter.server.stream.slow_consumer";
+    /** Counter of a client's slow-consumer events (its own messages to a slow provider method). */
+    public static final String CLIENT_STREAM_SLOW_CONSUMER = "rpc.jupiter.client.stream.slow_consumer";
+    /** Timer of a server's streams, from admitted to ended, per method and {@code rpc.response.status_code}. */
+    public static final String SERVER_STREAM_DURATION = "rpc.jupiter.server.stream.duration";
+    /** Timer of a client's streams, from the open sent to the end, per method and status. */
+    public static final String CLIENT_STREAM_DURATION = "rpc.jupiter.client.stream.duration";
+    /** Of the stream message counters: {@value #SENT} or {@value #RECEIVED}. */
+    public static final String DIRECTION_TAG = "rpc.jupiter.direction";
+    /** A value of {@link #DIRECTION_TAG}. */
+    public static final String SENT = "sent";
+    /** A value of {@link #DIRECTION_TAG}. */
+    public static final String RECEIVED = "received";
+    /** Of the slow-consumer counters: {@code DROP_OLDEST}, {@code DROP_NEWEST} or {@code FAIL}. */
+    public static final String POLICY_TAG = "rpc.jupiter.policy";
+
     /** First name of {@link #SERVER_REQUEST_SIZE} / {@link #CLIENT_REQUEST_SIZE}; kept for one release. */
     public static final String REQUEST_SIZE = "jupiter.request.size";
     /** First name of {@link #SERVER_RESPONSE_SIZE} / {@link #CLIENT_RESPONSE_SIZE}; kept for one release. */
