@@ -45,7 +45,22 @@ import java.util.function.ToDoubleFunction;
  *     such)</td><td>{@code rpc_jupiter_server_connections}</td><td>connections open</td></tr>
  * <tr><td>{@value #CLIENT_PROVIDERS}</td><td>gauge</td><td>{@code rpc_jupiter_client_providers}</td>
  *     <td>provider addresses the client's proxies know (from the registry or configured)</td></tr>
+ * <tr><td>{@value #SERVER_STREAMS_OPEN}, {@value #CLIENT_STREAMS_OPEN}</td><td>gauge, per method</td>
+ *     <td>{@code rpc_jupiter_server_streams_open}</td><td>streams open now</td></tr>
+ * <tr><td>{@value #SERVER_STREAM_MESSAGES}, {@value #CLIENT_STREAM_MESSAGES}</td><td>counter, per method and
+ *     {@value #DIRECTION_TAG}</td><td>{@code rpc_jupiter_server_stream_messages_total}</td>
+ *     <td>stream messages sent (against credit) and received</td></tr>
+ * <tr><td>{@value #SERVER_STREAM_BYTES}, {@value #CLIENT_STREAM_BYTES}</td><td>counter, bytes, the same tags</td>
+ *     <td>{@code rpc_jupiter_server_stream_bytes_total}</td><td>their body bytes</td></tr>
+ * <tr><td>{@value #SERVER_STREAM_SLOW_CONSUMER}, {@value #CLIENT_STREAM_SLOW_CONSUMER}</td><td>counter, per method
+ *     and {@value #POLICY_TAG}</td><td>{@code rpc_jupiter_server_stream_slow_consumer_total}</td>
+ *     <td>messages dropped ({@code DROP_OLDEST}, {@code DROP_NEWEST}), streams ended ({@code FAIL})</td></tr>
+ * <tr><td>{@value #SERVER_STREAM_DURATION}, {@value #CLIENT_STREAM_DURATION}</td><td>timer, per method and
+ *     {@code rpc.response.status_code}</td><td>{@code rpc_jupiter_server_stream_duration_seconds}</td>
+ *     <td>streams ended, by status, and how long each was open</td></tr>
  * </table>
+ * The stream meters carry the call timers' method tags ({@code rpc.method}, {@code rpc.service},
+ * {@code rpc.jupiter.group}, {@code rpc.jupiter.version}) and are made when a method's first stream opens.
  * The time of each call by service, method and status is the Observation instrumentation's
  * ({@code rpc.client.call.duration}, {@code rpc.server.call.duration}: see
  * {@link io.jupiter.micrometer.observation.RpcObservationFilter}).
