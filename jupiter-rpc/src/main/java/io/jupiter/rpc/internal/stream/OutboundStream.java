@@ -1,10 +1,12 @@
 package io.jupiter.rpc.internal.stream;
 
 import io.jupiter.rpc.exception.StreamException;
+import io.jupiter.rpc.metrics.StreamMetrics;
 import io.jupiter.rpc.stream.SlowConsumerPolicy;
 import io.jupiter.rpc.stream.StreamOptions;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.transport.Connection;
+import io.jupiter.transport.ProtocolHeader;
 import io.jupiter.transport.Status;
 import io.netty.buffer.ByteBuf;
 import java.util.ArrayDeque;
@@ -59,6 +61,8 @@ public final class OutboundStream {
     private int sizeHint = 64;
     /** Runs once, when the first credit arrives; {@code null} once run (or never set). */
     private Runnable onFirstCredit;
+    /** The stream's metrics; {@code null}: none installed, nothing recorded. */
+    private volatile StreamMetrics metrics;
 
     OutboundStream(long id, Connection connection, Serializer serializer, StreamOptions options) {
         this.id = id;
@@ -81,6 +85,11 @@ public final class OutboundStream {
 
     public StreamOptions options() {
         return options;
+    }
+
+    /** Records this stream's messages and slow-consumer events in {@code recorder} ({@code null}: nowhere). */
+    void metrics(StreamMetrics recorder) {
+        this.metrics = recorder;
     }
 
     /** Adds a listener of the end; runs it at once if the stream already ended. */
@@ -161,6 +170,7 @@ public final class OutboundStream {
                 }
                 if (credit > 0 && buffer.isEmpty()) {
                     credit--;
+                    countSent(frame);
                     enqueue(frame);
                     return true;
                 }
@@ -184,9 +194,11 @@ public final class OutboundStream {
                     bufferedBytes -= oldest.readableBytes();
                     oldest.release();
                     dropped++;
+                    countSlow(policy);
                 } else if (policy == SlowConsumerPolicy.DROP_NEWEST) {
                     frame.release();
                     dropped++;
+                    countSlow(policy);
                     return false;
                 } else {
                     frame.release();
@@ -198,6 +210,7 @@ public final class OutboundStream {
             lock.unlock();
         }
         if (failedSlow) {
+            countSlow(SlowConsumerPolicy.FAIL);
             end(Status.SLOW_CONSUMER, "the receiver read too slowly: " + options.bufferMessages()
                     + " messages or " + options.bufferBytes() + " bytes buffered beyond its credit");
         }
@@ -225,6 +238,7 @@ public final class OutboundStream {
                 ByteBuf frame = buffer.poll();
                 bufferedBytes -= frame.readableBytes();
                 credit--;
+                countSent(frame);
                 enqueue(frame);
             }
             space.signalAll();
@@ -307,6 +321,20 @@ public final class OutboundStream {
         }
         if (ended) {
             notifyEnded(status, reason);
+        }
+    }
+
+    private void countSent(ByteBuf frame) {
+        StreamMetrics recorder = metrics;
+        if (recorder != null) {
+            recorder.sent(frame.readableBytes() - ProtocolHeader.HEADER_SIZE);
+        }
+    }
+
+    private void countSlow(SlowConsumerPolicy policy) {
+        StreamMetrics recorder = metrics;
+        if (recorder != null) {
+            recorder.slowConsumer(policy);
         }
     }
 

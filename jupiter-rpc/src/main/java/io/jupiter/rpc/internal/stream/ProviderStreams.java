@@ -4,6 +4,7 @@ import io.jupiter.common.LogText;
 import io.jupiter.common.NamedThreadFactory;
 import io.jupiter.rpc.exception.StreamException;
 import io.jupiter.rpc.internal.VirtualThreads;
+import io.jupiter.rpc.metrics.StreamMetrics;
 import io.jupiter.rpc.security.CallerIdentity;
 import io.jupiter.rpc.stream.StreamOptions;
 import io.jupiter.rpc.stream.Streams;
@@ -122,8 +123,7 @@ public final class ProviderStreams implements AutoCloseable {
                       long receivedNanos) {
         StreamOpener.Opened opened;
         try {
-            opened = opener.open(entry.connection, entry.id, caller, serializerCode, body, receivedNanos,
-                    entry::takeInbound);
+            opened = opener.open(entry.connection, entry.id, caller, serializerCode, body, receivedNanos, entry);
         } catch (StreamOpener.Refused e) {
             entry.refused(e.status(), e.getMessage());
             return;
@@ -148,6 +148,11 @@ public final class ProviderStreams implements AutoCloseable {
         }
         StreamOptions options = publisher instanceof StreamSource source ? source.options() : StreamOptions.DEFAULTS;
         OutboundStream stream = new OutboundStream(entry.id, entry.connection, opened.serializer(), options);
+        StreamMetrics metrics = entry.metrics();
+        if (metrics != null) {
+            stream.metrics(metrics);
+            stream.onEnd((status, reason) -> metrics.ended(status));
+        }
         stream.onEnd(opened.onEnd());
         stream.onEnd((status, reason) -> {
             forget(entry);
@@ -238,7 +243,7 @@ public final class ProviderStreams implements AutoCloseable {
     }
 
     /** One stream from its open frame on: what arrived before its producer started, then the stream itself. */
-    private final class Entry implements InboundStream.Owner {
+    private final class Entry implements InboundStream.Owner, StreamOpener.Inbound {
         final Connection connection;
         final long id;
         private OutboundStream stream;
@@ -249,14 +254,29 @@ public final class ProviderStreams implements AutoCloseable {
         private int pendingCredit;
         private Status pendingEnd;
         private String pendingReason;
+        /** {@code null}: no metrics installed. */
+        private StreamMetrics metrics;
 
         Entry(Connection connection, long id) {
             this.connection = connection;
             this.id = id;
         }
 
+        @Override
+        public synchronized void metrics(StreamMetrics recorder) {
+            metrics = recorder;
+            if (inbound != null) {
+                inbound.metrics(recorder);
+            }
+        }
+
+        synchronized StreamMetrics metrics() {
+            return metrics;
+        }
+
         /** The publisher of the consumer's messages handed to the method, on the stream's thread. */
-        Flow.Publisher<?> takeInbound(Serializer serializer, Class<?> messageType) {
+        @Override
+        public Flow.Publisher<?> publisher(Serializer serializer, Class<?> messageType) {
             InboundStream<Object> in = inbound();
             synchronized (this) {
                 takesInbound = true;
@@ -277,6 +297,7 @@ public final class ProviderStreams implements AutoCloseable {
             if (inbound == null) {
                 inbound = new InboundStream<>(id, connection, null, null, String.valueOf(id),
                         Streams.INBOUND_WINDOW, threads, this);
+                inbound.metrics(metrics);
             }
             return inbound;
         }
@@ -343,6 +364,10 @@ public final class ProviderStreams implements AutoCloseable {
         }
 
         void refused(Status status, String reason) {
+            StreamMetrics recorder = metrics();
+            if (recorder != null) {
+                recorder.ended(status);
+            }
             forget(this);
             endInbound(status, reason);
             boolean tell;

@@ -1,5 +1,6 @@
 package io.jupiter.rpc.internal.stream;
 
+import io.jupiter.rpc.metrics.StreamMetrics;
 import io.jupiter.rpc.security.CallerIdentity;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.transport.Connection;
@@ -32,6 +33,13 @@ public interface StreamOpener {
          * the method. Called at most once, before the method runs.
          */
         Flow.Publisher<?> publisher(Serializer serializer, Class<?> messageType);
+
+        /**
+         * The stream's metrics, once it was admitted (before the method runs); never called when none are installed.
+         * The stream records its messages in them and ends them when it ends.
+         */
+        default void metrics(StreamMetrics metrics) {
+        }
     }
 
     /**
