@@ -18,6 +18,16 @@ class LoadCaseTest {
     }
 
     @Test
+    void theBodySizesOfTheCostCurveAreCases() {
+        assertThat(LoadCase.parse("sync 32 1m")).isEqualTo(new LoadCase("sync", 32, "1m", "hello"));
+        assertThat(Payloads.of("16b")).hasSize(16);
+        assertThat(Payloads.of("16k")).hasSize(16 * 1024);
+        assertThat(Payloads.of("256k")).hasSize(256 * 1024);
+        assertThat(Payloads.of("1m")).hasSize(1024 * 1024).matches("j+");
+        assertThatThrownBy(() -> LoadCase.parse("sync 32 4m")).hasMessageContaining("small|16b|1k|16k|256k|1m");
+    }
+
+    @Test
     void userScenariosAreNamedInsteadOfThePayload() {
         assertThat(LoadCase.parse("sync 8 listUser")).isEqualTo(new LoadCase("sync", 8, "small", "listUser"));
         assertThat(LoadCase.parse("sync 8 listUser")).hasToString("sync 8 listUser");
