@@ -40,8 +40,9 @@ import java.util.function.BooleanSupplier;
  * {@code connection-cost}: heap and direct memory per idle connection, on the client and on the server. Starts a
  * server JVM of the target (ours with its defaults, or the raw echo), then opens connections from this JVM in steps
  * up to each of {@code --counts}, makes one {@code hello} call on every new connection, and at each step reports both
- * sides' heap after a full GC and Netty's direct memory, in totals and per connection (the growth since the step
- * with no connection, divided by the connections open).
+ * sides' heap after a full GC and Netty's direct memory, in totals and per new connection (the growth since the
+ * previous step divided by the connections added since: from 1,000 to 10,000 it is the cost of one more idle
+ * connection, with the first connection's one-off costs, such as a pool's first chunk, left behind).
  * <pre>
  * java -jar jupiter-example.jar connection-cost --target jupiter|raw [--counts 1,10,100,1000,10000] [--io-threads 2]
  *      [--server-jvm-options "-Xms1g -Xmx1g"] [--timeout 300]
@@ -117,16 +118,20 @@ public final class ConnectionCost {
             Memory clientZero = Memory.now();
             Memory serverZero = serverMemory.get();
             System.out.printf("%s: %d IO threads per side, one hello call on each connection, then idle; per "
-                    + "connection = growth since 0 connections / connections%n%n", target, ioThreads);
+                    + "new connection = growth since the previous row / connections added since%n%n", target,
+                    ioThreads);
             System.out.println("| connections | client heap | client direct (Netty) | server heap | server direct "
-                    + "(Netty) | client heap / conn | client direct / conn | server heap / conn | server direct / "
-                    + "conn |");
+                    + "(Netty) | client heap / new conn | client direct / new conn | server heap / new conn | "
+                    + "server direct / new conn |");
             System.out.println("|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
             System.out.printf("| 0 | %s | %s | %s | %s | | | | |%n", kib(clientZero.heap), kib(clientZero.direct),
                     kib(serverZero.heap), kib(serverZero.direct));
+            Memory clientBefore = clientZero;
+            Memory serverBefore = serverZero;
             int open = 0;
             long id = 0;
             for (int count : counts) {
+                int before = open;
                 while (open < count) {
                     int more = Math.min(STEP, count - open);
                     ConnectionGroup group = connector.connect(address, more);
@@ -145,12 +150,15 @@ public final class ConnectionCost {
                 }
                 Memory client = Memory.now();
                 Memory server = serverMemory.get();
+                int added = count - before;
                 System.out.printf("| %,d | %s | %s | %s | %s | %s | %s | %s | %s |%n", count, kib(client.heap),
                         kib(client.direct), kib(server.heap), kib(server.direct),
-                        perConnection(client.heap - clientZero.heap, count),
-                        perConnection(client.direct - clientZero.direct, count),
-                        perConnection(server.heap - serverZero.heap, count),
-                        perConnection(server.direct - serverZero.direct, count));
+                        perConnection(client.heap - clientBefore.heap, added),
+                        perConnection(client.direct - clientBefore.direct, added),
+                        perConnection(server.heap - serverBefore.heap, added),
+                        perConnection(server.direct - serverBefore.direct, added));
+                clientBefore = client;
+                serverBefore = server;
             }
             if (replies.failures.get() > 0) {
                 System.out.println("\n" + replies.failures.get() + " replies were not OK");
