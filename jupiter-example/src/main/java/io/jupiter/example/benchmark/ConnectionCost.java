@@ -21,6 +21,7 @@ import io.netty.util.internal.PlatformDependent;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.lang.management.BufferPoolMXBean;
 import java.lang.management.ManagementFactory;
@@ -65,6 +66,11 @@ public final class ConnectionCost {
 
     /** The client side and the report; see the class comment. */
     public static int run(String[] argv) throws Exception {
+        return run(argv, System.out);
+    }
+
+    /** {@link #run(String[])}, printing the report to {@code report}. */
+    static int run(String[] argv, PrintStream report) throws Exception {
         Flags args = new Flags(argv, 1, FLAGS);
         String target = args.oneOf("target", "jupiter", "jupiter", "raw");
         int[] counts = counts(args.get("counts", "1,10,100,1000,10000"));
@@ -84,6 +90,7 @@ public final class ConnectionCost {
         }
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.jupiter.example.Main",
                 "connection-cost-server", "--target", target, "--io-threads", Integer.toString(ioThreads)));
+        boolean ok;
         Process server = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         try (BufferedReader fromServer = new BufferedReader(new InputStreamReader(server.getInputStream(),
                 StandardCharsets.UTF_8));
@@ -93,8 +100,8 @@ public final class ConnectionCost {
                 throw new IllegalStateException("the server did not start: " + ready);
             }
             int port = Integer.parseInt(ready.substring("ready ".length()).trim());
-            measureSteps(target, counts, ioThreads, new InetSocketAddress("127.0.0.1", port), deadline,
-                    () -> ask(toServer, fromServer));
+            ok = measureSteps(target, counts, ioThreads, new InetSocketAddress("127.0.0.1", port), deadline,
+                    () -> ask(toServer, fromServer), report);
             toServer.println("quit");
         } finally {
             server.destroy();
@@ -102,11 +109,13 @@ public final class ConnectionCost {
                 server.destroyForcibly();
             }
         }
-        return 0;
+        return ok ? 0 : 1;
     }
 
-    private static void measureSteps(String target, int[] counts, int ioThreads, InetSocketAddress address,
-                                     long deadline, ServerMemory serverMemory) throws Exception {
+    /** Opens the connections step by step and prints a row per step; {@code false} if a reply was not OK. */
+    private static boolean measureSteps(String target, int[] counts, int ioThreads, InetSocketAddress address,
+                                     long deadline, ServerMemory serverMemory, PrintStream out)
+            throws Exception {
         Replies replies = new Replies();
         byte[] body = RawEchoCalls.helloRequestBody(SerializerType.PROTOSTUFF, Payloads.of("small"));
         byte sign = ProtocolHeader.toSign(SerializerType.PROTOSTUFF.code(), ProtocolHeader.REQUEST);
@@ -117,14 +126,14 @@ public final class ConnectionCost {
         try {
             Memory clientZero = Memory.now();
             Memory serverZero = serverMemory.get();
-            System.out.printf("%s: %d IO threads per side, one hello call on each connection, then idle; per "
+            out.printf("%s: %d IO threads per side, one hello call on each connection, then idle; per "
                     + "new connection = growth since the previous row / connections added since%n%n", target,
                     ioThreads);
-            System.out.println("| connections | client heap | client direct (Netty) | server heap | server direct "
+            out.println("| connections | client heap | client direct (Netty) | server heap | server direct "
                     + "(Netty) | client heap / new conn | client direct / new conn | server heap / new conn | "
                     + "server direct / new conn |");
-            System.out.println("|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
-            System.out.printf("| 0 | %s | %s | %s | %s | | | | |%n", kib(clientZero.heap), kib(clientZero.direct),
+            out.println("|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+            out.printf("| 0 | %s | %s | %s | %s | | | | |%n", kib(clientZero.heap), kib(clientZero.direct),
                     kib(serverZero.heap), kib(serverZero.direct));
             Memory clientBefore = clientZero;
             Memory serverBefore = serverZero;
@@ -151,7 +160,7 @@ public final class ConnectionCost {
                 Memory client = Memory.now();
                 Memory server = serverMemory.get();
                 int added = count - before;
-                System.out.printf("| %,d | %s | %s | %s | %s | %s | %s | %s | %s |%n", count, kib(client.heap),
+                out.printf("| %,d | %s | %s | %s | %s | %s | %s | %s | %s |%n", count, kib(client.heap),
                         kib(client.direct), kib(server.heap), kib(server.direct),
                         perConnection(client.heap - clientBefore.heap, added),
                         perConnection(client.direct - clientBefore.direct, added),
@@ -161,9 +170,10 @@ public final class ConnectionCost {
                 serverBefore = server;
             }
             if (replies.failures.get() > 0) {
-                System.out.println("\n" + replies.failures.get() + " replies were not OK");
-                return;
+                out.println("\n" + replies.failures.get() + " replies were not OK");
+                return false;
             }
+            return true;
         } finally {
             groups.forEach(ConnectionGroup::close);
             connector.close();

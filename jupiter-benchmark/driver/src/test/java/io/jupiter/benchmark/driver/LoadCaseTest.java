@@ -39,7 +39,8 @@ class LoadCaseTest {
         assertThat(loadCase).isEqualTo(new LoadCase("stream", 100, "small", "hello"));
         assertThat(loadCase).hasToString("stream 100 small");
         assertThat(loadCase.clientFlags()).containsSequence("--mode", "stream", "--threads", "100");
-        assertThatThrownBy(() -> LoadCase.parse("stream 1 listUser")).hasMessageContaining("small|1k");
+        assertThatThrownBy(() -> LoadCase.parse("stream 1 listUser"))
+                .hasMessageContaining("small|16b|1k|16k|256k|1m");
         assertThat(LoadCase.parse("fanout 10000 small")).hasToString("fanout 10000 small");
         assertThatThrownBy(() -> LoadCase.parse("stream 10000 small")).hasMessageContaining("1..4096");
     }
@@ -55,7 +56,7 @@ class LoadCaseTest {
         assertThatThrownBy(() -> LoadCase.parse("future 32 small")).hasMessageContaining("<sync|async>");
         assertThatThrownBy(() -> LoadCase.parse("sync many small")).hasMessageContaining("threads must be a number");
         assertThatThrownBy(() -> LoadCase.parse("sync 0 small")).hasMessageContaining("1..4096");
-        assertThatThrownBy(() -> LoadCase.parse("sync 1 2k")).hasMessageContaining("small|1k");
+        assertThatThrownBy(() -> LoadCase.parse("sync 1 2k")).hasMessageContaining("small|16b|1k|16k|256k|1m");
         assertThatThrownBy(() -> LoadCase.parseList(" , ")).hasMessageContaining("no cases");
     }
 }
