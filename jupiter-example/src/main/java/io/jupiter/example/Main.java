@@ -2,6 +2,7 @@ package io.jupiter.example;
 
 import io.jupiter.example.benchmark.BenchmarkClient;
 import io.jupiter.example.benchmark.BenchmarkServer;
+import io.jupiter.example.benchmark.ConnectionCost;
 import io.jupiter.example.benchmark.RawEchoClient;
 import io.jupiter.example.benchmark.RawEchoServer;
 import io.jupiter.example.demo.Demo;
@@ -35,7 +36,8 @@ public final class Main {
             "                       switch, clients need a certificate of the --tls-trust CAs)",
             "                       (the monitor's password comes from JUPITER_MONITOR_PASSWORD)",
             "  benchmark-client     --host 127.0.0.1 --port 18099 --mode sync|future --threads 32 --warmup 5",
-            "                       --seconds 30 --payload small|1k --serializer protostuff|hessian|kryo|java",
+            "                       --seconds 30 --payload small|16b|1k|16k|256k|1m",
+            "                       --serializer protostuff|hessian|kryo|java",
             "                       --connections 1 --metrics on|off [--interval S]  (soak: a line every S seconds)",
             "                       --registry URL  (find the servers there, not at host:port)",
             "                       [--unix-socket PATH]  (call a benchmark-server on that Unix domain socket)",
@@ -45,6 +47,9 @@ public final class Main {
             "  raw-echo-server      --port 18098 --host 0.0.0.0 --io-threads N  (same framing, no RPC: the ceiling)",
             "  raw-echo-client      same flags as benchmark-client but --port defaults to 18098 (no --scenario,",
             "                       --metrics or --registry)",
+            "  connection-cost      --target jupiter|raw --counts 1,10,100,1000,10000 --io-threads 2 --timeout 300",
+            "                       [--server-jvm-options \"-Xms1g -Xmx1g\"]  (heap and direct memory per idle",
+            "                       connection, client and server; each JVM needs ulimit -n above the largest count)",
             "environment: JUPITER_REGISTRY_SECRET (16 bytes or more) is the embedded registry's shared secret: "
                     + "registry",
             "  and demo's registry require it, the registry clients of demo, benchmark-server and benchmark-client",
@@ -67,6 +72,8 @@ public final class Main {
                 case "benchmark-client" -> BenchmarkClient.run(args);
                 case "raw-echo-server" -> RawEchoServer.run(args);
                 case "raw-echo-client" -> RawEchoClient.run(args);
+                case "connection-cost" -> ConnectionCost.run(args);
+                case "connection-cost-server" -> ConnectionCost.serve(args);
                 default -> throw new IllegalArgumentException("unknown command '" + args[0] + "'");
             };
         } catch (IllegalArgumentException e) {

@@ -9,7 +9,8 @@ import java.util.concurrent.CountDownLatch;
  * java -cp CP io.jupiter.benchmark.driver.DriverMain server --target CLASS [--host 127.0.0.1] [--port 18099]
  *      [--io-threads 2] [--direct false]
  * java -cp CP io.jupiter.benchmark.driver.DriverMain client --target CLASS [--host 127.0.0.1] [--port 18099]
- *      [--mode sync|async|stream|fanout] [--threads 32] [--warmup 5] [--seconds 10] [--payload small|1k]
+ *      [--mode sync|async|stream|fanout] [--threads 32] [--warmup 5] [--seconds 10]
+ *      [--payload small|16b|1k|16k|256k|1m]
  *      [--scenario hello] [--serializer protostuff] [--connections 2] [--io-threads 2] [--direct false]
  * </pre>
  * The server prints {@code ready <port>} once it accepts connections and serves until the process is stopped. The

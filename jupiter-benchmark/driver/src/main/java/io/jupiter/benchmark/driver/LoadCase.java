@@ -5,13 +5,14 @@ import java.util.List;
 
 /**
  * One row of a comparison: {@code "<sync|async> <threads> <payload or scenario>"}, e.g. {@code "sync 32 small"},
- * {@code "async 32 1k"}, {@code "sync 32 getUser"}, or {@code "stream <streams> <payload>"}, e.g.
+ * {@code "async 32 1k"}, {@code "sync 32 1m"} (the payloads: {@link Payloads}), {@code "sync 32 getUser"}, or
+ * {@code "stream <streams> <payload>"}, e.g.
  * {@code "stream 100 small"}: that many server streams at once (see {@link StreamDriver}), or
  * {@code "fanout <subscribers> <payload>"}: that many subscribers of one topic ({@link StreamDriver#fanOut}).
  *
  * @param mode     {@code sync}, {@code async}, {@code stream} or {@code fanout}
  * @param threads  caller threads, or streams in {@code stream} mode, or subscribers in {@code fanout} mode
- * @param payload  {@code small} or {@code 1k} for the {@code hello} scenario, else {@code small} (unused)
+ * @param payload  a {@link Payloads} name for the {@code hello} scenario, else {@code small} (unused)
  * @param scenario {@code hello} or a user-service call of the rpc-benchmark
  */
 public record LoadCase(String mode, int threads, String payload, String scenario) {
@@ -26,8 +27,8 @@ public record LoadCase(String mode, int threads, String payload, String scenario
         String[] parts = text.trim().split("\\s+");
         if (parts.length != 3 || !List.of("sync", "async", "stream", "fanout").contains(parts[0])) {
             throw new IllegalArgumentException("case '" + text + "' (expected: '<sync|async> <threads> "
-                    + "<small|1k|" + String.join("|", USER_SCENARIOS) + ">' or '<stream|fanout> <streams> "
-                    + "<small|1k>')");
+                    + "<" + String.join("|", Payloads.NAMES) + "|" + String.join("|", USER_SCENARIOS)
+                    + ">' or '<stream|fanout> <streams> <small|1k>')");
         }
         int threads;
         try {
