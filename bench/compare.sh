@@ -8,6 +8,7 @@
 #   bench/compare.sh --runs 1 --cases "sync 32 small" --targets jupiter,legacy
 #   bench/compare.sh --cases "sync 32 getUser,sync 32 listUser" --targets jupiter,jupiter-direct
 #   bench/compare.sh --cases "stream 1 small,stream 100 small" --targets jupiter,grpc   # against gRPC-java
+#   bench/compare.sh --transport io_uring --targets raw,jupiter   # ours and the raw echo on io_uring (auto|nio|epoll)
 #
 # Any flag of io.jupiter.benchmark.driver.Compare may be given; logs of every JVM go to target/compare-logs.
 # Client and servers share the machine's cores: compare the ratios, not the absolute numbers.

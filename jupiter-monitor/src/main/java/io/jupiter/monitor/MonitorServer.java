@@ -18,7 +18,8 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.LineBasedFrameDecoder;
@@ -79,7 +80,8 @@ public final class MonitorServer implements AutoCloseable {
         this.password = password;
         this.attached = new Attached(builder.servers, builder.clients, builder.registry);
         this.throttle = new AuthThrottle(builder.authDelayMillis, builder.maxAuthDelayMillis, 10 * 60_000L);
-        this.group = new NioEventLoopGroup(1, new NamedThreadFactory("jupiter-monitor", true));
+        this.group = new MultiThreadIoEventLoopGroup(1, new NamedThreadFactory("jupiter-monitor", true),
+                NioIoHandler.newFactory());
         this.sessions = new SessionSlots(builder.maxSessions);
     }
 

@@ -12,7 +12,8 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
@@ -79,7 +80,8 @@ public final class FaultProxy implements AutoCloseable {
 
     private FaultProxy(InetSocketAddress target) {
         this.target = target;
-        this.loops = new NioEventLoopGroup(2, new DefaultThreadFactory("fault-proxy", true));
+        this.loops = new MultiThreadIoEventLoopGroup(2, new DefaultThreadFactory("fault-proxy", true),
+                NioIoHandler.newFactory());
         try {
             this.listener = bind(0);
         } catch (RuntimeException e) {

@@ -77,13 +77,30 @@ public final class JupiterSettings {
             .property("jupiter.io.threads")
             .where("`TransportConfig.Builder.ioThreads`"));
 
-    /** Native epoll where it loads; else NIO. */
+    /** Native epoll where it loads; else NIO. Read by {@link #TRANSPORT} {@code auto} only. */
     public static final Setting<Boolean> NATIVE_TRANSPORT = declare(Setting.of("nativeTransport", ValueType.BOOLEAN,
                     true)
             .defaultText("on")
-            .doc("native epoll (falls back to NIO)")
+            .doc("native epoll (falls back to NIO); off makes `transport` auto mean NIO, an explicit `transport` "
+                    + "ignores it")
             .property("jupiter.io.native")
             .where("`TransportConfig.Builder.nativeTransport`"));
+
+    /** The IO transport: auto (epoll where it loads, else NIO), or one named, which must load. */
+    public static final Setting<String> TRANSPORT = declare(Setting.of("transport",
+                    ValueType.oneOf("auto", "nio", "epoll", "io_uring"), "auto")
+            .doc("IO transport (`IoTransport`): auto is native epoll where it loads, else NIO; epoll or io_uring "
+                    + "fail to start where they do not load ([transports](transports.md))")
+            .property("jupiter.io.transport")
+            .where("`TransportConfig.Builder.transport`"));
+
+    /** Netty's buffer allocator for the connections' buffers. */
+    public static final Setting<String> ALLOCATOR = declare(Setting.of("allocator",
+                    ValueType.oneOf("pooled", "adaptive"), "pooled")
+            .doc("buffer allocator of the connections (`BufferAllocator`): Netty's pooled one, or its adaptive one "
+                    + "([transports](transports.md#allocator))")
+            .property("jupiter.io.allocator")
+            .where("`TransportConfig.Builder.allocator`"));
 
     /** Outbound bytes of a connection below which it is writable again. */
     public static final Setting<Integer> WRITE_BUFFER_LOW_WATER_MARK = declare(Setting.of("writeBufferLowWaterMark",

@@ -21,6 +21,8 @@ public final class TransportConfig {
     private final long pingMinIntervalMillis;
     private final int ioThreads;
     private final boolean nativeTransport;
+    private final IoTransport transport;
+    private final BufferAllocator allocator;
     private final int writeBufferLowWaterMark;
     private final int writeBufferHighWaterMark;
     private final long maxPendingWriteBytes;
@@ -46,6 +48,8 @@ public final class TransportConfig {
         this.pingMinIntervalMillis = b.pingMinIntervalMillis;
         this.ioThreads = b.ioThreads;
         this.nativeTransport = b.nativeTransport;
+        this.transport = b.transport;
+        this.allocator = b.allocator;
         this.writeBufferLowWaterMark = b.writeBufferLowWaterMark;
         this.writeBufferHighWaterMark = b.writeBufferHighWaterMark;
         this.maxPendingWriteBytes = b.maxPendingWriteBytes;
@@ -84,6 +88,8 @@ public final class TransportConfig {
         b.pingMinIntervalMillis = pingMinIntervalMillis;
         b.ioThreads = ioThreads;
         b.nativeTransport = nativeTransport;
+        b.transport = transport;
+        b.allocator = allocator;
         b.writeBufferLowWaterMark = writeBufferLowWaterMark;
         b.writeBufferHighWaterMark = writeBufferHighWaterMark;
         b.maxPendingWriteBytes = maxPendingWriteBytes;
@@ -141,9 +147,22 @@ public final class TransportConfig {
         return ioThreads;
     }
 
-    /** Whether to use native epoll when it is available. */
+    /**
+     * Whether to use native epoll when it is available; read only while {@link #transport()} is
+     * {@link IoTransport#AUTO} ({@code false} then means NIO).
+     */
     public boolean nativeTransport() {
         return nativeTransport;
+    }
+
+    /** The IO transport; {@link IoTransport#AUTO} (the default) takes native epoll where it loads, else NIO. */
+    public IoTransport transport() {
+        return transport;
+    }
+
+    /** The buffer allocator of the connections; {@link BufferAllocator#POOLED} by default. */
+    public BufferAllocator allocator() {
+        return allocator;
     }
 
     /** Outbound bytes below which a connection becomes writable again. */
@@ -245,6 +264,9 @@ public final class TransportConfig {
         private long pingMinIntervalMillis = JupiterSettings.PING_MIN_INTERVAL_MILLIS.get();
         private int ioThreads = JupiterSettings.IO_THREADS.get();
         private boolean nativeTransport = JupiterSettings.NATIVE_TRANSPORT.get();
+        private IoTransport transport = IoTransport.fromSetting(JupiterSettings.TRANSPORT.get());
+        private BufferAllocator allocator = BufferAllocator.valueOf(
+                JupiterSettings.ALLOCATOR.get().toUpperCase(Locale.ROOT));
         private int writeBufferLowWaterMark = JupiterSettings.WRITE_BUFFER_LOW_WATER_MARK.get();
         private int writeBufferHighWaterMark = JupiterSettings.WRITE_BUFFER_HIGH_WATER_MARK.get();
         private long maxPendingWriteBytes = JupiterSettings.MAX_PENDING_WRITE_BYTES.get();
@@ -298,8 +320,27 @@ public final class TransportConfig {
             return this;
         }
 
+        /**
+         * Native epoll where it loads (the default), else NIO; {@code false}: NIO. Kept for compatibility: read only
+         * while {@link #transport(IoTransport)} is {@link IoTransport#AUTO}.
+         */
         public Builder nativeTransport(boolean enabled) {
             this.nativeTransport = enabled;
+            return this;
+        }
+
+        /**
+         * The IO transport. {@link IoTransport#AUTO} (the default) follows {@link #nativeTransport(boolean)}; any
+         * other choice is taken as asked, and an acceptor or connector fails to start where it does not load.
+         */
+        public Builder transport(IoTransport transport) {
+            this.transport = Requires.notNull(transport, "transport");
+            return this;
+        }
+
+        /** The buffer allocator of the connections; see {@link BufferAllocator}. */
+        public Builder allocator(BufferAllocator allocator) {
+            this.allocator = Requires.notNull(allocator, "allocator");
             return this;
         }
 

@@ -30,6 +30,10 @@ import java.util.stream.Stream;
  * JVMs only (against {@code baseline} on the same jar, it measures a setting before and after). The target
  * {@code jupiter-tls} is {@code jupiter} with TLS on both sides; it needs {@code --tls-dir D} with {@code ca.crt},
  * {@code server.crt} (valid for 127.0.0.1) and {@code server.key}, as {@code bench/tls-certs.sh D} makes them.
+ * {@code --transport auto|nio|epoll|io_uring} runs every target on this project's transport ({@code raw},
+ * {@code jupiter*}, {@code baseline*}: server and client JVMs) on that IO transport, as
+ * {@code -Djupiter.io.transport}; without it they take the default ({@code auto}: native epoll where it loads).
+ * 1.3.1 and gRPC-java keep their own transports.
  * The target {@code grpc} is gRPC-java ({@code --grpc-classpath}: {@code jupiter-benchmark/grpc}'s standalone jar).
  * A case {@code "stream <streams> <payload>"} opens that many server streams and counts messages per second.
  */
@@ -56,7 +60,7 @@ public final class Compare {
     private static final Set<String> FLAGS = Set.of("jupiter-classpath", "legacy-classpath", "baseline-classpath",
             "jvm-options", "jupiter-jvm-options", "targets", "cases",
             "runs", "warmup", "seconds", "connections", "io-threads", "serializer", "base-port", "logs", "out",
-            "tls-dir", "grpc-classpath");
+            "tls-dir", "grpc-classpath", "transport");
     private static final long READY_TIMEOUT_SECONDS = 60;
     /** Beyond warm-up and measurement: JVM start, connecting, and the last async batches draining. */
     private static final long CLIENT_SLACK_SECONDS = 120;
@@ -85,12 +89,19 @@ public final class Compare {
         Set<String> names = new LinkedHashSet<>(List.of(flags.get("targets", DEFAULT_TARGETS).split(",")));
         this.jvmOptions = options(flags.get("jvm-options", DEFAULT_JVM_OPTIONS));
         List<String> jupiterJvmOptions = options(flags.get("jupiter-jvm-options", ""));
+        List<String> transportOptions = flags.has("transport")
+                ? List.of("-Djupiter.io.transport=" + flags.oneOf("transport", "auto", "auto", "nio", "epoll",
+                        "io_uring"))
+                : List.of();
         List<TargetSpec> specs = new ArrayList<>();
         for (String name : names) {
             TargetSpec spec = TargetSpec.named(name.trim(), jupiterClassPath, legacyClassPath,
                     flags.get("baseline-classpath", null), flags.get("tls-dir", null),
                     flags.get("grpc-classpath", null));
-            specs.add(spec.name().startsWith(TargetSpec.JUPITER) ? spec.withJvmOptions(jupiterJvmOptions) : spec);
+            if (spec.name().startsWith(TargetSpec.JUPITER)) {
+                spec = spec.withJvmOptions(jupiterJvmOptions);
+            }
+            specs.add(spec.onOurTransport() ? spec.withJvmOptions(transportOptions) : spec);
         }
         this.targets = List.copyOf(specs);
         this.cases = List.copyOf(new LinkedHashSet<>(LoadCase.parseList(flags.get("cases", DEFAULT_CASES))));
@@ -104,6 +115,11 @@ public final class Compare {
         this.logs = Path.of(flags.get("logs", "target/compare-logs"));
         String outFile = flags.get("out", null);
         this.out = outFile == null ? null : Path.of(outFile);
+    }
+
+    /** The targets, with the JVM options the flags gave them. */
+    List<TargetSpec> targets() {
+        return targets;
     }
 
     private static List<String> options(String flag) {

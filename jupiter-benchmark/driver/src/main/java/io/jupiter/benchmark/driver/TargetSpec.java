@@ -111,6 +111,11 @@ record TargetSpec(String name, String label, String classPath, String adapter, L
         };
     }
 
+    /** Whether this target runs on this project's transport (and so takes {@code -Djupiter.io.transport}). */
+    boolean onOurTransport() {
+        return name.equals(RAW) || name.startsWith(JUPITER) || name.startsWith(BASELINE);
+    }
+
     /** This target with {@code more} JVM options after its own. */
     TargetSpec withJvmOptions(List<String> more) {
         if (more.isEmpty()) {

@@ -6,8 +6,9 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
-import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.DatagramChannel;
 import io.netty.channel.socket.nio.NioDatagramChannel;
 import io.netty.handler.codec.dns.DatagramDnsQuery;
@@ -36,7 +37,7 @@ final class TestDnsServer implements AutoCloseable {
 
     private final Map<String, List<String>> records = new ConcurrentHashMap<>();
     private final AtomicInteger queries = new AtomicInteger();
-    private final EventLoopGroup group = new NioEventLoopGroup(1);
+    private final EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
     private final Channel channel;
     private volatile boolean silent;
 

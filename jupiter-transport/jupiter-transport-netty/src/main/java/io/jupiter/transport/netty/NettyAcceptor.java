@@ -13,7 +13,6 @@ import io.jupiter.transport.netty.internal.ServerChannelInitializer;
 import io.jupiter.transport.netty.internal.SocketFiles;
 import io.jupiter.transport.netty.internal.Transports;
 import io.netty.bootstrap.ServerBootstrap;
-import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelOption;
@@ -134,10 +133,10 @@ public final class NettyAcceptor implements Acceptor {
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(boss, workers)
                 .channel(transports.serverChannelClass(bindAddress))
-                .option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
+                .option(ChannelOption.ALLOCATOR, transports.allocator())
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
                         new WriteBufferWaterMark(config.writeBufferLowWaterMark(), config.writeBufferHighWaterMark()))
-                .childOption(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
+                .childOption(ChannelOption.ALLOCATOR, transports.allocator())
                 .childHandler(new ServerChannelInitializer(config, dispatcher, children, tls));
         if (TransportAddresses.isTcp(bindAddress)) {
             bootstrap.option(ChannelOption.SO_BACKLOG, BACKLOG)
@@ -181,9 +180,10 @@ public final class NettyAcceptor implements Acceptor {
 
     private String describe(Transports transports) {
         if (bindAddress instanceof InetSocketAddress) {
-            return transports.isEpoll() ? "native epoll" : "NIO";
+            return transports.kind().description();
         }
-        return socketFile() != null ? "Unix domain socket, native epoll" : "in process";
+        return socketFile() != null ? "Unix domain socket, " + transports.kind().description()
+                : "in process";
     }
 
     private boolean inProcess() {

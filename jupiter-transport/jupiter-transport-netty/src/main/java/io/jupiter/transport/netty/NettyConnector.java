@@ -12,7 +12,6 @@ import io.jupiter.transport.netty.internal.InProcessLoops;
 import io.jupiter.transport.netty.internal.NettyConnectionGroup;
 import io.jupiter.transport.netty.internal.Transports;
 import io.netty.bootstrap.Bootstrap;
-import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
@@ -84,14 +83,14 @@ public final class NettyConnector implements Connector {
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, config.connectTimeoutMillis())
                 .option(ChannelOption.WRITE_BUFFER_WATER_MARK,
                         new WriteBufferWaterMark(config.writeBufferLowWaterMark(), config.writeBufferHighWaterMark()))
-                .option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT);
+                .option(ChannelOption.ALLOCATOR, transports.allocator());
         this.bootstrap = otherBootstrap.clone()
                 .group(group)
                 .channel(transports.channelClass())
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.SO_KEEPALIVE, true)
                 .option(ChannelOption.SO_REUSEADDR, true);
-        logger.debug("connector using {}", transports.isEpoll() ? "native epoll" : "NIO");
+        logger.debug("connector using {}", transports.kind().description());
     }
 
     /**

@@ -12,7 +12,8 @@ import io.jupiter.registry.dns.DnsTarget;
 import io.jupiter.registry.internal.RegistryWorker;
 import io.jupiter.registry.internal.Subscriptions;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioDatagramChannel;
 import io.netty.resolver.dns.DnsNameResolver;
 import io.netty.resolver.dns.DnsNameResolverBuilder;
@@ -56,7 +57,8 @@ public final class DnsRegistryService implements RegistryService {
     public DnsRegistryService(DnsTarget target) {
         this.target = target;
         this.worker = new RegistryWorker("jupiter-registry-dns");
-        this.loop = new NioEventLoopGroup(1, new NamedThreadFactory("jupiter-registry-dns-io", true));
+        this.loop = new MultiThreadIoEventLoopGroup(1, new NamedThreadFactory("jupiter-registry-dns-io", true),
+                NioIoHandler.newFactory());
         this.resolver = new DnsNameResolverBuilder(loop.next()).datagramChannelType(NioDatagramChannel.class)
                 .resolveCache(NoopDnsCache.INSTANCE).cnameCache(NoopDnsCnameCache.INSTANCE)
                 .authoritativeDnsServerCache(NoopAuthoritativeDnsServerCache.INSTANCE)

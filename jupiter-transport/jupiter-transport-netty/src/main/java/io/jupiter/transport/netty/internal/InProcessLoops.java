@@ -1,7 +1,8 @@
 package io.jupiter.transport.netty.internal;
 
-import io.netty.channel.DefaultEventLoopGroup;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.local.LocalIoHandler;
 
 /**
  * The event loops of every in-process channel of this JVM ({@code jupiter-inprocess-N}, one per processor), shared
@@ -23,7 +24,8 @@ public final class InProcessLoops {
     public static synchronized EventLoopGroup acquire() {
         if (group == null) {
             int threads = Math.max(2, Runtime.getRuntime().availableProcessors());
-            group = new DefaultEventLoopGroup(threads, new IoThreadFactory("jupiter", "inprocess", true));
+            group = new MultiThreadIoEventLoopGroup(threads, new IoThreadFactory("jupiter", "inprocess", true),
+                    LocalIoHandler.newFactory());
         }
         users++;
         return group;

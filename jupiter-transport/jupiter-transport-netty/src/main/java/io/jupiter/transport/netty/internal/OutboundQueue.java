@@ -33,6 +33,12 @@ final class OutboundQueue {
     /** Holds {@link ByteBuf}s, or {@link CloseAfter}s for a frame after which the channel closes. */
     private final Queue<Object> pending = PlatformDependent.newMpscQueue();
     private final Runnable drainTask = this::drain;
+    /**
+     * Holds the drain from inside the event loop. A delayed task scheduled from another thread on Netty 4.2's epoll
+     * loop could wait far past its delay (10,000 client connections written by one thread at once: 51 answered in
+     * 60 s), so another thread hands the hold to the loop and the loop schedules it.
+     */
+    private final Runnable holdTask = this::holdDrain;
 
     private volatile int drainScheduled;
     /** Bytes of frames queued and not yet handed to the channel. */
@@ -72,7 +78,11 @@ final class OutboundQueue {
         if (DRAIN_SCHEDULED.compareAndSet(this, 0, 1)) {
             try {
                 if (holding.holdNext()) {
-                    eventLoop.schedule(drainTask, holding.delayNanos(), TimeUnit.NANOSECONDS);
+                    if (eventLoop.inEventLoop()) {
+                        holdDrain();
+                    } else {
+                        eventLoop.execute(holdTask);
+                    }
                 } else {
                     eventLoop.execute(drainTask);
                 }
@@ -82,6 +92,10 @@ final class OutboundQueue {
                 discard();
             }
         }
+    }
+
+    private void holdDrain() {
+        eventLoop.schedule(drainTask, holding.delayNanos(), TimeUnit.NANOSECONDS);
     }
 
     private void drain() {
