@@ -10,6 +10,7 @@ import io.jupiter.rpc.internal.filter.DefaultInvocation;
 import io.jupiter.rpc.internal.filter.InterceptorChain;
 import io.jupiter.rpc.internal.stream.ClientStream;
 import io.jupiter.rpc.internal.stream.ConsumerStreams;
+import io.jupiter.rpc.internal.stream.DeadlineSubscriber;
 import io.jupiter.rpc.internal.stream.StreamShape;
 import io.jupiter.rpc.stream.StreamDeadlines;
 import io.jupiter.rpc.stream.Streams;
@@ -222,6 +223,12 @@ final class StreamCallStage {
             sent.remove(Deadlines.KEY); // a call's timeout is not a stream's deadline
             attachments = sent.isEmpty() ? null : sent;
             subscriber = new InterceptedSubscriber(downstream, chain, invocation);
+        }
+        if (downstream instanceof DeadlineSubscriber<?> timed && timed.wholeDeadline() != null) {
+            // The whole stream's deadline travels as a call's timeout does, so the provider ends the stream itself.
+            Map<String, String> sent = attachments == null ? new HashMap<>() : attachments;
+            sent.put(Deadlines.KEY, Long.toString(Math.max(1, timed.wholeDeadline().toMillis())));
+            attachments = sent;
         }
         Map<String, String> toSend = attachments;
         Connection connection;

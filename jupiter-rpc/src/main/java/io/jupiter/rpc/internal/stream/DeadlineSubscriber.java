@@ -38,6 +38,11 @@ public final class DeadlineSubscriber<T> implements Flow.Subscriber<T>, Flow.Sub
         this.deadlines = deadlines;
     }
 
+    /** The whole stream's deadline, which a stream call sends its provider; {@code null}: none. */
+    public Duration wholeDeadline() {
+        return deadlines.whole();
+    }
+
     @Override
     public void onSubscribe(Flow.Subscription subscription) {
         synchronized (this) {

@@ -22,6 +22,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Flow;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,12 +44,16 @@ public final class ProviderStreams implements AutoCloseable {
     /** Opens streams and runs sink-driven producers: a virtual thread each where the JDK has them. */
     private final ExecutorService threads;
     private final ConcurrentHashMap<Connection, Map<Long, Entry>> byConnection = new ConcurrentHashMap<>();
+    /** Fires the deadlines the consumers sent with their opens; the tasks hand the end to {@link #threads}. */
+    private final ScheduledThreadPoolExecutor deadlines;
     private volatile boolean shuttingDown;
 
     public ProviderStreams(StreamOpener opener) {
         this.opener = opener;
         this.threads = VirtualThreads.available() ? VirtualThreads.newThreadPerTaskExecutor("jupiter-stream-")
                 : Executors.newCachedThreadPool(new NamedThreadFactory("jupiter-stream", true));
+        this.deadlines = new ScheduledThreadPoolExecutor(1, new NamedThreadFactory("jupiter-stream-deadline", true));
+        this.deadlines.setRemoveOnCancelPolicy(true);
     }
 
     /** Writes the announcement that this provider speaks streams; call first on every connection. */
@@ -122,8 +128,7 @@ public final class ProviderStreams implements AutoCloseable {
                       long receivedNanos) {
         StreamOpener.Opened opened;
         try {
-            opened = opener.open(entry.connection, entry.id, caller, serializerCode, body, receivedNanos,
-                    entry::takeInbound);
+            opened = opener.open(entry.connection, entry.id, caller, serializerCode, body, receivedNanos, entry);
         } catch (StreamOpener.Refused e) {
             entry.refused(e.status(), e.getMessage());
             return;
@@ -180,6 +185,7 @@ public final class ProviderStreams implements AutoCloseable {
     }
 
     private void forget(Entry entry) {
+        entry.disarm();
         Map<Long, Entry> streams = byConnection.get(entry.connection);
         if (streams != null) {
             streams.remove(entry.id, entry);
@@ -226,6 +232,7 @@ public final class ProviderStreams implements AutoCloseable {
     @Override
     public void close() {
         shutDown();
+        deadlines.shutdownNow();
         threads.shutdown();
         try {
             if (!threads.awaitTermination(2, TimeUnit.SECONDS)) {
@@ -238,7 +245,7 @@ public final class ProviderStreams implements AutoCloseable {
     }
 
     /** One stream from its open frame on: what arrived before its producer started, then the stream itself. */
-    private final class Entry implements InboundStream.Owner {
+    private final class Entry implements InboundStream.Owner, StreamOpener.Inbound {
         final Connection connection;
         final long id;
         private OutboundStream stream;
@@ -249,10 +256,49 @@ public final class ProviderStreams implements AutoCloseable {
         private int pendingCredit;
         private Status pendingEnd;
         private String pendingReason;
+        /** The deadline the consumer sent, armed; {@code null}: none, or disarmed. */
+        private ScheduledFuture<?> deadline;
 
         Entry(Connection connection, long id) {
             this.connection = connection;
             this.id = id;
+        }
+
+        @Override
+        public Flow.Publisher<?> publisher(Serializer serializer, Class<?> messageType) {
+            return takeInbound(serializer, messageType);
+        }
+
+        @Override
+        public void deadline(long deadlineNanos) {
+            long millis = TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime());
+            Runnable expire = () -> end(Status.SERVER_TIMEOUT, "the stream's deadline passed (" + millis
+                    + " ms from the open)");
+            ScheduledFuture<?> armed;
+            try {
+                armed = deadlines.schedule(() -> threads.execute(expire), deadlineNanos - System.nanoTime(),
+                        TimeUnit.NANOSECONDS);
+            } catch (RejectedExecutionException e) {
+                return; // shutting down: the stream ends with SHUTTING_DOWN anyway
+            }
+            synchronized (this) {
+                deadline = armed;
+            }
+            if (entry(connection, id) != this) {
+                disarm(); // it ended while being armed
+            }
+        }
+
+        /** The stream ended: its deadline, if any, no longer fires. */
+        void disarm() {
+            ScheduledFuture<?> armed;
+            synchronized (this) {
+                armed = deadline;
+                deadline = null;
+            }
+            if (armed != null) {
+                armed.cancel(false);
+            }
         }
 
         /** The publisher of the consumer's messages handed to the method, on the stream's thread. */
@@ -390,6 +436,7 @@ public final class ProviderStreams implements AutoCloseable {
         }
 
         void connectionLost() {
+            disarm();
             OutboundStream s = pending(Status.CLIENT_ERROR, "connection closed");
             if (s != null) {
                 s.connectionLost();

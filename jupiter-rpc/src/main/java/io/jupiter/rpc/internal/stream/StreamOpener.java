@@ -32,6 +32,13 @@ public interface StreamOpener {
          * the method. Called at most once, before the method runs.
          */
         Flow.Publisher<?> publisher(Serializer serializer, Class<?> messageType);
+
+        /**
+         * The stream's deadline ({@link System#nanoTime()} based), from the open's deadline attachment; called before
+         * the method runs, only when the open carries one. The provider ends the stream {@code SERVER_TIMEOUT} then.
+         */
+        default void deadline(long deadlineNanos) {
+        }
     }
 
     /**
