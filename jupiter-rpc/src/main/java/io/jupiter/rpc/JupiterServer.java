@@ -76,6 +76,7 @@ public final class JupiterServer implements AutoCloseable {
                 RpcMetrics.create(RpcMetrics.Side.PROVIDER, builder.metrics), security);
         runtime.extensions(builder.interceptors, builder.appFlowLimiter);
         runtime.sendStackTraces(builder.sendStackTraces);
+        runtime.streams().inboundWindow(builder.streamInboundWindow);
         // Without an advertised host, a wildcard bind publishes no host: the embedded registry fills in the address
         // the provider connects from (as 1.3.1 does), ZooKeeper the machine's address.
         this.publication = new Publication(builder.registry, builder.advertisedHost != null ? builder.advertisedHost
@@ -293,6 +294,7 @@ public final class JupiterServer implements AutoCloseable {
         private int queueCapacity = JupiterSettings.QUEUE_CAPACITY.get();
         private int maxInFlightPerConnection = JupiterSettings.MAX_IN_FLIGHT_PER_CONNECTION.get();
         private long maxQueuedBytesPerConnection = JupiterSettings.MAX_QUEUED_BYTES_PER_CONNECTION.get();
+        private int streamInboundWindow = JupiterSettings.STREAM_INBOUND_WINDOW.get();
         private String registry;
         private String advertisedHost;
         private int weight = RegisterMeta.DEFAULT_WEIGHT;
@@ -420,6 +422,16 @@ public final class JupiterServer implements AutoCloseable {
         /** Requests that may queue for a provider thread before new ones get {@code SERVER_BUSY}; default 8192. */
         public Builder queueCapacity(int capacity) {
             this.queueCapacity = JupiterSettings.QUEUE_CAPACITY.check(capacity);
+            return this;
+        }
+
+        /**
+         * Messages of a consumer's stream (client streaming, bidirectional) this server takes ahead of what its
+         * method has read (default 32, at most 65,536): the credit it grants, so the most of one such stream it
+         * holds. A larger window lets a fast consumer run further ahead; each message is bounded by the body cap.
+         */
+        public Builder streamInboundWindow(int messages) {
+            this.streamInboundWindow = JupiterSettings.STREAM_INBOUND_WINDOW.check(messages);
             return this;
         }
 

@@ -233,6 +233,17 @@ public final class JupiterSettings {
                     + "time on a machine with spare cores, costs throughput on a busy one: benchmark.md)")
             .property("jupiter.rpc.pool.spin.micros"));
 
+    // ---- streams, on the provider ----
+
+    /** Messages of a consumer's stream a provider takes ahead of what its method has read. */
+    public static final Setting<Integer> STREAM_INBOUND_WINDOW = declare(Setting.of("streamInboundWindow",
+                    ValueType.INT, 32)
+            .bound(Bound.between(1, 65_536))
+            .doc("messages of a consumer's stream (client, bidirectional) a provider takes ahead of what its method "
+                    + "read: the most it holds of one such stream")
+            .property("jupiter.rpc.stream.inbound.window")
+            .where("`JupiterServer.Builder.streamInboundWindow`"));
+
     // ---- serialization ----
 
     /** Serializers a provider accepts. */

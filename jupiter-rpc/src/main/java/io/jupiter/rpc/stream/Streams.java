@@ -1,6 +1,7 @@
 package io.jupiter.rpc.stream;
 
 import io.jupiter.common.Requires;
+import io.jupiter.common.config.JupiterSettings;
 import io.jupiter.rpc.internal.stream.BlockingSubscriber;
 import io.jupiter.rpc.internal.stream.DeadlineSubscriber;
 import io.jupiter.rpc.internal.stream.ProducingPublisher;
@@ -38,9 +39,10 @@ public final class Streams {
 
     /**
      * Messages of a consumer's stream (client streaming, bidirectional) a provider takes ahead of what its method
-     * has read: the credit it grants never puts more than this on the wire or in its buffer for one stream.
+     * has read, by default: the credit it grants never puts more than this on the wire or in its buffer for one
+     * stream. A server sets its own with {@code JupiterServer.Builder.streamInboundWindow}.
      */
-    public static final int INBOUND_WINDOW = 32;
+    public static final int INBOUND_WINDOW = JupiterSettings.STREAM_INBOUND_WINDOW.defaultValue();
 
     private Streams() {
     }

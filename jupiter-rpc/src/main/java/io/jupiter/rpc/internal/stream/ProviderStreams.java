@@ -2,11 +2,11 @@ package io.jupiter.rpc.internal.stream;
 
 import io.jupiter.common.LogText;
 import io.jupiter.common.NamedThreadFactory;
+import io.jupiter.common.config.JupiterSettings;
 import io.jupiter.rpc.exception.StreamException;
 import io.jupiter.rpc.internal.VirtualThreads;
 import io.jupiter.rpc.security.CallerIdentity;
 import io.jupiter.rpc.stream.StreamOptions;
-import io.jupiter.rpc.stream.Streams;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.transport.Connection;
 import io.jupiter.transport.Frame;
@@ -47,6 +47,8 @@ public final class ProviderStreams implements AutoCloseable {
     /** Fires the deadlines the consumers sent with their opens; the tasks hand the end to {@link #threads}. */
     private final ScheduledThreadPoolExecutor deadlines;
     private volatile boolean shuttingDown;
+    /** Messages of a consumer's stream taken ahead of what the method read. */
+    private volatile int inboundWindow = JupiterSettings.STREAM_INBOUND_WINDOW.get();
 
     public ProviderStreams(StreamOpener opener) {
         this.opener = opener;
@@ -192,6 +194,11 @@ public final class ProviderStreams implements AutoCloseable {
         }
     }
 
+    /** Sets the messages of a consumer's stream taken ahead of what the method read, for the streams opened next. */
+    public void inboundWindow(int messages) {
+        this.inboundWindow = JupiterSettings.STREAM_INBOUND_WINDOW.check(messages);
+    }
+
     /** Streams open now, on every connection. */
     public int openStreams() {
         int open = 0;
@@ -322,7 +329,7 @@ public final class ProviderStreams implements AutoCloseable {
         private synchronized InboundStream<Object> inbound() {
             if (inbound == null) {
                 inbound = new InboundStream<>(id, connection, null, null, String.valueOf(id),
-                        Streams.INBOUND_WINDOW, threads, this);
+                        inboundWindow, threads, this);
             }
             return inbound;
         }
