@@ -244,6 +244,15 @@ public final class JupiterSettings {
             .property("jupiter.rpc.stream.inbound.window")
             .where("`JupiterServer.Builder.streamInboundWindow`"));
 
+    /** Bytes the outbound streams of one connection may buffer together on a provider, beyond their credit. */
+    public static final Setting<Long> STREAM_CONNECTION_BUFFER_BYTES = declare(Setting.of(
+                    "streamConnectionBufferBytes", ValueType.LONG, 4L * 1024 * 1024)
+            .bound(Bound.positive()).defaultText("4 MiB")
+            .doc("bytes the streams of one connection may buffer together on a provider beyond their receivers' "
+                    + "credit (then each stream's slow-consumer policy applies)")
+            .property("jupiter.rpc.stream.connection.buffer.bytes")
+            .where("`JupiterServer.Builder.streamConnectionBufferBytes`"));
+
     // ---- serialization ----
 
     /** Serializers a provider accepts. */

@@ -49,6 +49,10 @@ public final class ProviderStreams implements AutoCloseable {
     private volatile boolean shuttingDown;
     /** Messages of a consumer's stream taken ahead of what the method read. */
     private volatile int inboundWindow = JupiterSettings.STREAM_INBOUND_WINDOW.get();
+    /** Bytes the streams of one connection may buffer together beyond their receivers' credit. */
+    private volatile long connectionBufferBytes = JupiterSettings.STREAM_CONNECTION_BUFFER_BYTES.get();
+    /** Each connection's cap across its streams, from its first stream until it closes. */
+    private final ConcurrentHashMap<Connection, ConnectionStreamBudget> budgets = new ConcurrentHashMap<>();
 
     public ProviderStreams(StreamOpener opener) {
         this.opener = opener;
@@ -154,7 +158,8 @@ public final class ProviderStreams implements AutoCloseable {
                     + " stream");
         }
         StreamOptions options = publisher instanceof StreamSource source ? source.options() : StreamOptions.DEFAULTS;
-        OutboundStream stream = new OutboundStream(entry.id, entry.connection, opened.serializer(), options);
+        OutboundStream stream = new OutboundStream(entry.id, entry.connection, opened.serializer(), options,
+                budgets.computeIfAbsent(entry.connection, c -> new ConnectionStreamBudget(connectionBufferBytes)));
         stream.onEnd(opened.onEnd());
         stream.onEnd((status, reason) -> {
             forget(entry);
@@ -199,6 +204,28 @@ public final class ProviderStreams implements AutoCloseable {
         this.inboundWindow = JupiterSettings.STREAM_INBOUND_WINDOW.check(messages);
     }
 
+    /**
+     * Sets the bytes the streams of one connection may buffer together beyond their receivers' credit, for the
+     * connections whose first stream opens next.
+     */
+    public void connectionBufferBytes(long bytes) {
+        this.connectionBufferBytes = JupiterSettings.STREAM_CONNECTION_BUFFER_BYTES.check(bytes);
+    }
+
+    /** Bytes buffered now beyond their receivers' credit, by all the streams of all connections. */
+    public long bufferedBytes() {
+        long bytes = 0;
+        for (ConnectionStreamBudget budget : budgets.values()) {
+            bytes += budget.used();
+        }
+        return bytes;
+    }
+
+    /** Connections with a stream budget now: those that opened a stream and did not close. */
+    public int budgetedConnections() {
+        return budgets.size();
+    }
+
     /** Streams open now, on every connection. */
     public int openStreams() {
         int open = 0;
@@ -211,6 +238,7 @@ public final class ProviderStreams implements AutoCloseable {
     /** The connection closed: each of its streams ends, its producer learns it, its buffer is freed. */
     public void disconnected(Connection connection) {
         Map<Long, Entry> streams = byConnection.remove(connection);
+        budgets.remove(connection);
         if (streams != null) {
             for (Entry entry : new ArrayList<>(streams.values())) {
                 entry.connectionLost();
