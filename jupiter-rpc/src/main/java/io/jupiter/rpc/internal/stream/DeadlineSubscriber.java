@@ -43,6 +43,11 @@ public final class DeadlineSubscriber<T> implements Flow.Subscriber<T>, Flow.Sub
         return deadlines.whole();
     }
 
+    /** The subscriber this one passes to. */
+    public Flow.Subscriber<? super T> downstream() {
+        return downstream;
+    }
+
     @Override
     public void onSubscribe(Flow.Subscription subscription) {
         synchronized (this) {
