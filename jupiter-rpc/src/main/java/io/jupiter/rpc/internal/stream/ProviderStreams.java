@@ -109,6 +109,8 @@ public final class ProviderStreams implements AutoCloseable {
                     + MAX_STREAMS_PER_CONNECTION + " streams open on this connection"));
             return;
         }
+        // Made here, on the IO thread, so that it never outlives the connection's close (which runs there too).
+        budgets.computeIfAbsent(connection, c -> new ConnectionStreamBudget(connectionBufferBytes));
         Entry entry = new Entry(connection, id);
         if (streams.putIfAbsent(id, entry) != null) {
             connection.write(StreamFrames.end(connection.alloc(), id, Status.BAD_REQUEST, "stream id " + id
@@ -159,7 +161,7 @@ public final class ProviderStreams implements AutoCloseable {
         }
         StreamOptions options = publisher instanceof StreamSource source ? source.options() : StreamOptions.DEFAULTS;
         OutboundStream stream = new OutboundStream(entry.id, entry.connection, opened.serializer(), options,
-                budgets.computeIfAbsent(entry.connection, c -> new ConnectionStreamBudget(connectionBufferBytes)));
+                budgets.get(entry.connection)); // null once the connection closed: the stream ends unsent
         stream.onEnd(opened.onEnd());
         stream.onEnd((status, reason) -> {
             forget(entry);
