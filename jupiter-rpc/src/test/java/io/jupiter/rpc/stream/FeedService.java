@@ -9,4 +9,7 @@ public interface FeedService {
 
     /** 0, 1, 2, ... (at most 100,000), or, when the stream is resumed, the numbers after the last one seen. */
     Flow.Publisher<Long> events();
+
+    /** Client streaming, blocking: the sum of the numbers, read with an iterator; how it ended is recorded. */
+    long total(Flow.Publisher<Long> numbers);
 }

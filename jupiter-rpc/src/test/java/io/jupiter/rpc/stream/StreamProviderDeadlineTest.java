@@ -11,6 +11,7 @@ import io.jupiter.transport.Status;
 import io.jupiter.transport.TransportConfig;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -32,6 +33,7 @@ class StreamProviderDeadlineTest {
 
     private final TickServiceImpl ticks = new TickServiceImpl();
     private final IntakeServiceImpl intake = new IntakeServiceImpl();
+    private final FeedServiceImpl feed = new FeedServiceImpl();
     private JupiterServer server;
     private FaultProxy proxy;
     private JupiterClient client;
@@ -41,6 +43,7 @@ class StreamProviderDeadlineTest {
         server = JupiterServer.builder().host("127.0.0.1").port(0).build();
         server.register(ticks);
         server.register(intake);
+        server.register(feed);
         server.start();
         proxy = FaultProxy.start(server.localAddress().getPort());
         client = JupiterClient.builder()
@@ -101,6 +104,34 @@ class StreamProviderDeadlineTest {
         assertThat(run.inboundEnd.get()).isInstanceOfSatisfying(StreamException.class,
                 e -> assertThat(e.status()).isEqualTo(Status.SERVER_TIMEOUT));
         assertThat(answer).failsWithin(Duration.ofSeconds(5));
+    }
+
+    @Test
+    void aBlockingReadersIteratorThrowsByTheDeadlineWhileTheLinkForwardsNothing() throws Exception {
+        FeedService service = client.proxy(FeedService.class).address("127.0.0.1", proxy.port())
+                .connections(1).timeoutMillis(DEADLINE_MILLIS).build();
+        // Paced, so the stream is still running when the link goes dark.
+        Flow.Publisher<Long> numbers = Streams.produce(sink -> {
+            for (long i = 0; i < IntakeServiceImpl.ENDLESS; i++) {
+                sink.send(i);
+                Thread.sleep(5);
+            }
+        });
+        Thread caller = new Thread(() -> {
+            try {
+                service.total(numbers);
+            } catch (StreamException expected) {
+                // the consumer's own copy of the timeout; the provider's side is what this test checks
+            }
+        });
+        caller.start();
+        Await.until("the method read some", Duration.ofSeconds(10), () -> feed.totalReads.get() >= 4);
+        proxy.blackhole();
+
+        RuntimeException end = feed.totalEnd.get(DEADLINE_MILLIS + SLACK_MILLIS, TimeUnit.MILLISECONDS);
+        assertThat(end).as("the method's hasNext() threw").isInstanceOfSatisfying(StreamException.class,
+                e -> assertThat(e.status()).isEqualTo(Status.SERVER_TIMEOUT));
+        caller.join(10_000);
     }
 
     @Test
