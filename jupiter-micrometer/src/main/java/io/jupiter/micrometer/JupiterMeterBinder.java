@@ -45,7 +45,22 @@ import java.util.function.ToDoubleFunction;
  *     such)</td><td>{@code rpc_jupiter_server_connections}</td><td>connections open</td></tr>
  * <tr><td>{@value #CLIENT_PROVIDERS}</td><td>gauge</td><td>{@code rpc_jupiter_client_providers}</td>
  *     <td>provider addresses the client's proxies know (from the registry or configured)</td></tr>
+ * <tr><td>{@value #SERVER_STREAMS_OPEN}, {@value #CLIENT_STREAMS_OPEN}</td><td>gauge, per method</td>
+ *     <td>{@code rpc_jupiter_server_streams_open}</td><td>streams open now</td></tr>
+ * <tr><td>{@value #SERVER_STREAM_MESSAGES}, {@value #CLIENT_STREAM_MESSAGES}</td><td>counter, per method and
+ *     {@value #DIRECTION_TAG}</td><td>{@code rpc_jupiter_server_stream_messages_total}</td>
+ *     <td>stream messages sent (against credit) and received</td></tr>
+ * <tr><td>{@value #SERVER_STREAM_BYTES}, {@value #CLIENT_STREAM_BYTES}</td><td>counter, bytes, the same tags</td>
+ *     <td>{@code rpc_jupiter_server_stream_bytes_total}</td><td>their body bytes</td></tr>
+ * <tr><td>{@value #SERVER_STREAM_SLOW_CONSUMER}, {@value #CLIENT_STREAM_SLOW_CONSUMER}</td><td>counter, per method
+ *     and {@value #POLICY_TAG}</td><td>{@code rpc_jupiter_server_stream_slow_consumer_total}</td>
+ *     <td>messages dropped ({@code DROP_OLDEST}, {@code DROP_NEWEST}), streams ended ({@code FAIL})</td></tr>
+ * <tr><td>{@value #SERVER_STREAM_DURATION}, {@value #CLIENT_STREAM_DURATION}</td><td>timer, per method and
+ *     {@code rpc.response.status_code}</td><td>{@code rpc_jupiter_server_stream_duration_seconds}</td>
+ *     <td>streams ended, by status, and how long each was open</td></tr>
  * </table>
+ * The stream meters carry the call timers' method tags ({@code rpc.method}, {@code rpc.service},
+ * {@code rpc.jupiter.group}, {@code rpc.jupiter.version}) and are made when a method's first stream opens.
  * The time of each call by service, method and status is the Observation instrumentation's
  * ({@code rpc.client.call.duration}, {@code rpc.server.call.duration}: see
  * {@link io.jupiter.micrometer.observation.RpcObservationFilter}).
@@ -84,6 +99,35 @@ public final class JupiterMeterBinder implements MeterBinder, AutoCloseable {
     public static final String CLIENT_CONNECTIONS = "rpc.jupiter.client.connections";
     /** Gauge of the provider addresses a client's proxies know, over all its proxies. */
     public static final String CLIENT_PROVIDERS = "rpc.jupiter.client.providers";
+
+    /** Gauge of the streams a server has open, per method. */
+    public static final String SERVER_STREAMS_OPEN = "rpc.jupiter.server.streams.open";
+    /** Gauge of the streams a client has open, per method. */
+    public static final String CLIENT_STREAMS_OPEN = "rpc.jupiter.client.streams.open";
+    /** Counter of stream messages a server sent and received, per method and {@value #DIRECTION_TAG}. */
+    public static final String SERVER_STREAM_MESSAGES = "rpc.jupiter.server.stream.messages";
+    /** Counter of stream messages a client sent and received, per method and {@value #DIRECTION_TAG}. */
+    public static final String CLIENT_STREAM_MESSAGES = "rpc.jupiter.client.stream.messages";
+    /** Counter of the body bytes of the stream messages a server sent and received. */
+    public static final String SERVER_STREAM_BYTES = "rpc.jupiter.server.stream.bytes";
+    /** Counter of the body bytes of the stream messages a client sent and received. */
+    public static final String CLIENT_STREAM_BYTES = "rpc.jupiter.client.stream.bytes";
+    /** Counter of a server's slow-consumer events, per method and {@value #POLICY_TAG}. */
+    public static final String SERVER_STREAM_SLOW_CONSUMER = "rpc.jupiter.server.stream.slow_consumer";
+    /** Counter of a client's slow-consumer events (its own messages to a slow provider method). */
+    public static final String CLIENT_STREAM_SLOW_CONSUMER = "rpc.jupiter.client.stream.slow_consumer";
+    /** Timer of a server's streams, from admitted to ended, per method and {@code rpc.response.status_code}. */
+    public static final String SERVER_STREAM_DURATION = "rpc.jupiter.server.stream.duration";
+    /** Timer of a client's streams, from the open sent to the end, per method and status. */
+    public static final String CLIENT_STREAM_DURATION = "rpc.jupiter.client.stream.duration";
+    /** Of the stream message counters: {@value #SENT} or {@value #RECEIVED}. */
+    public static final String DIRECTION_TAG = "rpc.jupiter.direction";
+    /** A value of {@link #DIRECTION_TAG}. */
+    public static final String SENT = "sent";
+    /** A value of {@link #DIRECTION_TAG}. */
+    public static final String RECEIVED = "received";
+    /** Of the slow-consumer counters: {@code DROP_OLDEST}, {@code DROP_NEWEST} or {@code FAIL}. */
+    public static final String POLICY_TAG = "rpc.jupiter.policy";
 
     /** First name of {@link #SERVER_REQUEST_SIZE} / {@link #CLIENT_REQUEST_SIZE}; kept for one release. */
     public static final String REQUEST_SIZE = "jupiter.request.size";

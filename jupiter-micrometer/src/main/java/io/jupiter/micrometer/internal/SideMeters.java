@@ -32,6 +32,9 @@ public final class SideMeters implements RpcMetrics.Listener {
     private static final double MAX_BYTES = 64.0 * 1024 * 1024;
 
     private final MeterRegistry registry;
+    private final RpcMetrics.Side side;
+    /** The common tags and {@code rpc.system.name}: those of every meter under the new names. */
+    private final Tags tags;
     private final Tags legacyTags;
     private final boolean legacy;
     private final DistributionSummary[] requestSize;
@@ -39,6 +42,7 @@ public final class SideMeters implements RpcMetrics.Listener {
     private final Counter[] rejection;
     private final Timer[] processing;
     private final Map<Object, Timer> methods = new ConcurrentHashMap<>();
+    private final Map<MethodKey, StreamMeters> streams = new ConcurrentHashMap<>();
     private final List<Meter> created = new CopyOnWriteArrayList<>();
 
     /**
@@ -47,9 +51,10 @@ public final class SideMeters implements RpcMetrics.Listener {
      */
     public SideMeters(RpcMetrics.Side side, MeterRegistry registry, Tags common, boolean legacy) {
         this.registry = registry;
+        this.side = side;
         this.legacy = legacy;
         this.legacyTags = common.and(JupiterMeterBinder.SIDE_TAG, side.id());
-        Tags tags = common.and(JupiterMeterBinder.SYSTEM_TAG, JupiterMeterBinder.SYSTEM);
+        this.tags = common.and(JupiterMeterBinder.SYSTEM_TAG, JupiterMeterBinder.SYSTEM);
         boolean provider = side == RpcMetrics.Side.PROVIDER;
         String requestWhat = provider ? "received request body size (without the 16-byte header)"
                 : "sent request body size (without the 16-byte header)";
@@ -144,6 +149,17 @@ public final class SideMeters implements RpcMetrics.Listener {
         timer.record(nanos, TimeUnit.NANOSECONDS);
     }
 
+    /** Stream meters (new names only), made for a method when its first stream opens. */
+    @Override
+    public RpcMetrics.StreamListener streamOpened(ServiceKey key, String method) {
+        MethodKey id = new MethodKey(key, method);
+        StreamMeters meters = streams.get(id);
+        if (meters == null) {
+            meters = streams.computeIfAbsent(id, k -> new StreamMeters(side, registry, tags, key, method, created));
+        }
+        return meters.opened();
+    }
+
     /** Removes every meter this made from its registry. */
     public void remove() {
         for (Meter meter : created) {
@@ -151,5 +167,10 @@ public final class SideMeters implements RpcMetrics.Listener {
         }
         created.clear();
         methods.clear();
+        streams.clear();
+    }
+
+    /** A method of a service, as a map key. */
+    private record MethodKey(ServiceKey key, String method) {
     }
 }

@@ -6,11 +6,13 @@ import io.micrometer.observation.ObservationConvention;
 import io.micrometer.observation.docs.ObservationDocumentation;
 
 /**
- * The two observations of a Jupiter call, their names and their key values, after OpenTelemetry's semantic
- * conventions for RPC (semconv 1.40.0, where RPC is a release candidate), plus the keys of semconv 1.37.0 that
- * dashboards of that time use ({@code rpc.system}, {@code rpc.service}) and Jupiter's own under {@code rpc.jupiter.*}.
- * The observation's name is the timer's name: {@value #CLIENT_NAME} and {@value #SERVER_NAME}, in seconds
- * ({@code rpc_client_call_duration_seconds} in Prometheus). The span name is {@code {service}/{method}}.
+ * The observations of a Jupiter call (and of a stream: {@link #CLIENT_STREAM}, {@link #SERVER_STREAM}), their names
+ * and their key values, after OpenTelemetry's semantic conventions for RPC (semconv 1.40.0, where RPC is a release
+ * candidate), plus the keys of semconv 1.37.0 that dashboards of that time use ({@code rpc.system},
+ * {@code rpc.service}) and Jupiter's own under {@code rpc.jupiter.*}. The observation's name is the timer's name:
+ * {@value #CLIENT_NAME} and {@value #SERVER_NAME}, in seconds ({@code rpc_client_call_duration_seconds} in
+ * Prometheus); a stream's are {@value #CLIENT_STREAM_NAME} and {@value #SERVER_STREAM_NAME}. The span name is
+ * {@code {service}/{method}}.
  */
 public enum RpcObservationDocumentation implements ObservationDocumentation {
 
@@ -50,12 +52,58 @@ public enum RpcObservationDocumentation implements ObservationDocumentation {
             return new KeyName[] {HighCardinalityKeyNames.PEER_ADDRESS, HighCardinalityKeyNames.PEER_PORT,
                     HighCardinalityKeyNames.INVOKE_ID, HighCardinalityKeyNames.APP, HighCardinalityKeyNames.ERROR_TYPE};
         }
+    },
+
+    /**
+     * A stream a client opens, from its open to its end: span kind CLIENT, the keys of {@link #CLIENT}; the trace
+     * context travels in the open frame's attachments.
+     */
+    CLIENT_STREAM {
+        @Override
+        public Class<? extends ObservationConvention<? extends Observation.Context>> getDefaultConvention() {
+            return DefaultRpcClientStreamObservationConvention.class;
+        }
+
+        @Override
+        public KeyName[] getLowCardinalityKeyNames() {
+            return LowCardinalityKeyNames.values();
+        }
+
+        @Override
+        public KeyName[] getHighCardinalityKeyNames() {
+            return CLIENT.getHighCardinalityKeyNames();
+        }
+    },
+
+    /** A stream a server serves, from its admission to its end: span kind SERVER, the keys of {@link #SERVER}. */
+    SERVER_STREAM {
+        @Override
+        public Class<? extends ObservationConvention<? extends Observation.Context>> getDefaultConvention() {
+            return DefaultRpcServerStreamObservationConvention.class;
+        }
+
+        @Override
+        public KeyName[] getLowCardinalityKeyNames() {
+            return LowCardinalityKeyNames.values();
+        }
+
+        @Override
+        public KeyName[] getHighCardinalityKeyNames() {
+            return SERVER.getHighCardinalityKeyNames();
+        }
     };
 
     /** Name of the client observation, its timer and its span's metric counterpart (semconv 1.40.0). */
     public static final String CLIENT_NAME = "rpc.client.call.duration";
     /** Name of the server observation and its timer (semconv 1.40.0). */
     public static final String SERVER_NAME = "rpc.server.call.duration";
+    /**
+     * Name of a client stream's observation and its timer (Jupiter's: OpenTelemetry's call duration excludes
+     * streams).
+     */
+    public static final String CLIENT_STREAM_NAME = "rpc.jupiter.client.stream";
+    /** Name of a served stream's observation and its timer. */
+    public static final String SERVER_STREAM_NAME = "rpc.jupiter.server.stream";
     /** The value of {@code rpc.system.name} and {@code rpc.system}. */
     public static final String SYSTEM = "jupiter";
 

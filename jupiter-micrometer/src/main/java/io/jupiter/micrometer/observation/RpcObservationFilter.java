@@ -10,8 +10,11 @@ import io.micrometer.observation.ObservationRegistry;
 /**
  * Observes calls with Micrometer's Observation API: one {@link Observation} per call a client proxy makes
  * ({@link RpcObservationDocumentation#CLIENT}, context {@link RpcClientContext}) and per request a server serves
- * ({@link RpcObservationDocumentation#SERVER}, context {@link RpcServerContext}). What the observations become is
- * up to the registry's handlers: a timer per method and status with Micrometer's meter handler, spans with
+ * ({@link RpcObservationDocumentation#SERVER}, context {@link RpcServerContext}); one per stream on each side
+ * ({@link RpcObservationDocumentation#CLIENT_STREAM}, {@link RpcObservationDocumentation#SERVER_STREAM}, the same
+ * contexts; the trace context travels in the open frame), from its open to its end, stopped with its final status.
+ * The conventions given to the constructor apply to calls; streams use the stream defaults. What the observations
+ * become is up to the registry's handlers: a timer per method and status with Micrometer's meter handler, spans with
  * micrometer-tracing's OpenTelemetry or Brave bridge, which carry the trace context to the provider in the request's
  * attachments (W3C {@code traceparent} and {@code tracestate} with OpenTelemetry's default propagator).
  *
@@ -77,14 +80,21 @@ public final class RpcObservationFilter implements Filter {
             return;
         }
         Observation observation;
+        boolean stream = invocation.isStream();
         if (invocation.side() == Side.CONSUMER) {
             RpcClientContext context = new RpcClientContext(invocation);
-            observation = RpcObservationDocumentation.CLIENT.observation(clientConvention,
-                    DefaultRpcClientObservationConvention.INSTANCE, () -> context, registry);
+            observation = stream
+                    ? RpcObservationDocumentation.CLIENT_STREAM.observation(null,
+                            DefaultRpcClientStreamObservationConvention.INSTANCE, () -> context, registry)
+                    : RpcObservationDocumentation.CLIENT.observation(clientConvention,
+                            DefaultRpcClientObservationConvention.INSTANCE, () -> context, registry);
         } else {
             RpcServerContext context = new RpcServerContext(invocation);
-            observation = RpcObservationDocumentation.SERVER.observation(serverConvention,
-                    DefaultRpcServerObservationConvention.INSTANCE, () -> context, registry);
+            observation = stream
+                    ? RpcObservationDocumentation.SERVER_STREAM.observation(null,
+                            DefaultRpcServerStreamObservationConvention.INSTANCE, () -> context, registry)
+                    : RpcObservationDocumentation.SERVER.observation(serverConvention,
+                            DefaultRpcServerObservationConvention.INSTANCE, () -> context, registry);
         }
         invocation.attribute(OBSERVATION, observation.start());
     }

@@ -84,6 +84,15 @@ public interface Invocation {
      */
     Status status();
 
+    /**
+     * Whether this is a stream (a method that returns or takes a {@code Flow.Publisher}) rather than a call: then
+     * {@code beforeInvoke} runs at the stream's open and {@code afterInvoke} once when the whole stream ended, with
+     * its final status. False by default.
+     */
+    default boolean isStream() {
+        return false;
+    }
+
     /** Size of the request body in bytes, or -1 while unknown (on the consumer, until it was serialized). */
     int requestBytes();
 

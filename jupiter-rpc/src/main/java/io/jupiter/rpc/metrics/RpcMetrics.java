@@ -9,8 +9,11 @@ import com.codahale.metrics.Timer;
 import io.jupiter.common.Requires;
 import io.jupiter.common.config.JupiterSettings;
 import io.jupiter.rpc.ServiceKey;
+import io.jupiter.rpc.stream.SlowConsumerPolicy;
 import io.jupiter.transport.Status;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -80,6 +83,42 @@ public final class RpcMetrics {
 
         /** Consumer only: a retry or hedge was not sent because the proxy's retry budget was spent. */
         default void retryThrottled() {
+        }
+
+        /**
+         * A stream of {@code method} of {@code key} opened (provider: its method was admitted; consumer: its open
+         * frame is being sent). Returns who hears the stream's events, or {@code null} (the default) to hear none;
+         * when every listener returns {@code null} the stream records nothing at all.
+         */
+        default StreamListener streamOpened(ServiceKey key, String method) {
+            return null;
+        }
+    }
+
+    /**
+     * The events of one stream (or of every stream of one method: the same object may be returned for many), on the
+     * thread that makes them (an IO, stream or producer thread, sometimes holding the stream's lock: keep it short,
+     * never block or throw). Each method does nothing by default.
+     */
+    public interface StreamListener {
+
+        /** A message of {@code bodyBytes} (without the 16-byte header) went to the connection, against credit. */
+        default void messageSent(int bodyBytes) {
+        }
+
+        /** A message of {@code bodyBytes} (without the 16-byte header) arrived. */
+        default void messageReceived(int bodyBytes) {
+        }
+
+        /**
+         * The receiver read too slowly and the stream's policy acted: a message dropped ({@code DROP_OLDEST},
+         * {@code DROP_NEWEST}) or the stream ended ({@code FAIL}, status {@code SLOW_CONSUMER}).
+         */
+        default void slowConsumer(SlowConsumerPolicy policy) {
+        }
+
+        /** The stream ended with {@code status} after {@code nanos}; once per stream. */
+        default void ended(Status status, long nanos) {
         }
     }
 
@@ -273,6 +312,31 @@ public final class RpcMetrics {
                 listener.retryThrottled();
             }
         }
+    }
+
+    /**
+     * A stream of {@code method} of {@code key} opened: its recorder, or {@code null} when disabled or no listener
+     * wants stream events (then the stream records nothing).
+     */
+    public StreamMetrics streamOpened(ServiceKey key, String method) {
+        if (!enabled) {
+            return null;
+        }
+        Listener[] current = listeners;
+        if (current.length == 0) {
+            return null;
+        }
+        List<StreamListener> found = null;
+        for (Listener listener : current) {
+            StreamListener stream = listener.streamOpened(key, method);
+            if (stream != null) {
+                if (found == null) {
+                    found = new ArrayList<>(current.length);
+                }
+                found.add(stream);
+            }
+        }
+        return found == null ? null : new StreamMetrics(found.toArray(StreamListener[]::new));
     }
 
     /** Whether a response status means the request was refused. */

@@ -9,6 +9,7 @@ import io.jupiter.transport.Status;
 import io.opentelemetry.api.GlobalOpenTelemetry;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
@@ -39,9 +40,10 @@ import java.net.SocketAddress;
  * a release candidate): span name and {@code rpc.method} {@code {service}/{method}}, {@code rpc.system.name=jupiter},
  * {@code rpc.response.status_code} (the Jupiter status), {@code error.type} on failure, {@code server.address} and
  * {@code server.port} (client), {@code network.peer.address} and {@code network.peer.port} (server); plus the group,
- * version, consumer application and invoke id under {@code rpc.jupiter.*}. Kept for one release, deprecated:
- * semconv 1.37.0's {@code rpc.system} and {@code rpc.service}, and {@code rpc.jupiter.status} (see
- * docs/observability.md).
+ * version, consumer application and invoke id under {@code rpc.jupiter.*}. A stream is one span per side from its
+ * open to its end, with the trace context carried in the open frame, and {@code rpc.jupiter.stream=true}. Kept for
+ * one release, deprecated: semconv 1.37.0's {@code rpc.system} and {@code rpc.service}, and
+ * {@code rpc.jupiter.status} (see docs/observability.md).
  */
 public final class OpenTelemetryFilter implements Filter {
 
@@ -65,6 +67,9 @@ public final class OpenTelemetryFilter implements Filter {
     private static final AttributeKey<Long> SERVER_PORT = AttributeKey.longKey("server.port");
     private static final AttributeKey<String> PEER_ADDRESS = AttributeKey.stringKey("network.peer.address");
     private static final AttributeKey<Long> PEER_PORT = AttributeKey.longKey("network.peer.port");
+    /** {@code true} on the span of a stream (from its open to its end); absent on a call's. */
+    private static final AttributeKey<Boolean> STREAM = AttributeKey.booleanKey("rpc.jupiter.stream");
+    private static final Attributes STREAM_ATTRIBUTES = Attributes.of(STREAM, true);
     /** The invocation attribute holding the call's span context. */
     private static final String CONTEXT = OpenTelemetryFilter.class.getName() + ".context";
 
@@ -128,6 +133,7 @@ public final class OpenTelemetryFilter implements Filter {
                 .setAttribute(GROUP, service.group())
                 .setAttribute(VERSION, service.version())
                 .setAttribute(APP, invocation.appName())
+                .setAllAttributes(invocation.isStream() ? STREAM_ATTRIBUTES : Attributes.empty())
                 .startSpan();
         Context context = parent.with(span);
         invocation.attribute(CONTEXT, context);

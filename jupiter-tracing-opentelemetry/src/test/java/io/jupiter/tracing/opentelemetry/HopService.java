@@ -1,7 +1,9 @@
 package io.jupiter.tracing.opentelemetry;
 
 import io.jupiter.rpc.ServiceProvider;
+import io.jupiter.rpc.stream.Streams;
 import io.opentelemetry.api.trace.Span;
+import java.util.concurrent.Flow;
 
 /** Calls itself {@code remaining} more times; each level reports the span current in its method. */
 @ServiceProvider(group = "trace", name = "hop")
@@ -11,6 +13,9 @@ public interface HopService {
     String hop(int remaining);
 
     String fail(String message);
+
+    /** {@code n}, {@code n - 1}, ... 1 as a server stream. */
+    Flow.Publisher<Integer> countdown(int n);
 
     final class Impl implements HopService {
         volatile HopService downstream;
@@ -24,6 +29,15 @@ public interface HopService {
         @Override
         public String fail(String message) {
             throw new IllegalStateException(message);
+        }
+
+        @Override
+        public Flow.Publisher<Integer> countdown(int n) {
+            return Streams.produce(sink -> {
+                for (int i = n; i > 0; i--) {
+                    sink.send(i);
+                }
+            });
         }
     }
 }

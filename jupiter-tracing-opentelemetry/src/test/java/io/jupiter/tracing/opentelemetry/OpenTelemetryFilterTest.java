@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.jupiter.junit5.JupiterServerExtension;
 import io.jupiter.rpc.JupiterClient;
+import io.jupiter.rpc.stream.StreamIterator;
+import io.jupiter.rpc.stream.Streams;
 import io.jupiter.serialization.SerializerType;
 import io.opentelemetry.api.GlobalOpenTelemetry;
 import io.opentelemetry.api.common.AttributeKey;
@@ -165,6 +167,27 @@ class OpenTelemetryFilterTest {
                 .collect(Collectors.toList());
         assertThat(matching).as(kind + " spans of " + app + " in " + spans).hasSize(1);
         return matching.get(0);
+    }
+
+    @Test
+    void aStreamIsOneClientAndOneServerSpanOfOneTraceFromItsOpenToItsEnd() {
+        List<Integer> read;
+        try (StreamIterator<Integer> it = Streams.iterate(hop.countdown(3))) {
+            read = it.stream().toList();
+        }
+        assertThat(read).containsExactly(3, 2, 1);
+
+        List<SpanData> spans = awaitSpans(2);
+        SpanData client = only(spans, SpanKind.CLIENT, "tracing-test");
+        SpanData server = only(spans, SpanKind.SERVER, "tracing-test");
+        assertThat(server.getTraceId()).isEqualTo(client.getTraceId());
+        assertThat(server.getParentSpanId()).as("the trace context travelled in the open frame")
+                .isEqualTo(client.getSpanId());
+        for (SpanData span : List.of(client, server)) {
+            assertThat(span.getName()).isEqualTo("hop/countdown");
+            assertThat(span.getAttributes().get(AttributeKey.booleanKey("rpc.jupiter.stream"))).isTrue();
+            assertThat(span.getAttributes().get(AttributeKey.stringKey("rpc.response.status_code"))).isEqualTo("OK");
+        }
     }
 
     /** Server spans end after the response is written, so they may be exported a moment after the call returned. */

@@ -80,6 +80,7 @@ public final class ClientRuntime implements AutoCloseable {
                          boolean adaptiveCallbacks, RpcMetrics metrics, int maxInFlight,
                          Supplier<String> callerToken) {
         this.metrics = metrics;
+        streams.metrics(metrics);
         this.adaptiveCallbacks = adaptiveCallbacks;
         this.callbackExecutor = callbackExecutor;
         this.calls = new InFlightCalls(maxInFlight);

@@ -213,6 +213,7 @@ final class StreamCallStage {
             // The interceptors see the open (beforeInvoke, which may refuse it) and the end (afterInvoke, once).
             DefaultInvocation invocation = DefaultInvocation.consumer(key, info.name, args, appName,
                     info.timeoutMillis, ContextHolder.active());
+            invocation.stream(true);
             try {
                 chain.before(invocation);
             } catch (RuntimeException | Error e) {
@@ -242,6 +243,7 @@ final class StreamCallStage {
             }
             streams.awaitStreams(connection, info.toString());
             ClientStream.open(streams, InvokeIds.next(), connection, serializer, cast(messageType), info.toString(),
+                    key, info.name,
                     frame -> serializer.write(frame, new MessageWrapper(appName, metadata, info.name, args, toSend)),
                     upload, subscriber);
         } catch (RuntimeException e) {

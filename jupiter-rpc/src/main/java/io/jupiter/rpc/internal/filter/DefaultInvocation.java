@@ -38,6 +38,7 @@ public final class DefaultInvocation implements Invocation {
     private Status status;
     private int requestBytes = -1;
     private long invokeId;
+    private boolean stream;
 
     private DefaultInvocation(Side side, ServiceKey service, String methodName, Object[] args, String appName,
                               long startNanos) {
@@ -132,6 +133,16 @@ public final class DefaultInvocation implements Invocation {
 
     public void invokeId(long id) {
         this.invokeId = id;
+    }
+
+    /** Marks this invocation as a stream's (its open and its end). */
+    public void stream(boolean isStream) {
+        this.stream = isStream;
+    }
+
+    @Override
+    public boolean isStream() {
+        return stream;
     }
 
     public void status(Status status) {

@@ -62,6 +62,7 @@ final class ProviderPipeline {
         this.tokenGate = security.tokens() == null ? null
                 : new TokenGate(security.tokens(), this, security.tokenTimeoutMillis());
         this.admission = new AdmissionStage(this, metrics, tokenGate);
-        this.streams = new StreamFrameStage(new StreamOpenStage(read, services, security.authorizer()));
+        this.streams = new StreamFrameStage(new StreamOpenStage(read, services, security.authorizer(),
+                metrics));
     }
 }

@@ -12,6 +12,8 @@ import io.jupiter.rpc.internal.stream.OutboundStream;
 import io.jupiter.rpc.internal.stream.SingleReply;
 import io.jupiter.rpc.internal.stream.StreamOpener;
 import io.jupiter.rpc.internal.stream.StreamShape;
+import io.jupiter.rpc.metrics.RpcMetrics;
+import io.jupiter.rpc.metrics.StreamMetrics;
 import io.jupiter.rpc.security.Authorizer;
 import io.jupiter.rpc.security.CallerIdentity;
 import io.jupiter.serialization.ArgumentTypes;
@@ -43,10 +45,12 @@ final class StreamOpenStage implements StreamOpener {
     private final ServiceRegistry services;
     /** {@code null}: every caller may call every method. */
     private final Authorizer authorizer;
+    private final RpcMetrics metrics;
     /** The argument types of the opens of each stream method name, by service key and method name. */
     private final ConcurrentHashMap<String, ArgumentTypes> openTypes = new ConcurrentHashMap<>();
 
-    StreamOpenStage(ReadStage read, ServiceRegistry services, Authorizer authorizer) {
+    StreamOpenStage(ReadStage read, ServiceRegistry services, Authorizer authorizer, RpcMetrics metrics) {
+        this.metrics = metrics;
         this.read = read;
         this.services = services;
         this.authorizer = authorizer;
@@ -121,6 +125,7 @@ final class StreamOpenStage implements StreamOpener {
         DefaultInvocation invocation = DefaultInvocation.provider(service.key(), methodName, args,
                 message.getAppName(), connection.remoteAddress(), caller, message.getAttachments(), receivedNanos,
                 bodyBytes, streamId);
+        invocation.stream(true);
         if (chain != null) {
             try {
                 chain.before(invocation);
@@ -128,6 +133,10 @@ final class StreamOpenStage implements StreamOpener {
                 throw new Refused(ProviderFailures.statusOf(e, ProviderFailures.Where.INTERCEPTOR, null),
                         String.valueOf(e.getMessage()));
             }
+        }
+        StreamMetrics streamMetrics = metrics.streamOpened(service.key(), methodName);
+        if (streamMetrics != null) {
+            inbound.metrics(streamMetrics); // before the method runs: it may read the consumer's messages at once
         }
         Object result;
         DefaultInvocation previous = ContextHolder.enter(invocation);

@@ -1,6 +1,8 @@
 package io.jupiter.rpc.internal.stream;
 
+import io.jupiter.rpc.ServiceKey;
 import io.jupiter.rpc.exception.StreamException;
+import io.jupiter.rpc.metrics.StreamMetrics;
 import io.jupiter.rpc.stream.StreamOptions;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.transport.Connection;
@@ -28,6 +30,8 @@ public final class ClientStream<T> implements InboundStream.Owner {
     private final InboundStream<T> responses;
     /** The consumer's messages; {@code null} for a server stream. */
     private OutboundStream upload;
+    /** {@code null}: no metrics installed. */
+    private StreamMetrics metrics;
 
     private ClientStream(ConsumerStreams streams, long id, Connection connection, Serializer serializer,
                          Class<T> type, String name) {
@@ -44,6 +48,18 @@ public final class ClientStream<T> implements InboundStream.Owner {
     public static <T> void open(ConsumerStreams streams, long id, Connection connection, Serializer serializer,
                                 Class<T> type, String name, Consumer<ByteBuf> writeOpenBody,
                                 Flow.Publisher<?> uploadSource, Flow.Subscriber<? super T> subscriber) {
+        open(streams, id, connection, serializer, type, name, null, null, writeOpenBody, uploadSource, subscriber);
+    }
+
+    /**
+     * {@link #open(ConsumerStreams, long, Connection, Serializer, Class, String, Consumer, Flow.Publisher,
+     * Flow.Subscriber) open}, recording the stream in the client's metrics as one of {@code method} of {@code key}
+     * ({@code null}: not recorded).
+     */
+    public static <T> void open(ConsumerStreams streams, long id, Connection connection, Serializer serializer,
+                                Class<T> type, String name, ServiceKey key, String method,
+                                Consumer<ByteBuf> writeOpenBody, Flow.Publisher<?> uploadSource,
+                                Flow.Subscriber<? super T> subscriber) {
         ClientStream<T> stream = new ClientStream<>(streams, id, connection, serializer, type, name);
         ByteBuf frame = Frames.newFrameOnCallingThread(connection.alloc(), 128);
         try {
@@ -63,6 +79,14 @@ public final class ClientStream<T> implements InboundStream.Owner {
             stream.upload = new OutboundStream(id, connection, serializer, options);
         }
         streams.register(stream);
+        StreamMetrics recorder = streams.streamOpened(key, method);
+        if (recorder != null) {
+            stream.metrics = recorder;
+            stream.responses.metrics(recorder);
+            if (stream.upload != null) {
+                stream.upload.metrics(recorder);
+            }
+        }
         connection.write(frame);
         if (uploadSource != null) {
             // Its frames are written on the IO thread after the open, which this thread queued first.
@@ -122,6 +146,7 @@ public final class ClientStream<T> implements InboundStream.Owner {
 
     @Override
     public void inboundCancelled(String reason) {
+        ended(Status.STREAM_CANCELLED);
         streams.forget(this);
         Connection connection = connection();
         connection.write(StreamFrames.cancel(connection.alloc(), id(), reason));
@@ -135,9 +160,17 @@ public final class ClientStream<T> implements InboundStream.Owner {
 
     @Override
     public void inboundEnded(Status status) {
+        ended(status);
         streams.forget(this);
         stopUpload(status == Status.OK ? Status.STREAM_CANCELLED : status, "the provider ended the stream ("
                 + status + ")");
+    }
+
+    private void ended(Status status) {
+        StreamMetrics recorder = metrics;
+        if (recorder != null) {
+            recorder.ended(status);
+        }
     }
 
     private void stopUpload(Status status, String reason) {
@@ -149,6 +182,7 @@ public final class ClientStream<T> implements InboundStream.Owner {
 
     /** The connection closed before the stream ended. */
     void connectionLost() {
+        ended(Status.CLIENT_ERROR);
         streams.forget(this);
         responses.fail(new StreamException(Status.CLIENT_ERROR, "stream " + responses.name() + ": the connection to "
                 + connection().remoteAddress() + " closed before the stream ended"));

@@ -1,8 +1,11 @@
 package io.jupiter.rpc.internal.stream;
 
 import io.jupiter.common.NamedThreadFactory;
+import io.jupiter.rpc.ServiceKey;
 import io.jupiter.rpc.exception.StreamException;
 import io.jupiter.rpc.internal.VirtualThreads;
+import io.jupiter.rpc.metrics.RpcMetrics;
+import io.jupiter.rpc.metrics.StreamMetrics;
 import io.jupiter.transport.Connection;
 import io.jupiter.transport.Frame;
 import io.jupiter.transport.ProtocolHeader;
@@ -33,6 +36,19 @@ public final class ConsumerStreams implements AutoCloseable {
     private final ExecutorService delivery = VirtualThreads.available()
             ? VirtualThreads.newThreadPerTaskExecutor("jupiter-stream-delivery-")
             : Executors.newCachedThreadPool(new NamedThreadFactory("jupiter-stream-delivery", true));
+    /** The client's metrics; {@code null}: none. */
+    private volatile RpcMetrics metrics;
+
+    /** Records the streams opened from now on in {@code clientMetrics} (their listeners', if any). */
+    public void metrics(RpcMetrics clientMetrics) {
+        this.metrics = clientMetrics;
+    }
+
+    /** A stream of {@code method} of {@code key} opens: its recorder, or {@code null} when nothing records it. */
+    StreamMetrics streamOpened(ServiceKey key, String method) {
+        RpcMetrics current = metrics;
+        return current == null || key == null ? null : current.streamOpened(key, method);
+    }
 
     /** A connection opened (before any of its frames arrives). */
     public void connected(Connection connection) {

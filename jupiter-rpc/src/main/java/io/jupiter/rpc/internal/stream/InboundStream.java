@@ -1,6 +1,7 @@
 package io.jupiter.rpc.internal.stream;
 
 import io.jupiter.rpc.exception.StreamException;
+import io.jupiter.rpc.metrics.StreamMetrics;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.transport.Connection;
 import io.jupiter.transport.Frame;
@@ -80,6 +81,8 @@ public final class InboundStream<T> implements Flow.Publisher<T>, Flow.Subscript
     private volatile boolean closed;
     /** Set once the subscriber got its last signal; read and written by the delivery task only. */
     private boolean terminated;
+    /** The stream's metrics; {@code null}: none installed, nothing recorded. */
+    private volatile StreamMetrics metrics;
 
     InboundStream(long id, Connection connection, Serializer serializer, Class<T> type, String name, int window,
                   Executor delivery, Owner owner) {
@@ -103,6 +106,11 @@ public final class InboundStream<T> implements Flow.Publisher<T>, Flow.Subscript
 
     String name() {
         return name;
+    }
+
+    /** Records this half's messages in {@code recorder} ({@code null}: nowhere). */
+    void metrics(StreamMetrics recorder) {
+        this.metrics = recorder;
     }
 
     /**
@@ -220,6 +228,10 @@ public final class InboundStream<T> implements Flow.Publisher<T>, Flow.Subscript
                 inbound.add(error);
                 drain();
                 return false;
+            }
+            StreamMetrics recorder = metrics;
+            if (recorder != null) {
+                recorder.received(frame.body().readableBytes());
             }
             inbound.add(frame);
             drain();

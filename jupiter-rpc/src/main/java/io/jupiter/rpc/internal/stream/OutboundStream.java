@@ -1,10 +1,12 @@
 package io.jupiter.rpc.internal.stream;
 
 import io.jupiter.rpc.exception.StreamException;
+import io.jupiter.rpc.metrics.StreamMetrics;
 import io.jupiter.rpc.stream.SlowConsumerPolicy;
 import io.jupiter.rpc.stream.StreamOptions;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.transport.Connection;
+import io.jupiter.transport.ProtocolHeader;
 import io.jupiter.transport.Status;
 import io.netty.buffer.ByteBuf;
 import java.util.ArrayDeque;
@@ -65,6 +67,8 @@ public final class OutboundStream {
     private int sizeHint = 64;
     /** Runs once, when the first credit arrives; {@code null} once run (or never set). */
     private Runnable onFirstCredit;
+    /** The stream's metrics; {@code null}: none installed, nothing recorded. */
+    private volatile StreamMetrics metrics;
 
     OutboundStream(long id, Connection connection, Serializer serializer, StreamOptions options) {
         this(id, connection, serializer, options, null);
@@ -94,6 +98,11 @@ public final class OutboundStream {
 
     public StreamOptions options() {
         return options;
+    }
+
+    /** Records this stream's messages and slow-consumer events in {@code recorder} ({@code null}: nowhere). */
+    void metrics(StreamMetrics recorder) {
+        this.metrics = recorder;
     }
 
     /** Adds a listener of the end; runs it at once if the stream already ended. */
@@ -175,6 +184,7 @@ public final class OutboundStream {
                 }
                 if (credit > 0 && buffer.isEmpty()) {
                     credit--;
+                    countSent(frame);
                     enqueue(frame);
                     return true;
                 }
@@ -208,15 +218,18 @@ public final class OutboundStream {
                         // Nothing of this stream's to drop: the connection's other streams hold its bytes.
                         frame.release();
                         dropped++;
+                        countSlow(policy);
                         return false;
                     }
                     bufferedBytes -= oldest.readableBytes();
                     unreserve(oldest.readableBytes());
                     oldest.release();
                     dropped++;
+                    countSlow(policy);
                 } else if (policy == SlowConsumerPolicy.DROP_NEWEST) {
                     frame.release();
                     dropped++;
+                    countSlow(policy);
                     return false;
                 } else {
                     frame.release();
@@ -228,6 +241,7 @@ public final class OutboundStream {
             lock.unlock();
         }
         if (failedSlow) {
+            countSlow(SlowConsumerPolicy.FAIL);
             end(Status.SLOW_CONSUMER, overBudget ? "the receiver read too slowly: the streams of its connection"
                     + " buffer " + budget.limit() + " bytes beyond their credit, the provider's cap"
                     : "the receiver read too slowly: " + options.bufferMessages() + " messages or "
@@ -258,6 +272,7 @@ public final class OutboundStream {
                 bufferedBytes -= frame.readableBytes();
                 unreserve(frame.readableBytes());
                 credit--;
+                countSent(frame);
                 enqueue(frame);
             }
             space.signalAll();
@@ -340,6 +355,20 @@ public final class OutboundStream {
         }
         if (ended) {
             notifyEnded(status, reason);
+        }
+    }
+
+    private void countSent(ByteBuf frame) {
+        StreamMetrics recorder = metrics;
+        if (recorder != null) {
+            recorder.sent(frame.readableBytes() - ProtocolHeader.HEADER_SIZE);
+        }
+    }
+
+    private void countSlow(SlowConsumerPolicy policy) {
+        StreamMetrics recorder = metrics;
+        if (recorder != null) {
+            recorder.slowConsumer(policy);
         }
     }
 

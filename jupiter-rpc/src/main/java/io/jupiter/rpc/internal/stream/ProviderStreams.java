@@ -5,6 +5,7 @@ import io.jupiter.common.NamedThreadFactory;
 import io.jupiter.common.config.JupiterSettings;
 import io.jupiter.rpc.exception.StreamException;
 import io.jupiter.rpc.internal.VirtualThreads;
+import io.jupiter.rpc.metrics.StreamMetrics;
 import io.jupiter.rpc.security.CallerIdentity;
 import io.jupiter.rpc.stream.StreamOptions;
 import io.jupiter.serialization.Serializer;
@@ -162,6 +163,11 @@ public final class ProviderStreams implements AutoCloseable {
         StreamOptions options = publisher instanceof StreamSource source ? source.options() : StreamOptions.DEFAULTS;
         OutboundStream stream = new OutboundStream(entry.id, entry.connection, opened.serializer(), options,
                 budgets.get(entry.connection)); // null once the connection closed: the stream ends unsent
+        StreamMetrics metrics = entry.metrics();
+        if (metrics != null) {
+            stream.metrics(metrics);
+            stream.onEnd((status, reason) -> metrics.ended(status));
+        }
         stream.onEnd(opened.onEnd());
         stream.onEnd((status, reason) -> {
             forget(entry);
@@ -295,15 +301,12 @@ public final class ProviderStreams implements AutoCloseable {
         private String pendingReason;
         /** The deadline the consumer sent, armed; {@code null}: none, or disarmed. */
         private ScheduledFuture<?> deadline;
+        /** {@code null}: no metrics installed. */
+        private StreamMetrics metrics;
 
         Entry(Connection connection, long id) {
             this.connection = connection;
             this.id = id;
-        }
-
-        @Override
-        public Flow.Publisher<?> publisher(Serializer serializer, Class<?> messageType) {
-            return takeInbound(serializer, messageType);
         }
 
         @Override
@@ -338,8 +341,21 @@ public final class ProviderStreams implements AutoCloseable {
             }
         }
 
+        @Override
+        public synchronized void metrics(StreamMetrics recorder) {
+            metrics = recorder;
+            if (inbound != null) {
+                inbound.metrics(recorder);
+            }
+        }
+
+        synchronized StreamMetrics metrics() {
+            return metrics;
+        }
+
         /** The publisher of the consumer's messages handed to the method, on the stream's thread. */
-        Flow.Publisher<?> takeInbound(Serializer serializer, Class<?> messageType) {
+        @Override
+        public Flow.Publisher<?> publisher(Serializer serializer, Class<?> messageType) {
             InboundStream<Object> in = inbound();
             synchronized (this) {
                 takesInbound = true;
@@ -360,6 +376,7 @@ public final class ProviderStreams implements AutoCloseable {
             if (inbound == null) {
                 inbound = new InboundStream<>(id, connection, null, null, String.valueOf(id),
                         inboundWindow, threads, this);
+                inbound.metrics(metrics);
             }
             return inbound;
         }
@@ -426,6 +443,10 @@ public final class ProviderStreams implements AutoCloseable {
         }
 
         void refused(Status status, String reason) {
+            StreamMetrics recorder = metrics();
+            if (recorder != null) {
+                recorder.ended(status);
+            }
             forget(this);
             endInbound(status, reason);
             boolean tell;

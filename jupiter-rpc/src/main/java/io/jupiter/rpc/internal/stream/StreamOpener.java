@@ -1,5 +1,6 @@
 package io.jupiter.rpc.internal.stream;
 
+import io.jupiter.rpc.metrics.StreamMetrics;
 import io.jupiter.rpc.security.CallerIdentity;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.transport.Connection;
@@ -38,6 +39,13 @@ public interface StreamOpener {
          * the method runs, only when the open carries one. The provider ends the stream {@code SERVER_TIMEOUT} then.
          */
         default void deadline(long deadlineNanos) {
+        }
+
+        /**
+         * The stream's metrics, once it was admitted (before the method runs); never called when none are installed.
+         * The stream records its messages in them and ends them when it ends.
+         */
+        default void metrics(StreamMetrics metrics) {
         }
     }
 
