@@ -9,6 +9,7 @@ import io.jupiter.rpc.internal.VirtualThreads;
 import io.jupiter.rpc.internal.provider.Publication;
 import io.jupiter.rpc.internal.provider.ServerRuntime;
 import io.jupiter.rpc.internal.provider.ServiceEntry;
+import io.jupiter.rpc.internal.stream.ProviderStreams;
 import io.jupiter.rpc.metrics.RpcMetrics;
 import io.jupiter.rpc.security.AuthorizationRules;
 import io.jupiter.rpc.security.Authorizer;
@@ -76,11 +77,18 @@ public final class JupiterServer implements AutoCloseable {
                 RpcMetrics.create(RpcMetrics.Side.PROVIDER, builder.metrics), security);
         runtime.extensions(builder.interceptors, builder.appFlowLimiter);
         runtime.sendStackTraces(builder.sendStackTraces);
+        runtime.streams().inboundWindow(builder.streamInboundWindow);
+        runtime.streams().connectionBufferBytes(builder.streamConnectionBufferBytes);
         // Without an advertised host, a wildcard bind publishes no host: the embedded registry fills in the address
         // the provider connects from (as 1.3.1 does), ZooKeeper the machine's address.
         this.publication = new Publication(builder.registry, builder.advertisedHost != null ? builder.advertisedHost
                 : isWildcard(builder.host) ? null : builder.host, builder.weight, builder.connCount);
         this.adaptiveDispatch = builder.adaptiveDispatch;
+    }
+
+    /** The provider's streams, for tests of this package. */
+    ProviderStreams streams() {
+        return runtime.streams();
     }
 
     /** A builder with the defaults. */
@@ -293,6 +301,8 @@ public final class JupiterServer implements AutoCloseable {
         private int queueCapacity = JupiterSettings.QUEUE_CAPACITY.get();
         private int maxInFlightPerConnection = JupiterSettings.MAX_IN_FLIGHT_PER_CONNECTION.get();
         private long maxQueuedBytesPerConnection = JupiterSettings.MAX_QUEUED_BYTES_PER_CONNECTION.get();
+        private int streamInboundWindow = JupiterSettings.STREAM_INBOUND_WINDOW.get();
+        private long streamConnectionBufferBytes = JupiterSettings.STREAM_CONNECTION_BUFFER_BYTES.get();
         private String registry;
         private String advertisedHost;
         private int weight = RegisterMeta.DEFAULT_WEIGHT;
@@ -420,6 +430,27 @@ public final class JupiterServer implements AutoCloseable {
         /** Requests that may queue for a provider thread before new ones get {@code SERVER_BUSY}; default 8192. */
         public Builder queueCapacity(int capacity) {
             this.queueCapacity = JupiterSettings.QUEUE_CAPACITY.check(capacity);
+            return this;
+        }
+
+        /**
+         * Messages of a consumer's stream (client streaming, bidirectional) this server takes ahead of what its
+         * method has read (default 32, at most 65,536): the credit it grants, so the most of one such stream it
+         * holds. A larger window lets a fast consumer run further ahead; each message is bounded by the body cap.
+         */
+        public Builder streamInboundWindow(int messages) {
+            this.streamInboundWindow = JupiterSettings.STREAM_INBOUND_WINDOW.check(messages);
+            return this;
+        }
+
+        /**
+         * Bytes the streams of one connection may buffer together beyond their receivers' credit (default 4 MiB):
+         * each stream's own buffer is capped by its {@code StreamOptions}, and this caps them all together. A send
+         * that would go beyond meets its stream's slow-consumer policy: {@code WAIT} holds the producer until bytes
+         * drain, the drop policies drop, {@code FAIL} ends the stream with {@code SLOW_CONSUMER}.
+         */
+        public Builder streamConnectionBufferBytes(long bytes) {
+            this.streamConnectionBufferBytes = JupiterSettings.STREAM_CONNECTION_BUFFER_BYTES.check(bytes);
             return this;
         }
 

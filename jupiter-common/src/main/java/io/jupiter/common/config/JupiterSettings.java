@@ -250,6 +250,26 @@ public final class JupiterSettings {
                     + "time on a machine with spare cores, costs throughput on a busy one: benchmark.md)")
             .property("jupiter.rpc.pool.spin.micros"));
 
+    // ---- streams, on the provider ----
+
+    /** Messages of a consumer's stream a provider takes ahead of what its method has read. */
+    public static final Setting<Integer> STREAM_INBOUND_WINDOW = declare(Setting.of("streamInboundWindow",
+                    ValueType.INT, 32)
+            .bound(Bound.between(1, 65_536))
+            .doc("messages of a consumer's stream (client, bidirectional) a provider takes ahead of what its method "
+                    + "read: the most it holds of one such stream")
+            .property("jupiter.rpc.stream.inbound.window")
+            .where("`JupiterServer.Builder.streamInboundWindow`"));
+
+    /** Bytes the outbound streams of one connection may buffer together on a provider, beyond their credit. */
+    public static final Setting<Long> STREAM_CONNECTION_BUFFER_BYTES = declare(Setting.of(
+                    "streamConnectionBufferBytes", ValueType.LONG, 4L * 1024 * 1024)
+            .bound(Bound.positive()).defaultText("4 MiB")
+            .doc("bytes the streams of one connection may buffer together on a provider beyond their receivers' "
+                    + "credit (then each stream's slow-consumer policy applies)")
+            .property("jupiter.rpc.stream.connection.buffer.bytes")
+            .where("`JupiterServer.Builder.streamConnectionBufferBytes`"));
+
     // ---- serialization ----
 
     /** Serializers a provider accepts. */

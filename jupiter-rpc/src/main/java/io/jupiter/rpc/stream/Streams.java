@@ -1,9 +1,16 @@
 package io.jupiter.rpc.stream;
 
+import io.jupiter.common.LogText;
 import io.jupiter.common.Requires;
+import io.jupiter.common.config.JupiterSettings;
+import io.jupiter.rpc.context.RpcContext;
+import io.jupiter.rpc.exception.StreamException;
 import io.jupiter.rpc.internal.stream.BlockingSubscriber;
 import io.jupiter.rpc.internal.stream.DeadlineSubscriber;
 import io.jupiter.rpc.internal.stream.ProducingPublisher;
+import io.jupiter.rpc.internal.stream.ResumeSubscriber;
+import io.jupiter.transport.Status;
+import java.util.OptionalLong;
 import java.util.concurrent.Flow;
 
 /**
@@ -38,9 +45,10 @@ public final class Streams {
 
     /**
      * Messages of a consumer's stream (client streaming, bidirectional) a provider takes ahead of what its method
-     * has read: the credit it grants never puts more than this on the wire or in its buffer for one stream.
+     * has read, by default: the credit it grants never puts more than this on the wire or in its buffer for one
+     * stream. A server sets its own with {@code JupiterServer.Builder.streamInboundWindow}.
      */
-    public static final int INBOUND_WINDOW = 32;
+    public static final int INBOUND_WINDOW = JupiterSettings.STREAM_INBOUND_WINDOW.defaultValue();
 
     private Streams() {
     }
@@ -68,6 +76,35 @@ public final class Streams {
         Requires.notNull(publisher, "publisher");
         Requires.notNull(deadlines, "deadlines");
         return subscriber -> publisher.subscribe(new DeadlineSubscriber<>(subscriber, deadlines));
+    }
+
+    /**
+     * {@code stream} (a stream method's publisher, from a proxy) opened as a resumption: its open carries
+     * {@code lastSeen}, the last sequence number the consumer saw of an earlier stream, and the provider's method
+     * reads it with {@link #resumePoint()} to continue after it. A hook: the framework numbers nothing and stores
+     * no history; the sequence is the application's, carried in its messages.
+     */
+    public static <T> Flow.Publisher<T> resumeFrom(long lastSeen, Flow.Publisher<T> stream) {
+        Requires.notNull(stream, "stream");
+        return subscriber -> stream.subscribe(new ResumeSubscriber<>(subscriber, lastSeen));
+    }
+
+    /**
+     * In a stream method, while it runs (before it returns its publisher): the last sequence the consumer saw, when
+     * it opened the stream with {@link #resumeFrom}; empty for a stream opened afresh (and outside a stream method).
+     * Read it in the method and hand it to the producer: a producer's body runs on a thread of its own, later.
+     */
+    public static OptionalLong resumePoint() {
+        String value = RpcContext.attachment(ResumeSubscriber.KEY);
+        if (value == null) {
+            return OptionalLong.empty();
+        }
+        try {
+            return OptionalLong.of(Long.parseLong(value));
+        } catch (NumberFormatException e) {
+            throw new StreamException(Status.BAD_REQUEST, "the stream's resume point is not a number: "
+                    + LogText.of(value));
+        }
     }
 
     /** Subscribes to {@code publisher} and reads it with blocking calls, {@value #DEFAULT_PREFETCH} ahead. */

@@ -182,8 +182,10 @@ class ClientStreamTest {
         assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
         IntakeServiceImpl.Run run = awaitRun();
         assertThat(run.awaitInboundEnded()).isTrue();
+        // The consumer's cancel, or the provider's own copy of the deadline (it travels in the open), whichever
+        // reaches the provider's reader first.
         assertThat(run.inboundEnd.get()).isInstanceOfSatisfying(StreamException.class,
-                e -> assertThat(e.status()).isEqualTo(Status.STREAM_CANCELLED));
+                e -> assertThat(e.status()).isIn(Status.STREAM_CANCELLED, Status.SERVER_TIMEOUT));
         assertThat(numbers.awaitStopped()).isTrue();
     }
 

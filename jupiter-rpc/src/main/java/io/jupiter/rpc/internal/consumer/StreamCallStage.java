@@ -10,6 +10,8 @@ import io.jupiter.rpc.internal.filter.DefaultInvocation;
 import io.jupiter.rpc.internal.filter.InterceptorChain;
 import io.jupiter.rpc.internal.stream.ClientStream;
 import io.jupiter.rpc.internal.stream.ConsumerStreams;
+import io.jupiter.rpc.internal.stream.DeadlineSubscriber;
+import io.jupiter.rpc.internal.stream.ResumeSubscriber;
 import io.jupiter.rpc.internal.stream.StreamShape;
 import io.jupiter.rpc.stream.StreamDeadlines;
 import io.jupiter.rpc.stream.Streams;
@@ -224,6 +226,12 @@ final class StreamCallStage {
             attachments = sent.isEmpty() ? null : sent;
             subscriber = new InterceptedSubscriber(downstream, chain, invocation);
         }
+        Map<String, String> hints = openHints(downstream);
+        if (!hints.isEmpty()) {
+            Map<String, String> sent = attachments == null ? new HashMap<>() : attachments;
+            sent.putAll(hints);
+            attachments = sent;
+        }
         Map<String, String> toSend = attachments;
         Connection connection;
         try {
@@ -242,6 +250,35 @@ final class StreamCallStage {
             subscriber.onSubscribe(NOTHING);
             subscriber.onError(e);
         }
+    }
+
+    /**
+     * What the wrappers between the stream and its subscriber ask the open to carry: the whole stream's deadline
+     * (the earliest, sent as a call's timeout is, so the provider ends the stream itself) and the last sequence a
+     * resumed stream saw.
+     */
+    private static Map<String, String> openHints(Flow.Subscriber<?> subscriber) {
+        Map<String, String> hints = new HashMap<>();
+        Duration whole = null;
+        Object s = subscriber;
+        while (true) {
+            if (s instanceof DeadlineSubscriber<?> timed) {
+                Duration d = timed.wholeDeadline();
+                if (d != null && (whole == null || d.compareTo(whole) < 0)) {
+                    whole = d;
+                }
+                s = timed.downstream();
+            } else if (s instanceof ResumeSubscriber<?> resumed) {
+                hints.putIfAbsent(ResumeSubscriber.KEY, Long.toString(resumed.lastSeen()));
+                s = resumed.downstream();
+            } else {
+                break;
+            }
+        }
+        if (whole != null) {
+            hints.put(Deadlines.KEY, Long.toString(Math.max(1, whole.toMillis())));
+        }
+        return hints;
     }
 
     /** Runs the interceptors' {@code afterInvoke} once, when the stream ends or is cancelled. */

@@ -5,6 +5,7 @@ import io.jupiter.rpc.exception.StreamException;
 import io.jupiter.rpc.filter.Interceptor;
 import io.jupiter.rpc.internal.Throwables;
 import io.jupiter.rpc.internal.filter.ContextHolder;
+import io.jupiter.rpc.internal.filter.Deadlines;
 import io.jupiter.rpc.internal.filter.DefaultInvocation;
 import io.jupiter.rpc.internal.filter.InterceptorChain;
 import io.jupiter.rpc.internal.stream.OutboundStream;
@@ -113,6 +114,11 @@ final class StreamOpenStage implements StreamOpener {
             // As for a request (ReadStage): what was looked up and authorized is what runs.
             throw new Refused(Status.BAD_REQUEST, "the stream's open names another service or method after the one"
                     + " it was authorized for (" + service.key() + "." + authorizedMethod[0] + ")");
+        }
+        long deadlineNanos = message.getAttachments() == null ? 0
+                : Deadlines.fromAttachment(message.getAttachments().get(Deadlines.KEY), receivedNanos);
+        if (deadlineNanos != 0) {
+            inbound.deadline(deadlineNanos); // armed before the method runs: a blocking reader may never return
         }
         Object[] args = message.getArgs() == null ? new Object[0] : message.getArgs();
         InterceptorChain chain = service.chain();

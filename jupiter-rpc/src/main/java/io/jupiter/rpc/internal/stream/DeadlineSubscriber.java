@@ -38,6 +38,16 @@ public final class DeadlineSubscriber<T> implements Flow.Subscriber<T>, Flow.Sub
         this.deadlines = deadlines;
     }
 
+    /** The whole stream's deadline, which a stream call sends its provider; {@code null}: none. */
+    public Duration wholeDeadline() {
+        return deadlines.whole();
+    }
+
+    /** The subscriber this one passes to. */
+    public Flow.Subscriber<? super T> downstream() {
+        return downstream;
+    }
+
     @Override
     public void onSubscribe(Flow.Subscription subscription) {
         synchronized (this) {

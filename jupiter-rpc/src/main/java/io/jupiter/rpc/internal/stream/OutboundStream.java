@@ -13,6 +13,7 @@ import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.IntConsumer;
@@ -26,6 +27,9 @@ import java.util.function.IntConsumer;
  */
 public final class OutboundStream {
 
+    /** How often a producer waiting for its connection's cap (not its own buffer) looks again. */
+    private static final long BUDGET_RECHECK_MILLIS = 10;
+
     /** Hears how a stream ended, once. */
     @FunctionalInterface
     public interface EndListener {
@@ -36,6 +40,8 @@ public final class OutboundStream {
     private final Connection connection;
     private final Serializer serializer;
     private final StreamOptions options;
+    /** The connection's cap across its streams; {@code null}: none (the consumer's side). */
+    private final ConnectionStreamBudget budget;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition space = lock.newCondition();
     private final ArrayDeque<ByteBuf> buffer = new ArrayDeque<>();
@@ -65,10 +71,17 @@ public final class OutboundStream {
     private volatile StreamMetrics metrics;
 
     OutboundStream(long id, Connection connection, Serializer serializer, StreamOptions options) {
+        this(id, connection, serializer, options, null);
+    }
+
+    /** @param budget the cap on the bytes its connection's streams buffer together; {@code null}: none */
+    OutboundStream(long id, Connection connection, Serializer serializer, StreamOptions options,
+                   ConnectionStreamBudget budget) {
         this.id = id;
         this.connection = connection;
         this.serializer = serializer;
         this.options = options;
+        this.budget = budget;
     }
 
     public long id() {
@@ -161,6 +174,7 @@ public final class OutboundStream {
      */
     public boolean offer(ByteBuf frame) throws InterruptedException {
         boolean failedSlow = false;
+        boolean overBudget = false;
         lock.lock();
         try {
             while (true) {
@@ -175,23 +189,40 @@ public final class OutboundStream {
                     return true;
                 }
                 int size = frame.readableBytes();
+                overBudget = false;
                 if (buffer.size() < options.bufferMessages()
                         && (buffer.isEmpty() || bufferedBytes + size <= options.bufferBytes())) {
-                    buffer.add(frame);
-                    bufferedBytes += size;
-                    return true;
+                    if (budget == null || budget.tryReserve(size)) {
+                        buffer.add(frame);
+                        bufferedBytes += size;
+                        return true;
+                    }
+                    overBudget = true; // room in the stream's buffer, none in its connection's
                 }
                 SlowConsumerPolicy policy = options.policy();
                 if (policy == SlowConsumerPolicy.WAIT) {
                     try {
-                        space.await();
+                        if (overBudget) {
+                            // Other streams free the connection's bytes: re-check while it is over its cap.
+                            space.await(BUDGET_RECHECK_MILLIS, TimeUnit.MILLISECONDS);
+                        } else {
+                            space.await();
+                        }
                     } catch (InterruptedException e) {
                         frame.release();
                         throw e;
                     }
                 } else if (policy == SlowConsumerPolicy.DROP_OLDEST) {
                     ByteBuf oldest = buffer.poll();
+                    if (oldest == null) {
+                        // Nothing of this stream's to drop: the connection's other streams hold its bytes.
+                        frame.release();
+                        dropped++;
+                        countSlow(policy);
+                        return false;
+                    }
                     bufferedBytes -= oldest.readableBytes();
+                    unreserve(oldest.readableBytes());
                     oldest.release();
                     dropped++;
                     countSlow(policy);
@@ -211,8 +242,10 @@ public final class OutboundStream {
         }
         if (failedSlow) {
             countSlow(SlowConsumerPolicy.FAIL);
-            end(Status.SLOW_CONSUMER, "the receiver read too slowly: " + options.bufferMessages()
-                    + " messages or " + options.bufferBytes() + " bytes buffered beyond its credit");
+            end(Status.SLOW_CONSUMER, overBudget ? "the receiver read too slowly: the streams of its connection"
+                    + " buffer " + budget.limit() + " bytes beyond their credit, the provider's cap"
+                    : "the receiver read too slowly: " + options.bufferMessages() + " messages or "
+                    + options.bufferBytes() + " bytes buffered beyond its credit");
         }
         throw ended();
     }
@@ -237,6 +270,7 @@ public final class OutboundStream {
             while (credit > 0 && !buffer.isEmpty()) {
                 ByteBuf frame = buffer.poll();
                 bufferedBytes -= frame.readableBytes();
+                unreserve(frame.readableBytes());
                 credit--;
                 countSent(frame);
                 enqueue(frame);
@@ -394,7 +428,15 @@ public final class OutboundStream {
         while ((frame = buffer.poll()) != null) {
             frame.release();
         }
+        unreserve(bufferedBytes);
         bufferedBytes = 0;
+    }
+
+    /** Gives bytes that left the buffer back to the connection's budget. */
+    private void unreserve(long bytes) {
+        if (budget != null && bytes > 0) {
+            budget.release(bytes);
+        }
     }
 
     /** Whether the stream is neither ended nor completing. */

@@ -2,12 +2,12 @@ package io.jupiter.rpc.internal.stream;
 
 import io.jupiter.common.LogText;
 import io.jupiter.common.NamedThreadFactory;
+import io.jupiter.common.config.JupiterSettings;
 import io.jupiter.rpc.exception.StreamException;
 import io.jupiter.rpc.internal.VirtualThreads;
 import io.jupiter.rpc.metrics.StreamMetrics;
 import io.jupiter.rpc.security.CallerIdentity;
 import io.jupiter.rpc.stream.StreamOptions;
-import io.jupiter.rpc.stream.Streams;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.transport.Connection;
 import io.jupiter.transport.Frame;
@@ -23,6 +23,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Flow;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,12 +45,22 @@ public final class ProviderStreams implements AutoCloseable {
     /** Opens streams and runs sink-driven producers: a virtual thread each where the JDK has them. */
     private final ExecutorService threads;
     private final ConcurrentHashMap<Connection, Map<Long, Entry>> byConnection = new ConcurrentHashMap<>();
+    /** Fires the deadlines the consumers sent with their opens; the tasks hand the end to {@link #threads}. */
+    private final ScheduledThreadPoolExecutor deadlines;
     private volatile boolean shuttingDown;
+    /** Messages of a consumer's stream taken ahead of what the method read. */
+    private volatile int inboundWindow = JupiterSettings.STREAM_INBOUND_WINDOW.get();
+    /** Bytes the streams of one connection may buffer together beyond their receivers' credit. */
+    private volatile long connectionBufferBytes = JupiterSettings.STREAM_CONNECTION_BUFFER_BYTES.get();
+    /** Each connection's cap across its streams, from its first stream until it closes. */
+    private final ConcurrentHashMap<Connection, ConnectionStreamBudget> budgets = new ConcurrentHashMap<>();
 
     public ProviderStreams(StreamOpener opener) {
         this.opener = opener;
         this.threads = VirtualThreads.available() ? VirtualThreads.newThreadPerTaskExecutor("jupiter-stream-")
                 : Executors.newCachedThreadPool(new NamedThreadFactory("jupiter-stream", true));
+        this.deadlines = new ScheduledThreadPoolExecutor(1, new NamedThreadFactory("jupiter-stream-deadline", true));
+        this.deadlines.setRemoveOnCancelPolicy(true);
     }
 
     /** Writes the announcement that this provider speaks streams; call first on every connection. */
@@ -98,6 +110,8 @@ public final class ProviderStreams implements AutoCloseable {
                     + MAX_STREAMS_PER_CONNECTION + " streams open on this connection"));
             return;
         }
+        // Made here, on the IO thread, so that it never outlives the connection's close (which runs there too).
+        budgets.computeIfAbsent(connection, c -> new ConnectionStreamBudget(connectionBufferBytes));
         Entry entry = new Entry(connection, id);
         if (streams.putIfAbsent(id, entry) != null) {
             connection.write(StreamFrames.end(connection.alloc(), id, Status.BAD_REQUEST, "stream id " + id
@@ -147,7 +161,8 @@ public final class ProviderStreams implements AutoCloseable {
                     + " stream");
         }
         StreamOptions options = publisher instanceof StreamSource source ? source.options() : StreamOptions.DEFAULTS;
-        OutboundStream stream = new OutboundStream(entry.id, entry.connection, opened.serializer(), options);
+        OutboundStream stream = new OutboundStream(entry.id, entry.connection, opened.serializer(), options,
+                budgets.get(entry.connection)); // null once the connection closed: the stream ends unsent
         StreamMetrics metrics = entry.metrics();
         if (metrics != null) {
             stream.metrics(metrics);
@@ -185,10 +200,38 @@ public final class ProviderStreams implements AutoCloseable {
     }
 
     private void forget(Entry entry) {
+        entry.disarm();
         Map<Long, Entry> streams = byConnection.get(entry.connection);
         if (streams != null) {
             streams.remove(entry.id, entry);
         }
+    }
+
+    /** Sets the messages of a consumer's stream taken ahead of what the method read, for the streams opened next. */
+    public void inboundWindow(int messages) {
+        this.inboundWindow = JupiterSettings.STREAM_INBOUND_WINDOW.check(messages);
+    }
+
+    /**
+     * Sets the bytes the streams of one connection may buffer together beyond their receivers' credit, for the
+     * connections whose first stream opens next.
+     */
+    public void connectionBufferBytes(long bytes) {
+        this.connectionBufferBytes = JupiterSettings.STREAM_CONNECTION_BUFFER_BYTES.check(bytes);
+    }
+
+    /** Bytes buffered now beyond their receivers' credit, by all the streams of all connections. */
+    public long bufferedBytes() {
+        long bytes = 0;
+        for (ConnectionStreamBudget budget : budgets.values()) {
+            bytes += budget.used();
+        }
+        return bytes;
+    }
+
+    /** Connections with a stream budget now: those that opened a stream and did not close. */
+    public int budgetedConnections() {
+        return budgets.size();
     }
 
     /** Streams open now, on every connection. */
@@ -203,6 +246,7 @@ public final class ProviderStreams implements AutoCloseable {
     /** The connection closed: each of its streams ends, its producer learns it, its buffer is freed. */
     public void disconnected(Connection connection) {
         Map<Long, Entry> streams = byConnection.remove(connection);
+        budgets.remove(connection);
         if (streams != null) {
             for (Entry entry : new ArrayList<>(streams.values())) {
                 entry.connectionLost();
@@ -231,6 +275,7 @@ public final class ProviderStreams implements AutoCloseable {
     @Override
     public void close() {
         shutDown();
+        deadlines.shutdownNow();
         threads.shutdown();
         try {
             if (!threads.awaitTermination(2, TimeUnit.SECONDS)) {
@@ -254,12 +299,46 @@ public final class ProviderStreams implements AutoCloseable {
         private int pendingCredit;
         private Status pendingEnd;
         private String pendingReason;
+        /** The deadline the consumer sent, armed; {@code null}: none, or disarmed. */
+        private ScheduledFuture<?> deadline;
         /** {@code null}: no metrics installed. */
         private StreamMetrics metrics;
 
         Entry(Connection connection, long id) {
             this.connection = connection;
             this.id = id;
+        }
+
+        @Override
+        public void deadline(long deadlineNanos) {
+            long millis = TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime());
+            Runnable expire = () -> end(Status.SERVER_TIMEOUT, "the stream's deadline passed (" + millis
+                    + " ms from the open)");
+            ScheduledFuture<?> armed;
+            try {
+                armed = deadlines.schedule(() -> threads.execute(expire), deadlineNanos - System.nanoTime(),
+                        TimeUnit.NANOSECONDS);
+            } catch (RejectedExecutionException e) {
+                return; // shutting down: the stream ends with SHUTTING_DOWN anyway
+            }
+            synchronized (this) {
+                deadline = armed;
+            }
+            if (entry(connection, id) != this) {
+                disarm(); // it ended while being armed
+            }
+        }
+
+        /** The stream ended: its deadline, if any, no longer fires. */
+        void disarm() {
+            ScheduledFuture<?> armed;
+            synchronized (this) {
+                armed = deadline;
+                deadline = null;
+            }
+            if (armed != null) {
+                armed.cancel(false);
+            }
         }
 
         @Override
@@ -296,7 +375,7 @@ public final class ProviderStreams implements AutoCloseable {
         private synchronized InboundStream<Object> inbound() {
             if (inbound == null) {
                 inbound = new InboundStream<>(id, connection, null, null, String.valueOf(id),
-                        Streams.INBOUND_WINDOW, threads, this);
+                        inboundWindow, threads, this);
                 inbound.metrics(metrics);
             }
             return inbound;
@@ -415,6 +494,7 @@ public final class ProviderStreams implements AutoCloseable {
         }
 
         void connectionLost() {
+            disarm();
             OutboundStream s = pending(Status.CLIENT_ERROR, "connection closed");
             if (s != null) {
                 s.connectionLost();

@@ -35,6 +35,13 @@ public interface StreamOpener {
         Flow.Publisher<?> publisher(Serializer serializer, Class<?> messageType);
 
         /**
+         * The stream's deadline ({@link System#nanoTime()} based), from the open's deadline attachment; called before
+         * the method runs, only when the open carries one. The provider ends the stream {@code SERVER_TIMEOUT} then.
+         */
+        default void deadline(long deadlineNanos) {
+        }
+
+        /**
          * The stream's metrics, once it was admitted (before the method runs); never called when none are installed.
          * The stream records its messages in them and ends them when it ends.
          */
