@@ -70,6 +70,11 @@ public final class Endpoint {
         return group.isAvailable();
     }
 
+    /** Whether the outlier detector has it out of rotation or on probation (a probe's end must then be reported). */
+    public boolean ejectedOrOnProbation() {
+        return ejectedUntilNanos != 0 || onProbation;
+    }
+
     public AtomicInteger active() {
         return active;
     }

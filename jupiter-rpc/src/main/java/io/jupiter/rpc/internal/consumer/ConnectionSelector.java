@@ -41,9 +41,23 @@ final class ConnectionSelector {
         this.tracksAttempts = ejects || balancer.needsLatencies();
     }
 
-    /** Whether each attempt's end must be reported to {@link #attemptEnded}. */
-    boolean tracksAttempts() {
-        return tracksAttempts;
+    /**
+     * Whether the end of an attempt on {@code endpoint} must be reported to {@link #attemptEnded}: not while it is the
+     * proxy's only provider, in rotation. Then the balancer has no choice to make and the detector never ejects it
+     * (one provider is never ejected), so the accounting would only make every call contend on one provider's
+     * counters. It restarts with the next attempt once a second provider comes.
+     */
+    boolean tracksAttempts(Endpoint endpoint) {
+        return tracksAttempts && !aloneInRotation(endpoint);
+    }
+
+    /** Whether calls to {@code endpoint} must count its calls in flight (see {@link #tracksAttempts}). */
+    boolean countsActive(Endpoint endpoint) {
+        return balancer.needsActiveCounts() && !aloneInRotation(endpoint);
+    }
+
+    private boolean aloneInRotation(Endpoint endpoint) {
+        return directory.endpoints().length == 1 && !endpoint.ejectedOrOnProbation();
     }
 
     /**
@@ -83,10 +97,6 @@ final class ConnectionSelector {
 
     Directory directory() {
         return directory;
-    }
-
-    boolean countsActive() {
-        return balancer.needsActiveCounts();
     }
 
     /**

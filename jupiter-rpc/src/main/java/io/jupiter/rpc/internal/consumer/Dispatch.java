@@ -95,8 +95,8 @@ final class Dispatch {
         Connection connection = connectionOf(endpoint, info);
         PendingCall call = PendingCall.sync(InvokeIds.next(), info, connection, calls);
         long started = metrics.startNanos();
-        boolean countsActive = selector.countsActive();
-        boolean tracks = selector.tracksAttempts();
+        boolean countsActive = selector.countsActive(endpoint);
+        boolean tracks = selector.tracksAttempts(endpoint);
         long attemptStart = tracks ? System.nanoTime() : 0L;
         if (countsActive) {
             endpoint.active().incrementAndGet();
@@ -156,13 +156,15 @@ final class Dispatch {
         try {
             Connection connection = connectionOf(endpoint, info);
             PendingCall call = PendingCall.async(id, info, connection, this, future);
-            boolean countsActive = selector.countsActive();
-            if (countsActive || selector.tracksAttempts()) {
+            boolean countsActive = selector.countsActive(endpoint);
+            boolean tracks = selector.tracksAttempts(endpoint);
+            if (countsActive || tracks) {
                 if (countsActive) {
                     endpoint.active().incrementAndGet();
                 }
                 long attemptStart = System.nanoTime();
-                future.whenComplete((value, error) -> attemptEnded(endpoint, countsActive, attemptStart, error));
+                future.whenComplete((value, error) -> attemptEnded(endpoint, countsActive, tracks, attemptStart,
+                        error));
             }
             if (sent != null) {
                 sent[0] = call;
@@ -176,11 +178,12 @@ final class Dispatch {
         return future;
     }
 
-    private void attemptEnded(Endpoint endpoint, boolean countsActive, long attemptStart, Throwable error) {
+    private void attemptEnded(Endpoint endpoint, boolean countsActive, boolean tracks, long attemptStart,
+                              Throwable error) {
         if (countsActive) {
             endpoint.active().decrementAndGet();
         }
-        if (selector.tracksAttempts()) {
+        if (tracks) {
             selector.attemptEnded(endpoint, attemptStart, error);
         }
     }
