@@ -33,7 +33,8 @@ class NoStrayPropertyReadsTest {
             "JupiterTarget.java", "the benchmark driver's option to its target process, not a framework setting",
             "StreamReader.java", "the stream benchmark's window, an option of the target process, not a setting",
             "Compare.java", "JDK properties (os.name, java.version) in the benchmark report",
-            "ChildJvm.java", "java.home, to start a child JVM");
+            "ChildJvm.java", "java.home, to start a child JVM",
+            "ConnectionCost.java", "java.home and the class path, to start the server JVM it measures");
 
     @Test
     void mainSourcesReadPropertiesOnlyThroughSettings() throws IOException {
