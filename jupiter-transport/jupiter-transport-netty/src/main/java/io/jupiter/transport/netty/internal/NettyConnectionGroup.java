@@ -268,7 +268,9 @@ public final class NettyConnectionGroup implements ConnectionGroup {
         void connect() {
             synchronized (this) {
                 reconnect = null;
-                if (closed.get()) {
+                // A connector closing shuts its event loops down: a connect then could only fail, and Netty 4.2
+                // logs an ERROR for the failure it cannot report on a terminated loop.
+                if (closed.get() || bootstrap.config().group().isShuttingDown()) {
                     return;
                 }
             }
