@@ -18,6 +18,8 @@ import java.io.InputStreamReader;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -36,7 +38,9 @@ public final class ConnectionFlood {
         int count = Integer.parseInt(args[2]);
         long heartbeatMillis = Long.parseLong(args[3]);
         CountDownLatch[] answered = {new CountDownLatch(0)};
+        Set<Long> answeredIds = ConcurrentHashMap.newKeySet();
         FrameHandler handler = (connection, frame) -> {
+            answeredIds.add(frame.id());
             frame.release();
             answered[0].countDown();
         };
@@ -61,12 +65,36 @@ public final class ConnectionFlood {
                         connection.write(request(connection, id++));
                     }
                     boolean all = answered[0].await(60, TimeUnit.SECONDS);
+                    if (!all) {
+                        unanswered(connections, answeredIds);
+                    }
                     System.out.println((all ? "answered " : "unanswered ") + (connections.size()
                             - answered[0].getCount()) + " in "
                             + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) + " ms");
                 }
             }
         }
+    }
+
+    /** Which connections got no answer, and whether they are still open: for a failure's diagnosis. */
+    private static void unanswered(List<Connection> connections, Set<Long> answeredIds) {
+        int unanswered = 0;
+        int closed = 0;
+        long id = 1;
+        for (Connection connection : connections) {
+            if (!answeredIds.contains(id)) {
+                unanswered++;
+                if (!connection.isActive()) {
+                    closed++;
+                }
+                if (unanswered <= 5) {
+                    System.out.println("no answer to request " + id + " on " + connection + " (open: "
+                            + connection.isActive() + ")");
+                }
+            }
+            id++;
+        }
+        System.out.println(unanswered + " requests without an answer, " + closed + " of them on a closed connection");
     }
 
     private static ByteBuf request(Connection connection, long id) {

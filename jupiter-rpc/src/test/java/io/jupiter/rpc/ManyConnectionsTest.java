@@ -3,6 +3,7 @@ package io.jupiter.rpc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import com.codahale.metrics.Counting;
 import com.sun.management.UnixOperatingSystemMXBean;
 import io.jupiter.testkit.Await;
 import io.jupiter.testkit.OwnThreads;
@@ -75,6 +76,12 @@ class ManyConnectionsTest {
                 in.write("call\n");
                 in.flush();
                 String answered = readLine(out, "answered ", 90);
+                // What the provider saw of the burst, for a failure's diagnosis (requests read, answers written).
+                server.metrics().registry().getMetrics().forEach((name, metric) -> {
+                    if (metric instanceof Counting counting) {
+                        System.out.println("ManyConnectionsTest: provider " + name + " " + counting.getCount());
+                    }
+                });
                 assertThat(answered).as("provider holds %d connections", server.connectionCount())
                         .startsWith("answered " + CONNECTIONS + " in ");
                 System.out.println("ManyConnectionsTest: one call on every connection: " + answered);
@@ -105,6 +112,7 @@ class ManyConnectionsTest {
                     if (l.startsWith(prefix) || l.startsWith("un" + prefix)) {
                         return l;
                     }
+                    System.out.println("flood: " + l); // its log lines (a closed connection's cause), for a failure
                 }
                 return "(flood JVM ended)";
             } catch (IOException e) {

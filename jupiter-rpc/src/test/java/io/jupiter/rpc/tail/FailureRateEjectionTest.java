@@ -1,10 +1,12 @@
 package io.jupiter.rpc.tail;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.jupiter.rpc.balance.LoadBalancerType;
 import io.jupiter.rpc.balance.OutlierEjection;
 import io.jupiter.rpc.cluster.ClusterStrategy;
+import io.jupiter.rpc.exception.TimeoutException;
 import io.jupiter.rpc.metrics.MetricNames;
 import io.jupiter.testkit.Await;
 import io.jupiter.testkit.FaultProxy.Direction;
@@ -51,8 +53,38 @@ class FailureRateEjectionTest {
         assertThat(providers.requestsSent() - sentBefore).isEqualTo(40);
 
         providers.proxyA.healthy();
+        // An answer from a alone does not show it returned: while it is out, an attempt failing over from b (a
+        // who on b past its 100 ms on a loaded machine) still goes to a, the only other provider. So first its
+        // return, which calls bring about once its ejection time is over, then its answers.
+        Await.until("provider a returns from its ejection", Duration.ofSeconds(20), () -> {
+            tail.who();
+            return providers.meter(MetricNames.OUTLIER_RETURN) >= 1;
+        });
         Await.until("provider a serves calls again", Duration.ofSeconds(20), () -> "a".equals(tail.who()));
-        assertThat(providers.meter(MetricNames.OUTLIER_RETURN)).isGreaterThanOrEqualTo(1);
+    }
+
+    @Test
+    void aFailOverAttemptNeverGoesToAnEjectedProvider() throws Exception {
+        // Ejected for 20 s: a stays out for the whole test.
+        TailService tail = proxy(OutlierEjection.of(1_000_000, 20_000, 20_000, 50).withFailureRate(30, 10, 5_000));
+        awaitBothServe(tail);
+
+        providers.proxyA.delay(Direction.TARGET_TO_CLIENT, Duration.ofMillis(250));
+        try (CallLoad failing = new CallLoad(2, 10_000, tail::who);
+             CallLoad answered = new CallLoad(2, 10_000, () -> whoAfter(tail, 0))) {
+            Await.until("provider a is ejected", Duration.ofSeconds(20),
+                    () -> providers.meter(MetricNames.OUTLIER_EJECTION) >= 1);
+        }
+        // a is healthy again but out; now b, the one provider in rotation, is too slow for who. Its fail-over
+        // attempt is b's again, not a's: before, it went to a, which answered while ejected, with no return counted.
+        providers.proxyA.healthy();
+        providers.proxyB.delay(Direction.TARGET_TO_CLIENT, Duration.ofMillis(250));
+        long aBefore = providers.a.calls.get();
+        for (int i = 0; i < 3; i++) {
+            assertThatThrownBy(tail::who).as("call %d", i).isInstanceOf(TimeoutException.class);
+        }
+        assertThat(providers.a.calls.get()).isEqualTo(aBefore);
+        assertThat(providers.meter(MetricNames.OUTLIER_RETURN)).isZero();
     }
 
     @Test
@@ -99,7 +131,8 @@ class FailureRateEjectionTest {
 
     private void awaitBothServe(TailService tail) {
         Await.until("both providers serve", Duration.ofSeconds(10), () -> {
-            tail.who();
+            // whoAfter (2 s): a first call of who (100 ms) on a loaded machine can time out on both providers.
+            whoAfter(tail, 0);
             return providers.a.calls.get() > 2 && providers.b.calls.get() > 2;
         });
     }

@@ -128,10 +128,22 @@ final class ConnectionSelector {
             }
         }
         Endpoint chosen = balancer.select(inRotation, excluded);
-        if (chosen == null && inRotation != all) {
+        if (chosen == null && inRotation != all && noneAvailable(inRotation)) {
+            // Out-of-rotation providers only when every provider in rotation is disconnected: a provider in rotation
+            // that is merely excluded (the one a fail-over attempt leaves) is tried again by select, rather than
+            // sending the attempt to a provider ejected for failing.
             chosen = balancer.select(all, excluded);
         }
         return chosen;
+    }
+
+    private static boolean noneAvailable(Endpoint[] endpoints) {
+        for (Endpoint e : endpoints) {
+            if (e.isAvailable()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
