@@ -229,6 +229,15 @@ public final class ProviderStreams implements AutoCloseable {
         return bytes;
     }
 
+    /** Producers waiting now for room under their connection's cap, across all connections. */
+    public int producersWaitingForTheCap() {
+        int waiting = 0;
+        for (ConnectionStreamBudget budget : budgets.values()) {
+            waiting += budget.waiting();
+        }
+        return waiting;
+    }
+
     /** Connections with a stream budget now: those that opened a stream and did not close. */
     public int budgetedConnections() {
         return budgets.size();
