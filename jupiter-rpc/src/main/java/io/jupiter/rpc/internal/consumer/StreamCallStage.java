@@ -10,8 +10,10 @@ import io.jupiter.rpc.internal.filter.DefaultInvocation;
 import io.jupiter.rpc.internal.filter.InterceptorChain;
 import io.jupiter.rpc.internal.stream.ClientStream;
 import io.jupiter.rpc.internal.stream.ConsumerStreams;
+import io.jupiter.rpc.internal.stream.DeadlinePublisher;
 import io.jupiter.rpc.internal.stream.DeadlineSubscriber;
 import io.jupiter.rpc.internal.stream.ResumeSubscriber;
+import io.jupiter.rpc.internal.stream.SilenceDeadline;
 import io.jupiter.rpc.internal.stream.StreamShape;
 import io.jupiter.rpc.stream.StreamDeadlines;
 import io.jupiter.rpc.stream.Streams;
@@ -226,7 +228,7 @@ final class StreamCallStage {
             attachments = sent.isEmpty() ? null : sent;
             subscriber = new InterceptedSubscriber(downstream, chain, invocation);
         }
-        Map<String, String> hints = openHints(downstream);
+        Map<String, String> hints = openHints(downstream, upload);
         if (!hints.isEmpty()) {
             Map<String, String> sent = attachments == null ? new HashMap<>() : attachments;
             sent.putAll(hints);
@@ -253,20 +255,23 @@ final class StreamCallStage {
     }
 
     /**
-     * What the wrappers between the stream and its subscriber ask the open to carry: the whole stream's deadline
-     * (the earliest, sent as a call's timeout is, so the provider ends the stream itself) and the last sequence a
-     * resumed stream saw.
+     * What the wrappers between the stream and its subscriber ask the open to carry: the stream's deadlines (the
+     * earliest of each; the whole one sent as a call's timeout is, so the provider ends the stream itself), the
+     * first-message and idle deadlines of the consumer's messages when {@code upload} carries them, and the last
+     * sequence a resumed stream saw.
      */
-    private static Map<String, String> openHints(Flow.Subscriber<?> subscriber) {
+    private static Map<String, String> openHints(Flow.Subscriber<?> subscriber, Flow.Publisher<?> upload) {
         Map<String, String> hints = new HashMap<>();
         Duration whole = null;
+        Duration first = null;
+        Duration idle = null;
         Object s = subscriber;
         while (true) {
             if (s instanceof DeadlineSubscriber<?> timed) {
-                Duration d = timed.wholeDeadline();
-                if (d != null && (whole == null || d.compareTo(whole) < 0)) {
-                    whole = d;
-                }
+                StreamDeadlines d = timed.deadlines();
+                whole = earliest(whole, d.whole());
+                first = earliest(first, d.firstMessage());
+                idle = earliest(idle, d.idle());
                 s = timed.downstream();
             } else if (s instanceof ResumeSubscriber<?> resumed) {
                 hints.putIfAbsent(ResumeSubscriber.KEY, Long.toString(resumed.lastSeen()));
@@ -278,7 +283,23 @@ final class StreamCallStage {
         if (whole != null) {
             hints.put(Deadlines.KEY, Long.toString(Math.max(1, whole.toMillis())));
         }
+        putMillis(hints, SilenceDeadline.FIRST_MESSAGE_KEY, first);
+        putMillis(hints, SilenceDeadline.IDLE_KEY, idle);
+        if (upload instanceof DeadlinePublisher<?> timedUpload) {
+            putMillis(hints, SilenceDeadline.CONSUMER_FIRST_MESSAGE_KEY, timedUpload.deadlines().firstMessage());
+            putMillis(hints, SilenceDeadline.CONSUMER_IDLE_KEY, timedUpload.deadlines().idle());
+        }
         return hints;
+    }
+
+    private static Duration earliest(Duration a, Duration b) {
+        return b != null && (a == null || b.compareTo(a) < 0) ? b : a;
+    }
+
+    private static void putMillis(Map<String, String> hints, String key, Duration deadline) {
+        if (deadline != null) {
+            hints.put(key, Long.toString(Math.max(1, deadline.toMillis())));
+        }
     }
 
     /** Runs the interceptors' {@code afterInvoke} once, when the stream ends or is cancelled. */

@@ -65,6 +65,8 @@ public final class OutboundStream {
     private Runnable onFirstCredit;
     /** The stream's metrics; {@code null}: none installed, nothing recorded. */
     private volatile StreamMetrics metrics;
+    /** Told of every message the producer sends (the reader's first-message and idle deadlines); may be null. */
+    private volatile SilenceDeadline silence;
 
     OutboundStream(long id, Connection connection, Serializer serializer, StreamOptions options) {
         this(id, connection, serializer, options, null);
@@ -99,6 +101,11 @@ public final class OutboundStream {
     /** Records this stream's messages and slow-consumer events in {@code recorder} ({@code null}: nowhere). */
     void metrics(StreamMetrics recorder) {
         this.metrics = recorder;
+    }
+
+    /** Tells {@code watch} of every message the producer sends, from now on ({@code null}: nobody). */
+    void silence(SilenceDeadline watch) {
+        this.silence = watch;
     }
 
     /** Adds a listener of the end; runs it at once if the stream already ended. */
@@ -169,6 +176,10 @@ public final class OutboundStream {
      * @throws StreamException if the stream ended (the frame is released)
      */
     public boolean offer(ByteBuf frame) throws InterruptedException {
+        SilenceDeadline watch = silence;
+        if (watch != null) {
+            watch.touched();
+        }
         boolean failedSlow = false;
         boolean overBudget = false;
         boolean waitingForBudget = false;
