@@ -211,6 +211,7 @@ final class StreamCallStage {
     private void open(Object[] args, Flow.Publisher<?> upload, Flow.Subscriber<Object> downstream) {
         Flow.Subscriber<Object> subscriber = downstream;
         Map<String, String> attachments = null;
+        DefaultInvocation intercepted = null;
         if (chain != null) {
             // The interceptors see the open (beforeInvoke, which may refuse it) and the end (afterInvoke, once).
             DefaultInvocation invocation = DefaultInvocation.consumer(key, info.name, args, appName,
@@ -227,6 +228,7 @@ final class StreamCallStage {
             sent.remove(Deadlines.KEY); // a call's timeout is not a stream's deadline
             attachments = sent.isEmpty() ? null : sent;
             subscriber = new InterceptedSubscriber(downstream, chain, invocation);
+            intercepted = invocation;
         }
         Map<String, String> hints = openHints(downstream, upload);
         if (!hints.isEmpty()) {
@@ -244,7 +246,13 @@ final class StreamCallStage {
                         + endpoint.address() + "; not sent");
             }
             streams.awaitStreams(connection, info.toString());
-            ClientStream.open(streams, InvokeIds.next(), connection, serializer, cast(messageType), info.toString(),
+            long id = InvokeIds.next();
+            if (intercepted != null) {
+                // As a call's (Dispatch): where it went and its id, for the interceptors' afterInvoke and spans.
+                intercepted.remoteAddress(connection.remoteAddress());
+                intercepted.invokeId(id);
+            }
+            ClientStream.open(streams, id, connection, serializer, cast(messageType), info.toString(),
                     key, info.name,
                     frame -> serializer.write(frame, new MessageWrapper(appName, metadata, info.name, args, toSend)),
                     upload, subscriber);
