@@ -123,6 +123,56 @@ class StreamConnectionBudgetTest {
     }
 
     @Test
+    void aProducerWaitingForTheCapResumesWhenAnotherStreamsReaderDrains() throws Exception {
+        ProviderStreams streams = server.streams();
+        // A: one message against credit, then 15 or so buffered fill the cap, and its producer waits for room.
+        int a = tags.get();
+        Reader fill = open(1, "WAIT", 20).get(0);
+        Await.until("A fills the cap and waits", WAIT, () -> streams.producersWaitingForTheCap() == 1);
+        // B: one message against credit, then no room under the cap: it waits too, with 4 still to send.
+        int b = tags.get();
+        Reader held = open(1, "WAIT", 5).get(0);
+        Await.until("B sent one and waits", WAIT, () -> impl.runs.containsKey(b) && impl.runs.get(b).sent.get() == 1
+                && streams.producersWaitingForTheCap() == 2);
+        assertThat(impl.runs.get(b).stopped.getCount()).isEqualTo(1);
+
+        // A's reader reads: A's buffer drains and its producer finishes; the bytes freed wake B, which buffers its 4.
+        long drained = System.nanoTime();
+        fill.subscription.request(100);
+        assertThat(impl.runs.get(b).stopped.await(10, TimeUnit.SECONDS)).as("B resumed and finished").isTrue();
+        System.out.printf("StreamConnectionBudgetTest: the waiting producer finished %.1f ms after the other stream's"
+                + " reader asked for its messages%n", (System.nanoTime() - drained) / 1e6);
+        assertThat(impl.runs.get(b).end.get()).isNull();
+        assertThat(impl.runs.get(b).sent.get()).isEqualTo(5);
+        Await.until("A's reader got its 20", WAIT, () -> fill.received.get() == 20);
+        assertThat(impl.runs.get(a).end.get()).isNull();
+        assertThat(streams.producersWaitingForTheCap()).isZero();
+        held.subscription.request(10);
+        Await.until("B's reader got its 5 and the end", WAIT, () -> held.ended.getCount() == 0);
+        assertThat(held.received.get()).isEqualTo(5);
+        assertThat(held.error).isNull();
+    }
+
+    @Test
+    void closingTheConnectionWakesTheProducersWaitingForTheCapWithTheError() throws Exception {
+        ProviderStreams streams = server.streams();
+        open(1, "WAIT", 20);
+        Await.until("A fills the cap and waits", WAIT, () -> streams.producersWaitingForTheCap() == 1);
+        // Endless: the bytes A's end frees as the connection closes may let B buffer more, but never finish.
+        open(1, "WAIT", 10_000);
+        Await.until("B waits too", WAIT, () -> streams.producersWaitingForTheCap() == 2);
+
+        client.close();
+        for (FloodServiceImpl.Run run : impl.runs.values()) {
+            assertThat(run.stopped.await(10, TimeUnit.SECONDS)).as("woken by the close").isTrue();
+            assertThat(run.end.get().status()).isEqualTo(Status.CLIENT_ERROR);
+        }
+        assertThat(streams.producersWaitingForTheCap()).isZero();
+        Await.until("nothing left on the provider", WAIT, () -> streams.bufferedBytes() == 0
+                && streams.budgetedConnections() == 0 && streams.openStreams() == 0);
+    }
+
+    @Test
     void aCapThatIsNotPositiveIsRefused() {
         assertThatThrownBy(() -> JupiterServer.builder().streamConnectionBufferBytes(0))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("streamConnectionBufferBytes");

@@ -257,6 +257,11 @@ class StreamObservabilityTest {
         assertThat(server.getAttributes().get(AttributeKey.stringKey(STATUS))).isEqualTo("OK");
         assertThat(server.getAttributes().get(AttributeKey.stringKey("rpc.jupiter.invoke_id")))
                 .as("the stream id").isNotNull();
+        assertThat(client.getAttributes().get(AttributeKey.stringKey("rpc.jupiter.invoke_id")))
+                .as("the same stream id on the client's span")
+                .isEqualTo(server.getAttributes().get(AttributeKey.stringKey("rpc.jupiter.invoke_id")));
+        assertThat(client.getAttributes().get(AttributeKey.stringKey("server.address"))).isEqualTo("127.0.0.1");
+        assertThat(client.getAttributes().get(AttributeKey.stringKey("server.port"))).isNotNull();
 
         // The observations' timers are the streams' own, not the call timers.
         Await.until("the stream observations' timers", WAIT,

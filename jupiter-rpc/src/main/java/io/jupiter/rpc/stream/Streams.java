@@ -6,7 +6,7 @@ import io.jupiter.common.config.JupiterSettings;
 import io.jupiter.rpc.context.RpcContext;
 import io.jupiter.rpc.exception.StreamException;
 import io.jupiter.rpc.internal.stream.BlockingSubscriber;
-import io.jupiter.rpc.internal.stream.DeadlineSubscriber;
+import io.jupiter.rpc.internal.stream.DeadlinePublisher;
 import io.jupiter.rpc.internal.stream.ProducingPublisher;
 import io.jupiter.rpc.internal.stream.ResumeSubscriber;
 import io.jupiter.transport.Status;
@@ -70,12 +70,16 @@ public final class Streams {
 
     /**
      * {@code publisher} with {@code deadlines} enforced for each subscriber: a deadline that passes cancels the
-     * stream and ends the subscriber with {@code SERVER_TIMEOUT}.
+     * stream and ends the subscriber with {@code SERVER_TIMEOUT}. On a proxy's stream the deadlines travel to the
+     * provider in the open, which ends the stream on its own when they pass there: the whole deadline, the first
+     * message's and the idle one on what its producer sends. Given to a stream method as the consumer's messages
+     * (client and bidirectional streams), its first-message and idle deadlines bound those messages on the provider
+     * in the same way.
      */
     public static <T> Flow.Publisher<T> withDeadlines(Flow.Publisher<T> publisher, StreamDeadlines deadlines) {
         Requires.notNull(publisher, "publisher");
         Requires.notNull(deadlines, "deadlines");
-        return subscriber -> publisher.subscribe(new DeadlineSubscriber<>(subscriber, deadlines));
+        return new DeadlinePublisher<>(publisher, deadlines);
     }
 
     /**

@@ -10,8 +10,10 @@ import io.jupiter.rpc.internal.filter.DefaultInvocation;
 import io.jupiter.rpc.internal.filter.InterceptorChain;
 import io.jupiter.rpc.internal.stream.ClientStream;
 import io.jupiter.rpc.internal.stream.ConsumerStreams;
+import io.jupiter.rpc.internal.stream.DeadlinePublisher;
 import io.jupiter.rpc.internal.stream.DeadlineSubscriber;
 import io.jupiter.rpc.internal.stream.ResumeSubscriber;
+import io.jupiter.rpc.internal.stream.SilenceDeadline;
 import io.jupiter.rpc.internal.stream.StreamShape;
 import io.jupiter.rpc.stream.StreamDeadlines;
 import io.jupiter.rpc.stream.Streams;
@@ -209,6 +211,7 @@ final class StreamCallStage {
     private void open(Object[] args, Flow.Publisher<?> upload, Flow.Subscriber<Object> downstream) {
         Flow.Subscriber<Object> subscriber = downstream;
         Map<String, String> attachments = null;
+        DefaultInvocation intercepted = null;
         if (chain != null) {
             // The interceptors see the open (beforeInvoke, which may refuse it) and the end (afterInvoke, once).
             DefaultInvocation invocation = DefaultInvocation.consumer(key, info.name, args, appName,
@@ -225,8 +228,9 @@ final class StreamCallStage {
             sent.remove(Deadlines.KEY); // a call's timeout is not a stream's deadline
             attachments = sent.isEmpty() ? null : sent;
             subscriber = new InterceptedSubscriber(downstream, chain, invocation);
+            intercepted = invocation;
         }
-        Map<String, String> hints = openHints(downstream);
+        Map<String, String> hints = openHints(downstream, upload);
         if (!hints.isEmpty()) {
             Map<String, String> sent = attachments == null ? new HashMap<>() : attachments;
             sent.putAll(hints);
@@ -242,7 +246,13 @@ final class StreamCallStage {
                         + endpoint.address() + "; not sent");
             }
             streams.awaitStreams(connection, info.toString());
-            ClientStream.open(streams, InvokeIds.next(), connection, serializer, cast(messageType), info.toString(),
+            long id = InvokeIds.next();
+            if (intercepted != null) {
+                // As a call's (Dispatch): where it went and its id, for the interceptors' afterInvoke and spans.
+                intercepted.remoteAddress(connection.remoteAddress());
+                intercepted.invokeId(id);
+            }
+            ClientStream.open(streams, id, connection, serializer, cast(messageType), info.toString(),
                     key, info.name,
                     frame -> serializer.write(frame, new MessageWrapper(appName, metadata, info.name, args, toSend)),
                     upload, subscriber);
@@ -253,20 +263,23 @@ final class StreamCallStage {
     }
 
     /**
-     * What the wrappers between the stream and its subscriber ask the open to carry: the whole stream's deadline
-     * (the earliest, sent as a call's timeout is, so the provider ends the stream itself) and the last sequence a
-     * resumed stream saw.
+     * What the wrappers between the stream and its subscriber ask the open to carry: the stream's deadlines (the
+     * earliest of each; the whole one sent as a call's timeout is, so the provider ends the stream itself), the
+     * first-message and idle deadlines of the consumer's messages when {@code upload} carries them, and the last
+     * sequence a resumed stream saw.
      */
-    private static Map<String, String> openHints(Flow.Subscriber<?> subscriber) {
+    private static Map<String, String> openHints(Flow.Subscriber<?> subscriber, Flow.Publisher<?> upload) {
         Map<String, String> hints = new HashMap<>();
         Duration whole = null;
+        Duration first = null;
+        Duration idle = null;
         Object s = subscriber;
         while (true) {
             if (s instanceof DeadlineSubscriber<?> timed) {
-                Duration d = timed.wholeDeadline();
-                if (d != null && (whole == null || d.compareTo(whole) < 0)) {
-                    whole = d;
-                }
+                StreamDeadlines d = timed.deadlines();
+                whole = earliest(whole, d.whole());
+                first = earliest(first, d.firstMessage());
+                idle = earliest(idle, d.idle());
                 s = timed.downstream();
             } else if (s instanceof ResumeSubscriber<?> resumed) {
                 hints.putIfAbsent(ResumeSubscriber.KEY, Long.toString(resumed.lastSeen()));
@@ -278,7 +291,23 @@ final class StreamCallStage {
         if (whole != null) {
             hints.put(Deadlines.KEY, Long.toString(Math.max(1, whole.toMillis())));
         }
+        putMillis(hints, SilenceDeadline.FIRST_MESSAGE_KEY, first);
+        putMillis(hints, SilenceDeadline.IDLE_KEY, idle);
+        if (upload instanceof DeadlinePublisher<?> timedUpload) {
+            putMillis(hints, SilenceDeadline.CONSUMER_FIRST_MESSAGE_KEY, timedUpload.deadlines().firstMessage());
+            putMillis(hints, SilenceDeadline.CONSUMER_IDLE_KEY, timedUpload.deadlines().idle());
+        }
         return hints;
+    }
+
+    private static Duration earliest(Duration a, Duration b) {
+        return b != null && (a == null || b.compareTo(a) < 0) ? b : a;
+    }
+
+    private static void putMillis(Map<String, String> hints, String key, Duration deadline) {
+        if (deadline != null) {
+            hints.put(key, Long.toString(Math.max(1, deadline.toMillis())));
+        }
     }
 
     /** Runs the interceptors' {@code afterInvoke} once, when the stream ends or is cancelled. */

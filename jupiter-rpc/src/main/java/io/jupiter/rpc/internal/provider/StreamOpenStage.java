@@ -9,6 +9,7 @@ import io.jupiter.rpc.internal.filter.Deadlines;
 import io.jupiter.rpc.internal.filter.DefaultInvocation;
 import io.jupiter.rpc.internal.filter.InterceptorChain;
 import io.jupiter.rpc.internal.stream.OutboundStream;
+import io.jupiter.rpc.internal.stream.SilenceDeadline;
 import io.jupiter.rpc.internal.stream.SingleReply;
 import io.jupiter.rpc.internal.stream.StreamOpener;
 import io.jupiter.rpc.internal.stream.StreamShape;
@@ -26,6 +27,7 @@ import io.netty.buffer.ByteBuf;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Flow;
 import org.slf4j.Logger;
@@ -119,6 +121,14 @@ final class StreamOpenStage implements StreamOpener {
                 : Deadlines.fromAttachment(message.getAttachments().get(Deadlines.KEY), receivedNanos);
         if (deadlineNanos != 0) {
             inbound.deadline(deadlineNanos); // armed before the method runs: a blocking reader may never return
+        }
+        Map<String, String> sent = message.getAttachments();
+        long producerFirst = SilenceDeadline.millis(sent, SilenceDeadline.FIRST_MESSAGE_KEY);
+        long producerIdle = SilenceDeadline.millis(sent, SilenceDeadline.IDLE_KEY);
+        long consumerFirst = SilenceDeadline.millis(sent, SilenceDeadline.CONSUMER_FIRST_MESSAGE_KEY);
+        long consumerIdle = SilenceDeadline.millis(sent, SilenceDeadline.CONSUMER_IDLE_KEY);
+        if ((producerFirst | producerIdle | consumerFirst | consumerIdle) != 0) {
+            inbound.silenceDeadlines(receivedNanos, producerFirst, producerIdle, consumerFirst, consumerIdle);
         }
         Object[] args = message.getArgs() == null ? new Object[0] : message.getArgs();
         InterceptorChain chain = service.chain();

@@ -38,9 +38,9 @@ public final class DeadlineSubscriber<T> implements Flow.Subscriber<T>, Flow.Sub
         this.deadlines = deadlines;
     }
 
-    /** The whole stream's deadline, which a stream call sends its provider; {@code null}: none. */
-    public Duration wholeDeadline() {
-        return deadlines.whole();
+    /** The deadlines this subscriber enforces, which a stream call sends its provider too. */
+    public StreamDeadlines deadlines() {
+        return deadlines;
     }
 
     /** The subscriber this one passes to. */

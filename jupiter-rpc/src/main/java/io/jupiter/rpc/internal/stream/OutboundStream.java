@@ -13,7 +13,6 @@ import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.IntConsumer;
@@ -26,9 +25,6 @@ import java.util.function.IntConsumer;
  * arrive on the IO thread.
  */
 public final class OutboundStream {
-
-    /** How often a producer waiting for its connection's cap (not its own buffer) looks again. */
-    private static final long BUDGET_RECHECK_MILLIS = 10;
 
     /** Hears how a stream ended, once. */
     @FunctionalInterface
@@ -69,6 +65,8 @@ public final class OutboundStream {
     private Runnable onFirstCredit;
     /** The stream's metrics; {@code null}: none installed, nothing recorded. */
     private volatile StreamMetrics metrics;
+    /** Told of every message the producer sends (the reader's first-message and idle deadlines); may be null. */
+    private volatile SilenceDeadline silence;
 
     OutboundStream(long id, Connection connection, Serializer serializer, StreamOptions options) {
         this(id, connection, serializer, options, null);
@@ -103,6 +101,11 @@ public final class OutboundStream {
     /** Records this stream's messages and slow-consumer events in {@code recorder} ({@code null}: nowhere). */
     void metrics(StreamMetrics recorder) {
         this.metrics = recorder;
+    }
+
+    /** Tells {@code watch} of every message the producer sends, from now on ({@code null}: nobody). */
+    void silence(SilenceDeadline watch) {
+        this.silence = watch;
     }
 
     /** Adds a listener of the end; runs it at once if the stream already ended. */
@@ -173,8 +176,14 @@ public final class OutboundStream {
      * @throws StreamException if the stream ended (the frame is released)
      */
     public boolean offer(ByteBuf frame) throws InterruptedException {
+        SilenceDeadline watch = silence;
+        if (watch != null) {
+            watch.touched();
+        }
         boolean failedSlow = false;
         boolean overBudget = false;
+        boolean waitingForBudget = false;
+        boolean freed = false;
         lock.lock();
         try {
             while (true) {
@@ -201,13 +210,15 @@ public final class OutboundStream {
                 }
                 SlowConsumerPolicy policy = options.policy();
                 if (policy == SlowConsumerPolicy.WAIT) {
+                    if (overBudget && !waitingForBudget) {
+                        // Other streams free the connection's bytes and wake the waiters: register, then try once
+                        // more, so that a release in between is not missed.
+                        budget.await(this);
+                        waitingForBudget = true;
+                        continue;
+                    }
                     try {
-                        if (overBudget) {
-                            // Other streams free the connection's bytes: re-check while it is over its cap.
-                            space.await(BUDGET_RECHECK_MILLIS, TimeUnit.MILLISECONDS);
-                        } else {
-                            space.await();
-                        }
+                        space.await();
                     } catch (InterruptedException e) {
                         frame.release();
                         throw e;
@@ -223,6 +234,7 @@ public final class OutboundStream {
                     }
                     bufferedBytes -= oldest.readableBytes();
                     unreserve(oldest.readableBytes());
+                    freed = budget != null;
                     oldest.release();
                     dropped++;
                     countSlow(policy);
@@ -239,6 +251,12 @@ public final class OutboundStream {
             }
         } finally {
             lock.unlock();
+            if (waitingForBudget) {
+                budget.stopWaiting(this);
+            }
+            if (freed) {
+                budget.wakeWaiters();
+            }
         }
         if (failedSlow) {
             countSlow(SlowConsumerPolicy.FAIL);
@@ -283,6 +301,7 @@ public final class OutboundStream {
         } finally {
             lock.unlock();
         }
+        wakeBudgetWaiters();
         if (ended) {
             notifyEnded(Status.OK, null);
             return;
@@ -353,8 +372,29 @@ public final class OutboundStream {
         } finally {
             lock.unlock();
         }
+        wakeBudgetWaiters();
         if (ended) {
             notifyEnded(status, reason);
+        }
+    }
+
+    /**
+     * Bytes of the connection's budget were given back (by this stream or another): a producer of this stream waiting
+     * for room tries again. Called holding no stream's lock.
+     */
+    void roomFreed() {
+        lock.lock();
+        try {
+            space.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** After giving bytes back, outside the lock: wakes the producers of the connection that wait for room. */
+    private void wakeBudgetWaiters() {
+        if (budget != null) {
+            budget.wakeWaiters();
         }
     }
 

@@ -26,6 +26,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -163,6 +164,7 @@ public final class ProviderStreams implements AutoCloseable {
         StreamOptions options = publisher instanceof StreamSource source ? source.options() : StreamOptions.DEFAULTS;
         OutboundStream stream = new OutboundStream(entry.id, entry.connection, opened.serializer(), options,
                 budgets.get(entry.connection)); // null once the connection closed: the stream ends unsent
+        stream.silence(entry.producerSilence());
         StreamMetrics metrics = entry.metrics();
         if (metrics != null) {
             stream.metrics(metrics);
@@ -227,6 +229,15 @@ public final class ProviderStreams implements AutoCloseable {
             bytes += budget.used();
         }
         return bytes;
+    }
+
+    /** Producers waiting now for room under their connection's cap, across all connections. */
+    public int producersWaitingForTheCap() {
+        int waiting = 0;
+        for (ConnectionStreamBudget budget : budgets.values()) {
+            waiting += budget.waiting();
+        }
+        return waiting;
     }
 
     /** Connections with a stream budget now: those that opened a stream and did not close. */
@@ -301,6 +312,10 @@ public final class ProviderStreams implements AutoCloseable {
         private String pendingReason;
         /** The deadline the consumer sent, armed; {@code null}: none, or disarmed. */
         private ScheduledFuture<?> deadline;
+        /** The reader's first-message and idle deadlines on the provider's messages; {@code null}: none. */
+        private SilenceDeadline producerSilence;
+        /** The same on the consumer's messages (client and bidirectional streams); {@code null}: none. */
+        private SilenceDeadline consumerSilence;
         /** {@code null}: no metrics installed. */
         private StreamMetrics metrics;
 
@@ -329,15 +344,58 @@ public final class ProviderStreams implements AutoCloseable {
             }
         }
 
-        /** The stream ended: its deadline, if any, no longer fires. */
+        @Override
+        public void silenceDeadlines(long receivedNanos, long producerFirstMillis, long producerIdleMillis,
+                                     long consumerFirstMillis, long consumerIdleMillis) {
+            SilenceDeadline out = producerFirstMillis != 0 || producerIdleMillis != 0 ? new SilenceDeadline(
+                    receivedNanos, producerFirstMillis, producerIdleMillis, "the provider's producer") : null;
+            SilenceDeadline in = consumerFirstMillis != 0 || consumerIdleMillis != 0 ? new SilenceDeadline(
+                    receivedNanos, consumerFirstMillis, consumerIdleMillis, "the consumer") : null;
+            synchronized (this) {
+                producerSilence = out;
+                consumerSilence = in;
+            }
+            Consumer<String> expire = reason -> {
+                try {
+                    threads.execute(() -> end(Status.SERVER_TIMEOUT, reason));
+                } catch (RejectedExecutionException e) {
+                    // shutting down: the stream ends with SHUTTING_DOWN anyway
+                }
+            };
+            if (out != null) {
+                out.start(deadlines, expire);
+            }
+            if (in != null) {
+                in.start(deadlines, expire);
+            }
+            if (entry(connection, id) != this) {
+                disarm(); // it ended while being armed
+            }
+        }
+
+        synchronized SilenceDeadline producerSilence() {
+            return producerSilence;
+        }
+
+        /** The stream ended: its deadlines, if any, no longer fire. */
         void disarm() {
             ScheduledFuture<?> armed;
+            SilenceDeadline out;
+            SilenceDeadline in;
             synchronized (this) {
                 armed = deadline;
                 deadline = null;
+                out = producerSilence;
+                in = consumerSilence;
             }
             if (armed != null) {
                 armed.cancel(false);
+            }
+            if (out != null) {
+                out.stop();
+            }
+            if (in != null) {
+                in.stop();
             }
         }
 
@@ -384,9 +442,18 @@ public final class ProviderStreams implements AutoCloseable {
         /** A message or end frame from the consumer, on the IO thread; takes ownership. */
         void fromConsumer(Frame frame) {
             boolean refuse;
+            SilenceDeadline in;
             synchronized (this) {
                 // Known to be a server stream once the method ran without taking the consumer's messages.
                 refuse = stream != null && !takesInbound;
+                in = consumerSilence;
+            }
+            if (in != null) {
+                if (frame.messageCode() == ProtocolHeader.STREAM_END) {
+                    in.stop(); // the consumer sent all it had: its silence from now on is expected
+                } else {
+                    in.touched();
+                }
             }
             if (refuse) {
                 frame.release();

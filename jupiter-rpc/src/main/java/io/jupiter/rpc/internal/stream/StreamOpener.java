@@ -42,6 +42,16 @@ public interface StreamOpener {
         }
 
         /**
+         * The reader's first-message and idle deadlines, in milliseconds (0: none), from the open's attachments; called
+         * before the method runs, only when the open carries one. {@code producer*}: for the provider's messages;
+         * {@code consumer*}: for the consumer's (client and bidirectional streams). The provider ends the stream
+         * {@code SERVER_TIMEOUT} when a direction stays silent beyond them, counted from {@code receivedNanos}.
+         */
+        default void silenceDeadlines(long receivedNanos, long producerFirstMillis, long producerIdleMillis,
+                                      long consumerFirstMillis, long consumerIdleMillis) {
+        }
+
+        /**
          * The stream's metrics, once it was admitted (before the method runs); never called when none are installed.
          * The stream records its messages in them and ends them when it ends.
          */

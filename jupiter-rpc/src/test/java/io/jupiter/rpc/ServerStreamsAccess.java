@@ -1,0 +1,13 @@
+package io.jupiter.rpc;
+
+/** Lets stream tests in other packages read how many streams a server has open ({@code JupiterServer.streams()}). */
+public final class ServerStreamsAccess {
+
+    private ServerStreamsAccess() {
+    }
+
+    /** Streams open now on {@code server}, on every connection. */
+    public static int openStreams(JupiterServer server) {
+        return server.streams().openStreams();
+    }
+}
