@@ -49,6 +49,9 @@ final class OutboundQueue {
         this.eventLoop = channel.eventLoop();
         this.holding = holding;
         this.guard = new OverloadGuard(channel, maxPendingWriteBytes, () -> queuedBytes);
+        // Frames still queued when the channel closes can never be written: a drain held for later may never run
+        // (an event loop shutting down cancels its scheduled tasks), so they are released here, on the loop.
+        channel.closeFuture().addListener(closed -> discard());
     }
 
     /** The guard of this channel's outbound bytes, for writes made on the event loop. */
@@ -95,6 +98,10 @@ final class OutboundQueue {
     }
 
     private void holdDrain() {
+        if (eventLoop.isShuttingDown() || !channel.isActive()) {
+            drain(); // nothing to batch for, and a held drain could be cancelled with the loop's scheduled tasks
+            return;
+        }
         eventLoop.schedule(drainTask, holding.delayNanos(), TimeUnit.NANOSECONDS);
     }
 
