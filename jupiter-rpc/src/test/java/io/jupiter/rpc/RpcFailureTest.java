@@ -24,6 +24,8 @@ import io.jupiter.transport.TransportFactory;
 import io.netty.buffer.ByteBuf;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -142,6 +144,48 @@ class RpcFailureTest {
         echo.sleep(3_000);
         InvokeFuture<String> future = InvokeFutureContext.future(String.class);
         assertThat(causeOf(future)).isInstanceOf(TimeoutException.class);
+    }
+
+    @Test
+    void asyncCallsThatTimeOutTogetherEachFailAfterTheirTimeoutAndFreeTheirSlots() throws Exception {
+        int window = 32;
+        try (JupiterServer gated = JupiterServer.builder().host("127.0.0.1").port(0).providerThreads(2)
+                .queueCapacity(4 * window).build();
+             JupiterClient small = JupiterClient.builder().maxInFlight(window).build()) {
+            GateService.Impl gate = new GateService.Impl(2);
+            gated.register(gate);
+            int port = gated.start().getPort();
+            GateService async = small.proxy(GateService.class).address("127.0.0.1", port)
+                    .invokeType(InvokeType.ASYNC).timeoutMillis(300).build();
+            List<InvokeFuture<String>> held = new ArrayList<>();
+            long[] sent = new long[window];
+            for (int i = 0; i < window; i++) {
+                sent[i] = System.nanoTime();
+                async.pass("held " + i);
+                held.add(InvokeFutureContext.future(String.class));
+            }
+            for (int i = 0; i < window; i++) {
+                Throwable cause = causeOf(held.get(i));
+                long waitedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sent[i]);
+                assertThat(cause).isInstanceOfSatisfying(TimeoutException.class, e -> {
+                    assertThat(e.status()).isEqualTo(Status.SERVER_TIMEOUT);
+                    assertThat(e.getMessage()).contains("within 300 ms");
+                });
+                assertThat(waitedMillis).as("call %d failed before its timeout", i).isGreaterThanOrEqualTo(300);
+            }
+            gate.gate.countDown();
+            // Every slot of the window came back with its timeout: a whole window more is sent and answered.
+            GateService answered = small.proxy(GateService.class).address("127.0.0.1", port)
+                    .invokeType(InvokeType.ASYNC).timeoutMillis(10_000).build();
+            List<InvokeFuture<String>> next = new ArrayList<>();
+            for (int i = 0; i < window; i++) {
+                answered.pass("next " + i);
+                next.add(InvokeFutureContext.future(String.class));
+            }
+            for (int i = 0; i < window; i++) {
+                assertThat(next.get(i).get(20, TimeUnit.SECONDS)).isEqualTo("passed next " + i);
+            }
+        }
     }
 
     @Test

@@ -91,6 +91,7 @@ public final class ClientRuntime implements AutoCloseable {
                         callerToken == null ? null : new CallerTokenSender(callerToken), streams));
         this.timer = new HashedWheelTimer(new NamedThreadFactory("jupiter-timeout", true), 10, TimeUnit.MILLISECONDS,
                 512);
+        new TimeoutSweep(calls, timer).start();
         // A provider that left is disconnected after this grace, so calls still in flight on it can finish.
         this.groups = new SharedGroups(connector, timer,
                 JupiterSettings.REMOVED_PROVIDER_GRACE_MILLIS.get());

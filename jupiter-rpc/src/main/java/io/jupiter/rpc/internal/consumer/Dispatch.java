@@ -20,7 +20,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.util.Timer;
 import java.util.Map;
 import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The last stage of every consumer call, and the only place one is dispatched: one <em>attempt</em> chooses a
@@ -169,9 +168,8 @@ final class Dispatch {
             if (sent != null) {
                 sent[0] = call;
             }
+            // Its timeout is found by the client's TimeoutSweep.
             send(call, arguments, invocation, single);
-            // Armed after sending: a response that wins the race leaves a timer that finds nothing to do.
-            call.timeout(timer.newTimeout(call, info.timeoutMillis, TimeUnit.MILLISECONDS));
         } catch (RuntimeException e) {
             future.completeExceptionally(e);
         }

@@ -96,6 +96,33 @@ final class InFlightCalls {
         return removed;
     }
 
+    /** Whether no call is in flight (racy: a call may come or go as it returns). */
+    boolean isEmpty() {
+        return permits.availablePermits() == maxInFlight;
+    }
+
+    /**
+     * Removes and fails every asynchronous call whose timeout passed by {@code nowNanos}. Walks the whole table: for
+     * the {@link TimeoutSweep} only.
+     */
+    void expire(long nowNanos) {
+        for (int i = 0; i < SLOTS; i++) {
+            PendingCall call = slots.get(i);
+            if (call != null && call.expiredBy(nowNanos) && slots.compareAndSet(i, call, null)) {
+                permits.release();
+                call.timedOut();
+            }
+        }
+        if (!overflow.isEmpty()) {
+            for (PendingCall call : overflow.values()) {
+                if (call.expiredBy(nowNanos) && overflow.remove(call.id, call)) {
+                    permits.release();
+                    call.timedOut();
+                }
+            }
+        }
+    }
+
     /** Removes and returns every call matching {@code filter}. Walks the whole table: for rare events only. */
     List<PendingCall> removeAll(Predicate<PendingCall> filter) {
         List<PendingCall> removed = new ArrayList<>();

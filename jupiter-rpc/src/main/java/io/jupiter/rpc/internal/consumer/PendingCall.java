@@ -10,8 +10,6 @@ import io.jupiter.rpc.internal.WorkerPool;
 import io.jupiter.transport.Connection;
 import io.jupiter.transport.Frame;
 import io.jupiter.transport.Status;
-import io.netty.util.Timeout;
-import io.netty.util.TimerTask;
 import io.netty.util.concurrent.EventExecutor;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -21,9 +19,10 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * One call waiting for its response. A synchronous call parks its own thread and reads the response there, so the
  * IO thread only hands the frame over; an asynchronous call reads it on a consumer thread and completes its
- * future. The call is its own timer task and consumer task, so a call allocates nothing else.
+ * future. The call is its own consumer task, so a call allocates nothing else; an asynchronous call's timeout is
+ * found by the {@link TimeoutSweep}, a synchronous call's by its own thread.
  */
-final class PendingCall implements WorkerPool.Task, TimerTask {
+final class PendingCall implements WorkerPool.Task {
 
     final long id;
     final MethodInfo method;
@@ -35,13 +34,14 @@ final class PendingCall implements WorkerPool.Task, TimerTask {
     private final Dispatch dispatch;
     /** For an asynchronous call: when it started, for the method timer (0: not timed). */
     private final long startNanos;
+    /** For an asynchronous call: when its timeout passes ({@link System#nanoTime()}). */
+    private final long deadlineNanos;
     /** When an async call's completion was queued for a consumer thread. */
     private long queuedNanos;
     private volatile Object outcome;
-    private volatile Timeout timeout;
 
     private PendingCall(long id, MethodInfo method, Connection connection, InFlightCalls calls, Thread waiter,
-                        InvokeFuture<Object> future, Dispatch dispatch, long startNanos) {
+                        InvokeFuture<Object> future, Dispatch dispatch, long startNanos, long deadlineNanos) {
         this.id = id;
         this.method = method;
         this.connection = connection;
@@ -50,21 +50,29 @@ final class PendingCall implements WorkerPool.Task, TimerTask {
         this.future = future;
         this.dispatch = dispatch;
         this.startNanos = startNanos;
+        this.deadlineNanos = deadlineNanos;
     }
 
     static PendingCall sync(long id, MethodInfo method, Connection connection, InFlightCalls calls) {
-        return new PendingCall(id, method, connection, calls, Thread.currentThread(), null, null, 0L);
+        return new PendingCall(id, method, connection, calls, Thread.currentThread(), null, null, 0L, 0L);
     }
 
     /** An asynchronous call of {@code dispatch}'s proxy, timed from now in its method timer (when metrics are on). */
     static PendingCall async(long id, MethodInfo method, Connection connection, Dispatch dispatch,
                              InvokeFuture<Object> future) {
+        long now = System.nanoTime();
         return new PendingCall(id, method, connection, dispatch.calls, null, future, dispatch,
-                dispatch.metrics.startNanos());
+                dispatch.metrics.enabled() ? now : 0L, now + TimeUnit.MILLISECONDS.toNanos(method.timeoutMillis));
     }
 
-    void timeout(Timeout timeout) {
-        this.timeout = timeout;
+    /** Whether this is an asynchronous call whose timeout passed by {@code nowNanos}. */
+    boolean expiredBy(long nowNanos) {
+        return waiter == null && nowNanos - deadlineNanos >= 0;
+    }
+
+    /** The sweep found the timeout passed; this call was already removed from the in-flight table by it. */
+    void timedOut() {
+        failed(timeoutException());
     }
 
     /** The response arrived; this call was already removed from the in-flight table by the caller. */
@@ -82,10 +90,6 @@ final class PendingCall implements WorkerPool.Task, TimerTask {
      *                   async call whose completions were learned fast is then completed right here
      */
     private void finish(Object result, boolean onIoThread) {
-        Timeout t = timeout;
-        if (t != null) {
-            t.cancel();
-        }
         outcome = result;
         if (waiter != null) {
             LockSupport.unpark(waiter);
@@ -182,14 +186,6 @@ final class PendingCall implements WorkerPool.Task, TimerTask {
 
     /** A failed outcome, told apart from any value a method may return. */
     private record Failed(Throwable error) {
-    }
-
-    /** The timer fired. */
-    @Override
-    public void run(Timeout t) {
-        if (calls.remove(this)) {
-            failed(timeoutException());
-        }
     }
 
     /**
