@@ -78,7 +78,18 @@ final class HdrReservoir implements Reservoir {
         return new HdrSnapshot(snapshotHistogram());
     }
 
+    /** How many values were recorded since the start. */
+    synchronized long count() {
+        collect();
+        return total.getTotalCount();
+    }
+
     private synchronized Histogram snapshotHistogram() {
+        collect();
+        return total.copy();
+    }
+
+    private void collect() {
         for (SingleWriterRecorder recorder : recorders) {
             // A recorder takes back only histograms it handed out itself, so no recycling across threads.
             total.add(recorder.getIntervalHistogram());
@@ -86,7 +97,6 @@ final class HdrReservoir implements Reservoir {
         for (Recorder recorder : shared) {
             total.add(recorder.getIntervalHistogram());
         }
-        return total.copy();
     }
 
     /** A snapshot over a private copy of the histogram. */

@@ -4,7 +4,6 @@ import com.codahale.metrics.Clock;
 import com.codahale.metrics.Histogram;
 import com.codahale.metrics.Meter;
 import com.codahale.metrics.MetricRegistry;
-import com.codahale.metrics.Reservoir;
 import com.codahale.metrics.Timer;
 import io.jupiter.common.Requires;
 import io.jupiter.common.config.JupiterSettings;
@@ -145,8 +144,8 @@ public final class RpcMetrics {
     private RpcMetrics(Side side, boolean enabled) {
         this.side = Requires.notNull(side, "side");
         this.enabled = enabled;
-        this.requestSize = registry.register(MetricNames.REQUEST_SIZE, new Histogram(reservoir()));
-        this.responseSize = registry.register(MetricNames.RESPONSE_SIZE, new Histogram(reservoir()));
+        this.requestSize = registry.register(MetricNames.REQUEST_SIZE, new CountedHistogram(new HdrReservoir()));
+        this.responseSize = registry.register(MetricNames.RESPONSE_SIZE, new CountedHistogram(new HdrReservoir()));
         this.rejection = registry.register(MetricNames.REJECTION, RatesOnRead.newMeter());
         this.processing = side == Side.PROVIDER ? registry.register(MetricNames.PROCESSING, newTimer()) : null;
         boolean consumer = side == Side.CONSUMER;
@@ -167,12 +166,9 @@ public final class RpcMetrics {
         return JupiterSettings.METRICS.get();
     }
 
-    private static Reservoir reservoir() {
-        return new HdrReservoir();
-    }
-
     private static Timer newTimer() {
-        return new Timer(RatesOnRead.newMeter(), new Histogram(reservoir()), Clock.defaultClock());
+        Histogram histogram = new CountedHistogram(new HdrReservoir());
+        return new Timer(RatesOnRead.newMeterCountedBy(histogram), histogram, Clock.defaultClock());
     }
 
     public Side side() {
