@@ -189,6 +189,37 @@ class RpcFailureTest {
     }
 
     @Test
+    void asyncCallsWithDifferentTimeoutsEachFailAtTheirOwn() throws Exception {
+        try (JupiterServer gated = JupiterServer.builder().host("127.0.0.1").port(0).providerThreads(2).build()) {
+            GateService.Impl gate = new GateService.Impl(2);
+            gated.register(gate);
+            int port = gated.start().getPort();
+            GateService shortWait = client.proxy(GateService.class).address("127.0.0.1", port)
+                    .invokeType(InvokeType.ASYNC).timeoutMillis(300).build();
+            GateService longWait = client.proxy(GateService.class).address("127.0.0.1", port)
+                    .invokeType(InvokeType.ASYNC).timeoutMillis(2_000).build();
+            long sent = System.nanoTime();
+            longWait.pass("long");
+            InvokeFuture<String> longer = InvokeFutureContext.future(String.class);
+            shortWait.pass("short");
+            InvokeFuture<String> shorter = InvokeFutureContext.future(String.class);
+            try {
+                // The sweep that fails the short one leaves the long one, and comes back for it at its deadline.
+                assertThat(causeOf(shorter)).isInstanceOf(TimeoutException.class).hasMessageContaining("within 300 ms");
+                long shortMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sent);
+                assertThat(longer).as("the long call is still waiting").isNotDone();
+                assertThat(causeOf(longer)).isInstanceOf(TimeoutException.class)
+                        .hasMessageContaining("within 2000 ms");
+                long longMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sent);
+                assertThat(shortMillis).isGreaterThanOrEqualTo(300);
+                assertThat(longMillis).isGreaterThanOrEqualTo(2_000);
+            } finally {
+                gate.gate.countDown();
+            }
+        }
+    }
+
+    @Test
     void requestAboveTheBodyCapIsRefusedBeforeSending() {
         EchoService echo = client.proxy(EchoService.class).address(address).timeoutMillis(30_000).build();
         String huge = "x".repeat(TransportConfig.DEFAULT_MAX_BODY_SIZE + 1);

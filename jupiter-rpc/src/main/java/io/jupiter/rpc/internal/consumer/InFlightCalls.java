@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Predicate;
 
@@ -24,6 +25,11 @@ import java.util.function.Predicate;
  */
 final class InFlightCalls {
 
+    /** No deadline noted. */
+    static final long NONE = Long.MIN_VALUE;
+    private static final AtomicLongFieldUpdater<InFlightCalls> EARLIEST_ADDED =
+            AtomicLongFieldUpdater.newUpdater(InFlightCalls.class, "earliestAdded");
+
     private static final int SLOTS = 1 << 16;
     private static final int MASK = SLOTS - 1;
 
@@ -31,6 +37,7 @@ final class InFlightCalls {
     private final ConcurrentHashMap<Long, PendingCall> overflow = new ConcurrentHashMap<>();
     private final int maxInFlight;
     private final Semaphore permits;
+    private volatile long earliestAdded = NONE;
 
     InFlightCalls(int maxInFlight) {
         this.maxInFlight = maxInFlight;
@@ -68,6 +75,9 @@ final class InFlightCalls {
         if (!slots.compareAndSet(index, null, call)) {
             overflow.put(call.id, call);
         }
+        if (call.isAsync()) {
+            noteAdded(call); // after it is in the table: see expire()
+        }
     }
 
     /** Removes and returns the call with this id, or {@code null} if it is gone (timed out, or unknown). */
@@ -102,25 +112,58 @@ final class InFlightCalls {
     }
 
     /**
-     * Removes and fails every asynchronous call whose timeout passed by {@code nowNanos}. Walks the whole table: for
-     * the {@link TimeoutSweep} only.
+     * The earliest deadline of the asynchronous calls added since the last {@link #expire} began, or {@link #NONE}:
+     * the sweep walks the table again no later than that.
      */
-    void expire(long nowNanos) {
+    long earliestAddedDeadline() {
+        return earliestAdded;
+    }
+
+    private void noteAdded(PendingCall call) {
+        long deadline = call.deadlineNanos();
+        long earliest;
+        while (((earliest = earliestAdded) == NONE || deadline - earliest < 0)
+                && !EARLIEST_ADDED.compareAndSet(this, earliest, deadline)) {
+            Thread.onSpinWait();
+        }
+    }
+
+    /**
+     * Removes and fails every asynchronous call whose timeout passed by {@code nowNanos}; returns the earliest
+     * deadline of those left ({@code nowNanos + Long.MAX_VALUE / 2} when none is). Walks the whole table: for the
+     * {@link TimeoutSweep} only.
+     */
+    long expire(long nowNanos) {
+        // Calls added from here on note their deadlines again; those noted before are in the table, and found below.
+        earliestAdded = NONE;
+        long earliest = nowNanos + Long.MAX_VALUE / 2;
         for (int i = 0; i < SLOTS; i++) {
             PendingCall call = slots.get(i);
-            if (call != null && call.expiredBy(nowNanos) && slots.compareAndSet(i, call, null)) {
-                permits.release();
-                call.timedOut();
+            if (call != null) {
+                earliest = expire(call, nowNanos, earliest, i);
             }
         }
         if (!overflow.isEmpty()) {
             for (PendingCall call : overflow.values()) {
-                if (call.expiredBy(nowNanos) && overflow.remove(call.id, call)) {
-                    permits.release();
-                    call.timedOut();
-                }
+                earliest = expire(call, nowNanos, earliest, -1);
             }
         }
+        return earliest;
+    }
+
+    /** @param slot the call's slot, or -1 if it is in the overflow map */
+    private long expire(PendingCall call, long nowNanos, long earliest, int slot) {
+        if (!call.isAsync()) {
+            return earliest;
+        }
+        if (call.expiredBy(nowNanos)) {
+            if (slot >= 0 ? slots.compareAndSet(slot, call, null) : overflow.remove(call.id, call)) {
+                permits.release();
+                call.timedOut();
+            }
+            return earliest;
+        }
+        return call.deadlineNanos() - earliest < 0 ? call.deadlineNanos() : earliest;
     }
 
     /** Removes and returns every call matching {@code filter}. Walks the whole table: for rare events only. */

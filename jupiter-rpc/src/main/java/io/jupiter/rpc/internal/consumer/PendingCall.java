@@ -65,6 +65,16 @@ final class PendingCall implements WorkerPool.Task {
                 dispatch.metrics.enabled() ? now : 0L, now + TimeUnit.MILLISECONDS.toNanos(method.timeoutMillis));
     }
 
+    /** Whether this call completes a future (its timeout is then the {@link TimeoutSweep}'s to find). */
+    boolean isAsync() {
+        return waiter == null;
+    }
+
+    /** For an asynchronous call: when its timeout passes ({@link System#nanoTime()}). */
+    long deadlineNanos() {
+        return deadlineNanos;
+    }
+
     /** Whether this is an asynchronous call whose timeout passed by {@code nowNanos}. */
     boolean expiredBy(long nowNanos) {
         return waiter == null && nowNanos - deadlineNanos >= 0;
