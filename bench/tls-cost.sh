@@ -20,12 +20,16 @@ OUT=target/tls-cost
 mkdir -p "$OUT"
 CASE_FLAGS=(--cases "sync 32 small")
 [[ " $* " == *" --cases "* ]] && CASE_FLAGS=()
+# Not the driver's default ports (18190 on): another driver on the machine would take them, and our client would
+# measure its server.
+PORT_FLAGS=(--base-port 28190)
+[[ " $* " == *" --base-port "* ]] && PORT_FLAGS=()
 EVENTS=task-clock,sched:sched_switch,syscalls:sys_enter_sendto,syscalls:sys_enter_recvfrom
 
 for target in jupiter jupiter-tls; do
   # The library stays on disk while the JVMs run, so that uprobes can be placed in it.
   java -jar "$DRIVER_JAR" --jupiter-classpath "$JAR" --legacy-classpath "$LEGACY_CP" --tls-dir "$TLS_DIR" \
-    --runs 1 --warmup 8 --seconds 12 --targets "$target" "${CASE_FLAGS[@]}" \
+    --runs 1 --warmup 8 --seconds 12 --targets "$target" "${CASE_FLAGS[@]}" "${PORT_FLAGS[@]}" \
     --jvm-options "-Xms1g -Xmx1g -XX:+AlwaysPreTouch -Dio.netty.native.deleteLibAfterLoading=false" "$@" \
     > "$OUT/$target.log" 2>&1 &
   driver=$!
@@ -45,6 +49,9 @@ for target in jupiter jupiter-tls; do
     perf stat -x, -e "$events" -p "$pid" -o "$OUT/$target-$role.csv" -- sleep 8 &
   done
   wait "$driver"
+  if grep -q "FAILED" "$OUT/$target.log"; then
+    echo "calls failed in $OUT/$target.log (a port taken? see target/compare-logs): counts not trusted" >&2
+  fi
   for probe in "${probes[@]}"; do perf probe -q -d "$probe" || true; done
 done
 
