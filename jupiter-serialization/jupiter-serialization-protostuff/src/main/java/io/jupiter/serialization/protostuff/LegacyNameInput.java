@@ -111,7 +111,7 @@ final class LegacyNameInput implements Input {
 
     LegacyNameInput(ByteBuf buffer, ClassAllowList allowList, ArgumentReader arguments) {
         this.budget = buffer.readableBytes();
-        this.in = new ByteBufInput(buffer, buffer.readerIndex(), buffer.writerIndex());
+        this.in = ByteBufInput.readable(buffer);
         this.allowList = allowList;
         this.arguments = arguments;
     }

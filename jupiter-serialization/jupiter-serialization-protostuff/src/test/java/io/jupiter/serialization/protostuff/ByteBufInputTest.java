@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.buffer.Unpooled;
+import io.netty.util.concurrent.FastThreadLocalThread;
 import io.protostuff.ByteBufferInput;
 import io.protostuff.LinkedBuffer;
 import io.protostuff.ProtobufException;
@@ -18,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -107,21 +110,53 @@ class ByteBufInputTest {
         return ProtostuffIOUtil.toByteArray(value, schema, LinkedBuffer.allocate(512));
     }
 
-    /** Reads {@code bytes} with our input, from a pooled direct buffer at an offset (as bodies arrive). */
+    /**
+     * Reads {@code bytes} with our input three ways, which must agree: from a pooled direct buffer at an offset (as
+     * bodies arrive), from a heap buffer's array at an offset, and as a Jupiter thread reads a small direct body
+     * (copied to its scratch array first).
+     */
     private static <T> T readOurs(byte[] bytes, Schema<T> schema) throws Exception {
         ByteBuf buf = PooledByteBufAllocator.DEFAULT.directBuffer(bytes.length + 16);
         try {
             buf.writeZero(5).writeBytes(bytes).writeZero(3);
-            ByteBufInput input = new ByteBufInput(buf, 5, 5 + bytes.length);
-            T message = schema.newMessage();
-            schema.mergeFrom(input, message);
-            input.checkLastTagWas(0);
-            assertThat(input.position()).isEqualTo(5 + bytes.length);
+            T direct = readWith(new ByteBufInput(buf, 5, 5 + bytes.length), schema, 5 + bytes.length);
             assertThat(buf.readerIndex()).isZero();
-            return message;
+
+            byte[] padded = new byte[bytes.length + 10];
+            System.arraycopy(bytes, 0, padded, 7, bytes.length);
+            ByteBuf heap = Unpooled.wrappedBuffer(padded).slice(7, bytes.length);
+            assertThat(heap.arrayOffset()).isEqualTo(7);
+            T fromArray = readWith(new ByteBufInput(heap, 0, bytes.length), schema, bytes.length);
+            assertThat(fromArray).usingRecursiveComparison().isEqualTo(direct);
+
+            if (bytes.length <= ByteBufInput.COPIED_MAX) {
+                buf.setIndex(5, 5 + bytes.length);
+                AtomicReference<Object> copied = new AtomicReference<>();
+                Thread jupiterThread = new FastThreadLocalThread(() -> {
+                    try {
+                        copied.set(readWith(ByteBufInput.readable(buf), schema, bytes.length));
+                    } catch (Exception e) {
+                        copied.set(e);
+                    }
+                });
+                jupiterThread.start();
+                jupiterThread.join(10_000);
+                assertThat(copied.get()).isNotNull().isNotInstanceOf(Exception.class)
+                        .usingRecursiveComparison().isEqualTo(direct);
+                assertThat(buf.readerIndex()).isEqualTo(5);
+            }
+            return direct;
         } finally {
             buf.release();
         }
+    }
+
+    private static <T> T readWith(ByteBufInput input, Schema<T> schema, int end) throws Exception {
+        T message = schema.newMessage();
+        schema.mergeFrom(input, message);
+        input.checkLastTagWas(0);
+        assertThat(input.position()).isEqualTo(end);
+        return message;
     }
 
     private static <T> T readTheirs(byte[] bytes, Schema<T> schema) throws Exception {
