@@ -50,9 +50,8 @@ public final class Frames {
      */
     public static ByteBuf fillHeader(ByteBuf frame, byte sign, byte status, long id) {
         int start = frame.readerIndex();
-        frame.setShort(start, ProtocolHeader.MAGIC);
-        frame.setByte(start + ProtocolHeader.SIGN_OFFSET, sign);
-        frame.setByte(start + ProtocolHeader.STATUS_OFFSET, status);
+        // Magic, sign and status in one write (big-endian, as the header is): each write checks the buffer.
+        frame.setInt(start, (ProtocolHeader.MAGIC & 0xffff) << 16 | (sign & 0xff) << 8 | status & 0xff);
         frame.setLong(start + ProtocolHeader.ID_OFFSET, id);
         frame.setInt(start + ProtocolHeader.BODY_SIZE_OFFSET, frame.writerIndex() - start - ProtocolHeader.HEADER_SIZE);
         return frame;
