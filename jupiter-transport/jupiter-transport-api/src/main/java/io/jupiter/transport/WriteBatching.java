@@ -10,10 +10,9 @@ package io.jupiter.transport;
  *     leave in one write, like Nagle's algorithm: best throughput under load, but a lone synchronous caller pays the
  *     delay on every call.</li>
  * <li>{@link #AUTO} (default): on a client's connection, where many calling threads write independently, the
- *     connection watches how many frames were already waiting each time its IO thread got to them (not those a held
- *     flush gathered). While frames come one at a time it flushes at once (as {@code DISABLE}); once they come in
- *     groups, concurrency is there to batch, and it holds flushes for the same brief delay (as {@code ENABLE}); it
- *     keeps adapting. On a connection a server accepted it never holds:
+ *     connection watches how many frames its recent writes carried. While frames come one at a time it flushes at
+ *     once (as {@code DISABLE}); once they come in groups, concurrency is there to batch, and it holds flushes for
+ *     the same brief delay (as {@code ENABLE}); it keeps adapting. On a connection a server accepted it never holds:
  *     responses come from provider threads that serve queued requests back to back, so the frames written while
  *     the IO thread wakes up already leave together, and a held flush would only cost the IO thread a second
  *     wake-up (its timer).</li>

@@ -12,7 +12,7 @@ import java.util.concurrent.TimeUnit;
  * <p>A natural batch is what the event loop finds queued when it gets to a drain request, before any hold: what an
  * unheld drain writes, or what is already there when a held drain starts waiting. What a hold gathers is not counted:
  * it would make held drains look busy and keep AUTO holding where the hold only adds its delay to every round trip
- * of a few latency-bound callers (issue #31: 8 synchronous callers on 2 connections, up to 41 % fewer calls/s).
+ * of a few latency-bound callers (issue #31: 8 synchronous callers on 2 connections, up to 40 % fewer calls/s).
  * AUTO never holds on an accepted connection: provider threads already write a batch's answers back to back, and a
  * hold armed from their thread would cost the IO thread a second wake-up.
  */
