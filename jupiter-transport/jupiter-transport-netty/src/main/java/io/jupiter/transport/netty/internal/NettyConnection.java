@@ -218,11 +218,6 @@ public final class NettyConnection implements Connection {
         return holding.mayHold();
     }
 
-    /** Drains that held their flush so far; call on the connection's event loop (for tests). */
-    long heldDrains() {
-        return holding.heldDrains();
-    }
-
     @Override
     public String toString() {
         return "NettyConnection" + channel;

@@ -41,8 +41,6 @@ final class OutboundQueue {
     private final Runnable holdTask = this::holdDrain;
 
     private volatile int drainScheduled;
-    /** Event loop only: whether the scheduled drain is a held one (its natural batch was counted when it began). */
-    private boolean held;
     /** Bytes of frames queued and not yet handed to the channel. */
     private volatile long queuedBytes;
 
@@ -104,10 +102,6 @@ final class OutboundQueue {
             drain(); // nothing to batch for, and a held drain could be cancelled with the loop's scheduled tasks
             return;
         }
-        // What an unheld drain would have written now; what the hold gathers on top is not the load's doing.
-        holding.naturalBatch(Math.min(pending.size(), MAX_WRITES_PER_DRAIN));
-        holding.holding();
-        held = true;
         eventLoop.schedule(drainTask, holding.delayNanos(), TimeUnit.NANOSECONDS);
     }
 
@@ -129,11 +123,7 @@ final class OutboundQueue {
         }
         QUEUED_BYTES.addAndGet(this, -dequeuedBytes);
         channel.flush();
-        if (held) {
-            held = false;
-        } else {
-            holding.naturalBatch(written);
-        }
+        holding.drained(written);
         drainScheduled = 0;
         // A producer may have queued after our last poll but seen the flag still set: run again for it.
         if (!pending.isEmpty()) {
