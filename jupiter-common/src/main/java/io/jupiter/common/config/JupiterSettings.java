@@ -151,9 +151,12 @@ public final class JupiterSettings {
             .property("jupiter.io.write.batching")
             .where("`TransportConfig.Builder.writeBatching`"));
 
-    /** How long a flush is held to gather more frames. */
-    public static final Setting<Long> BATCH_DELAY_MICROS = declare(Setting.of("batchDelayMicros", ValueType.LONG, 50L)
-            .bound(Bound.positive()).defaultText("50 µs")
+    /**
+     * How long a flush is held to gather more frames. 15 µs rather than 50: at 8 sync callers every flush is held and
+     * the hold adds to every round trip (15 µs gave 1.15-1.20 × the calls of 50 µs there, the same at 32 callers).
+     */
+    public static final Setting<Long> BATCH_DELAY_MICROS = declare(Setting.of("batchDelayMicros", ValueType.LONG, 15L)
+            .bound(Bound.positive()).defaultText("15 µs")
             .doc("how long a batching flush is held to gather more frames")
             .property("jupiter.io.write.batch.delay.micros")
             .where("`TransportConfig.Builder.batchDelayMicros`"));
