@@ -75,9 +75,9 @@ final class PendingCall implements WorkerPool.Task {
         return deadlineNanos;
     }
 
-    /** Whether this is an asynchronous call whose timeout passed by {@code nowNanos}. */
+    /** For an asynchronous call: whether its timeout passed by {@code nowNanos}. */
     boolean expiredBy(long nowNanos) {
-        return waiter == null && nowNanos - deadlineNanos >= 0;
+        return nowNanos - deadlineNanos >= 0;
     }
 
     /** The sweep found the timeout passed; this call was already removed from the in-flight table by it. */

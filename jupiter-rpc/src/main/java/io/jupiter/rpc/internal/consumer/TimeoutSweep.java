@@ -55,7 +55,9 @@ final class TimeoutSweep implements TimerTask {
 
     private boolean due(long now) {
         long added = calls.earliestAddedDeadline();
-        return added != InFlightCalls.NONE && now - added >= 0 || now - earliestLeftNanos >= 0 && !calls.isEmpty();
+        boolean addedExpired = added != InFlightCalls.NONE && now - added >= 0;
+        boolean leftExpired = now - earliestLeftNanos >= 0 && !calls.isEmpty();
+        return addedExpired || leftExpired;
     }
 
     private void schedule() {
