@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;
+import org.slf4j.event.Level;
 import org.slf4j.helpers.MessageFormatter;
 import org.slf4j.helpers.SubstituteLogger;
 
@@ -46,6 +47,28 @@ class ThrottledWarningTest {
         assertThat(dropped).isGreaterThanOrEqualTo(9);
     }
 
+    @Test
+    void eachCauseOfAPeerGetsItsOwnLineAndTheDroppedOnesAreCountedForMetrics() throws Exception {
+        ThrottledWarning warning = new ThrottledWarning(recording(), 1, TimeUnit.HOURS);
+        InetAddress noisy = InetAddress.getByName("10.0.0.1");
+        for (int i = 0; i < 100; i++) {
+            warning.logFor(noisy, "malformed", "malformed frame from {}", noisy.getHostAddress());
+            warning.logFor(noisy, "reset", "reset by {}", noisy.getHostAddress());
+        }
+        // One cause's flood does not hide the same peer's other cause.
+        assertThat(lines).containsExactly("malformed frame from 10.0.0.1", "reset by 10.0.0.1");
+        assertThat(warning.logged()).isEqualTo(2);
+        assertThat(warning.suppressed()).isEqualTo(198);
+    }
+
+    @Test
+    void linesGoOutAtTheLevelAsked() {
+        ThrottledWarning info = new ThrottledWarning(recording(), 1, TimeUnit.HOURS, Level.INFO);
+        assertThat(info.logFor(null, null, "closing {}", "x")).isTrue();
+        assertThat(info.logFor(null, null, "closing {}", "y")).isFalse();
+        assertThat(lines).containsExactly("INFO closing x");
+    }
+
     /** A logger that keeps the formatted WARN lines. */
     private Logger recording() {
         return new SubstituteLogger("test", null, false) {
@@ -62,6 +85,11 @@ class ThrottledWarningTest {
             @Override
             public void warn(String message) {
                 lines.add(message);
+            }
+
+            @Override
+            public void info(String format, Object... arguments) {
+                lines.add("INFO " + MessageFormatter.arrayFormat(format, arguments).getMessage());
             }
         };
     }

@@ -69,6 +69,18 @@ public final class JupiterSettings {
             .property("jupiter.io.ping.min.interval.millis")
             .where("`TransportConfig.Builder.pingMinIntervalMillis`"));
 
+    /**
+     * A server closes a connection that sends more heartbeats (pings, 1.3.1's one-way heartbeats, announcements) than
+     * this within one second; 0: no limit. A sane peer sends a few a minute.
+     */
+    public static final Setting<Integer> MAX_HEARTBEATS_PER_SECOND = declare(Setting.of("maxHeartbeatsPerSecond",
+                    ValueType.INT, 1_000)
+            .bound(Bound.notNegative()).accepts("0: no limit").defaultText("1,000")
+            .doc("server closes a connection that sends more heartbeats and pings than this within one second "
+                    + "([junk traffic](security.md#transport-junk-traffic-and-log-floods))")
+            .property("jupiter.io.max.heartbeats.per.second")
+            .where("`TransportConfig.Builder.maxHeartbeatsPerSecond`"));
+
     /** IO threads of an acceptor or connector. */
     public static final Setting<Integer> IO_THREADS = declare(Setting.of("ioThreads", ValueType.INT,
                     () -> Runtime.getRuntime().availableProcessors(), "processors")

@@ -23,6 +23,11 @@ public interface Acceptor extends AutoCloseable {
     /** The number of accepted connections open now. */
     int connectionCount();
 
+    /** What peers did that made this acceptor close a connection or log a line, counted for metrics. */
+    default PeerIncidents incidents() {
+        return PeerIncidents.NONE;
+    }
+
     /** Stops accepting, closes every connection and releases the IO threads; waits until they are gone. */
     @Override
     void close();

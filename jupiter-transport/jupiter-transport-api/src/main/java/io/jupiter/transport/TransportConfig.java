@@ -19,6 +19,7 @@ public final class TransportConfig {
     private final long writerIdleMillis;
     private final long keepaliveTimeoutMillis;
     private final long pingMinIntervalMillis;
+    private final int maxHeartbeatsPerSecond;
     private final int ioThreads;
     private final boolean nativeTransport;
     private final IoTransport transport;
@@ -46,6 +47,7 @@ public final class TransportConfig {
         this.writerIdleMillis = b.writerIdleMillis;
         this.keepaliveTimeoutMillis = b.keepaliveTimeoutMillis;
         this.pingMinIntervalMillis = b.pingMinIntervalMillis;
+        this.maxHeartbeatsPerSecond = b.maxHeartbeatsPerSecond;
         this.ioThreads = b.ioThreads;
         this.nativeTransport = b.nativeTransport;
         this.transport = b.transport;
@@ -86,6 +88,7 @@ public final class TransportConfig {
         b.writerIdleMillis = writerIdleMillis;
         b.keepaliveTimeoutMillis = keepaliveTimeoutMillis;
         b.pingMinIntervalMillis = pingMinIntervalMillis;
+        b.maxHeartbeatsPerSecond = maxHeartbeatsPerSecond;
         b.ioThreads = ioThreads;
         b.nativeTransport = nativeTransport;
         b.transport = transport;
@@ -140,6 +143,15 @@ public final class TransportConfig {
      */
     public long pingMinIntervalMillis() {
         return pingMinIntervalMillis;
+    }
+
+    /**
+     * A server closes a connection that sends more than this many {@link ProtocolHeader#HEARTBEAT} frames (pings,
+     * 1.3.1's one-way heartbeats, announcements) within one second: such a peer only burns the IO thread. A sane
+     * peer sends a few a minute (a heartbeat per writer idle time, a ping per keepalive tick at most). 0: no limit.
+     */
+    public int maxHeartbeatsPerSecond() {
+        return maxHeartbeatsPerSecond;
     }
 
     /** Number of IO (event loop) threads. */
@@ -262,6 +274,7 @@ public final class TransportConfig {
         private long writerIdleMillis = JupiterSettings.WRITER_IDLE_MILLIS.get();
         private long keepaliveTimeoutMillis = JupiterSettings.KEEPALIVE_TIMEOUT_MILLIS.get();
         private long pingMinIntervalMillis = JupiterSettings.PING_MIN_INTERVAL_MILLIS.get();
+        private int maxHeartbeatsPerSecond = JupiterSettings.MAX_HEARTBEATS_PER_SECOND.get();
         private int ioThreads = JupiterSettings.IO_THREADS.get();
         private boolean nativeTransport = JupiterSettings.NATIVE_TRANSPORT.get();
         private IoTransport transport = IoTransport.fromSetting(JupiterSettings.TRANSPORT.get());
@@ -312,6 +325,12 @@ public final class TransportConfig {
         /** See {@link TransportConfig#pingMinIntervalMillis()}. */
         public Builder pingMinIntervalMillis(long millis) {
             this.pingMinIntervalMillis = JupiterSettings.PING_MIN_INTERVAL_MILLIS.check(millis);
+            return this;
+        }
+
+        /** See {@link TransportConfig#maxHeartbeatsPerSecond()}; 0: no limit. */
+        public Builder maxHeartbeatsPerSecond(int heartbeats) {
+            this.maxHeartbeatsPerSecond = JupiterSettings.MAX_HEARTBEATS_PER_SECOND.check(heartbeats);
             return this;
         }
 

@@ -4,6 +4,7 @@ import io.jupiter.common.Requires;
 import io.jupiter.transport.Acceptor;
 import io.jupiter.transport.FrameHandler;
 import io.jupiter.transport.InProcessAddress;
+import io.jupiter.transport.PeerIncidents;
 import io.jupiter.transport.TransportAddresses;
 import io.jupiter.transport.TransportConfig;
 import io.jupiter.transport.TransportException;
@@ -200,6 +201,11 @@ public final class NettyAcceptor implements Acceptor {
 
     private Path socketFile() {
         return bindAddress instanceof UnixDomainSocketAddress unix ? unix.getPath() : null;
+    }
+
+    @Override
+    public PeerIncidents incidents() {
+        return dispatcher.incidents();
     }
 
     @Override

@@ -75,6 +75,7 @@ public final class ClientChannelInitializer extends ChannelInitializer<Channel> 
     @Override
     protected void initChannel(Channel channel) {
         NettyConnection.configure(channel, config, false);
+        ConnectionIncidents.attach(channel, dispatcher.incidents());
         ChannelPipeline pipeline = channel.pipeline();
         if (tls != null) {
             tls.addTo(pipeline, (InetSocketAddress) address, null);

@@ -3,6 +3,7 @@ package io.jupiter.transport.netty.internal;
 import io.jupiter.common.Requires;
 import io.jupiter.transport.Frame;
 import io.jupiter.transport.Frames;
+import io.jupiter.transport.PeerIncident;
 import io.jupiter.transport.ProtocolHeader;
 import io.jupiter.transport.TransportConfig;
 import io.netty.buffer.ByteBuf;
@@ -59,10 +60,15 @@ import org.slf4j.LoggerFactory;
  * other (a client's) fires {@link #PONG} as a user event through the whole pipeline, where the keepalive learns that
  * the connection carries pongs and the connection's group that its peer answers pings. An announcement is never
  * taken for a ping or a pong, whatever its id.
+ *
+ * <p>A peer that sends more heartbeats of any kind than {@link TransportConfig#maxHeartbeatsPerSecond()} within one
+ * second (counted from the first of a window, on the clock read once per read) is closed as a malformed one is: it
+ * burns the IO thread on frames that carry nothing. Closes are reported through {@link ConnectionIncidents}.
  */
 public final class FrameDecoder extends ByteToMessageDecoder {
 
     private static final Logger logger = LoggerFactory.getLogger(FrameDecoder.class);
+    private static final long ONE_SECOND_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     /** The user event a client's decoder fires when a pong arrives. */
     public static final Object PONG = new Object() {
@@ -87,6 +93,10 @@ public final class FrameDecoder extends ByteToMessageDecoder {
     /** When the last pong was written ({@link System#nanoTime()}); only when answering pings. */
     private long lastPongNanos;
     private boolean pongWritten;
+    private final int maxHeartbeatsPerSecond;
+    /** When the current one-second window of heartbeats began, and how many came in it. */
+    private long heartbeatWindowNanos;
+    private int heartbeatsInWindow;
 
     // The header of the frame whose body is awaited; valid while headerRead.
     private boolean headerRead;
@@ -118,6 +128,7 @@ public final class FrameDecoder extends ByteToMessageDecoder {
         Requires.notNull(config, "config");
         this.answersPings = answersPings;
         this.pingMinIntervalNanos = TimeUnit.MILLISECONDS.toNanos(config.pingMinIntervalMillis());
+        this.maxHeartbeatsPerSecond = config.maxHeartbeatsPerSecond();
         this.acceptedMessageCodes = config.acceptedMessageCodes();
         this.maxBodySize = config.maxBodySize();
         this.firstFrameMessageCode = config.firstFrameMessageCode();
@@ -159,6 +170,14 @@ public final class FrameDecoder extends ByteToMessageDecoder {
             headerJustRead = true;
         }
         if (ProtocolHeader.messageCode(sign) == ProtocolHeader.HEARTBEAT) {
+            if (headerJustRead && tooManyHeartbeats()) {
+                failed = true;
+                in.skipBytes(in.readableBytes());
+                ConnectionIncidents.of(ctx.channel()).close(ctx.channel(), PeerIncident.TOO_MANY_HEARTBEATS,
+                        "closing {}: more than {} heartbeats within one second", Transports.peer(ctx.channel()),
+                        maxHeartbeatsPerSecond);
+                return;
+            }
             if (headerJustRead && id != 0 && bodySize == 0 && status == 0) {
                 pingOrPong(ctx);
             }
@@ -201,6 +220,18 @@ public final class FrameDecoder extends ByteToMessageDecoder {
         }
     }
 
+    /** Counts a heartbeat; whether it is one too many for its one-second window. */
+    private boolean tooManyHeartbeats() {
+        if (maxHeartbeatsPerSecond == 0) {
+            return false;
+        }
+        if (heartbeatsInWindow == 0 || readNanos - heartbeatWindowNanos >= ONE_SECOND_NANOS) {
+            heartbeatWindowNanos = readNanos;
+            heartbeatsInWindow = 0;
+        }
+        return ++heartbeatsInWindow > maxHeartbeatsPerSecond;
+    }
+
     /** The body of the current frame is not all here yet: sets its deadline, or closes if it has passed. */
     private void awaitBody(ChannelHandlerContext ctx) {
         if (bodyTimeoutNanos == 0) {
@@ -211,9 +242,9 @@ public final class FrameDecoder extends ByteToMessageDecoder {
             bodyDeadlineNanos = now + bodyTimeoutNanos;
         } else if (now - bodyDeadlineNanos > 0) {
             failed = true;
-            logger.warn("closing {}: the {}-byte body of a frame was not complete {} ms after its header",
+            ConnectionIncidents.of(ctx.channel()).close(ctx.channel(), PeerIncident.SLOW_BODY,
+                    "closing {}: the {}-byte body of a frame was not complete {} ms after its header",
                     Transports.peer(ctx.channel()), bodySize, bodyTimeoutMillis);
-            ctx.close();
         }
     }
 
@@ -250,7 +281,7 @@ public final class FrameDecoder extends ByteToMessageDecoder {
     private void fail(ChannelHandlerContext ctx, ByteBuf in, String violation) {
         failed = true;
         in.skipBytes(in.readableBytes());
-        logger.warn("closing {}: {}", Transports.peer(ctx.channel()), violation);
-        ctx.close();
+        ConnectionIncidents.of(ctx.channel()).close(ctx.channel(), PeerIncident.MALFORMED_FRAME, "closing {}: {}",
+                Transports.peer(ctx.channel()), violation);
     }
 }

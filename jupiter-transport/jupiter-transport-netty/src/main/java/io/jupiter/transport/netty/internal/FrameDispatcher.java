@@ -3,6 +3,7 @@ package io.jupiter.transport.netty.internal;
 import io.jupiter.common.Requires;
 import io.jupiter.transport.Frame;
 import io.jupiter.transport.FrameHandler;
+import io.jupiter.transport.PeerIncident;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler.Sharable;
 import io.netty.channel.ChannelHandlerContext;
@@ -25,11 +26,13 @@ import org.slf4j.LoggerFactory;
  *     ({@code autoRead(false)}) until the buffer drains below the low mark, so a peer that sends requests but does
  *     not read answers cannot make us buffer without bound.</li>
  * <li>An {@link IOException} (connection reset, ...) or a {@link DecoderException} closes the connection with one log
- *     line; any other exception is logged and the connection stays open.</li>
+ *     line; once the connection is closed, the failures that follow (one per frame that was waiting to be written:
+ *     their promises are void) print nothing. Any other exception, and a frame handler that throws, is logged and
+ *     the connection stays open. Every line is throttled per peer and cause ({@link ConnectionIncidents}).</li>
  * </ul>
  *
- * <p>It holds only the (immutable) handler reference, so one instance serves all channels of an acceptor or a
- * connector.
+ * <p>It holds only immutable references (the handler, the {@link ConnectionIncidents} of its acceptor or connector),
+ * so one instance serves all channels of an acceptor or a connector.
  */
 @Sharable
 public final class FrameDispatcher extends ChannelInboundHandlerAdapter {
@@ -37,10 +40,16 @@ public final class FrameDispatcher extends ChannelInboundHandlerAdapter {
     private static final Logger logger = LoggerFactory.getLogger(FrameDispatcher.class);
 
     private final FrameHandler handler;
+    private final ConnectionIncidents incidents = new ConnectionIncidents();
 
     /** A dispatcher delivering to {@code handler}. */
     public FrameDispatcher(FrameHandler handler) {
         this.handler = Requires.notNull(handler, "handler");
+    }
+
+    /** The incidents of the channels this dispatcher serves; each channel is attached to them. */
+    public ConnectionIncidents incidents() {
+        return incidents;
     }
 
     @Override
@@ -49,7 +58,7 @@ public final class FrameDispatcher extends ChannelInboundHandlerAdapter {
         try {
             handler.connected(connection);
         } catch (Throwable t) {
-            logger.warn("FrameHandler.connected({}) threw", connection, t);
+            incidents.log(ctx.channel(), PeerIncident.HANDLER_ERROR, "FrameHandler.connected({}) threw", connection, t);
         }
         ctx.fireChannelActive();
     }
@@ -61,7 +70,8 @@ public final class FrameDispatcher extends ChannelInboundHandlerAdapter {
             try {
                 handler.disconnected(connection);
             } catch (Throwable t) {
-                logger.warn("FrameHandler.disconnected({}) threw", connection, t);
+                incidents.log(ctx.channel(), PeerIncident.HANDLER_ERROR, "FrameHandler.disconnected({}) threw",
+                        connection, t);
             }
         }
         ctx.fireChannelInactive();
@@ -79,7 +89,8 @@ public final class FrameDispatcher extends ChannelInboundHandlerAdapter {
             handler.frameReceived(connection, frame);
         } catch (Throwable t) {
             // The handler owns the frame from the moment it is called; it must release it even when it fails.
-            logger.warn("FrameHandler.frameReceived({}, {}) threw", connection, frame, t);
+            incidents.log(ctx.channel(), PeerIncident.HANDLER_ERROR, "FrameHandler.frameReceived({}, {}) threw",
+                    connection, frame, t);
         }
     }
 
@@ -98,10 +109,10 @@ public final class FrameDispatcher extends ChannelInboundHandlerAdapter {
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         if (cause instanceof IOException || cause instanceof DecoderException) {
-            logger.info("closing {}: {}", ctx.channel(), cause.toString());
-            ctx.close();
+            incidents.failed(ctx.channel(), "closing {}: {}", ctx.channel(), cause.toString());
         } else {
-            logger.warn("unexpected exception on {}", ctx.channel(), cause);
+            incidents.log(ctx.channel(), PeerIncident.HANDLER_ERROR, "unexpected exception on {}", ctx.channel(),
+                    cause);
         }
     }
 }

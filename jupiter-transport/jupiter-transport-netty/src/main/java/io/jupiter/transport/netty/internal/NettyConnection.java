@@ -19,6 +19,7 @@ import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import javax.net.ssl.SSLPeerUnverifiedException;
 
 /**
@@ -39,6 +40,8 @@ public final class NettyConnection implements Connection {
             AttributeKey.valueOf(NettyConnection.class, "config");
     private static final AttributeKey<Boolean> ACCEPTED =
             AttributeKey.valueOf(NettyConnection.class, "accepted");
+    private static final AtomicIntegerFieldUpdater<NettyConnection> CLOSE_REPORTED =
+            AtomicIntegerFieldUpdater.newUpdater(NettyConnection.class, "closeReported");
 
     private final Channel channel;
     private final EventLoop eventLoop;
@@ -49,6 +52,8 @@ public final class NettyConnection implements Connection {
     private final OverloadGuard guard;
     /** Event loop only: whether {@code disconnected} was already reported. */
     private boolean disconnected;
+    /** 1 once a close of this connection was reported (a connection closed logs once, whoever closes it). */
+    private volatile int closeReported;
     /** The channel's addresses as the API shows them; computed on first use (racy but idempotent). */
     private SocketAddress remoteAddress;
     private SocketAddress localAddress;
@@ -211,6 +216,11 @@ public final class NettyConnection implements Connection {
         }
         disconnected = true;
         return true;
+    }
+
+    /** Returns {@code true} the first time it is called (from any thread), so that a close is reported once. */
+    boolean firstCloseReport() {
+        return CLOSE_REPORTED.compareAndSet(this, 0, 1);
     }
 
     /** Whether drains may hold their flush under load on this connection (for tests). */

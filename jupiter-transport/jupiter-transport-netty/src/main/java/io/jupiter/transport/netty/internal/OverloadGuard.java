@@ -1,22 +1,21 @@
 package io.jupiter.transport.netty.internal;
 
+import io.jupiter.transport.PeerIncident;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOutboundBuffer;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.function.LongSupplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Closes a connection whose peer does not read. The water marks stop reading new requests from such a peer, not
  * answering those already taken, so its outbound bytes can still grow; past {@code maxPendingWriteBytes} (bytes in
  * the channel's outbound buffer plus those still queued by other threads) the connection is closed, with one WARN
- * line, and every frame refused is released. One stuck peer cannot exhaust the process's memory.
+ * line (throttled per peer, see {@link ConnectionIncidents}), and every frame refused is released. One stuck peer
+ * cannot exhaust the process's memory.
  */
 final class OverloadGuard {
 
-    private static final Logger logger = LoggerFactory.getLogger(OverloadGuard.class);
     private static final AtomicIntegerFieldUpdater<OverloadGuard> TRIPPED =
             AtomicIntegerFieldUpdater.newUpdater(OverloadGuard.class, "tripped");
 
@@ -56,9 +55,9 @@ final class OverloadGuard {
     /** Releases {@code frame} and, the first time, closes the connection. */
     void refuse(ByteBuf frame) {
         if (TRIPPED.compareAndSet(this, 0, 1)) {
-            logger.warn("closing {}: the peer is not reading ({} bytes waiting to be sent, limit {})",
+            ConnectionIncidents.of(channel).close(channel, PeerIncident.NOT_READING,
+                    "closing {}: the peer is not reading ({} bytes waiting to be sent, limit {})",
                     Transports.peer(channel), outboundBytes() + queuedBytes.getAsLong(), maxPendingWriteBytes);
-            channel.close();
         }
         frame.release();
     }

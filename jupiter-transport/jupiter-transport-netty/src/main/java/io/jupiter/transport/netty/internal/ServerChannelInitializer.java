@@ -2,6 +2,7 @@ package io.jupiter.transport.netty.internal;
 
 import io.jupiter.common.Requires;
 import io.jupiter.common.ThrottledWarning;
+import io.jupiter.transport.PeerIncident;
 import io.jupiter.transport.TransportConfig;
 import io.jupiter.transport.WriteBatching;
 import io.jupiter.transport.netty.ReloadingSslContext;
@@ -30,7 +31,8 @@ import org.slf4j.LoggerFactory;
  *    │  FlushConsolidationHandler(256, true)   outbound: the flushes of one read batch become one syscall
  *    │  IdleStateHandler(readerIdle, 0, 0)     (left out when readerIdleMillis is 0)
  *    │  ReaderIdleCloser (shared)              closes a connection that sent nothing for readerIdle
- *    │  FrameDecoder (per channel)             16-byte header checks, heartbeats dropped, pings answered
+ *    │  FrameDecoder (per channel)             16-byte header checks, heartbeats dropped, pings answered, a
+ *    │                                         heartbeat flood closed
  *    ▼  FrameDispatcher (shared)               FrameHandler callbacks, back-pressure
  * </pre>
  *
@@ -55,7 +57,6 @@ public final class ServerChannelInitializer extends ChannelInitializer<Channel> 
     private final FrameDispatcher dispatcher;
     private final ChannelGroup children;
     private final ConnectionLimits limits;
-    private final ThrottledWarning refusals = new ThrottledWarning(logger, 1, TimeUnit.SECONDS);
     private final ThrottledWarning handshakeFailures = new ThrottledWarning(logger, 1, TimeUnit.SECONDS);
     private final ReloadingSslContext tls;
 
@@ -77,12 +78,14 @@ public final class ServerChannelInitializer extends ChannelInitializer<Channel> 
     protected void initChannel(Channel channel) {
         String refused = limits.admit(channel);
         if (refused != null) {
-            refusals.warnFor(peer(channel), "refusing the connection from {}: {}", Transports.peer(channel), refused);
+            dispatcher.incidents().log(channel, PeerIncident.REFUSED, "refusing the connection from {}: {}",
+                    Transports.peer(channel), refused);
             channel.close();
             return;
         }
         children.add(channel);
         NettyConnection.configure(channel, config, true);
+        ConnectionIncidents.attach(channel, dispatcher.incidents());
         ChannelPipeline pipeline = channel.pipeline();
         if (tls != null) {
             tls.addTo(pipeline, (InetSocketAddress) channel.remoteAddress(), handshakeFailures);
@@ -99,9 +102,5 @@ public final class ServerChannelInitializer extends ChannelInitializer<Channel> 
         }
         pipeline.addLast("decoder", new FrameDecoder(config, true));
         pipeline.addLast("dispatcher", dispatcher);
-    }
-
-    private static Object peer(Channel channel) {
-        return channel.remoteAddress() instanceof InetSocketAddress remote ? remote.getAddress() : null;
     }
 }
