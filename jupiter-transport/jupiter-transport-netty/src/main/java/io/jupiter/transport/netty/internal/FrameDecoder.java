@@ -158,24 +158,21 @@ public final class FrameDecoder extends ByteToMessageDecoder {
                 String violation = ProtocolHeader.checkPrefix(in, in.readerIndex(), in.readableBytes(),
                         acceptedNow());
                 if (violation != null) {
-                    fail(ctx, in, violation);
+                    fail(ctx, in, PeerIncident.MALFORMED_FRAME, violation);
                 }
                 return;
             }
             String violation = readHeader(in);
             if (violation != null) {
-                fail(ctx, in, violation);
+                fail(ctx, in, PeerIncident.MALFORMED_FRAME, violation);
                 return;
             }
             headerJustRead = true;
         }
         if (ProtocolHeader.messageCode(sign) == ProtocolHeader.HEARTBEAT) {
             if (headerJustRead && tooManyHeartbeats()) {
-                failed = true;
-                in.skipBytes(in.readableBytes());
-                ConnectionIncidents.of(ctx.channel()).close(ctx.channel(), PeerIncident.TOO_MANY_HEARTBEATS,
-                        "closing {}: more than {} heartbeats within one second", Transports.peer(ctx.channel()),
-                        maxHeartbeatsPerSecond);
+                fail(ctx, in, PeerIncident.TOO_MANY_HEARTBEATS,
+                        "more than " + maxHeartbeatsPerSecond + " heartbeats within one second");
                 return;
             }
             if (headerJustRead && id != 0 && bodySize == 0 && status == 0) {
@@ -278,10 +275,10 @@ public final class FrameDecoder extends ByteToMessageDecoder {
         return firstHeaderRead ? acceptedMessageCodes : acceptedMessageCodes | firstFrameMask;
     }
 
-    private void fail(ChannelHandlerContext ctx, ByteBuf in, String violation) {
+    private void fail(ChannelHandlerContext ctx, ByteBuf in, PeerIncident incident, String violation) {
         failed = true;
         in.skipBytes(in.readableBytes());
-        ConnectionIncidents.of(ctx.channel()).close(ctx.channel(), PeerIncident.MALFORMED_FRAME, "closing {}: {}",
+        ConnectionIncidents.of(ctx.channel()).close(ctx.channel(), incident, "closing {}: {}",
                 Transports.peer(ctx.channel()), violation);
     }
 }

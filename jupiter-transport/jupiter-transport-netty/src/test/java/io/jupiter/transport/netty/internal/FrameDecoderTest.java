@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jupiter.transport.Frame;
 import io.jupiter.transport.Frames;
+import io.jupiter.transport.PeerIncident;
 import io.jupiter.transport.ProtocolHeader;
 import io.jupiter.transport.TransportConfig;
 import io.netty.buffer.ByteBuf;
@@ -163,6 +164,35 @@ class FrameDecoderTest {
         frame.release();
         assertThat(inbound(channel)).isNull();
         assertThat(channel.isOpen()).isTrue();
+    }
+
+    @Test
+    void oneHeartbeatMoreThanTheLimitWithinASecondClosesTheConnection() {
+        channel.finishAndReleaseAll();
+        channel = new EmbeddedChannel(new FrameDecoder(RPC.toBuilder().maxHeartbeatsPerSecond(10).build()));
+        ByteBuf in = Unpooled.buffer();
+        for (int i = 0; i < 10; i++) {
+            ByteBuf heartbeat = Frames.heartbeat(UnpooledByteBufAllocator.DEFAULT, i % 2 == 0 ? 0 : i);
+            in.writeBytes(heartbeat);
+            heartbeat.release();
+        }
+        channel.writeInbound(in);
+        assertThat(channel.isOpen()).as("10 heartbeats: at the limit").isTrue();
+        try (LogCapture log = new LogCapture()) {
+            // The 11th, and a request behind it in the same read: dropped unread.
+            ByteBuf more = Unpooled.buffer();
+            ByteBuf heartbeat = Frames.heartbeat(UnpooledByteBufAllocator.DEFAULT);
+            ByteBuf request = frame(REQUEST_SIGN, (byte) 0, 9L, "too late");
+            more.writeBytes(heartbeat).writeBytes(request);
+            heartbeat.release();
+            request.release();
+            channel.writeInbound(more);
+            assertThat(log.lines("WARN")).singleElement().asString()
+                    .contains("closing embedded: more than 10 heartbeats within one second");
+        }
+        assertThat(channel.isOpen()).isFalse();
+        assertThat(inbound(channel)).isNull();
+        assertThat(ConnectionIncidents.of(channel).count(PeerIncident.TOO_MANY_HEARTBEATS)).isEqualTo(1);
     }
 
     @Test
