@@ -16,6 +16,11 @@ public interface Connector extends AutoCloseable {
      */
     ConnectionGroup connect(SocketAddress address, int connections);
 
+    /** What peers did that made this connector close a connection or log a line, counted for metrics. */
+    default PeerIncidents incidents() {
+        return PeerIncidents.NONE;
+    }
+
     /** Closes every group and releases the IO threads; waits until they are gone. */
     @Override
     void close();

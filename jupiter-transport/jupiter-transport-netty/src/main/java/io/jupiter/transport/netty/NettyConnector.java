@@ -5,6 +5,7 @@ import io.jupiter.transport.ConnectionGroup;
 import io.jupiter.transport.Connector;
 import io.jupiter.transport.FrameHandler;
 import io.jupiter.transport.InProcessAddress;
+import io.jupiter.transport.PeerIncidents;
 import io.jupiter.transport.TransportAddresses;
 import io.jupiter.transport.TransportConfig;
 import io.jupiter.transport.netty.internal.FrameDispatcher;
@@ -123,6 +124,11 @@ public final class NettyConnector implements Connector {
         }
         connectionGroup.start();
         return connectionGroup;
+    }
+
+    @Override
+    public PeerIncidents incidents() {
+        return dispatcher.incidents();
     }
 
     private synchronized EventLoopGroup inProcessGroup() {

@@ -58,21 +58,39 @@ class HostilePeerTest {
 
     @Test
     void aPeerThatStopsReadingIsClosedWithAFewLogLinesNotOnePerFrame() throws Exception {
+        assertANonReadingPeerIsClosedWithAFewLines(false);
+    }
+
+    @Test
+    void aPeerThatStopsReadingIsClosedWithAFewLogLinesWhenAnotherThreadWrites() throws Exception {
+        assertANonReadingPeerIsClosedWithAFewLines(true);
+    }
+
+    /** @param offIoThread whether the answers are written by another thread (through the outbound queue) */
+    private void assertANonReadingPeerIsClosedWithAFewLines(boolean offIoThread) throws Exception {
         CountDownLatch disconnected = new CountDownLatch(1);
         FrameHandler firehose = new FrameHandler() {
             @Override
             public void frameReceived(Connection connection, Frame frame) {
-                // One request is answered with 40 MiB: far more than the socket and the pending-bytes limit hold.
-                try {
-                    for (int i = 0; i < 2_000 && connection.isActive(); i++) {
-                        ByteBuf response = Frames.newFrame(connection.alloc(), BIG_BODY);
-                        response.writeZero(BIG_BODY);
-                        Frames.fillHeader(response, ProtocolHeader.toSign(EchoPeer.SERIALIZER,
-                                ProtocolHeader.RESPONSE), Status.OK.value(), frame.id());
-                        connection.write(response);
-                    }
-                } finally {
-                    frame.release();
+                long id = frame.id();
+                frame.release();
+                if (offIoThread) {
+                    Thread writer = new Thread(() -> answer(connection, id), "firehose");
+                    writer.setDaemon(true);
+                    writer.start();
+                } else {
+                    answer(connection, id);
+                }
+            }
+
+            /** One request is answered with 40 MiB: far more than the socket and the pending-bytes limit hold. */
+            private void answer(Connection connection, long id) {
+                for (int i = 0; i < 2_000 && connection.isActive(); i++) {
+                    ByteBuf response = Frames.newFrame(connection.alloc(), BIG_BODY);
+                    response.writeZero(BIG_BODY);
+                    Frames.fillHeader(response, ProtocolHeader.toSign(EchoPeer.SERIALIZER, ProtocolHeader.RESPONSE),
+                            Status.OK.value(), id);
+                    connection.write(response);
                 }
             }
 
