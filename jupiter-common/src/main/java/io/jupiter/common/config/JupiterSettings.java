@@ -550,6 +550,17 @@ public final class JupiterSettings {
             .property("jupiter.rpc.hedging.min.samples")
             .where("`HedgingPolicy.afterLatencyPercentile`"));
 
+    // ---- sick providers and client-side throttling (issue #35; ProxyBuilder; docs/reliability.md) ----
+
+    /** Whether server errors count as failures for outlier ejection. */
+    public static final Setting<Boolean> OUTLIER_COUNTS_SERVER_ERRORS = declare(Setting.of(
+                    "outlierCountsServerErrors", ValueType.BOOLEAN, true)
+            .doc("outlier ejection: an exception the method does not declare (SERVICE_UNEXPECTED_ERROR) and a "
+                    + "provider failure around the method (SERVER_ERROR) count as failures, like a timeout; a "
+                    + "declared exception and SERVER_BUSY do not")
+            .property("jupiter.rpc.outlier.server.errors")
+            .where("`OutlierEjection.withServerErrors(boolean)`"));
+
     /** Connections each consumer should keep to a provider. */
     public static final Setting<Integer> SUGGESTED_CONNECTION_COUNT = declare(Setting.of("connCount", ValueType.INT,
                     () -> Math.min(Runtime.getRuntime().availableProcessors(), 4), "min(processors, 4)")
