@@ -16,7 +16,8 @@ import io.jupiter.common.config.JupiterSettings;
  *
  * <p>Failures are timeouts, connection errors and, unless {@link #withServerErrors withServerErrors(false)}, server
  * errors: an exception the method does not declare ({@code SERVICE_UNEXPECTED_ERROR}, a bad deploy or a broken
- * dependency) and a failure of the provider around the method ({@code SERVER_ERROR}), Envoy's 5xx. Any other answer
+ * dependency), a failure of the provider around the method ({@code SERVER_ERROR}), Envoy's 5xx, and
+ * {@code SERVICE_NOT_FOUND} (a provider published for a service it does not serve). Any other answer
  * (a value, an exception the method declares: a business outcome, a refusal such as {@code SERVER_BUSY}: a full
  * provider, which client-side throttling and the balancer handle) ends a run of failures and counts as a success in
  * the window. Each
@@ -114,8 +115,8 @@ public final class OutlierEjection {
     /**
      * These settings with server errors counted as failures ({@code true}, the default of
      * {@code jupiter.rpc.outlier.server.errors}) or not: an exception the method does not declare
-     * ({@code SERVICE_UNEXPECTED_ERROR}) and a failure of the provider around the method ({@code SERVER_ERROR}). With
-     * {@code false}, only timeouts and connection errors count, as before issue #35.
+     * ({@code SERVICE_UNEXPECTED_ERROR}), a failure of the provider around the method ({@code SERVER_ERROR}) and
+     * {@code SERVICE_NOT_FOUND}. With {@code false}, only timeouts and connection errors count, as before issue #35.
      */
     public OutlierEjection withServerErrors(boolean counted) {
         if (!enabled() || counted == countsServerErrors) {

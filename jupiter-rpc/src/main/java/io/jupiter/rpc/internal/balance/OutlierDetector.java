@@ -96,17 +96,18 @@ public final class OutlierDetector {
 
     /**
      * Whether {@code error}, an answer from a provider, is a server error that counts as a failure: an exception the
-     * method does not declare ({@code SERVICE_UNEXPECTED_ERROR}) or a failure around the method
-     * ({@code SERVER_ERROR}), unless the settings leave server errors out. A declared exception is the method's
-     * answer, and {@code SERVER_BUSY} a full provider's (its refusals are for client-side throttling), so neither
-     * counts.
+     * method does not declare ({@code SERVICE_UNEXPECTED_ERROR}), a failure around the method ({@code SERVER_ERROR})
+     * or a provider that does not serve the service at all ({@code SERVICE_NOT_FOUND}: a stale registry entry),
+     * unless the settings leave server errors out. A declared exception is the method's answer, and
+     * {@code SERVER_BUSY} a full provider's (its refusals are for client-side throttling), so neither counts.
      */
     public boolean isServerError(Throwable error) {
         if (!settings.countsServerErrors() || !(error instanceof RpcException e)) {
             return false;
         }
         Status status = e.status();
-        return status == Status.SERVICE_UNEXPECTED_ERROR || status == Status.SERVER_ERROR;
+        return status == Status.SERVICE_UNEXPECTED_ERROR || status == Status.SERVER_ERROR
+                || status == Status.SERVICE_NOT_FOUND;
     }
 
     /** An attempt on {@code endpoint} ended without telling anything (cancelled, or not sent): its probe is free. */
