@@ -178,7 +178,7 @@ public final class OverloadScenario {
         ProxyBuilder<Workload> builder = client.proxy(Workload.class).address("127.0.0.1:" + port)
                 .timeoutMillis(o.timeoutMillis());
         if (o.throttling() != null) {
-            builder.clientThrottling(o.throttling() ? ClientThrottling.defaults() : ClientThrottling.off());
+            builder.clientThrottling(o.throttling() ? ClientThrottling.adaptive() : ClientThrottling.off());
         }
         return builder;
     }
