@@ -6,9 +6,11 @@ import io.jupiter.common.config.JupiterSettings;
  * Client-side adaptive throttling of one proxy (Google SRE book, "Handling Overload"): the proxy counts, over a
  * sliding window of {@code windowMillis}, the calls it was asked to make and those its providers accepted (any answer
  * but a refusal: a value, an exception of the method, a server error), and refuses a new call here, without sending
- * it, with probability {@code max(0, (calls - K x accepted) / (calls + 1))}, K = {@code kPercent / 100}. Calls it
- * refuses count as calls, so while providers accept nothing almost every call stays here, and as soon as they accept
- * again the share refused falls. A refused call fails at once with a
+ * it, with probability {@code max(0, (calls - K x accepted) / (calls + 1))}, K = {@code kPercent / 100}, at most
+ * 90 %. Calls it refuses count as calls at once, calls it sends when they end, so while providers accept nothing
+ * nine calls in ten stay here, and as soon as they accept again the share refused falls. (Without the 90 % cap,
+ * callers that call again at once when refused keep the window full of refusals and the proxy shut after the
+ * providers recovered: measured, docs/reliability.md.) A refused call fails at once with a
  * {@link io.jupiter.rpc.exception.ThrottledException} (a {@code ServerBusyException} whose message says it was
  * throttled locally).
  *

@@ -17,6 +17,12 @@ import java.util.concurrent.atomic.AtomicLongArray;
 final class AdaptiveThrottle {
 
     private static final int SLICES = 10;
+    /**
+     * The largest share of calls refused: without a cap, callers that call again at once when refused (a closed loop)
+     * fill the window with refusals faster than the few calls sent can be accepted, and the proxy would stay shut
+     * after its providers recovered; with one call in ten sent, the accepted ones reopen it within a few windows.
+     */
+    private static final double MAX_REFUSED = 0.9;
     private static final long MAX_COUNT = (1L << 20) - 1;
     private static final long TAG_MASK = (1L << 24) - 1;
 
@@ -33,8 +39,9 @@ final class AdaptiveThrottle {
     }
 
     /**
-     * Counts a new call and decides whether it is refused here: {@code null} if it may go, else the exception to
-     * fail it with.
+     * Decides whether a new call is refused here: {@code null} if it may go, else the exception to fail it with (the
+     * refusal counts as a call at once; a call that goes counts when it ends, so calls still in flight, such as the
+     * first calls of a proxy, never make the next ones look refused).
      */
     ThrottledException admit(MethodInfo info) {
         long now = System.nanoTime();
@@ -49,23 +56,26 @@ final class AdaptiveThrottle {
                 accepted += slice & MAX_COUNT;
             }
         }
-        record(now, false);
-        double refused = (calls - k * accepted) / (calls + 1);
+        double refused = Math.min(MAX_REFUSED, (calls - k * accepted) / (calls + 1));
         if (refused <= 0 || ThreadLocalRandom.current().nextDouble() >= refused) {
             return null;
         }
+        record(now, false);
         return new ThrottledException(info + " throttled locally, not sent: the providers of " + owner
                 + " accepted " + accepted + " of the last " + calls + " calls (client-side throttling refuses a share "
                 + "of the calls beyond " + k + " x those accepted; ClientThrottling)");
     }
 
-    /** A call this throttle let go ended with {@code error} ({@code null}: a value). */
+    /**
+     * A call this throttle let go ended with {@code error} ({@code null}: a value): a call, accepted unless refused
+     * or timed out; not counted if it never reached a provider (no connection, not sent).
+     */
     void ended(Throwable error) {
         if (accepted(error)) {
             record(System.nanoTime(), true);
-        } else if (error instanceof RpcException e && !(e instanceof TimeoutException)
-                && !ClusterStage.isRefusal(e)) {
-            forget(System.nanoTime()); // never reached a provider: neither a call nor a refusal
+        } else if (error instanceof TimeoutException
+                || (error instanceof RpcException e && ClusterStage.isRefusal(e))) {
+            record(System.nanoTime(), false);
         }
     }
 
@@ -77,43 +87,23 @@ final class AdaptiveThrottle {
         return ClusterStage.answered(e);
     }
 
+    /** Counts a call at {@code nowNanos}, accepted or not. */
     private void record(long nowNanos, boolean accept) {
         long number = nowNanos / sliceNanos;
         int index = Math.floorMod(number, SLICES);
         long tag = (number & TAG_MASK) << 40;
+        long add = accept ? (1L << 20) | 1 : 1L << 20;
         for (;;) {
             long slice = slices.get(index);
             long next;
             if ((slice & (TAG_MASK << 40)) != tag) {
-                next = accept ? tag | 1 : tag | (1L << 20);
-            } else if (accept) {
-                if ((slice & MAX_COUNT) == MAX_COUNT) {
-                    return;
-                }
-                next = slice + 1;
+                next = tag | add;
+            } else if (((slice >>> 20) & MAX_COUNT) == MAX_COUNT) {
+                return; // full: the slice's ratio stays that of its first calls
             } else {
-                if (((slice >>> 20) & MAX_COUNT) == MAX_COUNT) {
-                    return;
-                }
-                next = slice + (1L << 20);
+                next = slice + add;
             }
             if (slices.compareAndSet(index, slice, next)) {
-                return;
-            }
-        }
-    }
-
-    /** Takes back one call of the current slice (if it has any). */
-    private void forget(long nowNanos) {
-        long number = nowNanos / sliceNanos;
-        int index = Math.floorMod(number, SLICES);
-        long tag = (number & TAG_MASK) << 40;
-        for (;;) {
-            long slice = slices.get(index);
-            if ((slice & (TAG_MASK << 40)) != tag || ((slice >>> 20) & MAX_COUNT) == 0) {
-                return;
-            }
-            if (slices.compareAndSet(index, slice, slice - (1L << 20))) {
                 return;
             }
         }
