@@ -71,8 +71,8 @@ class ClientThrottlingTest {
             for (int i = 0; i < 20; i++) {
                 try {
                     whoAfter(tail, 0);
-                } catch (ThrottledException e) {
-                    return false;
+                } catch (ThrottledException | TimeoutException e) {
+                    return false; // refused here, or late on a busy machine: not yet
                 }
             }
             return true;
