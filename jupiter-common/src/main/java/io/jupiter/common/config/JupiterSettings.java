@@ -438,7 +438,8 @@ public final class JupiterSettings {
     public static final Setting<Integer> OUTLIER_CONSECUTIVE_FAILURES = declare(Setting.of(
                     "outlierConsecutiveFailures", ValueType.INT, 5)
             .bound(Bound.positive())
-            .doc("outlier ejection: consecutive timeouts or connection errors of one provider that eject it")
+            .doc("outlier ejection: consecutive timeouts, connection errors or server errors of one provider that "
+                    + "eject it")
             .property("jupiter.rpc.outlier.consecutive.failures")
             .where("`ProxyBuilder.outlierEjection(OutlierEjection.of(...))`, `OutlierEjection.off()`"));
 
@@ -470,8 +471,8 @@ public final class JupiterSettings {
     public static final Setting<Integer> OUTLIER_FAILURE_RATE_PERCENT = declare(Setting.of(
                     "outlierFailureRatePercent", ValueType.INT, 50)
             .bound(Bound.between(0, 100)).defaultText("50 %")
-            .doc("outlier ejection: share of a provider's attempts over the window that ended in a timeout or "
-                    + "connection error from which it is ejected; 0 turns the rule off")
+            .doc("outlier ejection: share of a provider's attempts over the window that ended in a timeout, "
+                    + "connection error or server error from which it is ejected; 0 turns the rule off")
             .property("jupiter.rpc.outlier.failure.rate.percent")
             .where("`ProxyBuilder.outlierEjection(OutlierEjection.of(...).withFailureRate(...))`"));
 

@@ -65,7 +65,7 @@ public final class OutlierEjection {
      * Ejection with the given settings, and the failure-rate rule of the defaults
      * ({@code jupiter.rpc.outlier.failure.rate.*}; {@link #withFailureRate} and {@link #withoutFailureRate} change it).
      *
-     * @param consecutiveFailures timeouts or connection errors in a row that eject a provider (&gt; 0)
+     * @param consecutiveFailures timeouts, connection errors or server errors in a row that eject a provider (&gt; 0)
      * @param ejectionMillis      the first ejection time (&gt; 0)
      * @param maxEjectionMillis   the longest ejection time (at least {@code ejectionMillis})
      * @param maxEjectedPercent   the largest share of the providers out at once, 1 to 100
