@@ -4,6 +4,7 @@ import io.jupiter.common.Requires;
 import io.jupiter.common.config.JupiterSettings;
 import io.jupiter.rpc.balance.LoadBalancerType;
 import io.jupiter.rpc.balance.OutlierEjection;
+import io.jupiter.rpc.cluster.ClientThrottling;
 import io.jupiter.rpc.cluster.ClusterStrategy;
 import io.jupiter.rpc.cluster.HedgingPolicy;
 import io.jupiter.rpc.cluster.RetryBudget;
@@ -55,6 +56,7 @@ public final class ProxyBuilder<T> {
     private final Set<String> idempotentMethods = new HashSet<>();
     private OutlierEjection outlierEjection = OutlierEjection.defaults();
     private RetryBudget retryBudget = RetryBudget.defaults();
+    private ClientThrottling clientThrottling = ClientThrottling.defaults();
     private HedgingPolicy hedging;
     private final Map<String, HedgingPolicy> methodHedging = new HashMap<>();
 
@@ -153,6 +155,17 @@ public final class ProxyBuilder<T> {
      */
     public ProxyBuilder<T> retryBudget(RetryBudget budget) {
         this.retryBudget = Requires.notNull(budget, "retryBudget");
+        return this;
+    }
+
+    /**
+     * Client-side throttling of this proxy's calls (SRE book, "Handling Overload"): while its providers refuse or
+     * time out most calls, a share of new calls fails here at once with a
+     * {@link io.jupiter.rpc.exception.ThrottledException}, sent nowhere; default {@link ClientThrottling#defaults()}
+     * (off unless {@code jupiter.rpc.client.throttling}).
+     */
+    public ProxyBuilder<T> clientThrottling(ClientThrottling throttling) {
+        this.clientThrottling = Requires.notNull(throttling, "clientThrottling");
         return this;
     }
 
@@ -265,6 +278,7 @@ public final class ProxyBuilder<T> {
         all.addAll(interceptors);
         settings.extensions(all, client.propagateDeadline());
         settings.tailTolerance(outlierEjection, retryBudget, hedging, methodHedging);
+        settings.clientThrottling(clientThrottling);
         if (registryUrl != null) {
             return client.runtime().newProxy(settings, chosen, registryUrl);
         }

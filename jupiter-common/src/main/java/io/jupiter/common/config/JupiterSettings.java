@@ -450,7 +450,8 @@ public final class JupiterSettings {
     public static final Setting<Integer> OUTLIER_CONSECUTIVE_FAILURES = declare(Setting.of(
                     "outlierConsecutiveFailures", ValueType.INT, 5)
             .bound(Bound.positive())
-            .doc("outlier ejection: consecutive timeouts or connection errors of one provider that eject it")
+            .doc("outlier ejection: consecutive timeouts, connection errors or server errors of one provider that "
+                    + "eject it")
             .property("jupiter.rpc.outlier.consecutive.failures")
             .where("`ProxyBuilder.outlierEjection(OutlierEjection.of(...))`, `OutlierEjection.off()`"));
 
@@ -482,8 +483,8 @@ public final class JupiterSettings {
     public static final Setting<Integer> OUTLIER_FAILURE_RATE_PERCENT = declare(Setting.of(
                     "outlierFailureRatePercent", ValueType.INT, 50)
             .bound(Bound.between(0, 100)).defaultText("50 %")
-            .doc("outlier ejection: share of a provider's attempts over the window that ended in a timeout or "
-                    + "connection error from which it is ejected; 0 turns the rule off")
+            .doc("outlier ejection: share of a provider's attempts over the window that ended in a timeout, "
+                    + "connection error or server error from which it is ejected; 0 turns the rule off")
             .property("jupiter.rpc.outlier.failure.rate.percent")
             .where("`ProxyBuilder.outlierEjection(OutlierEjection.of(...).withFailureRate(...))`"));
 
@@ -561,6 +562,42 @@ public final class JupiterSettings {
                     + "replaces the fallback delay")
             .property("jupiter.rpc.hedging.min.samples")
             .where("`HedgingPolicy.afterLatencyPercentile`"));
+
+    // ---- sick providers and client-side throttling (issue #35; ProxyBuilder; docs/reliability.md) ----
+
+    /** Whether server errors count as failures for outlier ejection. */
+    public static final Setting<Boolean> OUTLIER_COUNTS_SERVER_ERRORS = declare(Setting.of(
+                    "outlierCountsServerErrors", ValueType.BOOLEAN, true)
+            .doc("outlier ejection: an exception the method does not declare (SERVICE_UNEXPECTED_ERROR), a provider "
+                    + "failure around the method (SERVER_ERROR) and SERVICE_NOT_FOUND count as failures, like a "
+                    + "timeout; a declared exception and SERVER_BUSY do not")
+            .property("jupiter.rpc.outlier.server.errors")
+            .where("`OutlierEjection.withServerErrors(boolean)`"));
+
+    /** Whether a proxy throttles its own calls while its providers refuse or time out most of them. */
+    public static final Setting<Boolean> CLIENT_THROTTLING = declare(Setting.of("clientThrottling",
+                    ValueType.BOOLEAN, false)
+            .doc("client-side adaptive throttling (SRE book, Handling Overload): a proxy refuses a call locally "
+                    + "(ThrottledException, a ServerBusyException) with probability max(0, (calls - K x accepted) / "
+                    + "(calls + 1)) over the window")
+            .property("jupiter.rpc.client.throttling")
+            .where("`ProxyBuilder.clientThrottling(ClientThrottling.defaults() / .of(...) / .off())`"));
+
+    /** K of client-side throttling, in percent: calls go unthrottled up to K x the calls accepted. */
+    public static final Setting<Integer> CLIENT_THROTTLING_K_PERCENT = declare(Setting.of("clientThrottlingKPercent",
+                    ValueType.INT, 200)
+            .bound(Bound.between(100, 10_000)).defaultText("200 (K = 2)")
+            .doc("client-side throttling: K x 100; a proxy sends up to K times the calls its providers accepted")
+            .property("jupiter.rpc.client.throttling.k.percent")
+            .where("`ClientThrottling.of(kPercent, windowMillis)`"));
+
+    /** The window client-side throttling counts calls and accepted calls over. */
+    public static final Setting<Long> CLIENT_THROTTLING_WINDOW_MILLIS = declare(Setting.of(
+                    "clientThrottlingWindowMillis", ValueType.LONG, 10_000L)
+            .bound(Bound.between(1_000, 3_600_000)).defaultText("10 s")
+            .doc("client-side throttling: the window calls and accepted calls are counted over (in ten slices)")
+            .property("jupiter.rpc.client.throttling.window.millis")
+            .where("`ClientThrottling.of(kPercent, windowMillis)`"));
 
     /** Connections each consumer should keep to a provider. */
     public static final Setting<Integer> SUGGESTED_CONNECTION_COUNT = declare(Setting.of("connCount", ValueType.INT,

@@ -14,8 +14,13 @@ import io.jupiter.common.config.JupiterSettings;
  * at once. At most {@code maxEjectedPercent} of the proxy's providers are out at once (at least one may be, never
  * all of them: a proxy of one provider ejects nothing).
  *
- * <p>Only timeouts and connection errors count as failures; an answer of any kind (a value, an exception the method
- * threw, a refusal such as {@code SERVER_BUSY}) ends a run of failures and counts as a success in the window. Each
+ * <p>Failures are timeouts, connection errors and, unless {@link #withServerErrors withServerErrors(false)}, server
+ * errors: an exception the method does not declare ({@code SERVICE_UNEXPECTED_ERROR}, a bad deploy or a broken
+ * dependency), a failure of the provider around the method ({@code SERVER_ERROR}), Envoy's 5xx, and
+ * {@code SERVICE_NOT_FOUND} (a provider published for a service it does not serve). Any other answer
+ * (a value, an exception the method declares: a business outcome, a refusal such as {@code SERVER_BUSY}: a full
+ * provider, which client-side throttling and the balancer handle) ends a run of failures and counts as a success in
+ * the window. Each
  * ejection and return is logged and counted in the client's metrics ({@code outlier.ejection},
  * {@code outlier.return}).
  *
@@ -23,7 +28,7 @@ import io.jupiter.common.config.JupiterSettings;
  */
 public final class OutlierEjection {
 
-    private static final OutlierEjection OFF = new OutlierEjection(0, 1, 1, 1, 0, 1, 10_000);
+    private static final OutlierEjection OFF = new OutlierEjection(0, 1, 1, 1, 0, 1, 10_000, false);
 
     private final int consecutiveFailures;
     private final long ejectionMillis;
@@ -32,10 +37,11 @@ public final class OutlierEjection {
     private final int failureRatePercent;
     private final int failureRateMinRequests;
     private final long failureRateWindowMillis;
+    private final boolean countsServerErrors;
 
     private OutlierEjection(int consecutiveFailures, long ejectionMillis, long maxEjectionMillis,
                             int maxEjectedPercent, int failureRatePercent, int failureRateMinRequests,
-                            long failureRateWindowMillis) {
+                            long failureRateWindowMillis, boolean countsServerErrors) {
         this.consecutiveFailures = consecutiveFailures;
         this.ejectionMillis = ejectionMillis;
         this.maxEjectionMillis = maxEjectionMillis;
@@ -43,6 +49,7 @@ public final class OutlierEjection {
         this.failureRatePercent = failureRatePercent;
         this.failureRateMinRequests = failureRateMinRequests;
         this.failureRateWindowMillis = failureRateWindowMillis;
+        this.countsServerErrors = countsServerErrors;
     }
 
     /**
@@ -58,7 +65,7 @@ public final class OutlierEjection {
      * Ejection with the given settings, and the failure-rate rule of the defaults
      * ({@code jupiter.rpc.outlier.failure.rate.*}; {@link #withFailureRate} and {@link #withoutFailureRate} change it).
      *
-     * @param consecutiveFailures timeouts or connection errors in a row that eject a provider (&gt; 0)
+     * @param consecutiveFailures timeouts, connection errors or server errors in a row that eject a provider (&gt; 0)
      * @param ejectionMillis      the first ejection time (&gt; 0)
      * @param maxEjectionMillis   the longest ejection time (at least {@code ejectionMillis})
      * @param maxEjectedPercent   the largest share of the providers out at once, 1 to 100
@@ -74,7 +81,8 @@ public final class OutlierEjection {
         return new OutlierEjection(consecutiveFailures, ejectionMillis, maxEjectionMillis, maxEjectedPercent,
                 JupiterSettings.OUTLIER_FAILURE_RATE_PERCENT.get(),
                 JupiterSettings.OUTLIER_FAILURE_RATE_MIN_REQUESTS.get(),
-                JupiterSettings.OUTLIER_FAILURE_RATE_WINDOW_MILLIS.get());
+                JupiterSettings.OUTLIER_FAILURE_RATE_WINDOW_MILLIS.get(),
+                JupiterSettings.OUTLIER_COUNTS_SERVER_ERRORS.get());
     }
 
     /**
@@ -92,7 +100,7 @@ public final class OutlierEjection {
         JupiterSettings.OUTLIER_FAILURE_RATE_MIN_REQUESTS.check(minRequests);
         JupiterSettings.OUTLIER_FAILURE_RATE_WINDOW_MILLIS.check(windowMillis);
         return new OutlierEjection(consecutiveFailures, ejectionMillis, maxEjectionMillis, maxEjectedPercent,
-                percent, minRequests, windowMillis);
+                percent, minRequests, windowMillis, countsServerErrors);
     }
 
     /** These settings without the failure-rate rule: only failures in a row eject. */
@@ -101,7 +109,21 @@ public final class OutlierEjection {
             return this;
         }
         return new OutlierEjection(consecutiveFailures, ejectionMillis, maxEjectionMillis, maxEjectedPercent,
-                0, failureRateMinRequests, failureRateWindowMillis);
+                0, failureRateMinRequests, failureRateWindowMillis, countsServerErrors);
+    }
+
+    /**
+     * These settings with server errors counted as failures ({@code true}, the default of
+     * {@code jupiter.rpc.outlier.server.errors}) or not: an exception the method does not declare
+     * ({@code SERVICE_UNEXPECTED_ERROR}), a failure of the provider around the method ({@code SERVER_ERROR}) and
+     * {@code SERVICE_NOT_FOUND}. With {@code false}, only timeouts and connection errors count, as before issue #35.
+     */
+    public OutlierEjection withServerErrors(boolean counted) {
+        if (!enabled() || counted == countsServerErrors) {
+            return this;
+        }
+        return new OutlierEjection(consecutiveFailures, ejectionMillis, maxEjectionMillis, maxEjectedPercent,
+                failureRatePercent, failureRateMinRequests, failureRateWindowMillis, counted);
     }
 
     /** No ejection: every provider with an open connection stays in load balancing. */
@@ -147,6 +169,11 @@ public final class OutlierEjection {
         return failureRateWindowMillis;
     }
 
+    /** Whether undeclared exceptions and {@code SERVER_ERROR} answers count as failures ({@link #withServerErrors}). */
+    public boolean countsServerErrors() {
+        return countsServerErrors;
+    }
+
     @Override
     public String toString() {
         if (!enabled()) {
@@ -155,6 +182,7 @@ public final class OutlierEjection {
         String rate = failureRatePercent == 0 ? "" : " or >= " + failureRatePercent + " % of " + failureRateMinRequests
                 + "+ in " + failureRateWindowMillis + " ms";
         return "OutlierEjection(" + consecutiveFailures + " failures" + rate + ", " + ejectionMillis + ".."
-                + maxEjectionMillis + " ms, " + maxEjectedPercent + " %)";
+                + maxEjectionMillis + " ms, " + maxEjectedPercent + " %" + (countsServerErrors ? ", server errors" : "")
+                + ")";
     }
 }

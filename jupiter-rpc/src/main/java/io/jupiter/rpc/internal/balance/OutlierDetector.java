@@ -2,7 +2,9 @@ package io.jupiter.rpc.internal.balance;
 
 import io.jupiter.common.LogText;
 import io.jupiter.rpc.balance.OutlierEjection;
+import io.jupiter.rpc.exception.RpcException;
 import io.jupiter.rpc.metrics.RpcMetrics;
+import io.jupiter.transport.Status;
 import io.jupiter.transport.TransportAddresses;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,15 +13,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Outlier ejection of one proxy ({@link OutlierEjection}): counts each provider's timeouts and connection errors in
- * a row and, with the failure-rate rule, its attempts and failures over a sliding window ({@link FailureWindow}),
- * takes a provider that reaches either limit out of load balancing for a time that doubles while it keeps
- * failing, and gives the balancer the providers still in rotation. A provider whose time is over comes back on
+ * Outlier ejection of one proxy ({@link OutlierEjection}): counts each provider's timeouts, connection errors and
+ * server errors in a row and, with the failure-rate rule, its attempts and failures over a sliding window ({@link
+ * FailureWindow}), takes a provider that reaches either limit out of load balancing for a time that doubles while it
+ * keeps failing, and gives the balancer the providers still in rotation. A provider whose time is over comes back on
  * probation (Finagle's probe-open state): it gets one call at a time ({@link #probe}), the others stay on the
  * providers in rotation, so a provider still dead costs one call per return, not every call the balancer would have
  * sent it until the first failure came back; the probe's answer brings it back into rotation, its failure ejects it
- * again. Nothing is locked or allocated on a call's path while no provider is out; while one is, the snapshot
- * without it is reused until the directory changes, an ejection ends or a probation ends.
+ * again. Nothing is locked or allocated on a call's path while no provider is out; while one is, the snapshot without
+ * it is reused until the directory changes, an ejection ends or a probation ends.
  */
 public final class OutlierDetector {
 
@@ -92,6 +94,22 @@ public final class OutlierDetector {
         return null;
     }
 
+    /**
+     * Whether {@code error}, an answer from a provider, is a server error that counts as a failure: an exception the
+     * method does not declare ({@code SERVICE_UNEXPECTED_ERROR}), a failure around the method ({@code SERVER_ERROR})
+     * or a provider that does not serve the service at all ({@code SERVICE_NOT_FOUND}: a stale registry entry),
+     * unless the settings leave server errors out. A declared exception is the method's answer, and
+     * {@code SERVER_BUSY} a full provider's (its refusals are for client-side throttling), so neither counts.
+     */
+    public boolean isServerError(Throwable error) {
+        if (!settings.countsServerErrors() || !(error instanceof RpcException e)) {
+            return false;
+        }
+        Status status = e.status();
+        return status == Status.SERVICE_UNEXPECTED_ERROR || status == Status.SERVER_ERROR
+                || status == Status.SERVICE_NOT_FOUND;
+    }
+
     /** An attempt on {@code endpoint} ended without telling anything (cancelled, or not sent): its probe is free. */
     public void abandoned(Endpoint endpoint) {
         if (endpoint.probeUntilNanos.get() != 0) {
@@ -125,7 +143,8 @@ public final class OutlierDetector {
     }
 
     /**
-     * An attempt on {@code endpoint} timed out or lost its connection at {@code nowNanos}; {@code all} is the proxy's
+     * An attempt on {@code endpoint} timed out, lost its connection or got a {@linkplain #isServerError server error}
+     * at {@code nowNanos}; {@code all} is the proxy's
      * current snapshot of providers (the share ejected at once is counted over it).
      */
     public void failed(Endpoint endpoint, Endpoint[] all, Throwable reason, long nowNanos) {

@@ -16,6 +16,9 @@ import io.jupiter.rpc.internal.filter.InterceptorChain;
  *                   InterceptorStage    user interceptors and service-loaded filters, once per call;
  *                   │                   only in the chain when there are some
  *                   ▼
+ *                   ThrottleStage       client-side throttling: refuses a call here while providers refuse
+ *                   │                   or time out most calls; only in the chain when it is on
+ *                   ▼
  *                   ClusterStage        fail-fast, fail-over, fail-safe or broadcast: how many attempts, where
  *                   │
  *                   ▼ (per attempt)
@@ -40,7 +43,20 @@ abstract class CallStage {
      * @param chain the proxy's interceptors and filters, {@code null} when there are none
      */
     static CallStage pipeline(MethodInfo info, InterceptorChain chain, Dispatch dispatch) {
+        return pipeline(info, chain, dispatch, null);
+    }
+
+    /**
+     * The pipeline of one proxy method, outermost stage first.
+     *
+     * @param chain    the proxy's interceptors and filters, {@code null} when there are none
+     * @param throttle the proxy's client-side throttling, {@code null} when it is off
+     */
+    static CallStage pipeline(MethodInfo info, InterceptorChain chain, Dispatch dispatch, AdaptiveThrottle throttle) {
         CallStage stage = ClusterStage.of(info, dispatch);
+        if (throttle != null) {
+            stage = new ThrottleStage(throttle, info, stage);
+        }
         if (chain != null) {
             stage = new InterceptorStage(chain, stage);
         }

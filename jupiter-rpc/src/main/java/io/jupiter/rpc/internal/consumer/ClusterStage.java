@@ -51,13 +51,29 @@ abstract class ClusterStage extends CallStage {
 
     /**
      * Whether a failure may be retried elsewhere: the request surely did not run (not sent, refused busy, service
-     * not found), or the method is idempotent and the outcome is unknown (timeout, connection lost).
+     * not found), or the method is idempotent and the outcome is unknown (timeout, connection lost) or a server error
+     * (an exception the method does not declare, a provider failure around it: another provider may be healthy).
+     * A declared exception is the method's answer and is never retried.
      */
     static boolean retryable(MethodInfo info, RpcException e) {
         if (e.isSafeToRetry()) {
             return true;
         }
-        return info.idempotent && (e instanceof TimeoutException || e instanceof ConnectionException);
+        return info.idempotent && (e instanceof TimeoutException || e instanceof ConnectionException
+                || isServerError(e));
+    }
+
+    /** An exception the method does not declare, or a failure of the provider around the method. */
+    static boolean isServerError(RpcException e) {
+        Status status = e.status();
+        return status == Status.SERVICE_UNEXPECTED_ERROR || status == Status.SERVER_ERROR;
+    }
+
+    /** A provider's refusal of a call it did not run because it is full (busy, flow control). */
+    static boolean isRefusal(RpcException e) {
+        Status status = e.status();
+        return status == Status.SERVER_BUSY || status == Status.APP_FLOW_CONTROL
+                || status == Status.PROVIDER_FLOW_CONTROL;
     }
 
     /**
@@ -165,8 +181,16 @@ abstract class ClusterStage extends CallStage {
             }
         }
 
-        /** Whether the budget lets a retry go; logs either way. */
+        /**
+         * Whether the budget lets a retry go, and, after a refusal, another provider can take it (a full provider
+         * is never asked again at once); logs either way.
+         */
         private boolean mayRetry(RpcException e, Endpoint failedOn) {
+            if (failedOn != null && isRefusal(e) && !dispatch.selector().hasAnotherThan(failedOn)) {
+                log.debug("{} refused by {} ({}); not retried: no other provider to take it", info, failedOn,
+                        LogText.of(e));
+                return false;
+            }
             RetryThrottle budget = dispatch.retryBudget;
             if (!budget.allowsRetry()) {
                 dispatch.metrics.retryThrottled();

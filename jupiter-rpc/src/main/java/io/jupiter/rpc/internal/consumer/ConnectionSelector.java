@@ -62,8 +62,8 @@ final class ConnectionSelector {
 
     /**
      * An attempt on {@code endpoint} begun at {@code startNanos} ended: answered ({@code error} null, or an error the
-     * provider sent), timed out, lost its connection, or failed here before anything was sent (not the provider's
-     * doing: ignored).
+     * provider sent: a server error counts as a failure, see {@link OutlierDetector#isServerError}), timed out, lost
+     * its connection, or failed here before anything was sent (not the provider's doing: ignored).
      */
     void attemptEnded(Endpoint endpoint, long startNanos, Throwable error) {
         long now = System.nanoTime();
@@ -83,11 +83,25 @@ final class ConnectionSelector {
             return;
         }
         endpoint.observeLatency(now - startNanos, now);
-        if (error instanceof TimeoutException) {
+        if (error instanceof TimeoutException || detector.isServerError(error)) {
             detector.failed(endpoint, directory.endpoints(), error, now);
         } else {
             detector.answered(endpoint, now);
         }
+    }
+
+    /**
+     * Whether a provider other than {@code endpoint} is in rotation and connected now, so that a retry would not go
+     * back to it (a provider that refused a call as busy is not asked again at once). Never claims a probe.
+     */
+    boolean hasAnotherThan(Endpoint endpoint) {
+        Endpoint[] all = directory.endpoints();
+        for (Endpoint e : detector.inRotation(all)) {
+            if (e != endpoint && e.isAvailable()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** {@code endpoint}, chosen by {@link #selectNow}, will not be sent this call: a probe it claimed is free. */

@@ -4,6 +4,7 @@ import io.jupiter.rpc.InvokeType;
 import io.jupiter.rpc.ServiceKey;
 import io.jupiter.rpc.balance.LoadBalancerType;
 import io.jupiter.rpc.balance.OutlierEjection;
+import io.jupiter.rpc.cluster.ClientThrottling;
 import io.jupiter.rpc.cluster.ClusterStrategy;
 import io.jupiter.rpc.cluster.HedgingPolicy;
 import io.jupiter.rpc.cluster.RetryBudget;
@@ -29,6 +30,7 @@ public final class ProxySettings {
     final Map<String, ClusterStrategy> methodClusters;
     final Set<String> idempotentMethods;
     OutlierEjection outlierEjection = OutlierEjection.defaults();
+    ClientThrottling clientThrottling = ClientThrottling.defaults();
     RetryBudget retryBudget = RetryBudget.defaults();
     /** Hedging of the proxy's idempotent methods; {@code null}: none. */
     HedgingPolicy hedging;
@@ -94,6 +96,12 @@ public final class ProxySettings {
         this.retryBudget = retryBudget;
         this.hedging = hedging;
         this.methodHedging = Map.copyOf(methodHedging);
+        return this;
+    }
+
+    /** The proxy's client-side throttling ({@link ClientThrottling}). */
+    public ProxySettings clientThrottling(ClientThrottling throttling) {
+        this.clientThrottling = throttling;
         return this;
     }
 

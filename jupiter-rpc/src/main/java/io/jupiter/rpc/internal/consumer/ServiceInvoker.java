@@ -30,6 +30,8 @@ final class ServiceInvoker implements InvocationHandler {
 
     private final ProxySettings settings;
     private final Dispatch dispatch;
+    /** The proxy's client-side throttling, shared by its methods; {@code null} when it is off. */
+    private final AdaptiveThrottle throttle;
     private final Method[] methods;
     private final MethodInfo[] infos;
     /** The interceptors and filters of this proxy; {@code null} when there are none. */
@@ -52,6 +54,8 @@ final class ServiceInvoker implements InvocationHandler {
     ServiceInvoker(ProxySettings settings, Dispatch dispatch, ConsumerStreams streams, Serializer serializer) {
         this.settings = settings;
         this.dispatch = dispatch;
+        this.throttle = settings.clientThrottling.enabled()
+                ? new AdaptiveThrottle(settings.clientThrottling, settings.serviceInterface.getName()) : null;
         this.chain = InterceptorChain.of(Side.CONSUMER, settings.interceptors, List.of());
         Method[] declared = settings.serviceInterface.getMethods();
         this.methods = declared;
@@ -73,7 +77,7 @@ final class ServiceInvoker implements InvocationHandler {
         info.idempotent = settings.idempotentMethods.contains(info.name);
         info.hedging = settings.hedgingFor(info.name);
         info.hedgeDelay = info.hedging == null ? null : new HedgeDelay(info.hedging);
-        info.pipeline = CallStage.pipeline(info, chain, dispatch);
+        info.pipeline = CallStage.pipeline(info, chain, dispatch, throttle);
         info.serializerCode = dispatch.serializerCode();
         info.completions = AdaptiveDispatch.completions(settings.serviceInterface.getName() + "." + info.name,
                 dispatch.learnsCompletions);
