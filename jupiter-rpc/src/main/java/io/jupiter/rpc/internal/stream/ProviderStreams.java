@@ -51,10 +51,10 @@ public final class ProviderStreams implements AutoCloseable {
     private volatile boolean shuttingDown;
     /** Messages of a consumer's stream taken ahead of what the method read. */
     private volatile int inboundWindow = JupiterSettings.STREAM_INBOUND_WINDOW.get();
-    /** Bytes the streams of one connection may buffer together beyond their receivers' credit. */
+    /** Bytes the streams of one connection may hold together: buffered, or waiting for the IO thread. */
     private volatile long connectionBufferBytes = JupiterSettings.STREAM_CONNECTION_BUFFER_BYTES.get();
-    /** Each connection's cap across its streams, from its first stream until it closes. */
-    private final ConcurrentHashMap<Connection, ConnectionStreamBudget> budgets = new ConcurrentHashMap<>();
+    /** Each connection's writer and cap across its streams, from its first stream until it closes. */
+    private final ConcurrentHashMap<Connection, StreamWriter> writers = new ConcurrentHashMap<>();
 
     public ProviderStreams(StreamOpener opener) {
         this.opener = opener;
@@ -112,7 +112,8 @@ public final class ProviderStreams implements AutoCloseable {
             return;
         }
         // Made here, on the IO thread, so that it never outlives the connection's close (which runs there too).
-        budgets.computeIfAbsent(connection, c -> new ConnectionStreamBudget(connectionBufferBytes));
+        writers.computeIfAbsent(connection,
+                c -> new StreamWriter(c, new ConnectionStreamBudget(connectionBufferBytes)));
         Entry entry = new Entry(connection, id);
         if (streams.putIfAbsent(id, entry) != null) {
             connection.write(StreamFrames.end(connection.alloc(), id, Status.BAD_REQUEST, "stream id " + id
@@ -162,8 +163,12 @@ public final class ProviderStreams implements AutoCloseable {
                     + " stream");
         }
         StreamOptions options = publisher instanceof StreamSource source ? source.options() : StreamOptions.DEFAULTS;
-        OutboundStream stream = new OutboundStream(entry.id, entry.connection, opened.serializer(), options,
-                budgets.get(entry.connection)); // null once the connection closed: the stream ends unsent
+        StreamWriter writer = writers.get(entry.connection);
+        if (writer == null) {
+            // The connection closed meanwhile: the stream ends unsent once started (its entry noted the loss).
+            writer = new StreamWriter(entry.connection, new ConnectionStreamBudget(connectionBufferBytes));
+        }
+        OutboundStream stream = new OutboundStream(entry.id, entry.connection, opened.serializer(), options, writer);
         stream.silence(entry.producerSilence());
         StreamMetrics metrics = entry.metrics();
         if (metrics != null) {
@@ -222,27 +227,39 @@ public final class ProviderStreams implements AutoCloseable {
         this.connectionBufferBytes = JupiterSettings.STREAM_CONNECTION_BUFFER_BYTES.check(bytes);
     }
 
-    /** Bytes buffered now beyond their receivers' credit, by all the streams of all connections. */
+    /**
+     * Bytes the streams of all connections hold now: buffered beyond their receivers' credit, or sent and waiting for
+     * the IO thread (what the transport holds beyond is its own: {@code maxPendingWriteBytes} a connection).
+     */
     public long bufferedBytes() {
         long bytes = 0;
-        for (ConnectionStreamBudget budget : budgets.values()) {
-            bytes += budget.used();
+        for (StreamWriter writer : writers.values()) {
+            bytes += writer.budget().used();
         }
         return bytes;
+    }
+
+    /** The most bytes the streams of any one connection hold now (see {@link #bufferedBytes()}). */
+    public long mostBufferedByOneConnection() {
+        long most = 0;
+        for (StreamWriter writer : writers.values()) {
+            most = Math.max(most, writer.budget().used());
+        }
+        return most;
     }
 
     /** Producers waiting now for room under their connection's cap, across all connections. */
     public int producersWaitingForTheCap() {
         int waiting = 0;
-        for (ConnectionStreamBudget budget : budgets.values()) {
-            waiting += budget.waiting();
+        for (StreamWriter writer : writers.values()) {
+            waiting += writer.budget().waiting();
         }
         return waiting;
     }
 
     /** Connections with a stream budget now: those that opened a stream and did not close. */
     public int budgetedConnections() {
-        return budgets.size();
+        return writers.size();
     }
 
     /** Streams open now, on every connection. */
@@ -257,7 +274,7 @@ public final class ProviderStreams implements AutoCloseable {
     /** The connection closed: each of its streams ends, its producer learns it, its buffer is freed. */
     public void disconnected(Connection connection) {
         Map<Long, Entry> streams = byConnection.remove(connection);
-        budgets.remove(connection);
+        writers.remove(connection);
         if (streams != null) {
             for (Entry entry : new ArrayList<>(streams.values())) {
                 entry.connectionLost();
