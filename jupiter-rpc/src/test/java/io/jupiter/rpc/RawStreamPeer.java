@@ -8,11 +8,15 @@ import io.jupiter.transport.ProtocolHeader;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
+import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 
 /**
@@ -60,6 +64,28 @@ public final class RawStreamPeer implements AutoCloseable {
         out.flush();
     }
 
+    /**
+     * Reads frames until {@code ends} stream ends arrived; returns how many of them had {@code status} (other frames,
+     * the announcement included, are skipped).
+     */
+    public int readEnds(int ends, byte status) throws IOException {
+        DataInputStream in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
+        int matching = 0;
+        byte[] header = new byte[ProtocolHeader.HEADER_SIZE];
+        for (int seen = 0; seen < ends; ) {
+            in.readFully(header);
+            int bodySize = ByteBuffer.wrap(header, 12, 4).getInt();
+            in.skipNBytes(bodySize);
+            if ((header[2] & 0x0f) == ProtocolHeader.STREAM_END) {
+                seen++;
+                if (header[3] == status) {
+                    matching++;
+                }
+            }
+        }
+        return matching;
+    }
+
     /** Whether the provider closed the connection: a read sees its end (reading, and dropping, what came before). */
     public boolean closedByProvider() throws IOException {
         byte[] sink = new byte[64 * 1024];
@@ -69,9 +95,9 @@ public final class RawStreamPeer implements AutoCloseable {
                     return true;
                 }
             }
-        } catch (java.net.SocketTimeoutException e) {
+        } catch (SocketTimeoutException e) {
             return false;
-        } catch (java.net.SocketException e) {
+        } catch (SocketException e) {
             return true; // reset
         }
     }

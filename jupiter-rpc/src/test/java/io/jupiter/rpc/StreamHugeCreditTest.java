@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.jupiter.common.config.JupiterSettings;
 import io.jupiter.rpc.internal.stream.ProviderStreams;
 import io.jupiter.testkit.Await;
+import io.jupiter.transport.TransportConfig;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,13 +23,13 @@ import org.junit.jupiter.api.Timeout;
  * connection once it holds {@code maxPendingWriteBytes} for a peer that does not read, and a good caller on its own
  * connection sees no failed call during the attack or after it.
  */
-@Timeout(90)
+@Timeout(180)
 class StreamHugeCreditTest {
 
     private static final int CONNECTIONS = 4;
     private static final int STREAMS = 100;
     private static final int MESSAGE = 1024;
-    private static final Duration WAIT = Duration.ofSeconds(60);
+    private static final Duration WAIT = Duration.ofSeconds(90);
 
     private final FloodServiceImpl impl = new FloodServiceImpl();
     private JupiterServer server;
@@ -41,9 +42,11 @@ class StreamHugeCreditTest {
         server.register(impl);
         server.register(new EchoServiceImpl());
         server.start();
-        client = JupiterClient.builder().build();
+        // Generous: on a busy 2-core machine the calls are slow under the attack; what counts is that none fails.
+        client = JupiterClient.builder().transportConfig(TransportConfig.builder().threadNamePrefix("good-client")
+                .keepaliveTimeoutMillis(0).build()).build();
         EchoService echo = client.proxy(EchoService.class).address("127.0.0.1", server.localAddress().getPort())
-                .connections(1).timeoutMillis(5_000).build();
+                .connections(1).timeoutMillis(30_000).build();
         good = new GoodCaller(() -> echo.hello("good"), "hello, good");
     }
 
@@ -74,12 +77,12 @@ class StreamHugeCreditTest {
                 peer.flush();
             }
             Await.until("every stream started", WAIT, () -> {
-                mostHeld.accumulateAndGet(streams.mostBufferedByOneConnection(), Math::max);
+                mostHeld.accumulateAndGet(streams.mostHeldByOneConnection(), Math::max);
                 return impl.runs.size() == CONNECTIONS * STREAMS;
             });
             // The peers read nothing: each connection fills, and the transport closes it; every producer stops.
             Await.until("every hostile connection closed and its streams ended", WAIT, () -> {
-                mostHeld.accumulateAndGet(streams.mostBufferedByOneConnection(), Math::max);
+                mostHeld.accumulateAndGet(streams.mostHeldByOneConnection(), Math::max);
                 return streams.openStreams() == 0 && streams.budgetedConnections() == 0
                         && impl.runs.values().stream().allMatch(run -> run.stopped.getCount() == 0);
             });
@@ -92,15 +95,16 @@ class StreamHugeCreditTest {
         System.gc();
         long heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
         System.out.printf("StreamHugeCreditTest: %d connections x %d streams, credit 2^31-1, %d-byte messages: %d"
-                        + " sends returned, at most %d bytes held for one connection (budget %d), heap after GC %d"
+                        + " sends returned, at most %d bytes held for one connection (budget 2 x %d), heap after GC %d"
                         + " MiB, good calls %d ok / %d failed%n", CONNECTIONS, STREAMS, MESSAGE, sent, mostHeld.get(),
                 budget, heap >> 20, good.succeeded(), good.failed());
 
-        // The end frames may pass the budget (one small frame a stream), nothing else.
-        assertThat(mostHeld.get()).isLessThanOrEqualTo(budget + STREAMS * 256L);
+        // Buffered beyond credit and waiting to be written, each within the budget; the end frames may pass it (one
+        // small frame a stream), nothing else.
+        assertThat(mostHeld.get()).isLessThanOrEqualTo(2 * budget + STREAMS * 256L);
         // Each connection took what its budget and the transport's cap hold, and what the kernel's buffers took.
         long kernelSlack = 16L << 20;
-        assertThat(sent).isLessThanOrEqualTo(CONNECTIONS * (budget + transportCap + kernelSlack) / MESSAGE);
+        assertThat(sent).isLessThanOrEqualTo(CONNECTIONS * (2 * budget + transportCap + kernelSlack) / MESSAGE);
         assertThat(streams.bufferedBytes()).isZero();
 
         long before = good.succeeded();

@@ -181,6 +181,7 @@ public final class OutboundStream {
         }
         boolean failedSlow = false;
         boolean overBudget = false;
+        boolean toSend = false;
         boolean waitingForBudget = false;
         boolean freed = false;
         lock.lock();
@@ -192,17 +193,18 @@ public final class OutboundStream {
                 }
                 int size = frame.readableBytes();
                 overBudget = false;
-                if (credit > 0 && buffer.isEmpty()) {
-                    if (budget.tryReserve(size)) {
+                toSend = credit > 0 && buffer.isEmpty();
+                if (toSend) {
+                    if (budget.trySend(size)) {
                         credit--;
                         countSent(frame);
                         writer.write(frame);
                         return true;
                     }
-                    overBudget = true; // credit, but its connection holds all it may: as good as a full buffer
+                    overBudget = true; // credit, but its connection sends all it may: as good as a full buffer
                 } else if (buffer.size() < options.bufferMessages()
                         && (buffer.isEmpty() || bufferedBytes + size <= options.bufferBytes())) {
-                    if (budget.tryReserve(size)) {
+                    if (budget.tryBuffer(size)) {
                         buffer.add(frame);
                         bufferedBytes += size;
                         return true;
@@ -214,7 +216,7 @@ public final class OutboundStream {
                     if (overBudget && !waitingForBudget) {
                         // Other streams free the connection's bytes and wake the waiters: register, then try once
                         // more, so that a release in between is not missed.
-                        budget.await(this, size);
+                        budget.await(this, size, toSend);
                         waitingForBudget = true;
                         continue;
                     }
@@ -262,7 +264,8 @@ public final class OutboundStream {
         if (failedSlow) {
             countSlow(SlowConsumerPolicy.FAIL);
             end(Status.SLOW_CONSUMER, overBudget ? "the receiver read too slowly: the streams of its connection"
-                    + " hold " + budget.limit() + " bytes not yet written, the provider's cap"
+                    + (toSend ? " wait to write " : " buffer ") + budget.limit() + " bytes"
+                    + (toSend ? "" : " beyond their credit") + ", the provider's cap"
                     : "the receiver read too slowly: " + options.bufferMessages() + " messages or "
                     + options.bufferBytes() + " bytes buffered beyond its credit");
         }
@@ -288,7 +291,8 @@ public final class OutboundStream {
             credit = Math.min(credit + messages, Integer.MAX_VALUE * 4L);
             while (credit > 0 && !buffer.isEmpty()) {
                 ByteBuf frame = buffer.poll();
-                bufferedBytes -= frame.readableBytes(); // still counted in the budget until the writer hands it over
+                bufferedBytes -= frame.readableBytes();
+                budget.sendBuffered(frame.readableBytes()); // counted until the writer hands it over
                 credit--;
                 countSent(frame);
                 writer.write(frame);
@@ -412,7 +416,7 @@ public final class OutboundStream {
 
     /** Queues the stream's end frame, counted in the budget like the messages, though it may pass the cap. */
     private void writeEnd(ByteBuf frame) {
-        budget.reserveAnyway(frame.readableBytes());
+        budget.sendAnyway(frame.readableBytes());
         writer.write(frame);
     }
 
@@ -444,7 +448,7 @@ public final class OutboundStream {
     /** Gives bytes that left the buffer back to the connection's budget. */
     private void unreserve(long bytes) {
         if (bytes > 0) {
-            budget.release(bytes);
+            budget.releaseBuffered(bytes);
         }
     }
 

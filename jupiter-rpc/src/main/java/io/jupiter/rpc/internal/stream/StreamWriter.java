@@ -75,7 +75,7 @@ final class StreamWriter {
 
     private void giveBack(long bytes) {
         if (bytes > 0) {
-            budget.release(bytes);
+            budget.releaseSending(bytes);
             budget.wakeWaiters();
         }
     }
