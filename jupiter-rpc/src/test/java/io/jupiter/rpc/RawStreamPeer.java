@@ -65,12 +65,12 @@ public final class RawStreamPeer implements AutoCloseable {
     }
 
     /**
-     * Reads frames until {@code ends} stream ends arrived; returns how many of them had {@code status} (other frames,
-     * the announcement included, are skipped).
+     * Reads frames until {@code ends} stream ends arrived; returns how many had each status (indexed by its unsigned
+     * byte). Other frames, the announcement included, are skipped.
      */
-    public int readEnds(int ends, byte status) throws IOException {
+    public int[] readEnds(int ends) throws IOException {
         DataInputStream in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
-        int matching = 0;
+        int[] byStatus = new int[256];
         byte[] header = new byte[ProtocolHeader.HEADER_SIZE];
         for (int seen = 0; seen < ends; ) {
             in.readFully(header);
@@ -78,12 +78,10 @@ public final class RawStreamPeer implements AutoCloseable {
             in.skipNBytes(bodySize);
             if ((header[2] & 0x0f) == ProtocolHeader.STREAM_END) {
                 seen++;
-                if (header[3] == status) {
-                    matching++;
-                }
+                byStatus[header[3] & 0xff]++;
             }
         }
-        return matching;
+        return byStatus;
     }
 
     /** Whether the provider closed the connection: a read sees its end (reading, and dropping, what came before). */

@@ -16,9 +16,10 @@ import org.junit.jupiter.api.Timeout;
 import org.slf4j.LoggerFactory;
 
 /**
- * Issue #36: a peer opens 2,000 streams of a method it may not call. Each is refused with its reason, as a request
- * is, and counted with the refused requests; the log gets at most one line a second for that peer, as for refused
- * requests, not one a refusal.
+ * Issue #36: a peer opens 2,000 streams of a method it may not call, at once. Each is refused with its reason, as a
+ * request is ({@code SERVER_BUSY} for those of the burst beyond the opens that may run at once), and counted with the
+ * refused requests; the log gets at most one line a second for that peer, as for refused requests, not one a
+ * refusal.
  */
 @Timeout(60)
 class StreamRefusalLogTest {
@@ -32,7 +33,7 @@ class StreamRefusalLogTest {
         ListAppender<ILoggingEvent> logged = new ListAppender<>();
         logged.start();
         root.addAppender(logged);
-        int refused;
+        int[] ends;
         try (JupiterServer server = JupiterServer.builder().host("127.0.0.1").port(0)
                 .callerIdentifier(connection -> CallerIdentity.of("mallory"))
                 .authorizer(AuthorizationRules.builder().allow(ticks, "hello", "mallory").build()).build()) {
@@ -43,14 +44,18 @@ class StreamRefusalLogTest {
                     peer.open(s, "test", "ticks", "count", 5);
                 }
                 peer.flush();
-                refused = peer.readEnds(OPENS, Status.BAD_REQUEST.value());
+                ends = peer.readEnds(OPENS);
             }
             long counted = server.metrics().registry().meter(MetricNames.REJECTION).getCount();
             long lines = logged.list.stream()
                     .filter(event -> event.getFormattedMessage().contains("stream refused")).count();
-            System.out.printf("StreamRefusalLogTest: %d opens refused BAD_REQUEST, %d counted as rejections, %d log"
-                    + " lines%n", refused, counted, lines);
-            assertThat(refused).isEqualTo(OPENS);
+            int refused = ends[Status.BAD_REQUEST.value() & 0xff];
+            int busy = ends[Status.SERVER_BUSY.value() & 0xff];
+            System.out.printf("StreamRefusalLogTest: %d opens refused BAD_REQUEST, %d SERVER_BUSY (a burst beyond the"
+                    + " threads that may run opens at once), %d counted as rejections, %d log lines%n", refused, busy,
+                    counted, lines);
+            assertThat(refused).isPositive();
+            assertThat(refused + busy).isEqualTo(OPENS);
             assertThat(counted).isEqualTo(OPENS);
             assertThat(lines).isBetween(1L, 10L);
         } finally {

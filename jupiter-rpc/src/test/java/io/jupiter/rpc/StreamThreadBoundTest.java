@@ -77,6 +77,7 @@ class StreamThreadBoundTest {
             Await.until("the bound's worth of streams hold a thread, the rest refused", WAIT, () -> {
                 sample(mostStreamThreads, mostLive);
                 return streams.streamsHoldingAThread() == bound && streams.openStreams() == bound
+                        && mostStreamThreads.get() >= bound // every one of them started
                         && Await.holdsFor(Duration.ofMillis(500), () -> {
                             sample(mostStreamThreads, mostLive);
                             return streams.openStreams() == bound;
