@@ -79,6 +79,7 @@ public final class JupiterServer implements AutoCloseable {
         runtime.sendStackTraces(builder.sendStackTraces);
         runtime.streams().inboundWindow(builder.streamInboundWindow);
         runtime.streams().connectionBufferBytes(builder.streamConnectionBufferBytes);
+        runtime.streams().streamThreads(builder.streamThreads);
         // Without an advertised host, a wildcard bind publishes no host: the embedded registry fills in the address
         // the provider connects from (as 1.3.1 does), ZooKeeper the machine's address.
         this.publication = new Publication(builder.registry, builder.advertisedHost != null ? builder.advertisedHost
@@ -303,6 +304,7 @@ public final class JupiterServer implements AutoCloseable {
         private long maxQueuedBytesPerConnection = JupiterSettings.MAX_QUEUED_BYTES_PER_CONNECTION.get();
         private int streamInboundWindow = JupiterSettings.STREAM_INBOUND_WINDOW.get();
         private long streamConnectionBufferBytes = JupiterSettings.STREAM_CONNECTION_BUFFER_BYTES.get();
+        private int streamThreads = JupiterSettings.STREAM_THREADS.get();
         private String registry;
         private String advertisedHost;
         private int weight = RegisterMeta.DEFAULT_WEIGHT;
@@ -445,12 +447,25 @@ public final class JupiterServer implements AutoCloseable {
 
         /**
          * Bytes the streams of one connection may buffer together beyond their receivers' credit (default 4 MiB):
-         * each stream's own buffer is capped by its {@code StreamOptions}, and this caps them all together. A send
-         * that would go beyond meets its stream's slow-consumer policy: {@code WAIT} holds the producer until bytes
-         * drain, the drop policies drop, {@code FAIL} ends the stream with {@code SLOW_CONSUMER}.
+         * each stream's own buffer is capped by its {@code StreamOptions}, and this caps them all together. The same
+         * number caps, apart, the bytes they sent against credit that the connection's IO thread has not yet taken,
+         * whatever credit the receivers granted. A send that would go beyond meets its stream's slow-consumer policy:
+         * {@code WAIT} holds the producer until bytes drain, the drop policies drop, {@code FAIL} ends the stream
+         * with {@code SLOW_CONSUMER}.
          */
         public Builder streamConnectionBufferBytes(long bytes) {
             this.streamConnectionBufferBytes = JupiterSettings.STREAM_CONNECTION_BUFFER_BYTES.check(bytes);
+            return this;
+        }
+
+        /**
+         * Streams that may hold a thread of this server at once, across every connection (default 512): an open
+         * while its method runs (a method reading the consumer's messages with a blocking iterator holds it as long
+         * as the stream lasts) and a sink-driven producer. An open or a producer beyond is refused with
+         * {@code SERVER_BUSY}.
+         */
+        public Builder streamThreads(int streams) {
+            this.streamThreads = JupiterSettings.STREAM_THREADS.check(streams);
             return this;
         }
 

@@ -276,14 +276,28 @@ public final class JupiterSettings {
             .property("jupiter.rpc.stream.inbound.window")
             .where("`JupiterServer.Builder.streamInboundWindow`"));
 
-    /** Bytes the outbound streams of one connection may buffer together on a provider, beyond their credit. */
+    /**
+     * Bytes the outbound streams of one connection may buffer together on a provider beyond their credit, and, apart,
+     * bytes they may have sent against credit and not yet handed to the connection.
+     */
     public static final Setting<Long> STREAM_CONNECTION_BUFFER_BYTES = declare(Setting.of(
                     "streamConnectionBufferBytes", ValueType.LONG, 4L * 1024 * 1024)
             .bound(Bound.positive()).defaultText("4 MiB")
             .doc("bytes the streams of one connection may buffer together on a provider beyond their receivers' "
-                    + "credit (then each stream's slow-consumer policy applies)")
+                    + "credit, and apart the bytes sent against credit not yet handed to the connection, whatever "
+                    + "the credit (then each stream's slow-consumer policy applies: [security](security.md#streams-"
+                    + "limits-a-hostile-peer-meets))")
             .property("jupiter.rpc.stream.connection.buffer.bytes")
             .where("`JupiterServer.Builder.streamConnectionBufferBytes`"));
+
+    /** Streams that may hold a provider thread at once (blocking opens, sink-driven producers), across connections. */
+    public static final Setting<Integer> STREAM_THREADS = declare(Setting.of("streamThreads", ValueType.INT, 512)
+            .bound(Bound.positive())
+            .doc("streams that may hold a thread of the provider at once, across every connection: an open whose "
+                    + "method runs (a blocking iterator holds it as long as the stream), a sink-driven producer; "
+                    + "beyond: `SERVER_BUSY` ([security](security.md#streams-limits-a-hostile-peer-meets))")
+            .property("jupiter.rpc.stream.threads")
+            .where("`JupiterServer.Builder.streamThreads`"));
 
     // ---- serialization ----
 

@@ -311,6 +311,19 @@ public final class RpcMetrics {
     }
 
     /**
+     * A stream's open was refused with {@code status} (provider): counted with the refused requests
+     * ({@value MetricNames#REJECTION}) when the status is a refusal.
+     */
+    public void streamRefused(Status status) {
+        if (enabled && isRejection(status.value())) {
+            rejection.mark();
+            for (Listener listener : listeners) {
+                listener.rejected();
+            }
+        }
+    }
+
+    /**
      * A stream of {@code method} of {@code key} opened: its recorder, or {@code null} when disabled or no listener
      * wants stream events (then the stream records nothing).
      */

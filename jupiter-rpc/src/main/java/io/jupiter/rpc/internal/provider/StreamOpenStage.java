@@ -1,6 +1,7 @@
 package io.jupiter.rpc.internal.provider;
 
 import io.jupiter.common.LogText;
+import io.jupiter.common.ThrottledWarning;
 import io.jupiter.rpc.exception.StreamException;
 import io.jupiter.rpc.filter.Interceptor;
 import io.jupiter.rpc.internal.Throwables;
@@ -23,6 +24,7 @@ import io.jupiter.serialization.wire.MessageWrapper;
 import io.jupiter.serialization.wire.ServiceMetadata;
 import io.jupiter.transport.Connection;
 import io.jupiter.transport.Status;
+import io.jupiter.transport.TransportAddresses;
 import io.netty.buffer.ByteBuf;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
@@ -30,6 +32,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Flow;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,6 +45,8 @@ import org.slf4j.LoggerFactory;
 final class StreamOpenStage implements StreamOpener {
 
     private static final Logger log = LoggerFactory.getLogger(StreamOpenStage.class);
+    /** A peer can open refused streams at will: one line a second per peer at most, as for refused requests. */
+    private static final ThrottledWarning unauthorized = new ThrottledWarning(log, 1, TimeUnit.SECONDS);
 
     private final ReadStage read;
     private final ServiceRegistry services;
@@ -83,6 +88,22 @@ final class StreamOpenStage implements StreamOpener {
     @Override
     public Opened open(Connection connection, long streamId, CallerIdentity caller, byte serializerCode, ByteBuf body,
                        long receivedNanos, Inbound inbound) {
+        try {
+            return openOrRefuse(connection, streamId, caller, serializerCode, body, receivedNanos, inbound);
+        } catch (Refused e) {
+            refused(connection, e.status());
+            throw e;
+        }
+    }
+
+    /** Counts a refused open with the refused requests ({@code rejection}), when it is one. */
+    @Override
+    public void refused(Connection connection, Status status) {
+        metrics.streamRefused(status);
+    }
+
+    private Opened openOrRefuse(Connection connection, long streamId, CallerIdentity caller, byte serializerCode,
+                                ByteBuf body, long receivedNanos, Inbound inbound) {
         Serializer serializer = read.acceptedSerializer(serializerCode);
         if (serializer == null) {
             throw new Refused(Status.BAD_REQUEST, "the provider does not accept the serializer with code "
@@ -256,7 +277,8 @@ final class StreamOpenStage implements StreamOpener {
             return new Refused(Status.BAD_REQUEST, service.key() + "." + methodName + " is not a stream method");
         }
         if (authorizer != null && !authorizer.permits(caller, service.key(), methodName)) {
-            log.warn("{}: stream refused: caller {} may not call {}.{}", connection.remoteAddress(),
+            unauthorized.warnFor(TransportAddresses.ipOf(connection.remoteAddress()),
+                    "{}: stream refused: caller {} may not call {}.{}", connection.remoteAddress(),
                     LogText.of(caller.toString()), service.key(), LogText.of(methodName));
             return new Refused(Status.BAD_REQUEST, "caller " + caller + " is not authorized to call "
                     + service.key() + "." + methodName);

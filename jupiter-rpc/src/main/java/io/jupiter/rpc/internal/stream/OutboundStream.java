@@ -12,7 +12,6 @@ import io.netty.buffer.ByteBuf;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.IntConsumer;
@@ -21,8 +20,10 @@ import java.util.function.IntConsumer;
  * The sending side of one stream: the receiver's credit, the messages buffered beyond it (bounded by the stream's
  * {@link StreamOptions}), the {@link SlowConsumerPolicy} applied when that buffer is full, and the stream's end. A
  * message goes out only against credit, so the connection never holds more of this stream than its receiver asked
- * for, and this object never more than its buffer. Thread-safe: producers offer on their threads, credit and cancel
- * arrive on the IO thread.
+ * for, and this object never more than its buffer. On the provider every message taken, sent or buffered, counts in
+ * its connection's {@link ConnectionStreamBudget} until it is handed to the connection: with that full, the policy
+ * applies as with a full buffer, whatever credit the receiver granted. Thread-safe: producers offer on their
+ * threads, credit and cancel arrive on the IO thread.
  */
 public final class OutboundStream {
 
@@ -36,18 +37,13 @@ public final class OutboundStream {
     private final Connection connection;
     private final Serializer serializer;
     private final StreamOptions options;
-    /** The connection's cap across its streams; {@code null}: none (the consumer's side). */
+    /** The connection's cap across its streams (without a limit on the consumer's side). */
     private final ConnectionStreamBudget budget;
+    /** Writes the frames sent, in order, on the connection's IO thread; gives their bytes back to the budget. */
+    private final StreamWriter writer;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition space = lock.newCondition();
     private final ArrayDeque<ByteBuf> buffer = new ArrayDeque<>();
-    /**
-     * Frames due to go out (sent against credit, or the end), in the order they were sent under the lock. Only the
-     * connection's IO thread writes them: a write from another thread is queued by the connection and could be
-     * overtaken by a later one made on the IO thread (credit arrives there), so the stream's frames never are.
-     */
-    private final ArrayDeque<ByteBuf> outgoing = new ArrayDeque<>();
-    private boolean writeScheduled;
     private final List<EndListener> listeners = new CopyOnWriteArrayList<>();
     private long bufferedBytes;
     private long credit;
@@ -68,18 +64,21 @@ public final class OutboundStream {
     /** Told of every message the producer sends (the reader's first-message and idle deadlines); may be null. */
     private volatile SilenceDeadline silence;
 
+    /** A stream with a writer of its own and no cap but its buffer's (the consumer's side). */
     OutboundStream(long id, Connection connection, Serializer serializer, StreamOptions options) {
-        this(id, connection, serializer, options, null);
+        this(id, connection, serializer, options,
+                new StreamWriter(connection, new ConnectionStreamBudget(Long.MAX_VALUE)));
     }
 
-    /** @param budget the cap on the bytes its connection's streams buffer together; {@code null}: none */
+    /** @param writer its connection's writer, with the cap on the bytes the connection's streams hold together */
     OutboundStream(long id, Connection connection, Serializer serializer, StreamOptions options,
-                   ConnectionStreamBudget budget) {
+                   StreamWriter writer) {
         this.id = id;
         this.connection = connection;
         this.serializer = serializer;
         this.options = options;
-        this.budget = budget;
+        this.writer = writer;
+        this.budget = writer.budget();
     }
 
     public long id() {
@@ -182,6 +181,7 @@ public final class OutboundStream {
         }
         boolean failedSlow = false;
         boolean overBudget = false;
+        boolean toSend = false;
         boolean waitingForBudget = false;
         boolean freed = false;
         lock.lock();
@@ -191,17 +191,20 @@ public final class OutboundStream {
                     frame.release();
                     throw ended();
                 }
-                if (credit > 0 && buffer.isEmpty()) {
-                    credit--;
-                    countSent(frame);
-                    enqueue(frame);
-                    return true;
-                }
                 int size = frame.readableBytes();
                 overBudget = false;
-                if (buffer.size() < options.bufferMessages()
+                toSend = credit > 0 && buffer.isEmpty();
+                if (toSend) {
+                    if (budget.trySend(size)) {
+                        credit--;
+                        countSent(frame);
+                        writer.write(frame);
+                        return true;
+                    }
+                    overBudget = true; // credit, but its connection sends all it may: as good as a full buffer
+                } else if (buffer.size() < options.bufferMessages()
                         && (buffer.isEmpty() || bufferedBytes + size <= options.bufferBytes())) {
-                    if (budget == null || budget.tryReserve(size)) {
+                    if (budget.tryBuffer(size)) {
                         buffer.add(frame);
                         bufferedBytes += size;
                         return true;
@@ -213,7 +216,7 @@ public final class OutboundStream {
                     if (overBudget && !waitingForBudget) {
                         // Other streams free the connection's bytes and wake the waiters: register, then try once
                         // more, so that a release in between is not missed.
-                        budget.await(this);
+                        budget.await(this, size, toSend);
                         waitingForBudget = true;
                         continue;
                     }
@@ -234,7 +237,7 @@ public final class OutboundStream {
                     }
                     bufferedBytes -= oldest.readableBytes();
                     unreserve(oldest.readableBytes());
-                    freed = budget != null;
+                    freed = true;
                     oldest.release();
                     dropped++;
                     countSlow(policy);
@@ -261,7 +264,8 @@ public final class OutboundStream {
         if (failedSlow) {
             countSlow(SlowConsumerPolicy.FAIL);
             end(Status.SLOW_CONSUMER, overBudget ? "the receiver read too slowly: the streams of its connection"
-                    + " buffer " + budget.limit() + " bytes beyond their credit, the provider's cap"
+                    + (toSend ? " wait to write " : " buffer ") + budget.limit() + " bytes"
+                    + (toSend ? "" : " beyond their credit") + ", the provider's cap"
                     : "the receiver read too slowly: " + options.bufferMessages() + " messages or "
                     + options.bufferBytes() + " bytes buffered beyond its credit");
         }
@@ -288,20 +292,20 @@ public final class OutboundStream {
             while (credit > 0 && !buffer.isEmpty()) {
                 ByteBuf frame = buffer.poll();
                 bufferedBytes -= frame.readableBytes();
-                unreserve(frame.readableBytes());
+                budget.sendBuffered(frame.readableBytes()); // counted until the writer hands it over
                 credit--;
                 countSent(frame);
-                enqueue(frame);
+                writer.write(frame);
             }
             space.signalAll();
             if (completing && buffer.isEmpty()) {
-                enqueue(StreamFrames.end(connection.alloc(), id, Status.OK, null));
+                writeEnd(StreamFrames.end(connection.alloc(), id, Status.OK, null));
                 ended = markEnded(Status.OK, null);
             }
         } finally {
             lock.unlock();
         }
-        wakeBudgetWaiters();
+        // Nothing was given back to the budget: the messages sent stay counted until the writer hands them over.
         if (ended) {
             notifyEnded(Status.OK, null);
             return;
@@ -325,7 +329,7 @@ public final class OutboundStream {
             completing = true;
             space.signalAll();
             if (buffer.isEmpty()) {
-                enqueue(StreamFrames.end(connection.alloc(), id, Status.OK, null));
+                writeEnd(StreamFrames.end(connection.alloc(), id, Status.OK, null));
                 ended = markEnded(Status.OK, null);
             }
         } finally {
@@ -366,7 +370,7 @@ public final class OutboundStream {
             }
             releaseBuffer();
             if (tell) {
-                enqueue(StreamFrames.end(connection.alloc(), id, status, reason));
+                writeEnd(StreamFrames.end(connection.alloc(), id, status, reason));
             }
             ended = markEnded(status, reason);
         } finally {
@@ -393,9 +397,7 @@ public final class OutboundStream {
 
     /** After giving bytes back, outside the lock: wakes the producers of the connection that wait for room. */
     private void wakeBudgetWaiters() {
-        if (budget != null) {
-            budget.wakeWaiters();
-        }
+        budget.wakeWaiters();
     }
 
     private void countSent(ByteBuf frame) {
@@ -412,39 +414,10 @@ public final class OutboundStream {
         }
     }
 
-    /** Queues {@code frame} to be written, in order, on the connection's IO thread; under the lock. */
-    private void enqueue(ByteBuf frame) {
-        outgoing.add(frame);
-        if (writeScheduled) {
-            return;
-        }
-        writeScheduled = true;
-        try {
-            connection.ioExecutor().execute(this::writeOutgoing);
-        } catch (RejectedExecutionException e) {
-            // The IO thread is shutting down: nobody will write these.
-            writeScheduled = false;
-            ByteBuf dropped;
-            while ((dropped = outgoing.poll()) != null) {
-                dropped.release();
-            }
-        }
-    }
-
-    /** On the IO thread: writes what was sent so far, in order. */
-    private void writeOutgoing() {
-        ByteBuf[] frames;
-        lock.lock();
-        try {
-            frames = outgoing.toArray(new ByteBuf[0]);
-            outgoing.clear();
-            writeScheduled = false;
-        } finally {
-            lock.unlock();
-        }
-        for (ByteBuf frame : frames) {
-            connection.write(frame);
-        }
+    /** Queues the stream's end frame, counted in the budget like the messages, though it may pass the cap. */
+    private void writeEnd(ByteBuf frame) {
+        budget.sendAnyway(frame.readableBytes());
+        writer.write(frame);
     }
 
     private boolean markEnded(Status status, String reason) {
@@ -474,8 +447,8 @@ public final class OutboundStream {
 
     /** Gives bytes that left the buffer back to the connection's budget. */
     private void unreserve(long bytes) {
-        if (budget != null && bytes > 0) {
-            budget.release(bytes);
+        if (bytes > 0) {
+            budget.releaseBuffered(bytes);
         }
     }
 

@@ -45,6 +45,8 @@ public final class ProducingPublisher<T> implements Flow.Publisher<T>, StreamSou
         stream.onFirstCredit(() -> {
             try {
                 producers.execute(() -> run(stream));
+            } catch (StreamThreads.Busy e) {
+                stream.end(Status.SERVER_BUSY, e.getMessage());
             } catch (RejectedExecutionException e) {
                 stream.end(Status.SHUTTING_DOWN, "the provider is shutting down");
             }

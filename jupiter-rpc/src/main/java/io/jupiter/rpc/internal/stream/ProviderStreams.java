@@ -2,6 +2,7 @@ package io.jupiter.rpc.internal.stream;
 
 import io.jupiter.common.LogText;
 import io.jupiter.common.NamedThreadFactory;
+import io.jupiter.common.ThrottledWarning;
 import io.jupiter.common.config.JupiterSettings;
 import io.jupiter.rpc.exception.StreamException;
 import io.jupiter.rpc.internal.VirtualThreads;
@@ -14,6 +15,7 @@ import io.jupiter.transport.Frame;
 import io.jupiter.transport.Frames;
 import io.jupiter.transport.ProtocolHeader;
 import io.jupiter.transport.Status;
+import io.jupiter.transport.TransportAddresses;
 import io.netty.buffer.ByteBuf;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,6 +40,8 @@ import org.slf4j.LoggerFactory;
 public final class ProviderStreams implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(ProviderStreams.class);
+    /** A peer may cause them at will: one line a second per peer at most. */
+    private static final ThrottledWarning failedOpens = new ThrottledWarning(log, 1, TimeUnit.SECONDS);
 
     /** Streams one connection may have open at once; an open beyond is ended {@code SERVER_BUSY}. */
     public static final int MAX_STREAMS_PER_CONNECTION = 10_000;
@@ -45,21 +49,26 @@ public final class ProviderStreams implements AutoCloseable {
     private final StreamOpener opener;
     /** Opens streams and runs sink-driven producers: a virtual thread each where the JDK has them. */
     private final ExecutorService threads;
+    /** {@link #threads} with the provider-wide bound on the streams that hold one (opens, producers). */
+    private final StreamThreads streamThreads;
     private final ConcurrentHashMap<Connection, Map<Long, Entry>> byConnection = new ConcurrentHashMap<>();
     /** Fires the deadlines the consumers sent with their opens; the tasks hand the end to {@link #threads}. */
     private final ScheduledThreadPoolExecutor deadlines;
     private volatile boolean shuttingDown;
     /** Messages of a consumer's stream taken ahead of what the method read. */
     private volatile int inboundWindow = JupiterSettings.STREAM_INBOUND_WINDOW.get();
-    /** Bytes the streams of one connection may buffer together beyond their receivers' credit. */
+    /** Bytes the streams of one connection may hold together: buffered, or waiting for the IO thread. */
     private volatile long connectionBufferBytes = JupiterSettings.STREAM_CONNECTION_BUFFER_BYTES.get();
-    /** Each connection's cap across its streams, from its first stream until it closes. */
-    private final ConcurrentHashMap<Connection, ConnectionStreamBudget> budgets = new ConcurrentHashMap<>();
+    /** Each connection's writer and cap across its streams, from its first stream until it closes. */
+    private final ConcurrentHashMap<Connection, StreamWriter> writers = new ConcurrentHashMap<>();
 
     public ProviderStreams(StreamOpener opener) {
         this.opener = opener;
         this.threads = VirtualThreads.available() ? VirtualThreads.newThreadPerTaskExecutor("jupiter-stream-")
                 : Executors.newCachedThreadPool(new NamedThreadFactory("jupiter-stream", true));
+        this.streamThreads = new StreamThreads(threads, VirtualThreads.available() ? null
+                : Executors.newSingleThreadExecutor(new NamedThreadFactory("jupiter-stream-starter", true)),
+                JupiterSettings.STREAM_THREADS.get());
         this.deadlines = new ScheduledThreadPoolExecutor(1, new NamedThreadFactory("jupiter-stream-deadline", true));
         this.deadlines.setRemoveOnCancelPolicy(true);
     }
@@ -107,16 +116,27 @@ public final class ProviderStreams implements AutoCloseable {
         }
         Map<Long, Entry> streams = byConnection.computeIfAbsent(connection, c -> new ConcurrentHashMap<>());
         if (streams.size() >= MAX_STREAMS_PER_CONNECTION) {
+            opener.refused(connection, Status.SERVER_BUSY);
             connection.write(StreamFrames.end(connection.alloc(), id, Status.SERVER_BUSY, "provider busy: "
                     + MAX_STREAMS_PER_CONNECTION + " streams open on this connection"));
             return;
         }
         // Made here, on the IO thread, so that it never outlives the connection's close (which runs there too).
-        budgets.computeIfAbsent(connection, c -> new ConnectionStreamBudget(connectionBufferBytes));
+        writers.computeIfAbsent(connection,
+                c -> new StreamWriter(c, new ConnectionStreamBudget(connectionBufferBytes)));
         Entry entry = new Entry(connection, id);
         if (streams.putIfAbsent(id, entry) != null) {
             connection.write(StreamFrames.end(connection.alloc(), id, Status.BAD_REQUEST, "stream id " + id
                     + " is already open on this connection"));
+            return;
+        }
+        if (!streamThreads.tryHold()) {
+            // The method may hold its thread as long as the stream lasts (a blocking iterator): threads are the
+            // provider's, so the streams holding one are bounded across every connection.
+            streams.remove(id);
+            opener.refused(connection, Status.SERVER_BUSY);
+            connection.write(StreamFrames.end(connection.alloc(), id, Status.SERVER_BUSY, "provider busy: "
+                    + streamThreads.limit() + " streams hold a thread"));
             return;
         }
         // The body is read on the stream's own thread: it may be large, and the IO thread serves everyone.
@@ -124,18 +144,21 @@ public final class ProviderStreams implements AutoCloseable {
         byte serializerCode = frame.serializerCode();
         long receivedNanos = frame.receivedNanos();
         ByteBuf body = frame.body();
-        try {
-            threads.execute(() -> open(entry, caller, serializerCode, body, receivedNanos));
-        } catch (RejectedExecutionException e) {
+        streamThreads.runHeld(() -> open(entry, caller, serializerCode, body, receivedNanos), () -> {
             body.release();
             streams.remove(id);
             connection.write(StreamFrames.end(connection.alloc(), id, Status.SHUTTING_DOWN,
                     "the provider is shutting down"));
-        }
+        });
     }
 
     private void open(Entry entry, CallerIdentity caller, byte serializerCode, ByteBuf body,
                       long receivedNanos) {
+        if (entry.endedBeforeStart()) {
+            // Cancelled, or its connection closed, while the open waited for its thread: the method never runs.
+            body.release();
+            return;
+        }
         StreamOpener.Opened opened;
         try {
             opened = opener.open(entry.connection, entry.id, caller, serializerCode, body, receivedNanos, entry);
@@ -143,7 +166,8 @@ public final class ProviderStreams implements AutoCloseable {
             entry.refused(e.status(), e.getMessage());
             return;
         } catch (RuntimeException | Error e) {
-            log.warn("stream {} from {}: open failed: {}", entry.id, entry.connection.remoteAddress(),
+            failedOpens.warnFor(TransportAddresses.ipOf(entry.connection.remoteAddress()),
+                    "stream {} from {}: open failed: {}", entry.id, entry.connection.remoteAddress(),
                     LogText.of(e.toString()));
             entry.refused(Status.SERVER_ERROR, "the provider could not open the stream: " + e);
             return;
@@ -162,8 +186,12 @@ public final class ProviderStreams implements AutoCloseable {
                     + " stream");
         }
         StreamOptions options = publisher instanceof StreamSource source ? source.options() : StreamOptions.DEFAULTS;
-        OutboundStream stream = new OutboundStream(entry.id, entry.connection, opened.serializer(), options,
-                budgets.get(entry.connection)); // null once the connection closed: the stream ends unsent
+        StreamWriter writer = writers.get(entry.connection);
+        if (writer == null) {
+            // The connection closed meanwhile: the stream ends unsent once started (its entry noted the loss).
+            writer = new StreamWriter(entry.connection, new ConnectionStreamBudget(connectionBufferBytes));
+        }
+        OutboundStream stream = new OutboundStream(entry.id, entry.connection, opened.serializer(), options, writer);
         stream.silence(entry.producerSilence());
         StreamMetrics metrics = entry.metrics();
         if (metrics != null) {
@@ -176,7 +204,7 @@ public final class ProviderStreams implements AutoCloseable {
             entry.endInbound(status, reason);
         });
         if (publisher instanceof StreamSource source) {
-            source.start(stream, threads);
+            source.start(stream, streamThreads.holding());
         } else {
             PublisherBridge.subscribe(publisher, stream, Status.SERVICE_UNEXPECTED_ERROR);
         }
@@ -209,6 +237,16 @@ public final class ProviderStreams implements AutoCloseable {
         }
     }
 
+    /** Sets how many streams may hold a thread at once, across every connection (opens and producers). */
+    public void streamThreads(int streams) {
+        streamThreads.limit(JupiterSettings.STREAM_THREADS.check(streams));
+    }
+
+    /** Streams holding a thread now: opens running their method, sink-driven producers. */
+    public int streamsHoldingAThread() {
+        return streamThreads.held();
+    }
+
     /** Sets the messages of a consumer's stream taken ahead of what the method read, for the streams opened next. */
     public void inboundWindow(int messages) {
         this.inboundWindow = JupiterSettings.STREAM_INBOUND_WINDOW.check(messages);
@@ -225,24 +263,37 @@ public final class ProviderStreams implements AutoCloseable {
     /** Bytes buffered now beyond their receivers' credit, by all the streams of all connections. */
     public long bufferedBytes() {
         long bytes = 0;
-        for (ConnectionStreamBudget budget : budgets.values()) {
-            bytes += budget.used();
+        for (StreamWriter writer : writers.values()) {
+            bytes += writer.budget().buffered();
         }
         return bytes;
+    }
+
+    /**
+     * The most bytes the streams of any one connection hold now: buffered beyond their receivers' credit, and sent
+     * but not yet handed to the connection (what the transport holds beyond is its own, up to its
+     * {@code maxPendingWriteBytes}).
+     */
+    public long mostHeldByOneConnection() {
+        long most = 0;
+        for (StreamWriter writer : writers.values()) {
+            most = Math.max(most, writer.budget().held());
+        }
+        return most;
     }
 
     /** Producers waiting now for room under their connection's cap, across all connections. */
     public int producersWaitingForTheCap() {
         int waiting = 0;
-        for (ConnectionStreamBudget budget : budgets.values()) {
-            waiting += budget.waiting();
+        for (StreamWriter writer : writers.values()) {
+            waiting += writer.budget().waiting();
         }
         return waiting;
     }
 
     /** Connections with a stream budget now: those that opened a stream and did not close. */
     public int budgetedConnections() {
-        return budgets.size();
+        return writers.size();
     }
 
     /** Streams open now, on every connection. */
@@ -257,7 +308,7 @@ public final class ProviderStreams implements AutoCloseable {
     /** The connection closed: each of its streams ends, its producer learns it, its buffer is freed. */
     public void disconnected(Connection connection) {
         Map<Long, Entry> streams = byConnection.remove(connection);
-        budgets.remove(connection);
+        writers.remove(connection);
         if (streams != null) {
             for (Entry entry : new ArrayList<>(streams.values())) {
                 entry.connectionLost();
@@ -288,6 +339,7 @@ public final class ProviderStreams implements AutoCloseable {
         shutDown();
         deadlines.shutdownNow();
         threads.shutdown();
+        streamThreads.shutDown();
         try {
             if (!threads.awaitTermination(2, TimeUnit.SECONDS)) {
                 threads.shutdownNow();
@@ -430,13 +482,30 @@ public final class ProviderStreams implements AutoCloseable {
             return inbound != null;
         }
 
-        private synchronized InboundStream<Object> inbound() {
-            if (inbound == null) {
+        private InboundStream<Object> inbound() {
+            InboundStream<Object> in;
+            Status ended;
+            String reason;
+            synchronized (this) {
+                if (inbound != null) {
+                    return inbound;
+                }
                 inbound = new InboundStream<>(id, connection, null, null, String.valueOf(id),
                         inboundWindow, threads, this);
                 inbound.metrics(metrics);
+                in = inbound;
+                ended = stream == null ? pendingEnd : null;
+                reason = pendingReason;
             }
-            return inbound;
+            if (ended != null) {
+                endInbound(ended, reason); // it ended before its reader was made: the reader must not wait for ever
+            }
+            return in;
+        }
+
+        /** Whether the stream ended (cancelled, its connection lost) before its producer started. */
+        synchronized boolean endedBeforeStart() {
+            return stream == null && pendingEnd != null;
         }
 
         /** A message or end frame from the consumer, on the IO thread; takes ownership. */

@@ -25,6 +25,13 @@ public interface StreamOpener {
     Opened open(Connection connection, long streamId, CallerIdentity caller, byte serializerCode, ByteBuf body,
                 long receivedNanos, Inbound inbound);
 
+    /**
+     * The provider refused an open before asking this opener ({@code SERVER_BUSY}: too many streams), for the
+     * metrics; on the IO thread.
+     */
+    default void refused(Connection connection, Status status) {
+    }
+
     /** The consumer's messages of the stream being opened (client streaming, bidirectional). */
     @FunctionalInterface
     interface Inbound {

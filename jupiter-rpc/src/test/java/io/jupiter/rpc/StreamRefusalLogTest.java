@@ -1,0 +1,65 @@
+package io.jupiter.rpc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import io.jupiter.rpc.metrics.MetricNames;
+import io.jupiter.rpc.security.AuthorizationRules;
+import io.jupiter.rpc.security.CallerIdentity;
+import io.jupiter.rpc.stream.TickService;
+import io.jupiter.rpc.stream.TickServiceImpl;
+import io.jupiter.transport.Status;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Issue #36: a peer opens 2,000 streams of a method it may not call, at once. Each is refused with its reason, as a
+ * request is ({@code SERVER_BUSY} for those of the burst beyond the opens that may run at once), and counted with the
+ * refused requests; the log gets at most one line a second for that peer, as for refused requests, not one a
+ * refusal.
+ */
+@Timeout(60)
+class StreamRefusalLogTest {
+
+    private static final int OPENS = 2_000;
+
+    @Test
+    void twoThousandRefusedOpensLogAFewLinesAndAreCounted() throws Exception {
+        ServiceKey ticks = ServiceKey.of(TickService.class, ServiceKey.DEFAULT_VERSION);
+        Logger root = (Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME);
+        ListAppender<ILoggingEvent> logged = new ListAppender<>();
+        logged.start();
+        root.addAppender(logged);
+        int[] ends;
+        try (JupiterServer server = JupiterServer.builder().host("127.0.0.1").port(0)
+                .callerIdentifier(connection -> CallerIdentity.of("mallory"))
+                .authorizer(AuthorizationRules.builder().allow(ticks, "hello", "mallory").build()).build()) {
+            server.register(new TickServiceImpl());
+            server.start();
+            try (RawStreamPeer peer = new RawStreamPeer(server.localAddress().getPort())) {
+                for (int s = 1; s <= OPENS; s++) {
+                    peer.open(s, "test", "ticks", "count", 5);
+                }
+                peer.flush();
+                ends = peer.readEnds(OPENS);
+            }
+            long counted = server.metrics().registry().meter(MetricNames.REJECTION).getCount();
+            long lines = logged.list.stream()
+                    .filter(event -> event.getFormattedMessage().contains("stream refused")).count();
+            int refused = ends[Status.BAD_REQUEST.value() & 0xff];
+            int busy = ends[Status.SERVER_BUSY.value() & 0xff];
+            System.out.printf("StreamRefusalLogTest: %d opens refused BAD_REQUEST, %d SERVER_BUSY (a burst beyond the"
+                    + " threads that may run opens at once), %d counted as rejections, %d log lines%n", refused, busy,
+                    counted, lines);
+            assertThat(refused).isPositive();
+            assertThat(refused + busy).isEqualTo(OPENS);
+            assertThat(counted).isEqualTo(OPENS);
+            assertThat(lines).isBetween(1L, 10L);
+        } finally {
+            root.detachAppender(logged);
+        }
+    }
+}
