@@ -253,6 +253,25 @@ public final class JupiterSettings {
                     + "time on a machine with spare cores, costs throughput on a busy one: benchmark.md)")
             .property("jupiter.rpc.pool.spin.micros"));
 
+    // ---- overload, on the provider (issue #35) ----
+
+    /** The longest wait in the provider queue while a queue stands (CoDel's target). */
+    public static final Setting<Long> QUEUE_TARGET_MILLIS = declare(Setting.of("queueTargetMillis", ValueType.LONG,
+                    5L)
+            .bound(Bound.notNegative()).accepts("0: requests wait as long as the queue holds them (1.3.1)")
+            .doc("how long a request may wait for a provider thread while the queue stands (no request left it "
+                    + "within this for a whole `queueIntervalMillis`); older ones are answered SERVER_BUSY")
+            .property("jupiter.rpc.provider.queue.target.millis"));
+
+    /** The longest wait in the provider queue otherwise, and how long a queue stands before it counts as standing. */
+    public static final Setting<Long> QUEUE_INTERVAL_MILLIS = declare(Setting.of("queueIntervalMillis",
+                    ValueType.LONG, 100L)
+            .bound(Bound.positive())
+            .doc("how long a request may wait for a provider thread while no queue stands (a burst), and how long "
+                    + "a queue must stand (or shed) before the provider starts (or stops) keeping to "
+                    + "`queueTargetMillis`")
+            .property("jupiter.rpc.provider.queue.interval.millis"));
+
     // ---- streams, on the provider ----
 
     /** Messages of a consumer's stream a provider takes ahead of what its method has read. */
@@ -576,9 +595,12 @@ public final class JupiterSettings {
             .where("`JupiterServer.Builder.interceptor(FlowControlFilter.builder()...)`"));
 
     /** Send each call's deadline. */
-    public static final Setting<Void> PROPAGATE_DEADLINE = declare(Setting.composite("propagateDeadline",
-                    "off (on by itself for calls made while serving a request that had one)")
-            .doc("send each call's deadline (`jupiter.timeout` attachment)")
+    public static final Setting<Boolean> PROPAGATE_DEADLINE = declare(Setting.of("propagateDeadline",
+                    ValueType.BOOLEAN, true)
+            .defaultText("on (always on for calls made while serving a request that had one)")
+            .doc("send each call's deadline (`jupiter.timeout` attachment; a 1.3.1 provider ignores it), so a "
+                    + "provider drops a request whose caller gave up instead of running it")
+            .property("jupiter.rpc.consumer.deadline.propagate")
             .where("`JupiterClient.Builder.propagateDeadline`"));
 
     /** Exceptions reach callers with their stack traces. */

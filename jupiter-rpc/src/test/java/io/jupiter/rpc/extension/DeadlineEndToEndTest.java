@@ -63,7 +63,7 @@ class DeadlineEndToEndTest {
         contextServer.register(context, ContextService.class, new ServiceKey("test", "context", "1.0.0"));
         contextAddress = "127.0.0.1:" + contextServer.start().getPort();
         propagating = JupiterClient.builder().propagateDeadline(true).build();
-        plain = JupiterClient.builder().build();
+        plain = JupiterClient.builder().propagateDeadline(false).build(); // sends no deadline (the default sends one)
         context.downstream = plain.proxy(ContextService.class).address(contextAddress).timeoutMillis(10_000)
                 .build();
     }
