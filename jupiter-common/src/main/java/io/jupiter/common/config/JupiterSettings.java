@@ -255,21 +255,21 @@ public final class JupiterSettings {
 
     // ---- overload, on the provider (issue #35) ----
 
-    /** The longest wait in the provider queue while a queue stands (CoDel's target). */
+    /** The provider queue stands once no request left it within this for a whole interval (CoDel's target). */
     public static final Setting<Long> QUEUE_TARGET_MILLIS = declare(Setting.of("queueTargetMillis", ValueType.LONG,
                     5L)
-            .bound(Bound.notNegative()).accepts("0: requests wait as long as the queue holds them (1.3.1)")
-            .doc("how long a request may wait for a provider thread while the queue stands (no request left it "
-                    + "within this for a whole `queueIntervalMillis`); older ones are answered SERVER_BUSY")
+            .bound(Bound.notNegative()).accepts("0: no standing queue is ever shed (1.3.1's queue)")
+            .doc("the provider queue stands once no request left it within this for a whole `queueIntervalMillis`; "
+                    + "it then serves the newest request first and sheds (SERVER_BUSY) what waited longer than "
+                    + "`queueIntervalMillis`")
             .property("jupiter.rpc.provider.queue.target.millis"));
 
-    /** The longest wait in the provider queue otherwise, and how long a queue stands before it counts as standing. */
+    /** How long a queue must stand to count as standing, and the longest wait while it does (CoDel's interval). */
     public static final Setting<Long> QUEUE_INTERVAL_MILLIS = declare(Setting.of("queueIntervalMillis",
                     ValueType.LONG, 100L)
             .bound(Bound.positive())
-            .doc("how long a request may wait for a provider thread while no queue stands (a burst), and how long "
-                    + "a queue must stand (or shed) before the provider starts (or stops) keeping to "
-                    + "`queueTargetMillis`")
+            .doc("how long the provider queue must stand (or shed nothing) before it counts as standing (or no "
+                    + "longer does), and the longest a request may wait for a provider thread while it stands")
             .property("jupiter.rpc.provider.queue.interval.millis"));
 
     // ---- streams, on the provider ----

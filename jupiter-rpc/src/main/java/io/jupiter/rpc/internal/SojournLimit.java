@@ -12,10 +12,13 @@ import java.util.concurrent.atomic.AtomicLongFieldUpdater;
  *     every task runs, however long it waited (a caller's deadline, when it sent one, still drops it).</li>
  * <li>When no task left the queue after less than {@code target} for a whole interval (and the queue was never
  *     found empty meanwhile), the queue is standing: more arrives than is served. From then on a task may wait
- *     {@code target} at most; the older ones are shed, so the pool serves the newest calls, whose callers still
- *     wait, instead of working off a backlog of calls whose callers gave up.</li>
+ *     {@code interval} at most; the older ones are shed, and the pool serves the newest first (adaptive LIFO,
+ *     {@link WorkerPool}), whose callers still wait, instead of working off a backlog of calls whose callers gave
+ *     up.</li>
  * <li>The queue stops standing after a whole interval in which nothing was shed.</li>
  * </ul>
+ * Shedding at {@code target} itself (Facebook's choice) turned every queue of a closed loop with more callers than
+ * threads into errors, where the callers only waited a few method times before: measured, docs/reliability.md.
  * Lock-free and cheap on the path of each task: a clock read by the caller, a few volatile reads, and a write only
  * when an interval ends, a task is shed, or a task waited less than any before it in its interval. The decisions
  * of threads racing at an interval's end may differ by one task; that is all a race can cost.
@@ -37,10 +40,9 @@ public final class SojournLimit {
     private volatile boolean standing;
 
     /**
-     * @param targetNanos   the longest wait under a standing queue; also what the shortest wait of an interval must
-     *                      stay above for the queue to count as standing
-     * @param intervalNanos how long a queue must stand before it counts as standing, and shed nothing before it
-     *                      no longer does
+     * @param targetNanos   what the shortest wait of an interval must stay above for the queue to count as standing
+     * @param intervalNanos how long a queue must stand before it counts as standing (and shed nothing before it no
+     *                      longer does), and the longest wait while it stands
      */
     public SojournLimit(long targetNanos, long intervalNanos) {
         this.targetNanos = Requires.positive(targetNanos, "targetNanos");
@@ -68,13 +70,13 @@ public final class SojournLimit {
         } else if (sojournNanos < minSojourn) {
             minSojourn = sojournNanos;
         }
-        if (!standing || sojournNanos <= targetNanos) {
+        if (!standing || sojournNanos <= intervalNanos) {
             return 0;
         }
         if (!shedInInterval) {
             shedInInterval = true;
         }
-        return targetNanos;
+        return intervalNanos;
     }
 
     /** A thread found the queue empty: it does not stand. */
@@ -84,7 +86,7 @@ public final class SojournLimit {
         }
     }
 
-    /** Whether the queue stands now (tasks may wait {@code target} only). */
+    /** Whether the queue stands now (tasks may wait {@code interval} only, the newest served first). */
     public boolean standing() {
         return standing;
     }

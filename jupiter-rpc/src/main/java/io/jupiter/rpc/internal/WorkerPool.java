@@ -408,9 +408,11 @@ public final class WorkerPool {
             }
             do {
                 if (sojournLimit != null && sojournLimit.standing()) {
-                    task = newestOf(task, worker);
+                    // The newest runs whatever it waited: the pool never sheds all it holds and idles meanwhile.
+                    run(newestOf(task, worker));
+                } else {
+                    runOrShed(task);
                 }
-                runOrShed(task);
             } while ((task = queue.poll()) != null);
             ctl.addAndGet(1 - ONE_RUNNING);
         }
@@ -419,7 +421,9 @@ public final class WorkerPool {
     /**
      * Adaptive LIFO, while the queue stands: takes {@code head} and up to {@value #LIFO_BATCH} more tasks off the
      * queue, sheds those that waited beyond the limit, puts the others back, and returns the newest, whose caller is
-     * the likeliest to be still waiting. Only while the queue stands, so an ordinary queue stays first in, first out.
+     * the likeliest to be still waiting, to be run whatever it waited (so the pool keeps serving at its capacity even
+     * when every task waited beyond the limit). Only while the queue stands, so an ordinary queue stays first in,
+     * first out.
      */
     private Task newestOf(Task head, Worker worker) {
         Task[] batch = worker.batch;
@@ -432,13 +436,14 @@ public final class WorkerPool {
         Task newest = batch[n - 1];
         batch[n - 1] = null;
         long now = System.nanoTime();
+        sojournLimit.limitBroken(now - newest.queuedNanos(), now); // counted in the interval's sojourns; runs anyway
         for (int i = 0; i < n - 1; i++) {
             Task task = batch[i];
             batch[i] = null;
             long waited = now - task.queuedNanos();
             long broken = sojournLimit.limitBroken(waited, now);
             if (broken != 0 || !queue.offer(task)) {
-                shed(task, waited, broken != 0 ? broken : sojournLimit.targetNanos());
+                shed(task, waited, broken != 0 ? broken : sojournLimit.intervalNanos());
             }
         }
         return newest;

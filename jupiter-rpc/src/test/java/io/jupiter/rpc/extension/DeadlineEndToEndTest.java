@@ -106,6 +106,16 @@ class DeadlineEndToEndTest {
     }
 
     @Test
+    void aClientWithTheDefaultsSendsItsDeadline() throws Exception {
+        // Issue #35: deadlines travel by default, so a provider can drop what a caller gave up on.
+        try (JupiterClient defaults = JupiterClient.builder().build()) {
+            ContextService context = defaults.proxy(ContextService.class).address(contextAddress)
+                    .timeoutMillis(5_000).build();
+            assertThat(context.remaining()).isBetween(1L, 5_000L);
+        }
+    }
+
+    @Test
     void theProviderSeesTheRemainingTimeAndCarriesItDownstream() {
         ContextService viaPropagating = propagating.proxy(ContextService.class).address(contextAddress)
                 .timeoutMillis(5_000).build();

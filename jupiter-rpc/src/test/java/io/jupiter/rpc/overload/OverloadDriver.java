@@ -9,17 +9,19 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The overload scenario of issue #35, run by hand: one provider with the server's defaults, a method that waits
- * 20 ms, one consumer with a 500 ms timeout. Measures capacity C closed-loop (64 callers), then offers calls
+ * 20 ms, one consumer with a 500 ms timeout. Measures capacity C closed-loop (64 callers; the calls the provider
+ * ran a second, so that calls shed and retried at once by the loop do not count), then offers calls
  * open-loop at {@code k} x C for {@code overloadSeconds}, then at 0.5 x C for {@code afterSeconds}, for each
  * {@code k}; prints one row per second and a summary. Settings come from system properties as usual
  * ({@code -Djupiter.rpc.provider.queue.target.millis=0} is the queue before issue #35,
  * {@code -Djupiter.rpc.consumer.deadline.propagate=false} a consumer that sends no deadline).
  *
  * <pre>
- * java -cp ... io.jupiter.rpc.overload.OverloadDriver [k,k...=3,10] [overloadSeconds=15] [afterSeconds=10]
+ * java -cp ... io.jupiter.rpc.overload.OverloadDriver [k,k...=3,10] [overloadSeconds=15] [afterSeconds=10] [C]
  * </pre>
  */
 public final class OverloadDriver {
@@ -43,8 +45,13 @@ public final class OverloadDriver {
                     .timeoutMillis(TIMEOUT_MILLIS).build();
             SlowService async = client.proxy(SlowService.class).address("127.0.0.1", port)
                     .invokeType(InvokeType.ASYNC).timeoutMillis(TIMEOUT_MILLIS).build();
-            double capacity = closedLoopCapacity(sync, 64, 4);
-            System.out.printf("capacity C = %.0f calls/s (closed loop, 64 callers)%n", capacity);
+            // C given as the fourth argument: the same C for runs with different settings (what they are compared to)
+            closedLoopCapacity(sync, 8, 2, impl); // warm-up
+            double measured = closedLoopCapacity(sync, 64, 4, impl);
+            double capacity = args.length > 3 ? Double.parseDouble(args[3]) : measured;
+            System.out.printf("measured %.0f calls/s%n", measured);
+            System.out.printf("capacity C = %.0f calls/s (executed by the provider, closed loop, 64 callers)%n",
+                    capacity);
             for (String factor : factors) {
                 double k = Double.parseDouble(factor);
                 List<OpenLoad.Step> schedule = List.of(new OpenLoad.Step(k * capacity, overloadSeconds),
@@ -62,8 +69,13 @@ public final class OverloadDriver {
         }
     }
 
-    static double closedLoopCapacity(SlowService sync, int callers, int seconds) throws InterruptedException {
+    /** Calls the provider ran per second while {@code callers} call it in a closed loop for {@code seconds}. */
+    static double closedLoopCapacity(SlowService sync, int callers, int seconds, SlowService.Impl impl)
+            throws InterruptedException {
+        long executedBefore = impl.executed.sum();
         AtomicLong calls = new AtomicLong();
+        AtomicLong failures = new AtomicLong();
+        AtomicReference<Throwable> firstFailure = new AtomicReference<>();
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         CountDownLatch done = new CountDownLatch(callers);
         for (int i = 0; i < callers; i++) {
@@ -73,8 +85,10 @@ public final class OverloadDriver {
                         try {
                             sync.work(System.nanoTime(), TIMEOUT_MILLIS, METHOD_MILLIS);
                             calls.incrementAndGet();
-                        } catch (RuntimeException ignored) {
-                            // a closed loop at capacity: nothing should fail; what does is not counted
+                        } catch (RuntimeException e) {
+                            // a closed loop beyond capacity: some calls are shed; they are not counted
+                            failures.incrementAndGet();
+                            firstFailure.compareAndSet(null, e);
                         }
                     }
                 } finally {
@@ -85,7 +99,9 @@ public final class OverloadDriver {
             thread.start();
         }
         done.await();
-        return calls.get() / (double) seconds;
+        System.out.printf("closed loop: %d calls, %d failed (first: %s)%n", calls.get(), failures.get(),
+                firstFailure.get());
+        return (impl.executed.sum() - executedBefore) / (double) seconds;
     }
 
     private static void print(double k, double capacity, int overloadSeconds, List<OpenLoad.Second> seconds,
