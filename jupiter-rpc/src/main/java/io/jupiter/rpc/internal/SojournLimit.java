@@ -11,7 +11,8 @@ import java.util.concurrent.atomic.AtomicLongFieldUpdater;
  * <li>A queue that drains within an {@code interval} is a good queue (a burst, or a few calls behind slow ones):
  *     every task runs, however long it waited (a caller's deadline, when it sent one, still drops it).</li>
  * <li>When no task left the queue after less than {@code target} for a whole interval (and the queue was never
- *     found empty meanwhile), the queue is standing: more arrives than is served. From then on a task may wait
+ *     found empty meanwhile, and at least three tasks left it), the queue is standing: more arrives than is
+ *     served. From then on a task may wait
  *     {@code interval} at most; the older ones are shed, and the pool serves the newest first (adaptive LIFO,
  *     {@link WorkerPool}), whose callers still wait, instead of working off a backlog of calls whose callers gave
  *     up.</li>
@@ -28,12 +29,20 @@ public final class SojournLimit {
     private static final AtomicLongFieldUpdater<SojournLimit> INTERVAL_END =
             AtomicLongFieldUpdater.newUpdater(SojournLimit.class, "intervalEnd");
 
+    /**
+     * Tasks that must leave the queue in an interval for it to count as standing: one task that waited behind a
+     * blocked thread is no backlog.
+     */
+    private static final int MIN_SAMPLES = 3;
+
     private final long targetNanos;
     private final long intervalNanos;
     /** When the current interval ends ({@link System#nanoTime()}). */
     private volatile long intervalEnd;
     /** The least sojourn seen in the current interval; 0 once the queue was found empty in it. */
     private volatile long minSojourn;
+    /** Tasks that left the queue in the current interval, counted up to {@link #MIN_SAMPLES} only. */
+    private volatile int samples;
     /** Whether a task was shed in the current interval. */
     private volatile boolean shedInInterval;
     /** Whether the queue stands: tasks may then wait {@link #targetNanos} only. */
@@ -63,12 +72,18 @@ public final class SojournLimit {
         if (nowNanos - end >= 0) {
             if (INTERVAL_END.compareAndSet(this, end, nowNanos + intervalNanos)) {
                 // Judge the interval that ended: a standing queue shed in it, a new one never drained below target.
-                standing = standing ? shedInInterval : minSojourn > targetNanos;
+                standing = standing ? shedInInterval : minSojourn > targetNanos && samples >= MIN_SAMPLES;
                 shedInInterval = false;
                 minSojourn = sojournNanos;
+                samples = 1;
             }
-        } else if (sojournNanos < minSojourn) {
-            minSojourn = sojournNanos;
+        } else {
+            if (sojournNanos < minSojourn) {
+                minSojourn = sojournNanos;
+            }
+            if (samples < MIN_SAMPLES) {
+                samples++; // racy on purpose: a lost count only delays the judgment by a task
+            }
         }
         if (!standing || sojournNanos <= intervalNanos) {
             return 0;

@@ -48,6 +48,17 @@ class SojournLimitTest {
     }
 
     @Test
+    void oneTaskThatWaitedBehindABlockedThreadIsNoStandingQueue() {
+        long now = System.nanoTime();
+        SojournLimit limit = new SojournLimit(5 * MS, 100 * MS);
+        now += 101 * MS;
+        limit.limitBroken(20 * MS, now); // the only task of its interval
+        now += 400 * MS;
+        assertThat(limit.limitBroken(400 * MS, now)).as("the next one, after a long wait, runs").isZero();
+        assertThat(limit.standing()).isFalse();
+    }
+
+    @Test
     void aQueueFoundEmptyDoesNotStand() {
         long now = System.nanoTime();
         SojournLimit limit = new SojournLimit(5 * MS, 100 * MS);

@@ -31,6 +31,8 @@ final class OpenLoad {
         long busy;
         long timedOut;
         long other;
+        /** The first failure that was neither ServerBusy nor a timeout, or {@code null}. */
+        Throwable firstOther;
         final List<Long> okMillis = new ArrayList<>();
 
         Second(int index) {
@@ -47,6 +49,9 @@ final class OpenLoad {
                 timedOut++;
             } else {
                 other++;
+                if (firstOther == null) {
+                    firstOther = error;
+                }
             }
         }
 
