@@ -258,7 +258,7 @@ public final class JupiterSettings {
     /** The provider queue stands once no request left it within this for a whole interval (CoDel's target). */
     public static final Setting<Long> QUEUE_TARGET_MILLIS = declare(Setting.of("queueTargetMillis", ValueType.LONG,
                     5L)
-            .bound(Bound.notNegative()).accepts("0: no standing queue is ever shed (1.3.1's queue)")
+            .bound(Bound.notNegative()).defaultText("5 ms").accepts("0: no standing queue is ever shed (1.3.1's queue)")
             .doc("the provider queue stands once no request left it within this for a whole `queueIntervalMillis`; "
                     + "it then serves the newest request first and sheds (SERVER_BUSY) what waited longer than "
                     + "`queueIntervalMillis`")
@@ -267,7 +267,7 @@ public final class JupiterSettings {
     /** How long a queue must stand to count as standing, and the longest wait while it does (CoDel's interval). */
     public static final Setting<Long> QUEUE_INTERVAL_MILLIS = declare(Setting.of("queueIntervalMillis",
                     ValueType.LONG, 100L)
-            .bound(Bound.positive())
+            .bound(Bound.positive()).defaultText("100 ms")
             .doc("how long the provider queue must stand (or shed nothing) before it counts as standing (or no "
                     + "longer does), and the longest a request may wait for a provider thread while it stands")
             .property("jupiter.rpc.provider.queue.interval.millis"));
