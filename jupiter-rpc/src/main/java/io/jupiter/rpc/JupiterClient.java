@@ -113,7 +113,7 @@ public final class JupiterClient implements AutoCloseable {
         private Executor callbackExecutor;
         private boolean adaptiveCallbacks = JupiterSettings.ADAPTIVE_CALLBACKS.get();
         private final List<Interceptor> interceptors = new ArrayList<>();
-        private boolean propagateDeadline;
+        private boolean propagateDeadline = JupiterSettings.PROPAGATE_DEADLINE.get();
         private boolean metrics = RpcMetrics.enabledByDefault();
         private String registry;
         private long warmUpMillis = -1;
@@ -193,9 +193,9 @@ public final class JupiterClient implements AutoCloseable {
 
         /**
          * Whether every call sends its timeout as a deadline attachment ({@code jupiter.timeout}), so that the
-         * provider drops the request instead of running it once the caller gave up; default off (an attachment on
-         * every request costs a little). Calls made while serving a request that came with a deadline always carry
-         * the remaining part on.
+         * provider drops the request instead of running it once the caller gave up; default on
+         * ({@code -Djupiter.rpc.consumer.deadline.propagate}). A 1.3.1 provider ignores the attachment. Calls made
+         * while serving a request that came with a deadline always carry the remaining part on.
          */
         public Builder propagateDeadline(boolean propagate) {
             this.propagateDeadline = propagate;

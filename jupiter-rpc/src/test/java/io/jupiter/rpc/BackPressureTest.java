@@ -2,6 +2,7 @@ package io.jupiter.rpc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jupiter.common.config.JupiterSettings;
 import io.jupiter.rpc.exception.ServerBusyException;
 import io.netty.util.ResourceLeakDetector;
 import java.util.ArrayList;
@@ -35,12 +36,18 @@ class BackPressureTest {
     static void sampleLeaks() {
         level = ResourceLeakDetector.getLevel();
         ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.SIMPLE);
+        // The experiment keeps 4,096 calls queued for about a second: a standing queue, which the provider's
+        // queue target (issue #35) sheds by default. The experiment is about the window, so on the queue before it.
+        System.setProperty(QUEUE_TARGET, "0");
     }
 
     @AfterAll
     static void restoreLeakLevel() {
         ResourceLeakDetector.setLevel(level);
+        System.clearProperty(QUEUE_TARGET);
     }
+
+    private static final String QUEUE_TARGET = JupiterSettings.QUEUE_TARGET_MILLIS.property();
 
     @Test
     void hundredThousandAsyncCallsToASlowProviderAllSucceed() throws Exception {

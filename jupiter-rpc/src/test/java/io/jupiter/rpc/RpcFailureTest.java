@@ -3,6 +3,7 @@ package io.jupiter.rpc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.jupiter.common.config.JupiterSettings;
 import io.jupiter.rpc.exception.BadRequestException;
 import io.jupiter.rpc.exception.ConnectionException;
 import io.jupiter.rpc.exception.PayloadTooLargeException;
@@ -29,6 +30,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -149,8 +151,9 @@ class RpcFailureTest {
     @Test
     void asyncCallsThatTimeOutTogetherEachFailAfterTheirTimeoutAndFreeTheirSlots() throws Exception {
         int window = 32;
-        try (JupiterServer gated = JupiterServer.builder().host("127.0.0.1").port(0).providerThreads(2)
-                .queueCapacity(4 * window).build();
+        try (JupiterServer gated = withoutQueueTarget(() -> JupiterServer.builder().host("127.0.0.1").port(0)
+                .providerThreads(2)
+                .queueCapacity(4 * window).build());
              JupiterClient small = JupiterClient.builder().maxInFlight(window).build()) {
             GateService.Impl gate = new GateService.Impl(2);
             gated.register(gate);
@@ -319,6 +322,20 @@ class RpcFailureTest {
             return e.getCause();
         } catch (Exception e) {
             throw new AssertionError(e);
+        }
+    }
+
+    /**
+     * Builds a server with the queue of before issue #35 (no queue target): this test holds its provider threads on
+     * purpose, which makes the queue stand, and is about something else than shedding it.
+     */
+    private static JupiterServer withoutQueueTarget(Supplier<JupiterServer> build) {
+        String property = JupiterSettings.QUEUE_TARGET_MILLIS.property();
+        System.setProperty(property, "0");
+        try {
+            return build.get();
+        } finally {
+            System.clearProperty(property);
         }
     }
 }

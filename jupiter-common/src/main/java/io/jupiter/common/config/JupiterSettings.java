@@ -265,6 +265,25 @@ public final class JupiterSettings {
                     + "time on a machine with spare cores, costs throughput on a busy one: benchmark.md)")
             .property("jupiter.rpc.pool.spin.micros"));
 
+    // ---- overload, on the provider (issue #35) ----
+
+    /** The provider queue stands once no request left it within this for a whole interval (CoDel's target). */
+    public static final Setting<Long> QUEUE_TARGET_MILLIS = declare(Setting.of("queueTargetMillis", ValueType.LONG,
+                    5L)
+            .bound(Bound.notNegative()).defaultText("5 ms").accepts("0: no standing queue is ever shed (1.3.1's queue)")
+            .doc("the provider queue stands once no request left it within this for a whole `queueIntervalMillis`; "
+                    + "it then serves the newest request first and sheds (SERVER_BUSY) what waited longer than "
+                    + "`queueIntervalMillis`")
+            .property("jupiter.rpc.provider.queue.target.millis"));
+
+    /** How long a queue must stand to count as standing, and the longest wait while it does (CoDel's interval). */
+    public static final Setting<Long> QUEUE_INTERVAL_MILLIS = declare(Setting.of("queueIntervalMillis",
+                    ValueType.LONG, 100L)
+            .bound(Bound.positive()).defaultText("100 ms")
+            .doc("how long the provider queue must stand (or shed nothing) before it counts as standing (or no "
+                    + "longer does), and the longest a request may wait for a provider thread while it stands")
+            .property("jupiter.rpc.provider.queue.interval.millis"));
+
     // ---- streams, on the provider ----
 
     /** Messages of a consumer's stream a provider takes ahead of what its method has read. */
@@ -639,9 +658,12 @@ public final class JupiterSettings {
             .where("`JupiterServer.Builder.interceptor(FlowControlFilter.builder()...)`"));
 
     /** Send each call's deadline. */
-    public static final Setting<Void> PROPAGATE_DEADLINE = declare(Setting.composite("propagateDeadline",
-                    "off (on by itself for calls made while serving a request that had one)")
-            .doc("send each call's deadline (`jupiter.timeout` attachment)")
+    public static final Setting<Boolean> PROPAGATE_DEADLINE = declare(Setting.of("propagateDeadline",
+                    ValueType.BOOLEAN, true)
+            .defaultText("on (always on for calls made while serving a request that had one)")
+            .doc("send each call's deadline (`jupiter.timeout` attachment; a 1.3.1 provider ignores it), so a "
+                    + "provider drops a request whose caller gave up instead of running it")
+            .property("jupiter.rpc.consumer.deadline.propagate")
             .where("`JupiterClient.Builder.propagateDeadline`"));
 
     /** Exceptions reach callers with their stack traces. */

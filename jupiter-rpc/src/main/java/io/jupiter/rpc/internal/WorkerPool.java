@@ -40,13 +40,23 @@ import org.slf4j.LoggerFactory;
  *     do and no other task arrives to check).</li>
  * </ul>
  * Threads are started on demand, up to {@code threads}. A full queue or a shut-down pool refuses a task with
- * {@link RejectedExecutionException}, at once.
+ * {@link RejectedExecutionException}, at once. With a {@link SojournLimit}, a task that waited longer than it allows
+ * is not run but {@linkplain Task#shed shed} as it leaves the queue, so the queue cannot hold a backlog of tasks
+ * nobody waits for; while the queue stands the pool also serves the newest task first (adaptive LIFO).
  */
 public final class WorkerPool {
 
     /** A task that knows when it was queued ({@link System#nanoTime()}), so the pool can tell how long it waited. */
     public interface Task extends Runnable {
         long queuedNanos();
+
+        /**
+         * The pool will not run this task: it waited {@code waitedNanos}, above the {@code limitNanos} its
+         * {@link SojournLimit} allows now. Runs it anyway by default; a task that can be refused answers its caller.
+         */
+        default void shed(long waitedNanos, long limitNanos) {
+            run();
+        }
     }
 
     private static final Logger log = LoggerFactory.getLogger(WorkerPool.class);
@@ -70,6 +80,9 @@ public final class WorkerPool {
     public static final long DEFAULT_SPIN_NANOS = TimeUnit.MICROSECONDS.toNanos(
             JupiterSettings.POOL_SPIN_MICROS.get());
 
+    /** The most queued tasks one thread looks at to find the newest while the queue stands. */
+    private static final int LIFO_BATCH = 256;
+
     /** The watchdog's longest sleep while tasks run, in multiples of {@code stallNanos}. */
     private static final int MAX_WATCH_BACKOFF = 16;
 
@@ -87,6 +100,8 @@ public final class WorkerPool {
     private final int queueCapacity;
     private final Queue<Task> queue;
     private final AtomicReferenceArray<Worker> workers;
+    /** {@code null}: every task runs, however long it waited. */
+    private final SojournLimit sojournLimit;
     /** Workers started so far (slots of {@link #workers} in use). */
     private final AtomicInteger started = new AtomicInteger();
     /**
@@ -108,7 +123,18 @@ public final class WorkerPool {
 
     /** A pool with the default parallelism and stall time. */
     public WorkerPool(String name, int threads, int queueCapacity) {
-        this(name, threads, queueCapacity, DEFAULT_PARALLELISM, DEFAULT_STALL_NANOS, DEFAULT_SPIN_NANOS);
+        this(name, threads, queueCapacity, DEFAULT_PARALLELISM, DEFAULT_STALL_NANOS, DEFAULT_SPIN_NANOS, null);
+    }
+
+    /** A pool with the default parallelism and stall time, which sheds the tasks that waited beyond {@code limit}. */
+    public WorkerPool(String name, int threads, int queueCapacity, SojournLimit limit) {
+        this(name, threads, queueCapacity, DEFAULT_PARALLELISM, DEFAULT_STALL_NANOS, DEFAULT_SPIN_NANOS, limit);
+    }
+
+    /** A pool that runs every task, however long it waited. */
+    public WorkerPool(String name, int threads, int queueCapacity, int parallelism, long stallNanos,
+                      long spinNanos) {
+        this(name, threads, queueCapacity, parallelism, stallNanos, spinNanos, null);
     }
 
     /**
@@ -119,9 +145,10 @@ public final class WorkerPool {
      * @param parallelism     threads that may run tasks before a new task wakes another (stalls aside)
      * @param stallNanos      how long a task may wait, with no thread looking for work, before it wakes one
      * @param spinNanos       how long one idle thread keeps looking for a task before it parks (0: parks at once)
+     * @param sojournLimit    sheds the tasks that waited too long; {@code null}: every task runs
      */
     public WorkerPool(String name, int threads, int queueCapacity, int parallelism, long stallNanos,
-                      long spinNanos) {
+                      long spinNanos, SojournLimit sojournLimit) {
         this.name = Requires.notBlank(name, "name");
         this.maxThreads = Requires.positive(threads, "threads");
         this.parallelism = Math.min(threads, Requires.positive(parallelism, "parallelism"));
@@ -131,6 +158,7 @@ public final class WorkerPool {
         // The array queue rounds its capacity up to a power of two (at least 2); execute() keeps to the one asked.
         this.queue = PlatformDependent.newFixedMpmcQueue(Math.max(2, queueCapacity));
         this.workers = new AtomicReferenceArray<>(threads);
+        this.sojournLimit = sojournLimit;
         this.watchdog = newThread(name + "-watchdog", this::watch);
         watchdog.start();
     }
@@ -355,6 +383,9 @@ public final class WorkerPool {
         for (;;) {
             Task task = queue.poll();
             if (task == null) {
+                if (sojournLimit != null) {
+                    sojournLimit.queueEmpty();
+                }
                 if (worker.idle()) {
                     continue;
                 }
@@ -376,10 +407,70 @@ public final class WorkerPool {
                 }
             }
             do {
-                run(task);
+                if (sojournLimit != null && sojournLimit.standing()) {
+                    // The newest runs whatever it waited: the pool never sheds all it holds and idles meanwhile.
+                    run(newestOf(task, worker));
+                } else {
+                    runOrShed(task);
+                }
             } while ((task = queue.poll()) != null);
             ctl.addAndGet(1 - ONE_RUNNING);
         }
+    }
+
+    /**
+     * Adaptive LIFO, while the queue stands: takes {@code head} and up to {@value #LIFO_BATCH} more tasks off the
+     * queue, sheds those that waited beyond the limit, puts the others back, and returns the newest, whose caller is
+     * the likeliest to be still waiting, to be run whatever it waited (so the pool keeps serving at its capacity even
+     * when every task waited beyond the limit). Only while the queue stands, so an ordinary queue stays first in,
+     * first out.
+     */
+    private Task newestOf(Task head, Worker worker) {
+        Task[] batch = worker.batch;
+        int n = 0;
+        batch[n++] = head;
+        Task next;
+        while (n < batch.length && (next = queue.poll()) != null) {
+            batch[n++] = next;
+        }
+        Task newest = batch[n - 1];
+        batch[n - 1] = null;
+        long now = System.nanoTime();
+        sojournLimit.limitBroken(now - newest.queuedNanos(), now); // counted in the interval's sojourns; runs anyway
+        for (int i = 0; i < n - 1; i++) {
+            Task task = batch[i];
+            batch[i] = null;
+            long waited = now - task.queuedNanos();
+            long broken = sojournLimit.limitBroken(waited, now);
+            if (broken != 0 || !queue.offer(task)) {
+                shed(task, waited, broken != 0 ? broken : sojournLimit.intervalNanos());
+            }
+        }
+        return newest;
+    }
+
+    private static void shed(Task task, long waited, long limit) {
+        Thread.interrupted();
+        try {
+            task.shed(waited, limit);
+        } catch (Throwable t) {
+            log.warn("shedding a task of {} threw", Thread.currentThread().getName(), t);
+        }
+    }
+
+    /** Runs a task taken from the queue, or sheds it if it waited longer than the sojourn limit allows. */
+    private void runOrShed(Task task) {
+        SojournLimit limit = sojournLimit;
+        if (limit != null) {
+            long now = System.nanoTime();
+            long waited = now - task.queuedNanos();
+            long broken = limit.limitBroken(waited, now);
+            if (broken != 0) {
+                shed(task, waited, broken);
+                return;
+            }
+        }
+        run(task);
     }
 
     private static void run(Task task) {
@@ -459,6 +550,8 @@ public final class WorkerPool {
 
         Thread thread;
         volatile int state = SEARCHING;
+        /** The tasks {@link #newestOf} looks at, with a sojourn limit only. */
+        final Task[] batch = sojournLimit == null ? null : new Task[LIFO_BATCH];
 
         /** Wakes this worker if it is parked, counting it as searching; returns whether it did. */
         boolean wake() {

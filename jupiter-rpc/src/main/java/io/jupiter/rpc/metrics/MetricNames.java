@@ -22,6 +22,12 @@ public final class MetricNames {
     public static final String OUTLIER_RETURN = "outlier.return";
     /** Meter of retries and hedges not sent because the proxy's retry budget was spent (consumer only). */
     public static final String RETRY_THROTTLED = "retry.throttled";
+    /** Meter of requests shed unrun: they waited in the provider queue longer than it allowed (provider only). */
+    public static final String QUEUE_SHED = "queue.shed";
+    /** Meter of requests dropped unrun: their caller's deadline passed before they could run (provider only). */
+    public static final String DEADLINE_EXPIRED = "deadline.expired";
+    /** Meter of requests dropped unrun: their caller cancelled them (provider only). */
+    public static final String CANCELLED = "cancelled";
 
     private MetricNames() {
     }
@@ -60,6 +66,12 @@ public final class MetricNames {
                 return "ejected providers back in load balancing";
             case RETRY_THROTTLED:
                 return "retries and hedges not sent: the retry budget was spent";
+            case QUEUE_SHED:
+                return "requests answered SERVER_BUSY unrun: they waited in the queue longer than it allowed";
+            case DEADLINE_EXPIRED:
+                return "requests dropped unrun: their caller's deadline passed before they could run";
+            case CANCELLED:
+                return "requests dropped unrun: their caller cancelled them";
             default:
                 return side == RpcMetrics.Side.PROVIDER
                         ? "provider method execution time"

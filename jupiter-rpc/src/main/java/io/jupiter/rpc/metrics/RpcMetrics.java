@@ -136,6 +136,9 @@ public final class RpcMetrics {
     private final Meter outlierEjection;
     private final Meter outlierReturn;
     private final Meter retryThrottled;
+    private final Meter queueShed;
+    private final Meter deadlineExpired;
+    private final Meter cancelled;
     /** Method timers by the runtime's own method object (identity), so the hot path builds no name. */
     private final ConcurrentHashMap<Object, Timer> methodTimers = new ConcurrentHashMap<>();
     /** Copied on write: the recording paths read the array once and allocate nothing. */
@@ -154,6 +157,11 @@ public final class RpcMetrics {
         this.outlierReturn = consumer ? registry.register(MetricNames.OUTLIER_RETURN, RatesOnRead.newMeter()) : null;
         this.retryThrottled = consumer ? registry.register(MetricNames.RETRY_THROTTLED, RatesOnRead.newMeter())
                 : null;
+        boolean provider = side == Side.PROVIDER;
+        this.queueShed = provider ? registry.register(MetricNames.QUEUE_SHED, RatesOnRead.newMeter()) : null;
+        this.deadlineExpired = provider ? registry.register(MetricNames.DEADLINE_EXPIRED, RatesOnRead.newMeter())
+                : null;
+        this.cancelled = provider ? registry.register(MetricNames.CANCELLED, RatesOnRead.newMeter()) : null;
     }
 
     /** Metrics for {@code side}; when {@code enabled} is false nothing is recorded. */
@@ -307,6 +315,27 @@ public final class RpcMetrics {
             for (Listener listener : listeners) {
                 listener.retryThrottled();
             }
+        }
+    }
+
+    /** A request waited in the queue longer than it allowed and was answered SERVER_BUSY unrun (provider). */
+    public void queueShed() {
+        if (enabled && queueShed != null) {
+            queueShed.mark();
+        }
+    }
+
+    /** A request was dropped unrun: its caller's deadline passed before it could run (provider). */
+    public void deadlineExpired() {
+        if (enabled && deadlineExpired != null) {
+            deadlineExpired.mark();
+        }
+    }
+
+    /** A request was dropped unrun: its caller cancelled it (provider). */
+    public void cancelled() {
+        if (enabled && cancelled != null) {
+            cancelled.mark();
         }
     }
 

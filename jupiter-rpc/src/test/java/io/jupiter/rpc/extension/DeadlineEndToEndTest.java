@@ -63,7 +63,7 @@ class DeadlineEndToEndTest {
         contextServer.register(context, ContextService.class, new ServiceKey("test", "context", "1.0.0"));
         contextAddress = "127.0.0.1:" + contextServer.start().getPort();
         propagating = JupiterClient.builder().propagateDeadline(true).build();
-        plain = JupiterClient.builder().build();
+        plain = JupiterClient.builder().propagateDeadline(false).build(); // sends no deadline (the default sends one)
         context.downstream = plain.proxy(ContextService.class).address(contextAddress).timeoutMillis(10_000)
                 .build();
     }
@@ -103,6 +103,16 @@ class DeadlineEndToEndTest {
         assertThat(held.get(10, TimeUnit.SECONDS)).isEqualTo("passed held");
         assertThat(work(plain, 10_000).work("next")).isEqualTo("done next");
         assertThat(work.ran).containsExactly("late", "next");
+    }
+
+    @Test
+    void aClientWithTheDefaultsSendsItsDeadline() throws Exception {
+        // Issue #35: deadlines travel by default, so a provider can drop what a caller gave up on.
+        try (JupiterClient defaults = JupiterClient.builder().build()) {
+            ContextService context = defaults.proxy(ContextService.class).address(contextAddress)
+                    .timeoutMillis(5_000).build();
+            assertThat(context.remaining()).isBetween(1L, 5_000L);
+        }
     }
 
     @Test

@@ -79,9 +79,10 @@ class ConsumerPipelineTest {
         relayServer.register(relay);
         toClose.add(relayServer);
         String relayAddress = "127.0.0.1:" + relayServer.start().getPort();
-        plain = JupiterClient.builder().appName("matrix").build();
+        // "plain" sends no deadline, as before issue #35 made sending it the default; "propagating" sends it.
+        plain = JupiterClient.builder().appName("matrix").propagateDeadline(false).build();
         propagating = JupiterClient.builder().appName("matrix-deadline").propagateDeadline(true).build();
-        JupiterClient relayClient = JupiterClient.builder().appName("relay").build();
+        JupiterClient relayClient = JupiterClient.builder().appName("relay").propagateDeadline(false).build();
         toClose.add(plain);
         toClose.add(propagating);
         toClose.add(relayClient);

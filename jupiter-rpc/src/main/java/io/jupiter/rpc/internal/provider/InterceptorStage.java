@@ -2,6 +2,7 @@ package io.jupiter.rpc.internal.provider;
 
 import io.jupiter.rpc.internal.filter.DefaultInvocation;
 import io.jupiter.rpc.internal.filter.InterceptorChain;
+import io.jupiter.rpc.metrics.RpcMetrics;
 import io.jupiter.serialization.wire.MessageWrapper;
 import io.jupiter.transport.Status;
 import java.util.Map;
@@ -11,7 +12,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The interceptor stage: only when the service has interceptors or filters, or the request came with attachments,
  * makes the call's {@link ProviderCall} (the plain path allocates nothing here), drops a request whose deadline
- * passed while it waited (unanswered: the consumer has given up and would discard the response), and runs the
+ * passed while it waited (unanswered: the consumer has given up and would discard the response; counted as
+ * {@code deadline.expired}), and runs the
  * interceptors' {@code beforeInvoke}; one that throws refuses the call, answered with the status
  * {@link ProviderFailures} gives it.
  */
@@ -20,10 +22,12 @@ final class InterceptorStage extends ProviderStage {
     private static final Logger log = LoggerFactory.getLogger(InterceptorStage.class);
 
     private final RespondStage respond;
+    private final RpcMetrics metrics;
     private final ProviderStage next;
 
-    InterceptorStage(RespondStage respond, ProviderStage next) {
+    InterceptorStage(RespondStage respond, RpcMetrics metrics, ProviderStage next) {
         this.respond = respond;
+        this.metrics = metrics;
         this.next = next;
     }
 
@@ -41,6 +45,7 @@ final class InterceptorStage extends ProviderStage {
                 message.getArgs(), message.getAppName(), request.connection.remoteAddress(), request.caller(),
                 attachments, request.receivedNanos, request.bodyBytes, request.id);
         if (invocation.deadlinePassed()) {
+            metrics.deadlineExpired();
             log.debug("dropping request {} from {} ({}): its deadline passed {} ms ago, before it could run",
                     request.id, request.connection.remoteAddress(), invocation, -invocation.remainingMillis());
             return;

@@ -1,17 +1,22 @@
 package io.jupiter.rpc.internal.provider;
 
+import io.jupiter.rpc.internal.SojournLimit;
 import io.jupiter.rpc.internal.WorkerPool;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-/** The built-in provider pool: a {@link WorkerPool} of {@code providerThreads} threads and a bounded queue. */
+/**
+ * The built-in provider pool: a {@link WorkerPool} of {@code providerThreads} threads and a bounded queue, which
+ * sheds ({@code SERVER_BUSY}) the requests that waited longer than its {@link SojournLimit} allows.
+ */
 final class PoolExecutor implements ProviderExecutor {
 
     private final WorkerPool pool;
 
-    PoolExecutor(int threads, int queueCapacity) {
-        this.pool = new WorkerPool("jupiter-provider", threads, queueCapacity);
+    /** @param sojournLimit how long a request may wait before it is shed; {@code null}: as long as it is queued */
+    PoolExecutor(int threads, int queueCapacity, SojournLimit sojournLimit) {
+        this.pool = new WorkerPool("jupiter-provider", threads, queueCapacity, sojournLimit);
     }
 
     @Override

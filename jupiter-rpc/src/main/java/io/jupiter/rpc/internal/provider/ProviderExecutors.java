@@ -1,5 +1,7 @@
 package io.jupiter.rpc.internal.provider;
 
+import io.jupiter.common.config.JupiterSettings;
+import io.jupiter.rpc.internal.SojournLimit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
@@ -32,10 +34,23 @@ final class ProviderExecutors {
             this.pool = new ApplicationExecutor(ownsExecutor ? "the provider's virtual threads"
                     : "the provider executor " + executor, executor, ownsExecutor, queueCapacity);
         } else if (providerThreads > 0) {
-            this.pool = new PoolExecutor(providerThreads, queueCapacity);
+            this.pool = new PoolExecutor(providerThreads, queueCapacity, sojournLimit());
         } else {
             this.pool = null;
         }
+    }
+
+    /**
+     * How long a request may wait for a pool thread ({@code queueTargetMillis}, {@code queueIntervalMillis});
+     * {@code null} when the target is 0 (as long as the queue holds it).
+     */
+    static SojournLimit sojournLimit() {
+        long target = JupiterSettings.QUEUE_TARGET_MILLIS.get();
+        if (target == 0) {
+            return null;
+        }
+        long interval = Math.max(target, JupiterSettings.QUEUE_INTERVAL_MILLIS.get());
+        return new SojournLimit(TimeUnit.MILLISECONDS.toNanos(target), TimeUnit.MILLISECONDS.toNanos(interval));
     }
 
     /** The server's executor, or {@code null} when calls run on the IO threads. */

@@ -12,7 +12,8 @@ import java.util.Set;
  *  frame ──► AdmissionStage     IO thread: caller token (TokenGate), draining, the connection's limits, app flow
  *            │                  control; nothing read yet
  *            ▼
- *            ThreadChooser      IO thread, or hand-over to the pool (SERVER_BUSY when full)
+ *            ThreadChooser      IO thread, or hand-over to the pool (SERVER_BUSY when full, or when the request
+ *            │                  waited longer than the pool's SojournLimit allows when it leaves the queue)
  *            │
  *            ▼
  *            ReadStage          accepted serializer, body read; the serializer runs, once the envelope is read:
@@ -21,7 +22,8 @@ import java.util.Set;
  *            ThreadChooser      the call here (IO thread if its method runs there), or on its service's executor,
  *            │                  or on the pool; timed for adaptive dispatch
  *            ▼
- *            InterceptorStage   deadline, beforeInvoke, the call's context (only when interceptors or attachments)
+ *            InterceptorStage   deadline (checked here, after any queue), beforeInvoke, the call's context (only
+ *            │                  when interceptors or attachments)
  *            │
  *            ▼
  *            InvokeStage        method resolution, the call, the method timer; a CompletionStage answers later
@@ -40,6 +42,7 @@ import java.util.Set;
 final class ProviderPipeline {
 
     final RespondStage respond;
+    final RpcMetrics metrics;
     final LookupStage lookup;
     final ReadStage read;
     /** The first call stage: what runs once a request is read and looked up. */
@@ -54,10 +57,11 @@ final class ProviderPipeline {
     /** @param pool the server's provider executor; {@code null}: requests run on the IO threads */
     ProviderPipeline(ServiceRegistry services, Set<SerializerType> serializers, ProviderExecutor pool,
                      RpcMetrics metrics, ServerRuntime.Security security) {
+        this.metrics = metrics;
         this.respond = new RespondStage(metrics);
         this.lookup = new LookupStage(services, security.authorizer());
         this.read = new ReadStage(serializers, services, respond);
-        this.call = new InterceptorStage(respond, new InvokeStage(metrics, respond));
+        this.call = new InterceptorStage(respond, metrics, new InvokeStage(metrics, respond));
         this.threads = new ThreadChooser(this, pool);
         this.tokenGate = security.tokens() == null ? null
                 : new TokenGate(security.tokens(), this, security.tokenTimeoutMillis());

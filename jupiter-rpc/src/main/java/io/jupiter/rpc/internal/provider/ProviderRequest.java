@@ -12,6 +12,7 @@ import io.jupiter.transport.Connection;
 import io.jupiter.transport.Frame;
 import io.jupiter.transport.Status;
 import io.jupiter.transport.TransportAddresses;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 /**
@@ -103,6 +104,20 @@ final class ProviderRequest implements WorkerPool.Task, EnvelopeListener {
     @Override
     public long queuedNanos() {
         return receivedNanos;
+    }
+
+    /**
+     * Not run by the pool: it waited longer than the pool's sojourn limit allows. Answered {@code SERVER_BUSY} (the
+     * method never ran, so the caller may retry elsewhere), counted as {@code queue.shed}; no log line.
+     */
+    @Override
+    public void shed(long waitedNanos, long limitNanos) {
+        bodyDone();
+        pipeline.admission.ended(this);
+        pipeline.metrics.queueShed();
+        pipeline.respond.refuse(this, Status.SERVER_BUSY, "provider busy: the request waited "
+                + TimeUnit.NANOSECONDS.toMillis(waitedNanos) + " ms for a provider thread, above the "
+                + TimeUnit.NANOSECONDS.toMillis(limitNanos) + " ms its queue allows now", false);
     }
 
     /** Run by a provider executor: the thread chooser goes on where the request was handed over. */
