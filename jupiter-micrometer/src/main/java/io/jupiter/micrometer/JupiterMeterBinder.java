@@ -6,6 +6,8 @@ import io.jupiter.rpc.ConsumedService;
 import io.jupiter.rpc.JupiterClient;
 import io.jupiter.rpc.JupiterServer;
 import io.jupiter.rpc.metrics.RpcMetrics;
+import io.jupiter.transport.PeerIncident;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -14,6 +16,7 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -43,6 +46,11 @@ import java.util.function.ToDoubleFunction;
  *     <td>from a request decoded to its response handed to the connection</td></tr>
  * <tr><td>{@value #SERVER_CONNECTIONS}, {@value #CLIENT_CONNECTIONS}</td><td>gauge (servers and clients given as
  *     such)</td><td>{@code rpc_jupiter_server_connections}</td><td>connections open</td></tr>
+ * <tr><td>{@value #SERVER_PEER_INCIDENTS}</td><td>counter, per {@value #INCIDENT_TAG} (servers given as such)</td>
+ *     <td>{@code rpc_jupiter_server_peer_incidents_total}</td><td>connections closed or refused, and handler errors,
+ *     by cause (docs/security.md)</td></tr>
+ * <tr><td>{@value #SERVER_LOG_LINES_SUPPRESSED}</td><td>counter</td>
+ *     <td>{@code rpc_jupiter_server_log_lines_suppressed_total}</td><td>log lines about peers throttled</td></tr>
  * <tr><td>{@value #CLIENT_PROVIDERS}</td><td>gauge</td><td>{@code rpc_jupiter_client_providers}</td>
  *     <td>provider addresses the client's proxies know (from the registry or configured)</td></tr>
  * <tr><td>{@value #SERVER_STREAMS_OPEN}, {@value #CLIENT_STREAMS_OPEN}</td><td>gauge, per method</td>
@@ -99,6 +107,16 @@ public final class JupiterMeterBinder implements MeterBinder, AutoCloseable {
     public static final String CLIENT_CONNECTIONS = "rpc.jupiter.client.connections";
     /** Gauge of the provider addresses a client's proxies know, over all its proxies. */
     public static final String CLIENT_PROVIDERS = "rpc.jupiter.client.providers";
+
+    /**
+     * Counter of what a server's peers did wrong, per {@value #INCIDENT_TAG} (a {@link PeerIncident} in lower case:
+     * {@code malformed_frame}, {@code too_many_heartbeats}, {@code not_reading}, ...).
+     */
+    public static final String SERVER_PEER_INCIDENTS = "rpc.jupiter.server.peer.incidents";
+    /** Counter of the log lines about a server's peers that were throttled (not printed). */
+    public static final String SERVER_LOG_LINES_SUPPRESSED = "rpc.jupiter.server.log.lines.suppressed";
+    /** The tag naming a {@link PeerIncident}. */
+    public static final String INCIDENT_TAG = "incident";
 
     /** Gauge of the streams a server has open, per method. */
     public static final String SERVER_STREAMS_OPEN = "rpc.jupiter.server.streams.open";
@@ -249,6 +267,13 @@ public final class JupiterMeterBinder implements MeterBinder, AutoCloseable {
         for (JupiterServer server : servers) {
             gauge(registry, SERVER_CONNECTIONS, server, JupiterServer::connectionCount, gaugeTags,
                     "connections open to the server");
+            for (PeerIncident incident : PeerIncident.values()) {
+                counter(registry, SERVER_PEER_INCIDENTS, server, s -> s.peerIncidents().count(incident),
+                        gaugeTags.and(INCIDENT_TAG, incident.name().toLowerCase(Locale.ROOT)),
+                        "what the server's peers did wrong (closed, refused or logged)");
+            }
+            counter(registry, SERVER_LOG_LINES_SUPPRESSED, server, s -> s.peerIncidents().suppressedLogLines(),
+                    gaugeTags, "log lines about the server's peers throttled, not printed");
         }
         for (JupiterClient client : clients) {
             gauge(registry, CLIENT_CONNECTIONS, client, c -> sum(c, true), gaugeTags,
@@ -262,6 +287,12 @@ public final class JupiterMeterBinder implements MeterBinder, AutoCloseable {
                            String description) {
         gauges.add(new Bound(registry, Gauge.builder(name, object, value).tags(gaugeTags).description(description)
                 .strongReference(true).register(registry)));
+    }
+
+    private <T> void counter(MeterRegistry registry, String name, T object, ToDoubleFunction<T> value, Tags tags,
+                             String description) {
+        gauges.add(new Bound(registry, FunctionCounter.builder(name, object, value).tags(tags)
+                .description(description).register(registry)));
     }
 
     private static double sum(JupiterClient client, boolean connections) {

@@ -19,6 +19,7 @@ import io.jupiter.rpc.security.TokenAuthenticator;
 import io.jupiter.serialization.ClassAllowList;
 import io.jupiter.serialization.SerializerType;
 import io.jupiter.transport.InProcessAddress;
+import io.jupiter.transport.PeerIncidents;
 import io.jupiter.transport.TransportAddresses;
 import io.jupiter.transport.TransportConfig;
 import java.net.InetSocketAddress;
@@ -245,6 +246,15 @@ public final class JupiterServer implements AutoCloseable {
     /** The number of client connections open now. */
     public int connectionCount() {
         return runtime.connectionCount();
+    }
+
+    /**
+     * The transport's counts of what its peers did wrong since the server started: connections closed for malformed
+     * frames, slow bodies, heartbeat floods, not reading, idleness or errors, refused accepts, and the log lines not
+     * printed because they were throttled (docs/security.md). Readable from any thread; for metrics.
+     */
+    public PeerIncidents peerIncidents() {
+        return runtime.peerIncidents();
     }
 
     /** The keys of the registered services. */

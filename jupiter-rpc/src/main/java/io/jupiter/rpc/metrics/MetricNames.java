@@ -26,8 +26,6 @@ public final class MetricNames {
     public static final String QUEUE_SHED = "queue.shed";
     /** Meter of requests dropped unrun: their caller's deadline passed before they could run (provider only). */
     public static final String DEADLINE_EXPIRED = "deadline.expired";
-    /** Meter of requests dropped unrun: their caller cancelled them (provider only). */
-    public static final String CANCELLED = "cancelled";
 
     private MetricNames() {
     }
@@ -61,7 +59,7 @@ public final class MetricNames {
             case PROCESSING:
                 return "request processing time (from the request decoded to its response handed to the connection)";
             case OUTLIER_EJECTION:
-                return "providers taken out of load balancing after timeouts or connection errors in a row";
+                return "providers taken out of load balancing after timeouts, connection errors or server errors in a row";
             case OUTLIER_RETURN:
                 return "ejected providers back in load balancing";
             case RETRY_THROTTLED:
@@ -70,8 +68,6 @@ public final class MetricNames {
                 return "requests answered SERVER_BUSY unrun: they waited in the queue longer than it allowed";
             case DEADLINE_EXPIRED:
                 return "requests dropped unrun: their caller's deadline passed before they could run";
-            case CANCELLED:
-                return "requests dropped unrun: their caller cancelled them";
             default:
                 return side == RpcMetrics.Side.PROVIDER
                         ? "provider method execution time"

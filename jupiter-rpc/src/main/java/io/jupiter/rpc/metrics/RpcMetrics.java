@@ -138,7 +138,6 @@ public final class RpcMetrics {
     private final Meter retryThrottled;
     private final Meter queueShed;
     private final Meter deadlineExpired;
-    private final Meter cancelled;
     /** Method timers by the runtime's own method object (identity), so the hot path builds no name. */
     private final ConcurrentHashMap<Object, Timer> methodTimers = new ConcurrentHashMap<>();
     /** Copied on write: the recording paths read the array once and allocate nothing. */
@@ -161,7 +160,6 @@ public final class RpcMetrics {
         this.queueShed = provider ? registry.register(MetricNames.QUEUE_SHED, RatesOnRead.newMeter()) : null;
         this.deadlineExpired = provider ? registry.register(MetricNames.DEADLINE_EXPIRED, RatesOnRead.newMeter())
                 : null;
-        this.cancelled = provider ? registry.register(MetricNames.CANCELLED, RatesOnRead.newMeter()) : null;
     }
 
     /** Metrics for {@code side}; when {@code enabled} is false nothing is recorded. */
@@ -329,13 +327,6 @@ public final class RpcMetrics {
     public void deadlineExpired() {
         if (enabled && deadlineExpired != null) {
             deadlineExpired.mark();
-        }
-    }
-
-    /** A request was dropped unrun: its caller cancelled it (provider). */
-    public void cancelled() {
-        if (enabled && cancelled != null) {
-            cancelled.mark();
         }
     }
 

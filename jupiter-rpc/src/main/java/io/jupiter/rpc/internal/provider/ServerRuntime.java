@@ -14,6 +14,7 @@ import io.jupiter.transport.Connection;
 import io.jupiter.transport.Frame;
 import io.jupiter.transport.FrameHandler;
 import io.jupiter.transport.Frames;
+import io.jupiter.transport.PeerIncidents;
 import io.jupiter.transport.ProtocolHeader;
 import io.jupiter.transport.TransportConfig;
 import io.jupiter.transport.TransportFactory;
@@ -185,6 +186,11 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
 
     public int connectionCount() {
         return acceptor.connectionCount();
+    }
+
+    /** What the transport counted of its peers' misbehaviour (closes, floods, throttled log lines). */
+    public PeerIncidents peerIncidents() {
+        return acceptor.incidents();
     }
 
     @Override
