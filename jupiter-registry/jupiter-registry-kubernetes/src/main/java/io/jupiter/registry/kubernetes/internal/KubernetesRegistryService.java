@@ -82,6 +82,7 @@ public final class KubernetesRegistryService implements RegistryService {
     private volatile boolean closed;
     private volatile long lists;
     private volatile long watches;
+    private volatile long events;
 
     public KubernetesRegistryService(KubernetesTarget target) {
         this.target = target;
@@ -145,6 +146,11 @@ public final class KubernetesRegistryService implements RegistryService {
     /** Lists completed so far (tests). */
     public long listCount() {
         return lists;
+    }
+
+    /** Watch events received so far (tests). */
+    public long eventCount() {
+        return events;
     }
 
     /** Watches started so far (tests). */
@@ -233,6 +239,7 @@ public final class KubernetesRegistryService implements RegistryService {
                 || slice.getMetadata().getName() == null) {
             return;
         }
+        events++;
         try {
             worker.step("event");
             switch (action) {
