@@ -18,6 +18,7 @@ import io.jupiter.rpc.security.CallerIdentity;
 import io.jupiter.rpc.security.TokenAuthenticator;
 import io.jupiter.serialization.ClassAllowList;
 import io.jupiter.serialization.SerializerType;
+import io.jupiter.serialization.Serializers;
 import io.jupiter.transport.InProcessAddress;
 import io.jupiter.transport.PeerIncidents;
 import io.jupiter.transport.TransportAddresses;
@@ -319,8 +320,7 @@ public final class JupiterServer implements AutoCloseable {
         private String advertisedHost;
         private int weight = RegisterMeta.DEFAULT_WEIGHT;
         private int connCount = JupiterSettings.SUGGESTED_CONNECTION_COUNT.get();
-        private Set<SerializerType> serializers = EnumSet.of(SerializerType.PROTOSTUFF, SerializerType.HESSIAN,
-                SerializerType.KRYO);
+        private Set<SerializerType> serializers = defaultSerializers();
         private final List<Interceptor> interceptors = new ArrayList<>();
         private FlowLimiter appFlowLimiter;
         private boolean metrics = RpcMetrics.enabledByDefault();
@@ -502,8 +502,25 @@ public final class JupiterServer implements AutoCloseable {
         }
 
         /**
-         * The serializers requests may use; default protostuff, hessian and kryo. Java serialization is off unless
-         * listed here: it can run code named by the peer.
+         * Protostuff, hessian and kryo, those of them on the class path ({@code jupiter-rpc} brings protostuff; the
+         * others come with their modules or {@code jupiter-all}), so a server built with {@code jupiter-rpc} alone
+         * works.
+         */
+        private static Set<SerializerType> defaultSerializers() {
+            Set<SerializerType> present = EnumSet.noneOf(SerializerType.class);
+            for (SerializerType type : EnumSet.of(SerializerType.PROTOSTUFF, SerializerType.HESSIAN,
+                    SerializerType.KRYO)) {
+                if (Serializers.find(type.code()) != null) {
+                    present.add(type);
+                }
+            }
+            return present.isEmpty() ? EnumSet.of(SerializerType.PROTOSTUFF) : present;
+        }
+
+        /**
+         * The serializers requests may use; default protostuff, hessian and kryo, those of them on the class path.
+         * Java serialization is off unless listed here: it can run code named by the peer. One listed here that is
+         * not on the class path fails {@link #build} with a message naming the artifact to add.
          */
         public Builder serializers(SerializerType... types) {
             Requires.argument(types.length > 0, "serializers: none (expected: at least one)");

@@ -819,6 +819,25 @@ public final class JupiterSettings {
             .doc("ZooKeeper registry: host published for a provider that listens on every interface (as 1.3.1)")
             .property("jupiter.local.address"));
 
+    // ---- discovery (all registries) ----
+
+    /** Longest wait between two tries to reach an unreachable registry. */
+    public static final Setting<Long> REGISTRY_RETRY_MAX_MILLIS = declare(Setting.of("registryRetryMaxMillis",
+                    ValueType.LONG, 1000L)
+            .bound(Bound.between(200, 60_000)).defaultText("1 s")
+            .doc("Kubernetes registry: longest back-off between two lists while the API server cannot be reached "
+                    + "(from 200 ms, doubling, with jitter; reset once it answers), so a provider added during an "
+                    + "outage is seen within about this long after the API server is back")
+            .property("jupiter.registry.retry.max.millis"));
+
+    /** Shortest interval between two DNS resolutions asked for by a failed connection. */
+    public static final Setting<Long> DNS_RERESOLVE_FLOOR_MILLIS = declare(Setting.of("dnsReresolveFloorMillis",
+                    ValueType.LONG, 1000L)
+            .bound(Bound.between(100, 600_000)).defaultText("1 s")
+            .doc("DNS registry: a consumer that cannot reach a provider makes the name be resolved again at once, "
+                    + "but not sooner than this after the last resolution")
+            .property("jupiter.registry.dns.reresolve.floor.millis"));
+
     private JupiterSettings() {
     }
 

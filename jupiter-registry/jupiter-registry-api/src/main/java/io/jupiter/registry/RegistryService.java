@@ -34,6 +34,23 @@ public interface RegistryService extends AutoCloseable {
      */
     boolean awaitRegistered(long timeoutMillis) throws InterruptedException;
 
+    /**
+     * Records this client read from the registry and skipped as invalid (a port outside 1-65535, an address that is
+     * not what the record's type allows, another service key...): each record and cause counted once, however many
+     * updates repeated it. Each was logged once, with its cause.
+     */
+    default long skippedRecords() {
+        return 0;
+    }
+
+    /**
+     * Tells the registry a consumer cannot reach {@code address} (it refused or lost every connection). A registry
+     * that looks providers up on a period (DNS) looks again soon, no more often than its floor; the others, which
+     * are told of changes, ignore it.
+     */
+    default void reportUnreachable(ProviderAddress address) {
+    }
+
     /** Withdraws every registration of this client, stops listening and closes the connection. */
     @Override
     void close();

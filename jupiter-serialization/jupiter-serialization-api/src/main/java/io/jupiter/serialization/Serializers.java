@@ -34,8 +34,9 @@ public final class Serializers {
     public static Serializer get(SerializerType type) {
         Serializer serializer = BY_CODE[type.code()];
         if (serializer == null) {
-            throw new IllegalStateException("no " + type.id() + " serializer on the class path"
-                    + " (add io.jupiter:jupiter-serialization-" + type.id() + ")");
+            throw new IllegalStateException("no " + type.id() + " serializer on the class path: add the artifact "
+                    + "io.jupiter:jupiter-serialization-" + type.id() + " (or io.jupiter:jupiter-all, which has every "
+                    + "serializer; io.jupiter:jupiter-rpc alone brings protostuff only)");
         }
         return serializer;
     }

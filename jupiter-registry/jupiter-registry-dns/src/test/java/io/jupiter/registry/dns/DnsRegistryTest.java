@@ -127,6 +127,48 @@ class DnsRegistryTest {
     }
 
     @Test
+    void aConsumerThatLosesItsProviderMakesTheNameResolvedAgainWithoutWaitingForThePeriod() throws Exception {
+        int port;
+        try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+            port = probe.getLocalPort();
+        }
+        JupiterServer first = JupiterServer.builder().host("127.0.0.1").port(port)
+                .serializers(SerializerType.PROTOSTUFF).build();
+        first.register((Hello) () -> "127.0.0.1", Hello.class);
+        first.start();
+        toClose.add(first);
+        dns.set("hello.jupiter.test", "127.0.0.1");
+        // The period is ten minutes: only a reported connection failure can make the name be resolved again.
+        String url = "dns://hello.jupiter.test:" + port + "?refreshMillis=600000&nameServer=127.0.0.1:"
+                + dns.address().getPort();
+        JupiterClient client = JupiterClient.builder().appName("dns").registry(url).warmUpMillis(0).build();
+        toClose.add(client);
+        Hello hello = client.proxy(Hello.class).build();
+        Await.until("the first provider answers", WAIT, () -> {
+            try {
+                return hello.where().equals("127.0.0.1");
+            } catch (RuntimeException e) {
+                return false; // not connected yet
+            }
+        });
+
+        JupiterServer second = JupiterServer.builder().host("127.0.0.2").port(port)
+                .serializers(SerializerType.PROTOSTUFF).build();
+        second.register((Hello) () -> "127.0.0.2", Hello.class);
+        second.start();
+        toClose.add(second);
+        dns.set("hello.jupiter.test", "127.0.0.2");
+        first.close(); // the consumer loses its connections to 127.0.0.1 and tells the registry
+        Await.until("the second provider answers", WAIT, () -> {
+            try {
+                return hello.where().equals("127.0.0.2");
+            } catch (RuntimeException e) {
+                return false; // until the name is resolved again
+            }
+        });
+    }
+
+    @Test
     void badUrlsAreRejectedWithAClearMessage() {
         assertThatThrownBy(() -> Registries.connect("dns://hello.jupiter.test")).hasMessageContaining("host:port");
         assertThatThrownBy(() -> Registries.connect("dns://a:1,b:2")).hasMessageContaining("one name:port");

@@ -3,6 +3,8 @@ package io.jupiter.registry.zookeeper;
 import io.jupiter.registry.ProviderAddress;
 import io.jupiter.registry.RegisterMeta;
 import io.jupiter.registry.ServiceMeta;
+import io.jupiter.registry.internal.ProviderRecords;
+import io.jupiter.registry.internal.ProviderRecords.HostRule;
 
 /**
  * 1.3.1's node layout: {@code /jupiter/provider/{group}/{name}/{version}} is a persistent parent with one
@@ -27,24 +29,33 @@ final class ProviderNodes {
     }
 
     /**
-     * The provider a child name stands for.
-     *
-     * @throws IllegalArgumentException if the name is not {@code host:port:weight:connCount}
+     * The provider a child name stands for, or {@code null} if the name is not {@code host:port:weight:connCount}
+     * with a valid host and port (then {@code records} skipped it: logged once and counted). A weight and a
+     * connection count out of range are clamped (1.3.1 publishes weight 0 when the provider set none).
      */
-    static RegisterMeta parse(ServiceMeta service, String child) {
-        String[] parts = child.split(":");
-        if (parts.length != 4 || parts[0].isBlank()) {
-            throw new IllegalArgumentException("provider node '" + child + "' (expected: host:port:weight:connCount)");
+    static RegisterMeta parse(ServiceMeta service, String child, ProviderRecords records) {
+        String source = "node " + parent(service);
+        String[] parts = child.split(":", -1);
+        if (parts.length != 4) {
+            records.skip(source, child, "not host:port:weight:connCount");
+            return null;
         }
+        Integer port = number(parts[1]);
+        Integer weight = number(parts[2]);
+        Integer connCount = number(parts[3]);
+        if (weight == null || connCount == null) {
+            records.skip(source, child, "weight and connection count must be numbers");
+            return null;
+        }
+        return records.accept(source, service, service, parts[0], HostRule.IP_OR_HOST_NAME,
+                port == null ? Integer.valueOf(-1) : port, weight, connCount);
+    }
+
+    private static Integer number(String text) {
         try {
-            int weight = Integer.parseInt(parts[2]);
-            int connCount = Integer.parseInt(parts[3]);
-            // 1.3.1 publishes weight 0 when the provider set none, and connCount 0 never makes sense: clamp both.
-            return new RegisterMeta(new ProviderAddress(parts[0], Integer.parseInt(parts[1])), service,
-                    Math.max(0, Math.min(weight, RegisterMeta.MAX_WEIGHT)), Math.max(1, Math.min(connCount, 64)));
+            return Integer.valueOf(text.trim());
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("provider node '" + child + "' (expected: host:port:weight:connCount)",
-                    e);
+            return null;
         }
     }
 }

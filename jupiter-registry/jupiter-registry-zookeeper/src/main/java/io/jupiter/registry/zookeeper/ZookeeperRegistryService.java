@@ -3,15 +3,16 @@ package io.jupiter.registry.zookeeper;
 import io.jupiter.common.LogText;
 import io.jupiter.common.config.JupiterSettings;
 import io.jupiter.registry.NotifyListener;
+import io.jupiter.registry.ProviderAddress;
 import io.jupiter.registry.RegisterMeta;
 import io.jupiter.registry.RegistryService;
 import io.jupiter.registry.ServiceMeta;
+import io.jupiter.registry.internal.ProviderRecords;
 import io.jupiter.registry.internal.RegistryWorker;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.security.NoSuchAlgorithmException;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -74,6 +75,7 @@ final class ZookeeperRegistryService implements RegistryService {
 
     private final CuratorFramework curator;
     private final RegistryWorker worker = new RegistryWorker("jupiter-registry-zk");
+    private final ProviderRecords records = new ProviderRecords("zookeeper");
     private final String localHost;
     private final boolean protect;
     /** The credentials' identity as ZooKeeper stores it in an ACL ({@code null} without credentials). */
@@ -197,6 +199,16 @@ final class ZookeeperRegistryService implements RegistryService {
                 read(service);
             }
         });
+    }
+
+    @Override
+    public long skippedRecords() {
+        return records.skipped();
+    }
+
+    /** The worker (fault tests name its steps: read, parse, apply). */
+    RegistryWorker worker() {
+        return worker;
     }
 
     @Override
@@ -340,16 +352,17 @@ final class ZookeeperRegistryService implements RegistryService {
                     return;
                 }
             }
+            worker.step("read");
             List<String> children = curator.getChildren().usingWatcher(watcher).forPath(parent);
-            List<RegisterMeta> providers = new ArrayList<>();
+            Map<ProviderAddress, RegisterMeta> providers = new LinkedHashMap<>();
             for (String child : children) {
-                try {
-                    providers.add(ProviderNodes.parse(service, child));
-                } catch (IllegalArgumentException e) {
-                    log.warn("ignoring {}: {}", parent, e.getMessage());
+                worker.step("parse");
+                RegisterMeta meta = ProviderNodes.parse(service, child, records);
+                if (meta != null) {
+                    providers.putIfAbsent(meta.address(), meta); // one provider per address (duplicates)
                 }
             }
-            apply(service, List.copyOf(providers));
+            apply(service, List.copyOf(providers.values()));
         } catch (Exception e) {
             log.warn("cannot read the providers of {} from ZooKeeper, keeping the last known list; retrying in {} ms: "
                     + "{}", service, RETRY_MILLIS, e.toString());
@@ -358,6 +371,7 @@ final class ZookeeperRegistryService implements RegistryService {
     }
 
     private void apply(ServiceMeta service, List<RegisterMeta> providers) {
+        worker.step("apply");
         List<RegisterMeta> last = known.get(service);
         if (providers.equals(last)) {
             return;

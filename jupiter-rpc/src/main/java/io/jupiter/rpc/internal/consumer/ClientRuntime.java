@@ -129,7 +129,8 @@ public final class ClientRuntime implements AutoCloseable {
         checkOpen();
         RegistryService registry = registry(registryUrl);
         ServiceKey key = settings.key;
-        RegistryDirectory directory = new RegistryDirectory(key + " via " + registryUrl, groups, warmUpNanos);
+        RegistryDirectory directory = new RegistryDirectory(key + " via " + registryUrl, groups, warmUpNanos,
+                registry, timer);
         directories.add(directory);
         registry.subscribe(new ServiceMeta(key.group(), key.name(), key.version()), directory);
         LoadBalancerType balancer = settings.loadBalancer != null ? settings.loadBalancer

@@ -134,6 +134,11 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
     }
 
     @Override
+    public long skippedRecords() {
+        return views.skipped();
+    }
+
+    @Override
     public List<RegisterMeta> lookup(ServiceMeta service) {
         return worker.query(() -> {
             List<RegisterMeta> known = views.merged(service);
@@ -222,6 +227,7 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
     // ---- worker ----
 
     private void handle(Connection connection, RegistryMessage message) {
+        worker.step("push");
         InetSocketAddress server = (InetSocketAddress) connection.remoteAddress(); // the registry serves TCP only
         switch (message.messageCode()) {
             case RegistryFrames.PUBLISH_SERVICE, RegistryFrames.PUBLISH_CANCEL_SERVICE -> {

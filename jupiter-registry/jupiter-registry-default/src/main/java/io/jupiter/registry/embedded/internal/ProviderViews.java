@@ -4,6 +4,8 @@ import io.jupiter.common.LogText;
 import io.jupiter.registry.ProviderAddress;
 import io.jupiter.registry.RegisterMeta;
 import io.jupiter.registry.ServiceMeta;
+import io.jupiter.registry.internal.ProviderRecords;
+import io.jupiter.registry.internal.ProviderRecords.HostRule;
 import java.net.InetSocketAddress;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -17,13 +19,15 @@ import org.slf4j.LoggerFactory;
 /**
  * What the registry client knows: the providers each registry server reported, with the version of each service's
  * last push, and their union per service. A push whose version is not newer than the last one seen from that
- * server is dropped, and an empty full list never replaces a non-empty one (empty-push protection). Confined to
- * the client's worker thread; it tells no listener.
+ * server is dropped, and an empty full list never replaces a non-empty one (empty-push protection). Every pushed
+ * provider passes {@link ProviderRecords} (port 1-65535, an IP literal or host name, the pushed service's key)
+ * before it counts. Confined to the client's worker thread; it tells no listener.
  */
 final class ProviderViews {
 
     private static final Logger log = LoggerFactory.getLogger(ProviderViews.class);
 
+    private final ProviderRecords records = new ProviderRecords("embedded");
     private final Map<InetSocketAddress, ServerView> views = new HashMap<>();
     private final Map<ServiceMeta, List<RegisterMeta>> merged = new HashMap<>();
 
@@ -60,8 +64,8 @@ final class ProviderViews {
             }
             providers.clear();
             for (Object element : list) {
-                if (element instanceof RegisterMeta meta) {
-                    providers.put(meta.address(), meta);
+                if (element instanceof RegisterMeta meta && checked(server, service, meta) != null) {
+                    providers.putIfAbsent(meta.address(), meta);
                 }
             }
         } else if (push.providers() instanceof RegisterMeta meta) {
@@ -71,7 +75,9 @@ final class ProviderViews {
             }
             view.versions.put(service, message.version());
             if (message.messageCode() == RegistryFrames.PUBLISH_SERVICE) {
-                providers.put(meta.address(), meta);
+                if (checked(server, service, meta) != null) {
+                    providers.put(meta.address(), meta);
+                }
             } else {
                 providers.remove(meta.address());
             }
@@ -79,6 +85,16 @@ final class ProviderViews {
             return false;
         }
         return true;
+    }
+
+    /** Bad providers skipped so far. */
+    long skipped() {
+        return records.skipped();
+    }
+
+    private RegisterMeta checked(InetSocketAddress server, ServiceMeta service, RegisterMeta meta) {
+        return records.accept("a push from registry " + server, service, meta.service(), meta.address().host(),
+                HostRule.IP_OR_HOST_NAME, meta.address().port(), meta.weight(), meta.connCount());
     }
 
     /** Removes a provider {@code server} reports offline; returns the services whose list it was in. */

@@ -9,6 +9,8 @@ import io.jupiter.registry.RegistryService;
 import io.jupiter.registry.ServiceMeta;
 import io.jupiter.registry.dns.DnsRegistryFactory;
 import io.jupiter.registry.dns.DnsTarget;
+import io.jupiter.registry.internal.ProviderRecords;
+import io.jupiter.registry.internal.ProviderRecords.HostRule;
 import io.jupiter.registry.internal.RegistryWorker;
 import io.jupiter.registry.internal.Subscriptions;
 import io.netty.channel.EventLoopGroup;
@@ -33,8 +35,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The DNS registry. The name is resolved (A and AAAA, no cache: every answer is fresh) on Netty's DNS resolver once
- * a consumer subscribes, then every {@code refreshMillis}; one worker thread owns the state. An answer that fails or
- * has no address keeps the last list (empty-push protection).
+ * a consumer subscribes, then every {@code refreshMillis}, and again at once when a consumer reports a provider it
+ * cannot reach ({@link #reportUnreachable}), but not sooner than {@code jupiter.registry.dns.reresolve.floor.millis}
+ * (1 s) after the last resolution; one worker thread owns the state. Every address passes {@link ProviderRecords}
+ * (an IP literal, not the wildcard, multicast or broadcast address); a bad one is skipped with one WARN line and
+ * counted. An answer that fails or has no good address keeps the last list (empty-push protection).
  */
 public final class DnsRegistryService implements RegistryService {
 
@@ -46,11 +51,15 @@ public final class DnsRegistryService implements RegistryService {
     private final RegistryWorker worker;
     private final EventLoopGroup loop;
     private final DnsNameResolver resolver;
+    private final ProviderRecords records = new ProviderRecords("dns");
+    private final long floorNanos = TimeUnit.MILLISECONDS.toNanos(JupiterSettings.DNS_RERESOLVE_FLOOR_MILLIS.get());
 
     // Worker-confined.
     private final Subscriptions subscriptions = new Subscriptions();
     private List<ProviderAddress> addresses;
     private boolean started;
+    private long lastResolveNanos;
+    private boolean reresolveScheduled;
     private volatile boolean closed;
     private volatile long resolutions;
 
@@ -109,6 +118,37 @@ public final class DnsRegistryService implements RegistryService {
         return true;
     }
 
+    @Override
+    public long skippedRecords() {
+        return records.skipped();
+    }
+
+    /**
+     * Resolves the name again soon when {@code address} is one of its providers: at once, or at the floor after the
+     * last resolution; reports while one is pending add nothing.
+     */
+    @Override
+    public void reportUnreachable(ProviderAddress address) {
+        worker.run(() -> {
+            if (closed || !started || reresolveScheduled || addresses == null || !addresses.contains(address)) {
+                return;
+            }
+            reresolveScheduled = true;
+            long waitNanos = Math.max(0, floorNanos - (System.nanoTime() - lastResolveNanos));
+            log.debug("{} unreachable: resolving {} again in {} ms", address, target.name(),
+                    TimeUnit.NANOSECONDS.toMillis(waitNanos));
+            worker.executor().schedule(() -> {
+                reresolveScheduled = false;
+                resolve();
+            }, waitNanos, TimeUnit.NANOSECONDS);
+        });
+    }
+
+    /** The worker (fault tests name its steps: resolve, answer). */
+    public RegistryWorker worker() {
+        return worker;
+    }
+
     /** Answers received so far (tests). */
     public long resolutionCount() {
         return resolutions;
@@ -120,6 +160,8 @@ public final class DnsRegistryService implements RegistryService {
         if (closed) {
             return;
         }
+        lastResolveNanos = System.nanoTime();
+        worker.step("resolve");
         resolver.resolveAll(target.name()).addListener(future -> worker.run(() -> {
             if (future.isSuccess()) {
                 @SuppressWarnings("unchecked")
@@ -134,9 +176,15 @@ public final class DnsRegistryService implements RegistryService {
 
     private void resolved(List<InetAddress> found) {
         resolutions++;
+        worker.step("answer");
         Set<ProviderAddress> unique = new LinkedHashSet<>();
+        ServiceMeta any = new ServiceMeta("dns", target.name(), "any");
         for (InetAddress address : found) {
-            unique.add(new ProviderAddress(address.getHostAddress(), target.port()));
+            RegisterMeta meta = records.accept("the answer for " + target.name(), any, any, address.getHostAddress(),
+                    HostRule.IP, target.port(), RegisterMeta.DEFAULT_WEIGHT, 1);
+            if (meta != null) {
+                unique.add(meta.address());
+            }
         }
         List<ProviderAddress> next = new ArrayList<>(unique);
         next.sort((a, b) -> a.host().compareTo(b.host()));

@@ -10,10 +10,13 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
+import io.jupiter.common.LogText;
+import io.jupiter.common.config.JupiterSettings;
 import io.jupiter.registry.NotifyListener;
 import io.jupiter.registry.RegisterMeta;
 import io.jupiter.registry.RegistryService;
 import io.jupiter.registry.ServiceMeta;
+import io.jupiter.registry.internal.ProviderRecords;
 import io.jupiter.registry.internal.RegistryWorker;
 import io.jupiter.registry.internal.Subscriptions;
 import io.jupiter.registry.kubernetes.KubernetesRegistryFactory;
@@ -38,9 +41,14 @@ import org.slf4j.LoggerFactory;
  *       namespace's EndpointSlices that carry {@link ServiceLabels#SERVICE} (one watch serves every service key).
  *       Whenever the watch ends (closed by the server, a 410 Gone, a broken connection) the slices are listed
  *       afresh and a new watch starts from the list's resource version. A failed list or watch is retried with
- *       exponential back-off ({@value #MIN_BACKOFF_MILLIS} ms doubling to {@value #MAX_BACKOFF_MILLIS} ms, with
- *       jitter), and so is every watch but the first of a row that ends within {@value #MIN_WATCH_MILLIS} ms of its
- *       start; meanwhile the last list is kept.</li>
+ *       exponential back-off ({@value #MIN_BACKOFF_MILLIS} ms doubling to {@code jupiter.registry.retry.max.millis},
+ *       1 s by default, with jitter; reset by the first list that succeeds), and so is every watch but the first of
+ *       a row that ends within {@value #MIN_WATCH_MILLIS} ms of its start; meanwhile the last list is kept. An
+ *       outage logs one WARN line (the cause and the retry interval) and one INFO line when the API server answers
+ *       again.</li>
+ *   <li>Untrusted slices: every endpoint passes {@link ProviderRecords} (see {@link SliceProviders}) before it
+ *       becomes a target; a bad one is skipped with one WARN line and counted ({@link #skippedRecords()}). A task
+ *       that throws all the same is logged and followed by a fresh list, so no slice can stop discovery.</li>
  *   <li>Empty-push protection: a change that would leave a service with no callable endpoint while it had some is
  *       logged and ignored (the last list is kept), as the other registries do.</li>
  *   <li>Providers: {@link #register} and {@link #unregister} do nothing (Kubernetes publishes a pod through its
@@ -51,12 +59,14 @@ public final class KubernetesRegistryService implements RegistryService {
 
     private static final Logger log = LoggerFactory.getLogger(KubernetesRegistryService.class);
     static final long MIN_BACKOFF_MILLIS = 200;
-    static final long MAX_BACKOFF_MILLIS = 5000;
+
     /** A watch that ends sooner than this after it started counts as a failure (back-off before the next list). */
     static final long MIN_WATCH_MILLIS = 1000;
 
     private final KubernetesTarget target;
     private final RegistryWorker worker;
+    private final ProviderRecords records = new ProviderRecords("kubernetes");
+    private final long maxBackoffMillis = JupiterSettings.REGISTRY_RETRY_MAX_MILLIS.get();
 
     // Worker-confined.
     private KubernetesClient client;
@@ -64,12 +74,15 @@ public final class KubernetesRegistryService implements RegistryService {
     private Object watchId;
     private long watchStartedNanos;
     private int failures;
+    /** When the current outage began (the first failed list in a row), or 0. */
+    private long outageStartedNanos;
     private final Map<String, EndpointSlice> slices = new HashMap<>();
     private final Subscriptions subscriptions = new Subscriptions();
     private final Map<ServiceMeta, List<RegisterMeta>> known = new LinkedHashMap<>();
     private volatile boolean closed;
     private volatile long lists;
     private volatile long watches;
+    private volatile long events;
 
     public KubernetesRegistryService(KubernetesTarget target) {
         this.target = target;
@@ -120,9 +133,24 @@ public final class KubernetesRegistryService implements RegistryService {
         return true;
     }
 
+    @Override
+    public long skippedRecords() {
+        return records.skipped();
+    }
+
+    /** The worker (fault tests name its steps: list, watch, event, update). */
+    public RegistryWorker worker() {
+        return worker;
+    }
+
     /** Lists completed so far (tests). */
     public long listCount() {
         return lists;
+    }
+
+    /** Watch events received so far (tests). */
+    public long eventCount() {
+        return events;
     }
 
     /** Watches started so far (tests). */
@@ -141,16 +169,20 @@ public final class KubernetesRegistryService implements RegistryService {
             if (client == null) {
                 client = newClient(target);
             }
+            worker.step("list");
             EndpointSliceList list = client.discovery().v1().endpointSlices().inNamespace(target.namespace())
                     .withLabel(ServiceLabels.SERVICE).list();
             slices.clear();
             for (EndpointSlice slice : list.getItems()) {
-                slices.put(slice.getMetadata().getName(), slice);
+                if (slice != null && slice.getMetadata() != null && slice.getMetadata().getName() != null) {
+                    slices.put(slice.getMetadata().getName(), slice);
+                }
             }
             lists++;
             for (ServiceMeta service : subscriptions.services()) {
                 update(service);
             }
+            worker.step("watch");
             Object id = new Object();
             watchId = id;
             watch = client.discovery().v1().endpointSlices().inNamespace(target.namespace())
@@ -159,15 +191,25 @@ public final class KubernetesRegistryService implements RegistryService {
                             .withAllowWatchBookmarks(true).build(), new SliceWatcher(id));
             watches++;
             watchStartedNanos = System.nanoTime();
-            if (failures > 0) {
-                log.info("watching the EndpointSlices of namespace {} again", target.namespace());
+            if (outageStartedNanos != 0) {
+                log.info("the API server answers again: watching the EndpointSlices of namespace {} again (after {} "
+                        + "ms)", target.namespace(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime()
+                        - outageStartedNanos));
+                outageStartedNanos = 0;
             }
             failures = 0;
         } catch (RuntimeException e) {
             failures++;
-            long delay = backoffMillis(failures);
-            log.warn("cannot list or watch the EndpointSlices of namespace {} ({} in a row), keeping the last known "
-                    + "providers; retrying in {} ms: {}", target.namespace(), failures, delay, e.toString());
+            long delay = backoffMillis(failures, maxBackoffMillis);
+            if (outageStartedNanos == 0) {
+                outageStartedNanos = System.nanoTime();
+                log.warn("cannot list or watch the EndpointSlices of namespace {}, keeping the last known providers; "
+                        + "retrying in {} ms, then at most every {} ms until it answers: {}", target.namespace(),
+                        delay, maxBackoffMillis, cause(e));
+            } else {
+                log.debug("still cannot list the EndpointSlices of namespace {} ({} in a row); retrying in {} ms: {}",
+                        target.namespace(), failures, delay, cause(e));
+            }
             schedule(this::relist, delay);
         }
     }
@@ -186,30 +228,42 @@ public final class KubernetesRegistryService implements RegistryService {
             // A watch that keeps ending at once must not turn into a loop of lists: from the second in a row, back
             // off as after a failure.
             failures++;
-            schedule(this::relist, failures == 1 ? 0 : backoffMillis(failures - 1));
+            schedule(this::relist, failures == 1 ? 0 : backoffMillis(failures - 1, maxBackoffMillis));
         } else {
             relist();
         }
     }
 
     private void sliceChanged(Object id, Watcher.Action action, EndpointSlice slice) {
-        if (closed || id != watchId || slice == null || slice.getMetadata() == null) {
+        if (closed || id != watchId || slice == null || slice.getMetadata() == null
+                || slice.getMetadata().getName() == null) {
             return;
         }
-        switch (action) {
-            case ADDED, MODIFIED -> slices.put(slice.getMetadata().getName(), slice);
-            case DELETED -> slices.remove(slice.getMetadata().getName());
-            default -> {
-                return; // bookmarks and errors change no slice
+        events++;
+        try {
+            worker.step("event");
+            switch (action) {
+                case ADDED, MODIFIED -> slices.put(slice.getMetadata().getName(), slice);
+                case DELETED -> slices.remove(slice.getMetadata().getName());
+                default -> {
+                    return; // bookmarks and errors change no slice
+                }
             }
-        }
-        for (ServiceMeta service : subscriptions.services()) {
-            update(service);
+            for (ServiceMeta service : subscriptions.services()) {
+                update(service);
+            }
+        } catch (RuntimeException e) {
+            // A bug or a slice no check foresaw: what the slices say is no longer certain, so list them afresh.
+            log.warn("cannot apply a change of EndpointSlice {} in namespace {}; listing again: {}",
+                    LogText.of(slice.getMetadata().getName()), target.namespace(), e.toString());
+            relist();
         }
     }
 
     private void update(ServiceMeta service) {
-        List<RegisterMeta> providers = SliceProviders.providers(service, target.portName(), slices.values());
+        worker.step("update");
+        List<RegisterMeta> providers = SliceProviders.providers(service, target.portName(), slices.values(),
+                records);
         List<RegisterMeta> last = known.get(service);
         if (providers.equals(last)) {
             return;
@@ -236,9 +290,18 @@ public final class KubernetesRegistryService implements RegistryService {
         }
     }
 
-    static long backoffMillis(int failures) {
+    /** The cause of a failure, short: the root cause's message (an outage is expected; no stack trace). */
+    private static String cause(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root == e ? e.toString() : e.getClass().getSimpleName() + " (" + root + ")";
+    }
+
+    static long backoffMillis(int failures, long maxMillis) {
         long delay = MIN_BACKOFF_MILLIS << Math.min(failures - 1, 10);
-        delay = Math.min(delay, MAX_BACKOFF_MILLIS);
+        delay = Math.max(MIN_BACKOFF_MILLIS, Math.min(delay, maxMillis));
         return delay - ThreadLocalRandom.current().nextLong(delay / 5 + 1);
     }
 

@@ -8,6 +8,8 @@ import io.jupiter.common.config.JupiterSettings;
 import io.jupiter.registry.ProviderAddress;
 import io.jupiter.registry.RegisterMeta;
 import io.jupiter.registry.ServiceMeta;
+import io.jupiter.registry.internal.ProviderRecords;
+import io.jupiter.registry.internal.ProviderRecords.HostRule;
 import io.jupiter.registry.kubernetes.ServiceLabels;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -20,7 +22,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Turns the EndpointSlices of a namespace into the providers of one service key: the slices whose labels name the
- * key, their port of the configured name, and of their endpoints only those that may get new calls.
+ * key, their port of the configured name, and of their endpoints only those that may get new calls. Every endpoint
+ * goes through {@link ProviderRecords}: its port must be 1-65535 and its first address an IP literal of the slice's
+ * address type (IPv4 or IPv6); a slice of address type FQDN (or any other) is skipped, as its endpoints name hosts to
+ * be resolved, which is a DNS registry's job, not this one's.
  */
 final class SliceProviders {
 
@@ -47,7 +52,8 @@ final class SliceProviders {
      * The callable providers of {@code service} in {@code slices}, ordered by address; an address in several slices
      * counts once (the first slice by name wins).
      */
-    static List<RegisterMeta> providers(ServiceMeta service, String portName, Collection<EndpointSlice> slices) {
+    static List<RegisterMeta> providers(ServiceMeta service, String portName, Collection<EndpointSlice> slices,
+                                        ProviderRecords records) {
         List<EndpointSlice> ordered = new ArrayList<>(slices);
         ordered.sort(Comparator.comparing(slice -> slice.getMetadata().getName()));
         Map<ProviderAddress, RegisterMeta> providers = new LinkedHashMap<>();
@@ -62,22 +68,45 @@ final class SliceProviders {
             if (port == null || slice.getEndpoints() == null) {
                 continue;
             }
-            int weight = label(slice, ServiceLabels.WEIGHT, RegisterMeta.DEFAULT_WEIGHT, 0, RegisterMeta.MAX_WEIGHT);
+            String source = "EndpointSlice " + slice.getMetadata().getName();
+            HostRule rule = hostRule(slice.getAddressType());
+            if (rule == null) {
+                records.skip(source, "addressType " + slice.getAddressType(), "only IPv4 and IPv6 slices are followed"
+                        + " (an FQDN endpoint names a host to resolve: use a dns:// registry for those)");
+                continue;
+            }
+            int weight = label(slice, ServiceLabels.WEIGHT, RegisterMeta.DEFAULT_WEIGHT, 0, RegisterMeta.MAX_WEIGHT,
+                    records);
             int connections = label(slice, ServiceLabels.CONNECTIONS, JupiterSettings.SUGGESTED_CONNECTION_COUNT.get(),
-                    1, 64);
+                    1, 64, records);
             for (Endpoint endpoint : slice.getEndpoints()) {
                 // Kubernetes: the addresses of one endpoint are interchangeable; the first is the one to use.
-                if (!callable(endpoint) || endpoint.getAddresses() == null || endpoint.getAddresses().isEmpty()) {
+                if (endpoint == null || !callable(endpoint) || endpoint.getAddresses() == null
+                        || endpoint.getAddresses().isEmpty()) {
                     continue;
                 }
-                ProviderAddress address = new ProviderAddress(endpoint.getAddresses().get(0), port);
-                providers.putIfAbsent(address, new RegisterMeta(address, service, weight, connections));
+                RegisterMeta meta = records.accept(source, service, service, endpoint.getAddresses().get(0), rule,
+                        port, weight, connections);
+                if (meta != null) {
+                    providers.putIfAbsent(meta.address(), meta);
+                }
             }
         }
         List<RegisterMeta> result = new ArrayList<>(providers.values());
         result.sort(Comparator.comparing((RegisterMeta meta) -> meta.address().host())
                 .thenComparingInt(meta -> meta.address().port()));
         return List.copyOf(result);
+    }
+
+    /** The host rule of a slice's address type, or {@code null} for one this registry does not follow. */
+    private static HostRule hostRule(String addressType) {
+        if ("IPv4".equals(addressType)) {
+            return HostRule.IPV4;
+        }
+        if ("IPv6".equals(addressType)) {
+            return HostRule.IPV6;
+        }
+        return null;
     }
 
     /**
@@ -90,18 +119,20 @@ final class SliceProviders {
             return null;
         }
         for (EndpointPort port : ports) {
-            if (portName.equals(port.getName())) {
+            if (port != null && portName.equals(port.getName())) {
                 return port.getPort();
             }
         }
-        if (ports.size() == 1 && (ports.get(0).getName() == null || ports.get(0).getName().isEmpty())) {
-            return ports.get(0).getPort();
+        EndpointPort only = ports.size() == 1 ? ports.get(0) : null;
+        if (only != null && (only.getName() == null || only.getName().isEmpty())) {
+            return only.getPort();
         }
         log.debug("EndpointSlice {} has no port named '{}'; skipped", slice.getMetadata().getName(), portName);
         return null;
     }
 
-    private static int label(EndpointSlice slice, String key, int fallback, int min, int max) {
+    private static int label(EndpointSlice slice, String key, int fallback, int min, int max,
+                             ProviderRecords records) {
         String value = slice.getMetadata().getLabels().get(key);
         if (value == null) {
             return fallback;
@@ -109,8 +140,8 @@ final class SliceProviders {
         try {
             return Math.max(min, Math.min(max, Integer.parseInt(value.trim())));
         } catch (NumberFormatException e) {
-            log.warn("EndpointSlice {}: label {}='{}' is not a number (expected: {} to {}); using {}",
-                    slice.getMetadata().getName(), key, value, min, max, fallback);
+            records.warnOnce("EndpointSlice " + slice.getMetadata().getName(), "label " + key + "='" + value
+                    + "' is not a number (expected: " + min + " to " + max + "); using " + fallback);
             return fallback;
         }
     }
