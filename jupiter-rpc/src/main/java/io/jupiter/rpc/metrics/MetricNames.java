@@ -59,7 +59,8 @@ public final class MetricNames {
             case PROCESSING:
                 return "request processing time (from the request decoded to its response handed to the connection)";
             case OUTLIER_EJECTION:
-                return "providers taken out of load balancing after timeouts, connection errors or server errors in a row";
+                return "providers taken out of load balancing after timeouts, connection errors or server errors"
+                        + " in a row";
             case OUTLIER_RETURN:
                 return "ejected providers back in load balancing";
             case RETRY_THROTTLED:
