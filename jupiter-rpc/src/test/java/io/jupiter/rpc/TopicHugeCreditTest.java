@@ -25,8 +25,9 @@ import org.junit.jupiter.api.Timeout;
  * socket, while a topic is published at a steady rate. A topic's frames go through the same offer and connection
  * budget as any stream's ({@code streamConnectionBufferBytes}): what the provider holds for a connection stays under
  * that budget, the transport closes each connection once it holds {@code maxPendingWriteBytes} for a peer that does
- * not read (the subscribers' {@code WAIT} policy holds the publisher meanwhile), the provider's pooled direct memory
- * stays within those two caps per connection, and a good caller on its own connection sees no failed call.
+ * not read (meanwhile a {@code WAIT} subscriber whose connection's budget is full holds the publisher), the
+ * provider's pooled direct memory stays within those two caps per connection, and a good caller on its own
+ * connection sees no failed call.
  */
 @Timeout(120)
 class TopicHugeCreditTest {
@@ -70,6 +71,8 @@ class TopicHugeCreditTest {
         ProviderStreams streams = server.streams();
         long budget = JupiterSettings.STREAM_CONNECTION_BUFFER_BYTES.get();
         long transportCap = JupiterSettings.MAX_PENDING_WRITE_BYTES.get();
+        assertThat(JupiterSettings.ALLOCATOR.get()).as("the provider's allocator is the one measured")
+                .isEqualTo("pooled");
         PooledByteBufAllocatorMetric direct = PooledByteBufAllocator.DEFAULT.metric();
         long directBefore = direct.usedDirectMemory();
         AtomicLong mostHeld = new AtomicLong();
