@@ -8,14 +8,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Netflix concurrency-limits' Gradient2 (and Envoy's adaptive concurrency filter). Requests take a permit when they
  * are admitted ({@link #tryAcquire}) and give it back with the time they took ({@link #release}).
  *
- * <p>Every {@value #WINDOW_SAMPLES} releases close a window; its mean time is the short-term latency, and a slow
- * average of the windows ({@value #LONG_WINDOWS} windows) the long-term one. The new limit is
- * {@code limit × clamp(1.5 × long / short, 0.5, 1) + √limit}, smoothed (one fifth of the step), bounded by
- * {@code [min, max]}: while latency stays near the long-term average the limit grows by about √limit a window; once
+ * <p>Every {@value #WINDOW_SAMPLES} releases close a window; its mean time is the short-term latency. The reference
+ * latency follows it down at once (half the way a window) and up only slowly (over {@value #LONG_WINDOWS} windows): a
+ * low-water mark of the provider's own time, like Vegas's and Envoy's minimum latency, that forgets a cold start's
+ * slow first calls and still drifts up when the method itself got slower. The new limit is
+ * {@code limit × clamp(1.5 × reference / short, 0.5, 1) + √limit}, smoothed (one fifth of the step), bounded by
+ * {@code [min, max]}: while latency stays within 1.5 times the reference the limit grows by about √limit a window; once
  * more requests only queue (latency rises with concurrency), it shrinks by up to half a window. A window in which
  * fewer than half the permits were in use does not move the limit (the load, not the provider, set its latency).
- * When the short-term latency falls to under half the long-term one, the long-term one decays towards it, so a
- * provider that got faster (or whose load went) is not held at a limit learned under load.
  *
  * <p>Acquiring is a lock-free compare-and-set; a release takes a lock only for its window's few sums.
  */
@@ -23,9 +23,9 @@ public final class AdaptiveConcurrencyLimit {
 
     /** Releases per window. */
     static final int WINDOW_SAMPLES = 10;
-    /** Windows the long-term latency averages over. */
+    /** Windows over which the reference latency follows a rise. */
     static final int LONG_WINDOWS = 100;
-    /** The short-term latency may reach this times the long-term one before the limit shrinks. */
+    /** The short-term latency may reach this times the reference before the limit shrinks. */
     private static final double TOLERANCE = 1.5;
     /** The share of each step the limit takes. */
     private static final double SMOOTHING = 0.2;
@@ -42,7 +42,7 @@ public final class AdaptiveConcurrencyLimit {
 
     // ---- the window, guarded by this ----
     private double estimate;
-    private double longRttNanos;
+    private double referenceNanos;
     private int windowCount;
     private long windowSumNanos;
     private int windowMaxInFlight;
@@ -94,18 +94,16 @@ public final class AdaptiveConcurrencyLimit {
         windowCount = 0;
         windowSumNanos = 0L;
         windowMaxInFlight = 0;
-        if (longRttNanos == 0.0) {
-            longRttNanos = shortRtt;
+        if (referenceNanos == 0.0 || shortRtt <= referenceNanos) {
+            // Faster than the reference: take it at once (a cold start's slow first calls, or load that went).
+            referenceNanos = referenceNanos == 0.0 ? shortRtt : (referenceNanos + shortRtt) / 2;
         } else {
-            longRttNanos += (shortRtt - longRttNanos) / LONG_WINDOWS;
-        }
-        if (longRttNanos / shortRtt > 2.0) {
-            longRttNanos *= 0.95; // much faster than it was: forget the load it was learned under
+            referenceNanos += (shortRtt - referenceNanos) / LONG_WINDOWS;
         }
         if (busiest < estimate / 2) {
             return; // the load, not the provider, set this window's latency
         }
-        double gradient = Math.max(0.5, Math.min(1.0, TOLERANCE * longRttNanos / shortRtt));
+        double gradient = Math.max(0.5, Math.min(1.0, TOLERANCE * referenceNanos / shortRtt));
         double next = estimate * gradient + Math.sqrt(estimate);
         estimate = Math.max(min, Math.min(max, estimate * (1 - SMOOTHING) + next * SMOOTHING));
         limit = (int) estimate;
