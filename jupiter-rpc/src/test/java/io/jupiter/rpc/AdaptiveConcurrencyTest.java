@@ -9,6 +9,7 @@ import io.jupiter.testkit.Await;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -159,12 +160,12 @@ class AdaptiveConcurrencyTest {
             assertThat(failures).isEqualTo(30);
             // One provider thread, 200 ms calls, callers who wait 50 ms: all but the first wait past their deadline
             // in the queue and are dropped unrun (or refused at the limit).
-            List<java.util.concurrent.CompletableFuture<String>> futures = new ArrayList<>();
+            List<CompletableFuture<String>> futures = new ArrayList<>();
             for (int i = 0; i < 10; i++) {
                 async.slow(200);
                 futures.add(InvokeFutureContext.future(String.class));
             }
-            for (java.util.concurrent.CompletableFuture<String> f : futures) {
+            for (CompletableFuture<String> f : futures) {
                 f.handle((v, e) -> null).get(30, TimeUnit.SECONDS);
             }
             Await.until("every permit back", Duration.ofSeconds(30), () -> limit.inFlight() == 0);

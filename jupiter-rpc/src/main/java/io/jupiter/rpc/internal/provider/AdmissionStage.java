@@ -1,8 +1,8 @@
 package io.jupiter.rpc.internal.provider;
 
 import io.jupiter.common.ThrottledWarning;
-import io.jupiter.rpc.internal.AdaptiveConcurrencyLimit;
 import io.jupiter.rpc.flow.FlowLimiter;
+import io.jupiter.rpc.internal.AdaptiveConcurrencyLimit;
 import io.jupiter.rpc.metrics.RpcMetrics;
 import io.jupiter.rpc.security.CallerIdentity;
 import io.jupiter.transport.Connection;
