@@ -5,6 +5,7 @@ import io.jupiter.common.config.JupiterSettings;
 import io.jupiter.registry.RegisterMeta;
 import io.jupiter.rpc.filter.Interceptor;
 import io.jupiter.rpc.flow.FlowLimiter;
+import io.jupiter.rpc.internal.AdaptiveConcurrencyLimit;
 import io.jupiter.rpc.internal.VirtualThreads;
 import io.jupiter.rpc.internal.provider.Publication;
 import io.jupiter.rpc.internal.provider.ServerRuntime;
@@ -78,6 +79,9 @@ public final class JupiterServer implements AutoCloseable {
                         builder.maxInFlightPerConnection, builder.maxQueuedBytesPerConnection), builder.serializers,
                 RpcMetrics.create(RpcMetrics.Side.PROVIDER, builder.metrics), security);
         runtime.extensions(builder.interceptors, builder.appFlowLimiter);
+        if (builder.adaptiveConcurrency) {
+            runtime.concurrencyLimit(new AdaptiveConcurrencyLimit());
+        }
         runtime.sendStackTraces(builder.sendStackTraces);
         runtime.streams().inboundWindow(builder.streamInboundWindow);
         runtime.streams().connectionBufferBytes(builder.streamConnectionBufferBytes);
@@ -87,6 +91,11 @@ public final class JupiterServer implements AutoCloseable {
         this.publication = new Publication(builder.registry, builder.advertisedHost != null ? builder.advertisedHost
                 : isWildcard(builder.host) ? null : builder.host, builder.weight, builder.connCount);
         this.adaptiveDispatch = builder.adaptiveDispatch;
+    }
+
+    /** The server's adaptive concurrency limit ({@code null}: off), for tests of this package. */
+    AdaptiveConcurrencyLimit concurrencyLimit() {
+        return runtime.concurrencyLimit();
     }
 
     /** The provider's streams, for tests of this package. */
@@ -328,6 +337,7 @@ public final class JupiterServer implements AutoCloseable {
         private Executor executor;
         private boolean virtualThreads;
         private boolean adaptiveDispatch = JupiterSettings.ADAPTIVE_DISPATCH.get();
+        private boolean adaptiveConcurrency = JupiterSettings.ADAPTIVE_CONCURRENCY.get();
         private CallerIdentifier callerIdentifier;
         private TokenAuthenticator tokenAuthenticator;
         private long callerTokenTimeoutMillis = JupiterSettings.CALLER_TOKEN_TIMEOUT_MILLIS.get();
@@ -405,6 +415,22 @@ public final class JupiterServer implements AutoCloseable {
          */
         public Builder adaptiveDispatch(boolean adaptive) {
             this.adaptiveDispatch = adaptive;
+            return this;
+        }
+
+        /**
+         * An adaptive concurrency limit on this server (default off): it admits at most a limit of requests at
+         * once, counted from admission (before the body is read or the request queued) until the answer, or until
+         * the thread that ran the method returns, or the request is dropped. The limit is learned from the
+         * requests' latency in the manner of Netflix concurrency-limits' Gradient2: it shrinks while latency rises
+         * with concurrency, grows while it does not; between 4 and 1000, starting at 20. A request beyond it is
+         * answered {@code SERVER_BUSY} at once ("provider busy: ... at its adaptive concurrency limit of N"), counted
+         * as a rejection; the method never ran, so a consumer may retry it elsewhere. One limit for the server's
+         * requests (streams are not counted). Off by default: the queue's own shedding already bounds the wait, and
+         * measured figures are in docs/reliability.md.
+         */
+        public Builder adaptiveConcurrency(boolean adaptive) {
+            this.adaptiveConcurrency = adaptive;
             return this;
         }
 

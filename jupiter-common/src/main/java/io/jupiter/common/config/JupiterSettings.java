@@ -284,6 +284,15 @@ public final class JupiterSettings {
                     + "longer does), and the longest a request may wait for a provider thread while it stands")
             .property("jupiter.rpc.provider.queue.interval.millis"));
 
+    /** An adaptive concurrency limit on each provider (Gradient2-like, learned from request latency). */
+    public static final Setting<Boolean> ADAPTIVE_CONCURRENCY = declare(Setting.of("adaptiveConcurrency",
+                    ValueType.BOOLEAN, false)
+            .defaultText("off")
+            .doc("a provider admits at most a limit of requests at once, learned from their latency (Gradient2-like,"
+                    + " 4..1000, starts at 20); more get SERVER_BUSY at once, before they are read or queued")
+            .property("jupiter.rpc.provider.adaptive.concurrency")
+            .where("`JupiterServer.Builder.adaptiveConcurrency`"));
+
     // ---- streams, on the provider ----
 
     /** Messages of a consumer's stream a provider takes ahead of what its method has read. */

@@ -2,6 +2,7 @@ package io.jupiter.rpc.internal.provider;
 
 import io.jupiter.common.ThrottledWarning;
 import io.jupiter.rpc.flow.FlowLimiter;
+import io.jupiter.rpc.internal.AdaptiveConcurrencyLimit;
 import io.jupiter.rpc.metrics.RpcMetrics;
 import io.jupiter.rpc.security.CallerIdentity;
 import io.jupiter.transport.Connection;
@@ -18,6 +19,7 @@ import org.slf4j.LoggerFactory;
  * The first stage, on the IO thread, before the body is read: the caller token while the connection's caller is not
  * named yet ({@link TokenGate}); stream frames to the {@link StreamFrameStage}; requests only; {@code SERVER_BUSY}
  * while draining; the connection's own limits ({@link ConnectionLoad}: requests in flight, bytes of unread bodies;
+ * {@code SERVER_BUSY}); the server's adaptive concurrency limit when it has one ({@link AdaptiveConcurrencyLimit}:
  * {@code SERVER_BUSY}); the application-wide flow limiter ({@code APP_FLOW_CONTROL}). An admitted request goes to
  * the {@link ThreadChooser}. What admission counted is given back by {@link #ended} once the request was served or
  * dropped.
@@ -34,6 +36,8 @@ final class AdmissionStage {
     private final TokenGate tokenGate;
     private final LongAdder received = new LongAdder();
     private volatile FlowLimiter appFlowLimiter;
+    /** {@code null}: no adaptive concurrency limit (the default). */
+    private volatile AdaptiveConcurrencyLimit concurrencyLimit;
     private volatile boolean draining;
 
     AdmissionStage(ProviderPipeline pipeline, RpcMetrics metrics, TokenGate tokenGate) {
@@ -45,6 +49,16 @@ final class AdmissionStage {
     /** The application-wide flow limiter, or {@code null}. */
     void appFlowLimiter(FlowLimiter limiter) {
         this.appFlowLimiter = limiter;
+    }
+
+    /** The server's adaptive concurrency limit, or {@code null}. */
+    void concurrencyLimit(AdaptiveConcurrencyLimit limit) {
+        this.concurrencyLimit = limit;
+    }
+
+    /** The server's adaptive concurrency limit, or {@code null}. */
+    AdaptiveConcurrencyLimit concurrencyLimit() {
+        return concurrencyLimit;
     }
 
     /** Whether {@link #startDraining} was called. */
@@ -114,6 +128,16 @@ final class AdmissionStage {
                 return;
             }
             request.admitted(load);
+        }
+        AdaptiveConcurrencyLimit limit = concurrencyLimit;
+        if (limit != null) {
+            if (!limit.tryAcquire()) {
+                request.bodyDone();
+                respond.refuse(request, Status.SERVER_BUSY, "provider busy: " + limit.inFlight()
+                        + " requests in flight, at its adaptive concurrency limit of " + limit.limit(), false);
+                return;
+            }
+            request.permitTaken(limit); // given back when the request leaves (answered, or dropped)
         }
         FlowLimiter appFlow = appFlowLimiter;
         if (appFlow != null && !appFlow.tryAcquire()) {

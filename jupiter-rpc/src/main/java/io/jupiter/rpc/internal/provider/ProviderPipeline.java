@@ -9,8 +9,8 @@ import java.util.Set;
  * stage is a class with one job; the {@link ThreadChooser} alone decides which thread runs the next one.
  *
  * <pre>
- *  frame ──► AdmissionStage     IO thread: caller token (TokenGate), draining, the connection's limits, app flow
- *            │                  control; nothing read yet
+ *  frame ──► AdmissionStage     IO thread: caller token (TokenGate), draining, the connection's limits, the
+ *            │                  adaptive concurrency limit (opt-in), app flow control; nothing read yet
  *            ▼
  *            ThreadChooser      IO thread, or hand-over to the pool (SERVER_BUSY when full, or when the request
  *            │                  waited longer than the pool's SojournLimit allows when it leaves the queue)

@@ -1,5 +1,6 @@
 package io.jupiter.rpc.internal.provider;
 
+import io.jupiter.rpc.internal.AdaptiveConcurrencyLimit;
 import io.jupiter.rpc.internal.AdaptiveDispatch;
 import io.jupiter.rpc.internal.WorkerPool;
 import io.jupiter.rpc.security.CallerIdentity;
@@ -38,6 +39,10 @@ final class ProviderRequest implements WorkerPool.Task, EnvelopeListener {
 
     /** The connection's load, once admission counted this request in; {@code null} before. */
     private ConnectionLoad load;
+    /** The adaptive concurrency limit this request holds a permit of; {@code null}: none. */
+    private AdaptiveConcurrencyLimit permitOf;
+    /** When the permit was taken ({@link System#nanoTime()}). */
+    private long permitNanos;
     /** 1 once the request no longer counts as in flight (answered, or dropped): from any thread, once. */
     private volatile int left;
     /** Whether the frame was released (its body read, or dropped). */
@@ -162,14 +167,28 @@ final class ProviderRequest implements WorkerPool.Task, EnvelopeListener {
         this.load = load;
     }
 
+    /** Holds a permit of {@code limit} (admission took it) until the request {@link #leave}s. */
+    void permitTaken(AdaptiveConcurrencyLimit limit) {
+        this.permitNanos = System.nanoTime();
+        this.permitOf = limit;
+    }
+
     /**
-     * This request no longer counts as in flight on its connection: it is answered, or will not be. Done before an
-     * answer is written, so a peer that keeps exactly the limit in flight never finds it still counted.
+     * This request no longer counts as in flight on its connection, nor against the server's adaptive concurrency
+     * limit (its permit goes back with the time it took): it is answered, or will not be. Done before an answer is
+     * written, so a peer that keeps exactly the limit in flight never finds it still counted. Once, from any thread.
      */
     void leave() {
+        if (!LEFT.compareAndSet(this, 0, 1)) {
+            return;
+        }
         ConnectionLoad l = load;
-        if (l != null && LEFT.compareAndSet(this, 0, 1)) {
+        if (l != null) {
             l.ended();
+        }
+        AdaptiveConcurrencyLimit limit = permitOf;
+        if (limit != null) {
+            limit.release(System.nanoTime() - permitNanos);
         }
     }
 }

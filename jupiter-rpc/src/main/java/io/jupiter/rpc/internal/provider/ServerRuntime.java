@@ -3,6 +3,7 @@ package io.jupiter.rpc.internal.provider;
 import io.jupiter.common.config.JupiterSettings;
 import io.jupiter.rpc.filter.Interceptor;
 import io.jupiter.rpc.flow.FlowLimiter;
+import io.jupiter.rpc.internal.AdaptiveConcurrencyLimit;
 import io.jupiter.rpc.internal.stream.ProviderStreams;
 import io.jupiter.rpc.metrics.RpcMetrics;
 import io.jupiter.rpc.security.Authorizer;
@@ -122,6 +123,19 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
     public void extensions(List<Interceptor> interceptors, FlowLimiter appFlowLimiter) {
         services.interceptors(interceptors);
         pipeline.admission.appFlowLimiter(appFlowLimiter);
+    }
+
+    /**
+     * Admits at most as many requests at once as {@code limit} allows ({@code null}: no such limit, the default);
+     * each holds its permit until it is answered or dropped. Call before the server starts.
+     */
+    public void concurrencyLimit(AdaptiveConcurrencyLimit limit) {
+        pipeline.admission.concurrencyLimit(limit);
+    }
+
+    /** The server's adaptive concurrency limit, or {@code null}. */
+    public AdaptiveConcurrencyLimit concurrencyLimit() {
+        return pipeline.admission.concurrencyLimit();
     }
 
     /** Lets requests for the registered service {@code directory} use only {@code types}. */
