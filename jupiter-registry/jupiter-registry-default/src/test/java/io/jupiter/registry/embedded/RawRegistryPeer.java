@@ -66,6 +66,12 @@ final class RawRegistryPeer implements AutoCloseable {
         write(RegistryFrames.ackFrame(UnpooledByteBufAllocator.DEFAULT, sequence));
     }
 
+    /** Writes bytes as they are (a frame a real peer could not encode). */
+    void writeBytes(byte[] bytes) throws IOException {
+        out.write(bytes);
+        out.flush();
+    }
+
     private void write(ByteBuf frame) throws IOException {
         try {
             byte[] bytes = new byte[frame.readableBytes()];

@@ -274,6 +274,11 @@ public final class EmbeddedRegistryClient implements RegistryService, FrameHandl
         }
     }
 
+    /** The worker all state lives on (tests read its {@link RegistryWorker#taskFailures()}). */
+    public RegistryWorker worker() {
+        return worker;
+    }
+
     private List<Connection> activeConnections() {
         return new ArrayList<>(active);
     }
