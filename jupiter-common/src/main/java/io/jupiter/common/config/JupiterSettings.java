@@ -278,8 +278,8 @@ public final class JupiterSettings {
 
     /** How long a queue must stand to count as standing, and the longest wait while it does (CoDel's interval). */
     public static final Setting<Long> QUEUE_INTERVAL_MILLIS = declare(Setting.of("queueIntervalMillis",
-                    ValueType.LONG, 100L)
-            .bound(Bound.positive()).defaultText("100 ms")
+                    ValueType.LONG, 1000L)
+            .bound(Bound.positive()).defaultText("1 s")
             .doc("how long the provider queue must stand (or shed nothing) before it counts as standing (or no "
                     + "longer does), and the longest a request may wait for a provider thread while it stands")
             .property("jupiter.rpc.provider.queue.interval.millis"));
