@@ -129,8 +129,9 @@ public final class NettyAcceptor implements Acceptor {
             boss = transports.newEventLoopGroup(1, prefix, "boss", false);
             workers = transports.newEventLoopGroup(config.ioThreads(), prefix, "worker", false);
         }
-        // The group's own executor only notifies close futures; the boss loop is idle enough for that.
-        children = new DefaultChannelGroup("accepted@" + bindAddress, boss.next());
+        // The group's own executor only notifies close futures; the boss loop is idle enough for that. It stays
+        // closed: a connection whose registration was still queued when close() ran is closed as it joins.
+        children = new DefaultChannelGroup("accepted@" + bindAddress, boss.next(), true);
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(boss, workers)
                 .channel(transports.serverChannelClass(bindAddress))
@@ -176,7 +177,17 @@ public final class NettyAcceptor implements Acceptor {
     @Override
     public int connectionCount() {
         ChannelGroup accepted = children;
-        return accepted == null ? 0 : accepted.size();
+        if (accepted == null) {
+            return 0;
+        }
+        // A closed channel leaves the group from a close listener, a moment after it closed.
+        int open = 0;
+        for (Channel channel : accepted) {
+            if (channel.isOpen()) {
+                open++;
+            }
+        }
+        return open;
     }
 
     private String describe(Transports transports) {
