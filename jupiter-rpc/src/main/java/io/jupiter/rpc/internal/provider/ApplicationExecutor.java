@@ -36,7 +36,7 @@ final class ApplicationExecutor implements ProviderExecutor {
     }
 
     @Override
-    public void execute(ProviderRequest request) {
+    public void execute(ProviderTask request) {
         if (shutdown) {
             throw new RejectedExecutionException(name + " is shut down");
         }
@@ -114,7 +114,7 @@ final class ApplicationExecutor implements ProviderExecutor {
     }
 
     @Override
-    public List<ProviderRequest> shutdownNow() {
+    public List<ProviderTask> shutdownNow() {
         dropping = true;
         shutdown();
         if (owned && executor instanceof ExecutorService service) {

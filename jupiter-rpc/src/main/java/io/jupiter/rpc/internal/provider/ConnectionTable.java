@@ -27,15 +27,19 @@ final class ConnectionTable {
     private final CallerIdentifier identifier;
     /** {@code null}: no caller token is asked for. */
     private final TokenGate tokenGate;
-    private final AdmissionStage admission;
+    private final Draining draining;
 
-    ConnectionTable(ServerRuntime.ConnectionLimits limits, CallerIdentifier identifier, TokenGate tokenGate,
-                    AdmissionStage admission) {
-        this.maxInFlightPerConnection = limits.requests();
-        this.maxQueuedBytesPerConnection = limits.bytes();
+    /**
+     * @param maxInFlight    requests one connection may have queued, being read or running
+     * @param maxQueuedBytes bytes of request bodies one connection may have not read yet
+     */
+    ConnectionTable(int maxInFlight, long maxQueuedBytes, CallerIdentifier identifier, TokenGate tokenGate,
+                    Draining draining) {
+        this.maxInFlightPerConnection = maxInFlight;
+        this.maxQueuedBytesPerConnection = maxQueuedBytes;
         this.identifier = identifier;
         this.tokenGate = tokenGate;
-        this.admission = admission;
+        this.draining = draining;
     }
 
     /** What the server keeps of {@code connection}; {@code null} if it is not (or no longer) open. */
@@ -61,7 +65,7 @@ final class ConnectionTable {
         }
         connections.put(connection, new OpenConnection(
                 new ConnectionLoad(maxInFlightPerConnection, maxQueuedBytesPerConnection), caller));
-        if (admission.isDraining()) {
+        if (draining.isOn()) {
             // A consumer reconnecting to a server that is shutting down (it has not heard of the unpublish yet):
             // nothing would be served on it, and the drain waits for every connection to close.
             connection.close();

@@ -1,66 +1,37 @@
 package io.jupiter.rpc.internal.provider;
 
-import io.jupiter.rpc.internal.filter.DefaultInvocation;
+import io.jupiter.rpc.exception.RpcException;
 import io.jupiter.rpc.internal.filter.InterceptorChain;
-import io.jupiter.rpc.metrics.RpcMetrics;
-import io.jupiter.serialization.wire.MessageWrapper;
 import io.jupiter.transport.Status;
-import java.util.Map;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * The interceptor stage: only when the service has interceptors or filters, or the request came with attachments,
- * makes the call's {@link ProviderCall} (the plain path allocates nothing here), drops a request whose deadline
- * passed while it waited (unanswered: the consumer has given up and would discard the response; counted as
- * {@code deadline.expired}), and runs the
- * interceptors' {@code beforeInvoke}; one that throws refuses the call, answered with the status
- * {@link ProviderFailures} gives it.
+ * Runs the interceptors' {@code beforeInvoke}, for calls and stream opens alike, when the service has any. One that
+ * throws refuses the request with the status {@link ProviderFailures} gives it: an {@link RpcException}'s own (flow
+ * control, say) with 1.3.1's exception of that status, anything else as itself.
  */
 final class InterceptorStage extends ProviderStage {
 
-    private static final Logger log = LoggerFactory.getLogger(InterceptorStage.class);
+    private final Responder responder;
 
-    private final RespondStage respond;
-    private final RpcMetrics metrics;
-    private final ProviderStage next;
-
-    InterceptorStage(RespondStage respond, RpcMetrics metrics, ProviderStage next) {
-        this.respond = respond;
-        this.metrics = metrics;
-        this.next = next;
+    InterceptorStage(Responder responder, ProviderStage next) {
+        super(next);
+        this.responder = responder;
     }
 
     @Override
     void serve(ProviderRequest request) {
-        ServiceEntry service = request.service;
-        MessageWrapper message = request.message;
-        InterceptorChain chain = service.chain();
-        Map<String, String> attachments = message.getAttachments();
-        if (chain == null && attachments == null) {
-            next.serve(request);
-            return;
-        }
-        DefaultInvocation invocation = DefaultInvocation.provider(service.key(), message.getMethodName(),
-                message.getArgs(), message.getAppName(), request.connection.remoteAddress(), request.caller(),
-                attachments, request.receivedNanos, request.bodyBytes, request.id);
-        if (invocation.deadlinePassed()) {
-            metrics.deadlineExpired();
-            log.debug("dropping request {} from {} ({}): its deadline passed {} ms ago, before it could run",
-                    request.id, request.connection.remoteAddress(), invocation, -invocation.remainingMillis());
-            return;
-        }
+        ProviderCall call = request.call;
+        InterceptorChain chain = call == null ? null : call.chain;
         if (chain != null) {
             try {
-                chain.before(invocation);
+                chain.before(call.invocation);
             } catch (RuntimeException | Error e) {
                 Status status = ProviderFailures.statusOf(e, ProviderFailures.Where.INTERCEPTOR, null);
-                respond.answerRefusal(request, status,
-                        ProviderFailures.bodyOf(e, ProviderFailures.Where.INTERCEPTOR, status));
+                responder.refuse(request, e instanceof RpcException ? Refusal.of(status, e.getMessage())
+                        : Refusal.carrying(status, e));
                 return;
             }
         }
-        request.call = new ProviderCall(chain, invocation);
         next.serve(request);
     }
 }

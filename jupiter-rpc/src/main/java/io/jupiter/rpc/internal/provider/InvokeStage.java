@@ -8,16 +8,17 @@ import io.jupiter.transport.Status;
 import java.util.concurrent.CompletionStage;
 
 /**
- * The invocation stage: resolves the method among its overloads, calls it inside the call's context, times it for
- * the metrics, and hands the outcome to the {@link RespondStage}: the value, or the failure with the status
+ * The last stage of a call: resolves the method among its overloads, calls it inside the call's context, times it
+ * for the metrics, and hands the outcome to the {@link Responder}: the value, or the failure with the status
  * {@link ProviderFailures} gives it. A returned {@code CompletionStage} is answered when it completes.
  */
 final class InvokeStage extends ProviderStage {
 
     private final RpcMetrics metrics;
-    private final RespondStage respond;
+    private final Responder respond;
 
-    InvokeStage(RpcMetrics metrics, RespondStage respond) {
+    InvokeStage(RpcMetrics metrics, Responder respond) {
+        super(null);
         this.metrics = metrics;
         this.respond = respond;
     }

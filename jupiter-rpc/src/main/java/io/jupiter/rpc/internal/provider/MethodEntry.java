@@ -1,11 +1,13 @@
 package io.jupiter.rpc.internal.provider;
 
 import io.jupiter.rpc.NonBlocking;
+import io.jupiter.rpc.internal.stream.StreamShape;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.reflect.Method;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Flow;
 
 /**
  * One provided method with a method handle bound to the implementation, shaped {@code (Object[]) -> Object}, so a
@@ -23,6 +25,16 @@ final class MethodEntry {
      * neither.
      */
     final Boolean declaredNonBlocking;
+    /** Whether it is a stream method: it returns or takes a {@link Flow.Publisher}. */
+    final boolean streams;
+    /** The parameter that is the consumer's stream (client and bidirectional streams); -1: none. */
+    final int inboundParameter;
+    /** The type of the consumer's messages ({@link #inboundParameter} only); {@code null}: none. */
+    final Class<?> inboundType;
+    /** A stream method's parameters without {@link #inboundParameter}: what its open carries. */
+    final Class<?>[] openParameterTypes;
+    /** Whether a stream method answers with one value (client streaming), not a {@link Flow.Publisher}. */
+    final boolean answersOnce;
     private final MethodHandle handle;
     /**
      * The body size of this method's last response, to size the next response's buffer right (a buffer that has to
@@ -37,6 +49,11 @@ final class MethodEntry {
         this.returnsStage = CompletionStage.class.isAssignableFrom(method.getReturnType());
         NonBlocking declared = declaration(method, implementation.getClass());
         this.declaredNonBlocking = declared == null ? null : declared.value();
+        this.streams = StreamShape.of(method) != StreamShape.NONE; // refuses two Flow.Publisher parameters
+        this.inboundParameter = streams ? StreamShape.inboundParameter(method) : -1;
+        this.inboundType = inboundParameter < 0 ? null : StreamShape.inboundType(method, inboundParameter);
+        this.openParameterTypes = inboundParameter < 0 ? parameterTypes : without(parameterTypes, inboundParameter);
+        this.answersOnce = method.getReturnType() != Flow.Publisher.class;
         try {
             method.setAccessible(true);
             this.handle = MethodHandles.lookup().unreflect(method)
@@ -46,6 +63,13 @@ final class MethodEntry {
         } catch (ReflectiveOperationException | RuntimeException e) {
             throw new IllegalArgumentException("cannot provide " + method + ": " + e.getMessage(), e);
         }
+    }
+
+    private static Class<?>[] without(Class<?>[] types, int at) {
+        Class<?>[] rest = new Class<?>[types.length - 1];
+        System.arraycopy(types, 0, rest, 0, at);
+        System.arraycopy(types, at + 1, rest, at, types.length - at - 1);
+        return rest;
     }
 
     /** The {@link NonBlocking} that applies: the implementation's method, the interface's, the class, the interface. */

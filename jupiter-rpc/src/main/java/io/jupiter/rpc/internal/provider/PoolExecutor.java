@@ -20,7 +20,7 @@ final class PoolExecutor implements ProviderExecutor {
     }
 
     @Override
-    public void execute(ProviderRequest request) {
+    public void execute(ProviderTask request) {
         pool.execute(request);
     }
 
@@ -46,10 +46,10 @@ final class PoolExecutor implements ProviderExecutor {
     }
 
     @Override
-    public List<ProviderRequest> shutdownNow() {
-        List<ProviderRequest> left = new ArrayList<>();
+    public List<ProviderTask> shutdownNow() {
+        List<ProviderTask> left = new ArrayList<>();
         for (WorkerPool.Task task : pool.shutdownNow()) {
-            left.add((ProviderRequest) task);
+            left.add((ProviderTask) task);
         }
         return left;
     }

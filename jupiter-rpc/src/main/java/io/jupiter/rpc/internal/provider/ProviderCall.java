@@ -9,7 +9,7 @@ import io.jupiter.transport.Status;
 /**
  * What a request carries beyond the plain dispatch when its service has interceptors or filters, or it came with
  * attachments: the invocation they see, the interceptor chain, and the scopes open while the method runs. Made by
- * the {@link InterceptorStage}; only data and the three calls around the method.
+ * the invocation stage; only data and the three calls around the method.
  */
 final class ProviderCall {
 

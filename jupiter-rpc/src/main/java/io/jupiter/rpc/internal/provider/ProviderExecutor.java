@@ -4,17 +4,17 @@ import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 
 /**
- * What runs the provider's calls that do not run on an IO thread: the built-in pool ({@link PoolExecutor}) or an
- * application's executor ({@link ApplicationExecutor}). Either one is bounded, and says why when it refuses a call.
+ * What runs the provider's calls that do not run on an IO thread: the built-in pool or an application's executor.
+ * Either one is bounded, and says why when it refuses a call.
  */
 interface ProviderExecutor {
 
     /**
-     * Runs {@code request} ({@link ProviderRequest#run}) later, on another thread.
+     * Runs {@code request} later, on another thread.
      *
      * @throws RejectedExecutionException when full or shut down; the request is then still the caller's
      */
-    void execute(ProviderRequest request);
+    void execute(ProviderTask request);
 
     /** Why a request was refused just now, for the {@code SERVER_BUSY} answer: how full it is. */
     String busyDetail();
@@ -28,5 +28,5 @@ interface ProviderExecutor {
     boolean awaitTermination(long nanos) throws InterruptedException;
 
     /** {@link #shutdown()}, interrupts what runs where it can, and returns the requests that will not run. */
-    List<ProviderRequest> shutdownNow();
+    List<ProviderTask> shutdownNow();
 }

@@ -96,8 +96,8 @@ final class ProviderExecutors {
     }
 
     /** Requests that will not run: their buffers are released, their callers learn it from the closed connection. */
-    private static void discard(List<ProviderRequest> requests) {
-        for (ProviderRequest request : requests) {
+    private static void discard(List<ProviderTask> requests) {
+        for (ProviderTask request : requests) {
             request.discard();
         }
     }

@@ -1,8 +1,9 @@
 package io.jupiter.rpc.internal.provider;
 
+import io.jupiter.rpc.flow.FlowLimiter;
 import io.jupiter.rpc.internal.AdaptiveConcurrencyLimit;
 import io.jupiter.rpc.internal.AdaptiveDispatch;
-import io.jupiter.rpc.internal.WorkerPool;
+import io.jupiter.rpc.internal.stream.StreamOpener;
 import io.jupiter.rpc.security.CallerIdentity;
 import io.jupiter.serialization.ArgumentTypes;
 import io.jupiter.serialization.EnvelopeListener;
@@ -11,31 +12,38 @@ import io.jupiter.serialization.wire.MessageWrapper;
 import io.jupiter.serialization.wire.ServiceMetadata;
 import io.jupiter.transport.Connection;
 import io.jupiter.transport.Frame;
-import io.jupiter.transport.Status;
 import io.jupiter.transport.TransportAddresses;
-import java.util.concurrent.TimeUnit;
+import io.netty.buffer.ByteBuf;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 /**
- * One request on its way through the {@link ProviderPipeline}: what it is, where it came from, and what the stages
- * found so far. The order of the stages is the pipeline's; this only carries their data. It is also the task a
- * provider executor runs (handed back to the {@link ThreadChooser}) and the listener its serializer tells once the
- * envelope is read (handed to the {@link LookupStage}).
+ * One request (a call, or a stream's open) on its way down the provider's chain: what it is, where it came from,
+ * and what the stages found, each field written by the one stage its comment names. It knows no stage: the chain
+ * makes it (a subclass of its own), so that a provider executor can run it ({@link #run}: the chain goes
+ * on where it was handed over) and its serializer can tell it the envelope ({@link #envelopeRead}: the service
+ * lookup).
  */
-final class ProviderRequest implements WorkerPool.Task, EnvelopeListener {
+abstract class ProviderRequest implements ProviderTask, EnvelopeListener {
 
     private static final AtomicIntegerFieldUpdater<ProviderRequest> LEFT =
             AtomicIntegerFieldUpdater.newUpdater(ProviderRequest.class, "left");
 
-    final ProviderPipeline pipeline;
     final Connection connection;
-    /** What the server keeps of the connection; {@code null} if it was not (or no longer) open. */
-    private final OpenConnection open;
-    final Frame frame;
+    /** What the server keeps of the connection; {@code null} if it was not (or no longer) open, and for streams. */
+    final OpenConnection open;
+    /** Who is on the other end of the connection. */
+    final CallerIdentity caller;
+    /** The request frame; {@code null} for a stream's open (its stream owns the body). */
+    private final Frame frame;
+    /** The body to read: the request's, or the stream open's. */
+    final ByteBuf body;
+    /** The invoke id, or the stream id. */
     final long id;
     final byte serializerCode;
     final long receivedNanos;
     final int bodyBytes;
+    /** The stream this request opens; {@code null}: a call. */
+    final StreamOpener.Opening stream;
 
     /** The connection's load, once admission counted this request in; {@code null} before. */
     private ConnectionLoad load;
@@ -43,119 +51,114 @@ final class ProviderRequest implements WorkerPool.Task, EnvelopeListener {
     private AdaptiveConcurrencyLimit permitOf;
     /** When the permit was taken ({@link System#nanoTime()}). */
     private long permitNanos;
+    /** The application-wide flow limiter this request holds a permit of, until its thread is done; or {@code null}. */
+    private FlowLimiter flowOf;
     /** 1 once the request no longer counts as in flight (answered, or dropped): from any thread, once. */
     private volatile int left;
     /** Whether the frame was released (its body read, or dropped). */
     private boolean bodyDone;
 
-    // ---- found by the read and lookup stages ----
-    /** The request's serializer once the read stage accepted it; answers are written with it. */
+    /** Set by the read stage: the request's serializer once accepted; answers are written with it. */
     Serializer serializer;
-    /** The request's message once read and looked up ({@code null} before). */
+    /** Set by the read stage: the message once read and looked up ({@code null} before). */
     MessageWrapper message;
-    /** The service, set by the lookup stage once it let the request through. */
+    /** Set by the service lookup once it let the request through: the service. */
     ServiceEntry service;
-    /** The service the lookup stage found and authorized, as the serializer named it; set with {@link #service}. */
+    /** Set by the service lookup with {@link #service}: the service as the serializer named it. */
     ServiceMetadata authorizedMetadata;
-    /** The method name the lookup stage found and authorized; set with {@link #service}. */
+    /** Set by the service lookup with {@link #service}: the method name it authorized. */
     String authorizedMethod;
-    /** Where the method the request names runs; set by the lookup stage with {@link #service}. */
+    /** Set by the service lookup with {@link #service}: where a call's method runs ({@code null} for streams). */
     AdaptiveDispatch dispatch;
-    /** Why the lookup stage refused the request (answered once the body is released); {@code null}: it did not. */
-    Status refusedStatus;
-    /** The refusal's answer: a message for 1.3.1's exception of that status, or the throwable to send. */
-    Object refusedBecause;
-    boolean refusedClose;
-
-    // ---- found by the call stages ----
-    /** What interceptors and attachments need, {@code null} when nothing asked for it (the plain path). */
+    /** Set by the service lookup when it refused the request; answered by the read stage once the body is released. */
+    Refusal refusal;
+    /** Set by the invocation stage: what interceptors and attachments need; {@code null}: the plain path. */
     ProviderCall call;
-    /** The method called, once resolved ({@code null} before, and for requests refused before). */
+    /** Set by the invoke stage: the method called, once resolved ({@code null} before, and for refusals). */
     MethodEntry method;
 
-    // ---- set by the thread chooser ----
-    /** Whether the request was read on the IO thread to learn where its method runs. */
+    /** Set by the read hand-off: read on the IO thread to learn where its method runs (cleared when handed on). */
     boolean readOnIoThread;
-    /** Whether the request was handed to its service's own executor (it then runs there, whatever its size). */
+    /** Set by the call hand-off: handed to its service's own executor (it then runs there, whatever its size). */
     boolean onServiceExecutor;
-    /** Whether the call is timed for its {@link #dispatch}: then {@link #answeringNanos} is recorded. */
+    /** Counted by each hand-off to an executor: whether the thread that served it so far still owns it. */
+    int handOvers;
+    /** Set by the dispatch timer: the call is timed for its {@link #dispatch}; {@link #answeringNanos} recorded. */
     boolean timed;
-    /** When the timed call started ({@link #timed} only): the method timer starts there too. */
+    /** Set by the dispatch timer: when the timed call started; the method timer starts there too. */
     long startedNanos;
-    /** When the answer started to be written (0: not yet, or not timed). */
+    /** Set by the responder: when the answer started to be written (0: not yet, or not timed). */
     long answeringNanos;
 
-    ProviderRequest(ProviderPipeline pipeline, Connection connection, OpenConnection open, Frame frame) {
-        this.pipeline = pipeline;
+    /** A call: the request frame of a connection. */
+    ProviderRequest(Connection connection, OpenConnection open, Frame frame) {
         this.connection = connection;
         this.open = open;
+        this.caller = open == null ? CallerIdentity.ANONYMOUS : open.caller();
         this.frame = frame;
+        this.body = frame.body();
         this.id = frame.id();
         this.serializerCode = frame.serializerCode();
         this.receivedNanos = frame.receivedNanos();
-        this.bodyBytes = frame.body().readableBytes();
+        this.bodyBytes = body.readableBytes();
+        this.stream = null;
     }
 
-    /** Who is on the other end of the request's connection. */
-    CallerIdentity caller() {
-        return open == null ? CallerIdentity.ANONYMOUS : open.caller();
+    /** A stream's open; its body stays the stream's (released by it). */
+    ProviderRequest(Connection connection, long streamId, CallerIdentity caller, byte serializerCode, ByteBuf body,
+                    long receivedNanos, StreamOpener.Opening stream) {
+        this.connection = connection;
+        this.open = null;
+        this.caller = caller;
+        this.frame = null;
+        this.body = body;
+        this.id = streamId;
+        this.serializerCode = serializerCode;
+        this.receivedNanos = receivedNanos;
+        this.bodyBytes = body.readableBytes();
+        this.stream = stream;
+    }
+
+    /** Whether this request opens a stream (else it is a call). */
+    final boolean opensStream() {
+        return stream != null;
+    }
+
+    /** What this request is, for messages: "request" or "stream's open". */
+    final String what() {
+        return stream == null ? "request" : "stream's open";
     }
 
     /** The peer's IP address (for warnings throttled per peer), or {@code null}. */
-    Object peer() {
+    final Object peer() {
         return TransportAddresses.ipOf(connection.remoteAddress());
     }
 
     @Override
-    public long queuedNanos() {
+    public final long queuedNanos() {
         return receivedNanos;
     }
 
-    /**
-     * Not run by the pool: it waited longer than the pool's sojourn limit allows. Answered {@code SERVER_BUSY} (the
-     * method never ran, so the caller may retry elsewhere), counted as {@code queue.shed}; no log line.
-     */
+    /** The service lookup, told by the serializer once the envelope is read: implemented by the chain. */
     @Override
-    public void shed(long waitedNanos, long limitNanos) {
+    public abstract ArgumentTypes envelopeRead(String appName, ServiceMetadata metadata, String methodName);
+
+    /** This request will not be served (its executor was stopped): releases its frame and what admission counted. */
+    @Override
+    public final void discard() {
         bodyDone();
-        pipeline.admission.ended(this);
-        pipeline.metrics.queueShed();
-        pipeline.respond.refuse(this, Status.SERVER_BUSY, "provider busy: the request waited "
-                + TimeUnit.NANOSECONDS.toMillis(waitedNanos) + " ms for a provider thread, above the "
-                + TimeUnit.NANOSECONDS.toMillis(limitNanos) + " ms its queue allows now", false);
-    }
-
-    /** Run by a provider executor: the thread chooser goes on where the request was handed over. */
-    @Override
-    public void run() {
-        pipeline.threads.run(this);
-    }
-
-    @Override
-    public ArgumentTypes envelopeRead(String appName, ServiceMetadata metadata, String methodName) {
-        return pipeline.lookup.envelopeRead(this, metadata, methodName);
-    }
-
-    /** The lookup stage refuses this request: answered so once its body is released. */
-    void refuseLater(Status status, Object because, boolean close) {
-        this.refusedStatus = status;
-        this.refusedBecause = because;
-        this.refusedClose = close;
-    }
-
-    /** This request will not be served (the pool was stopped): releases its frame and its admission. */
-    void discard() {
-        bodyDone();
-        pipeline.admission.ended(this);
+        threadDone();
     }
 
     /** Releases the frame, whose body was read or will not be: it no longer counts as queued bytes. */
-    void bodyDone() {
+    final void bodyDone() {
         if (bodyDone) {
             return;
         }
         bodyDone = true;
-        frame.release();
+        if (frame != null) {
+            frame.release();
+        }
         ConnectionLoad l = load;
         if (l != null) {
             l.bodyRead(bodyBytes);
@@ -163,14 +166,32 @@ final class ProviderRequest implements WorkerPool.Task, EnvelopeListener {
     }
 
     /** Counts this request in {@code load} (admission did). */
-    void admitted(ConnectionLoad load) {
+    final void admitted(ConnectionLoad load) {
         this.load = load;
     }
 
     /** Holds a permit of {@code limit} (admission took it) until the request {@link #leave}s. */
-    void permitTaken(AdaptiveConcurrencyLimit limit) {
+    final void permitTaken(AdaptiveConcurrencyLimit limit) {
         this.permitNanos = System.nanoTime();
         this.permitOf = limit;
+    }
+
+    /** Holds a permit of the application-wide {@code limiter} (admission took it) until {@link #threadDone}. */
+    final void flowTaken(FlowLimiter limiter) {
+        this.flowOf = limiter;
+    }
+
+    /**
+     * The thread that served this request is done with it and did not hand it on: its application flow permit goes
+     * back, and it no longer counts as in flight (if it was not answered already).
+     */
+    final void threadDone() {
+        FlowLimiter flow = flowOf;
+        if (flow != null) {
+            flowOf = null;
+            flow.release();
+        }
+        leave();
     }
 
     /**
@@ -178,7 +199,7 @@ final class ProviderRequest implements WorkerPool.Task, EnvelopeListener {
      * limit (its permit goes back with the time it took): it is answered, or will not be. Done before an answer is
      * written, so a peer that keeps exactly the limit in flight never finds it still counted. Once, from any thread.
      */
-    void leave() {
+    final void leave() {
         if (!LEFT.compareAndSet(this, 0, 1)) {
             return;
         }

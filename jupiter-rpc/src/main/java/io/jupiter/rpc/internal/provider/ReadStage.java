@@ -3,81 +3,75 @@ package io.jupiter.rpc.internal.provider;
 import io.jupiter.common.LogText;
 import io.jupiter.common.ThrottledWarning;
 import io.jupiter.serialization.Serializer;
-import io.jupiter.serialization.SerializerType;
 import io.jupiter.serialization.Serializers;
 import io.jupiter.serialization.wire.MessageWrapper;
 import io.jupiter.serialization.wire.ServiceMetadata;
-import io.jupiter.transport.Frame;
 import io.jupiter.transport.Status;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The read stage: the serializer must be one this server accepts and the body readable ({@code BAD_REQUEST}
- * otherwise; the connection is closed unless the failure left the framing intact, {@link ProviderFailures}). The
- * serializer reads the envelope (service, method) first and runs the {@link LookupStage} before it reads any
- * argument ({@link Serializer#readRequest}; Java serialization and Kryo put the arguments first, so with them it runs
- * after). A body that names its service or method again once looked up is refused ({@code BAD_REQUEST},
- * connection kept): what was authorized is what runs. Always releases the frame.
+ * The read stage, for calls and stream opens alike: the serializer must be one this server accepts and the body
+ * readable ({@code BAD_REQUEST} otherwise; a call's connection is closed unless the failure left the framing intact,
+ * {@link ProviderFailures}). The serializer reads the envelope (service, method) first and tells the request, whose
+ * service lookup runs before any argument is read ({@link Serializer#readRequest}; Java serialization and Kryo put
+ * the arguments first, so with them it runs after). A lookup's refusal is answered here once the body is released.
+ * A body that names its service or method again once looked up is refused ({@code BAD_REQUEST}, connection kept):
+ * what was authorized is what runs. Always releases a call's frame.
  */
-final class ReadStage {
+final class ReadStage extends ProviderStage {
 
     private static final Logger log = LoggerFactory.getLogger(ReadStage.class);
     /** Warnings a peer can trigger with every request it sends: at most one line a second per peer. */
     private static final ThrottledWarning badRequests = new ThrottledWarning(log, 1, TimeUnit.SECONDS);
 
-    private final Serializer[] accepted = new Serializer[SerializerType.MAX_CODE + 1];
+    private final AcceptedSerializers accepted;
     private final ServiceRegistry services;
-    private final RespondStage respond;
+    private final Responder responder;
 
-    ReadStage(Set<SerializerType> serializers, ServiceRegistry services, RespondStage respond) {
-        for (SerializerType type : serializers) {
-            accepted[type.code()] = Serializers.get(type);
-        }
+    ReadStage(AcceptedSerializers accepted, ServiceRegistry services, Responder responder, ProviderStage next) {
+        super(next);
+        this.accepted = accepted;
         this.services = services;
-        this.respond = respond;
+        this.responder = responder;
     }
 
-    /** The serializer for a wire code if this server accepts it, else {@code null}. */
-    Serializer acceptedSerializer(byte code) {
-        return code >= 0 && code < accepted.length ? accepted[code] : null;
+    @Override
+    void serve(ProviderRequest request) {
+        if (read(request)) {
+            next.serve(request);
+        }
     }
 
     /** Reads the request's message into it; {@code false} once it was refused (and answered). */
-    boolean read(ProviderRequest request) {
-        Frame frame = request.frame;
+    private boolean read(ProviderRequest request) {
         MessageWrapper message;
         try {
-            Serializer serializer = acceptedSerializer(request.serializerCode);
+            Serializer serializer = accepted.get(request.serializerCode);
             if (serializer == null) {
                 refuseSerializer(request);
                 return false;
             }
             request.serializer = serializer;
-            message = serializer.readRequest(frame.body(), request);
+            message = serializer.readRequest(request.body, request);
         } catch (RuntimeException | OutOfMemoryError | StackOverflowError e) {
             boolean close = ProviderFailures.breaksConnection(e);
-            badRequests.warnFor(request.peer(), "{}{}: cannot read request {}: {}", close ? "closing " : "",
-                    request.connection.remoteAddress(), request.id, LogText.of(e.getMessage()));
-            respond.refuse(request, ProviderFailures.statusOf(e, ProviderFailures.Where.READ, null),
-                    "the provider cannot read the request: " + e.getMessage(), close);
+            badRequests.warnFor(request.peer(), "{}{}: cannot read {} {}: {}", close ? "closing " : "",
+                    request.connection.remoteAddress(), request.what(), request.id, LogText.of(e.getMessage()));
+            responder.refuse(request, new Refusal(ProviderFailures.statusOf(e, ProviderFailures.Where.READ, null),
+                    "the provider cannot read the " + request.what() + ": " + e.getMessage(), null, close));
             return false;
         } finally {
             request.bodyDone();
         }
-        if (request.refusedStatus != null) {
-            if (request.refusedBecause instanceof Throwable) {
-                respond.answerRefusal(request, request.refusedStatus, request.refusedBecause);
-            } else {
-                respond.refuse(request, request.refusedStatus, (String) request.refusedBecause,
-                        request.refusedClose);
-            }
+        if (request.refusal != null) {
+            responder.refuse(request, request.refusal);
             return false;
         }
         if (message == null || request.service == null) {
-            respond.refuse(request, Status.BAD_REQUEST, "the request names no service", true);
+            responder.refuse(request, Refusal.closing(Status.BAD_REQUEST, "the " + request.what()
+                    + " names no service"));
             return false;
         }
         // The serializers hand the lookup the very objects they put in the message: a second look-up of the service
@@ -87,12 +81,12 @@ final class ReadStage {
                 || read != request.authorizedMetadata && services.find(read) != request.service) {
             // What was looked up and authorized must be what runs: a serializer that let a later field rename the
             // service or method is refused here, whichever serializer it is.
-            badRequests.warnFor(request.peer(), "{}: request {} refused: its envelope changed after it was"
-                    + " authorized ({}.{})", request.connection.remoteAddress(), request.id, request.service.key(),
-                    LogText.of(request.authorizedMethod));
-            respond.refuse(request, Status.BAD_REQUEST, "the request names another service or method after the one"
-                    + " it was authorized for (" + request.service.key() + "." + request.authorizedMethod + ")",
-                    false);
+            badRequests.warnFor(request.peer(), "{}: {} {} refused: its envelope changed after it was"
+                    + " authorized ({}.{})", request.connection.remoteAddress(), request.what(), request.id,
+                    request.service.key(), LogText.of(request.authorizedMethod));
+            responder.refuse(request, Refusal.of(Status.BAD_REQUEST, "the " + request.what() + " names another"
+                    + " service or method after the one it was authorized for (" + request.service.key() + "."
+                    + request.authorizedMethod + ")"));
             return false;
         }
         request.message = message;
@@ -105,8 +99,8 @@ final class ReadStage {
                 ? "the provider has no serializer with code " + request.serializerCode
                 : "the provider does not accept the " + known.type().id() + " serializer"
                         + " (enable it with JupiterServer.Builder.serializers)";
-        badRequests.warnFor(request.peer(), "closing {}: request {} refused: {}", request.connection.remoteAddress(),
-                request.id, why);
-        respond.refuse(request, Status.BAD_REQUEST, why, true);
+        badRequests.warnFor(request.peer(), "{}{}: {} {} refused: {}", request.opensStream() ? "" : "closing ",
+                request.connection.remoteAddress(), request.what(), request.id, why);
+        responder.refuse(request, Refusal.closing(Status.BAD_REQUEST, why));
     }
 }

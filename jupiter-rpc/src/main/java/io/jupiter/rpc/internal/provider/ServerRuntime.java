@@ -32,15 +32,15 @@ import java.util.concurrent.TimeUnit;
  * <li>{@link ServiceRegistry}: the services, their interceptors, pinned serializers and executors;</li>
  * <li>{@link ConnectionTable}: the open connections, their limits and callers;</li>
  * <li>{@link ProviderExecutors}: the executors that run calls, from start to drain and close;</li>
- * <li>{@link ProviderPipeline}: the stages every request goes through, and where stream frames leave them
- * ({@link StreamFrameStage}).</li>
+ * <li>{@link ProviderChain}: the stages every call and stream open goes through, and where stream frames leave them
+ * ({@link StreamGate}).</li>
  * </ul>
  */
 public final class ServerRuntime implements FrameHandler, AutoCloseable {
 
     private final ServiceRegistry services = new ServiceRegistry();
     private final ProviderExecutors executors;
-    private final ProviderPipeline pipeline;
+    private final ProviderChain chain;
     private final ConnectionTable connections;
     private final Acceptor acceptor;
     private final RpcMetrics metrics;
@@ -103,13 +103,14 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
                          Set<SerializerType> serializers, RpcMetrics metrics, Security security) {
         this.metrics = metrics;
         this.executors = new ProviderExecutors(providerThreads, executor, ownsExecutor, queueCapacity, services);
-        this.pipeline = new ProviderPipeline(services, serializers, executors.pool(), metrics, security);
-        this.connections = new ConnectionTable(perConnection, security.identifier(), pipeline.tokenGate,
-                pipeline.admission);
+        this.chain = new ProviderChain(services, serializers, executors.pool(), metrics, security.tokens(),
+                security.tokenTimeoutMillis(), security.authorizer());
+        this.connections = new ConnectionTable(perConnection.requests(), perConnection.bytes(),
+                security.identifier(), chain.tokenGate, chain.draining);
         // A provider has no use for responses: a peer sending one is not a consumer, and is closed at the header.
         TransportConfig.Builder providerConfig = transportConfig.toBuilder()
                 .acceptedMessageCodes(ProtocolHeader.PROVIDER_MESSAGE_CODES);
-        if (pipeline.tokenGate != null) {
+        if (chain.tokenGate != null) {
             // Only here, and only as the first frame: elsewhere a token frame closes the connection, as in 1.3.1.
             providerConfig.firstFrameOnly(ProtocolHeader.CALLER_TOKEN, ProtocolHeader.MAX_CALLER_TOKEN_SIZE);
         }
@@ -122,7 +123,7 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
      */
     public void extensions(List<Interceptor> interceptors, FlowLimiter appFlowLimiter) {
         services.interceptors(interceptors);
-        pipeline.admission.appFlowLimiter(appFlowLimiter);
+        chain.admission().appFlowLimiter(appFlowLimiter);
     }
 
     /**
@@ -130,12 +131,12 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
      * each holds its permit until it is answered or dropped. Call before the server starts.
      */
     public void concurrencyLimit(AdaptiveConcurrencyLimit limit) {
-        pipeline.admission.concurrencyLimit(limit);
+        chain.admission().concurrencyLimit(limit);
     }
 
     /** The server's adaptive concurrency limit, or {@code null}. */
     public AdaptiveConcurrencyLimit concurrencyLimit() {
-        return pipeline.admission.concurrencyLimit();
+        return chain.admission().concurrencyLimit();
     }
 
     /** Lets requests for the registered service {@code directory} use only {@code types}. */
@@ -145,7 +146,7 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
 
     /** Whether errors sent to callers keep their stack traces; off by default. */
     public void sendStackTraces(boolean send) {
-        pipeline.respond.sendStackTraces(send);
+        chain.responder.sendStackTraces(send);
     }
 
     /**
@@ -157,7 +158,7 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
         ServiceEntry entry = services.get(directory);
         entry.executor(executors.forService(entry, executor));
         // Only a request read on the IO thread can go straight to its service's executor.
-        pipeline.threads.readOnIoThreads();
+        chain.readHandOff().readOnIoThreads();
     }
 
     /** Adds interceptors to a registered service. */
@@ -167,19 +168,18 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
 
     /** Registers a service; fails if one with the same key exists. */
     public void register(ServiceEntry entry) {
-        StreamOpenStage.hasStreamMethod(entry.serviceInterface()); // refuses two Flow.Publisher parameters, first
         services.register(entry);
         if (entry.mayRunOnIoThreads()) {
-            pipeline.threads.readOnIoThreads();
+            chain.readHandOff().readOnIoThreads();
         }
-        if (pipeline.streams.registered(entry)) {
+        if (chain.streams.registered(entry)) {
             connections.all().forEach(ProviderStreams::announce);
         }
     }
 
     /** The streams this server serves. */
     public ProviderStreams streams() {
-        return pipeline.streams.streams;
+        return chain.streams.streams;
     }
 
     public Collection<ServiceEntry> services() {
@@ -210,13 +210,13 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
     @Override
     public void frameReceived(Connection connection, Frame frame) {
         // null: not (or no longer) open; its requests are then served without per-connection limits, anonymously.
-        pipeline.admission.received(connection, connections.get(connection), frame);
+        chain.received(connection, connections.get(connection), frame);
     }
 
     @Override
     public void connected(Connection connection) {
         connections.connected(connection);
-        if (pipeline.streams.servesStreams() && connections.contains(connection)) {
+        if (chain.streams.servesStreams() && connections.contains(connection)) {
             ProviderStreams.announce(connection);
         }
     }
@@ -224,12 +224,12 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
     @Override
     public void disconnected(Connection connection) {
         connections.disconnected(connection);
-        pipeline.streams.streams.disconnected(connection);
+        chain.streams.streams.disconnected(connection);
     }
 
     /** Requests received so far (for graceful shutdown: has traffic stopped?). */
     public long receivedCount() {
-        return pipeline.admission.receivedCount();
+        return chain.receivedCount();
     }
 
     /**
@@ -239,8 +239,8 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
      */
     public boolean drain(long timeoutMillis) {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-        pipeline.streams.streams.shutDown(); // each stream's receiver hears SHUTTING_DOWN before its connection closes
-        pipeline.admission.startDraining();
+        chain.streams.streams.shutDown(); // each stream's receiver hears SHUTTING_DOWN before its connection closes
+        chain.draining.start();
         try {
             boolean finished = executors.drain(deadline);
             return connections.closeAll(deadline) && finished;
@@ -254,7 +254,7 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
     public void close() {
         endStreams();
         acceptor.close();
-        pipeline.streams.streams.close();
+        chain.streams.streams.close();
         executors.close();
     }
 
@@ -263,7 +263,7 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
      * are written (closing the acceptor would drop them), waiting a second at most.
      */
     private void endStreams() {
-        List<Connection> told = pipeline.streams.streams.shutDown();
+        List<Connection> told = chain.streams.streams.shutDown();
         for (Connection connection : told) {
             connection.writeAndClose(Frames.heartbeat(connection.alloc()));
         }

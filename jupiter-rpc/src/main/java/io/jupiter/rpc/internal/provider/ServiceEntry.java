@@ -30,6 +30,8 @@ public final class ServiceEntry {
     private final Class<?> serviceInterface;
     private final Map<String, MethodEntry[]> byName;
     private final Map<String, ArgumentTypes> argumentTypes;
+    /** What the opens of each stream method name may carry (without the consumer's stream), by name. */
+    private final Map<String, ArgumentTypes> openTypes;
     /** Wire codes of the serializers this service accepts; {@code null}: every one the server accepts. */
     private volatile boolean[] pinned;
     /** Where the calls of each method name run. */
@@ -65,6 +67,15 @@ public final class ServiceEntry {
         });
         this.byName = frozen;
         this.argumentTypes = types;
+        Map<String, ArgumentTypes> opens = new HashMap<>();
+        grouped.forEach((name, list) -> {
+            List<Class<?>[]> overloads = new ArrayList<>();
+            list.stream().filter(entry -> entry.streams).forEach(entry -> overloads.add(entry.openParameterTypes));
+            if (!overloads.isEmpty()) {
+                opens.put(name, ArgumentTypes.of(name, overloads));
+            }
+        });
+        this.openTypes = Map.copyOf(opens);
         Map<String, AdaptiveDispatch> dispatchByName = new HashMap<>();
         frozen.forEach((name, overloads) -> {
             // Overloads share a name on the wire, so they share a dispatch: any declared blocking keeps all on the
@@ -99,6 +110,24 @@ public final class ServiceEntry {
     }
 
     /** Accepts only requests written with one of {@code types} from now on. */
+    /**
+     * What the open of a stream method named {@code name} may carry (its arguments without the consumer's stream),
+     * or {@code null} if no stream method has that name.
+     */
+    ArgumentTypes openArgumentTypes(String name) {
+        return name == null ? null : openTypes.get(name);
+    }
+
+    /** Whether a method of this service returns or takes a {@code Flow.Publisher}. */
+    boolean hasStreamMethod() {
+        return !openTypes.isEmpty();
+    }
+
+    /** The methods named {@code name} (overloads), or {@code null} if there is none. */
+    MethodEntry[] methods(String name) {
+        return byName.get(name);
+    }
+
     void pinSerializers(Set<SerializerType> types) {
         boolean[] accepted = new boolean[SerializerType.MAX_CODE + 1];
         for (SerializerType type : types) {

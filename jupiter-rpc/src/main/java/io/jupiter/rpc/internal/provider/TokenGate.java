@@ -19,7 +19,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The caller token of a server with a {@link TokenAuthenticator}, part of the {@link AdmissionStage}: takes the
+ * The caller token of a server with a {@link TokenAuthenticator}, in front of the provider's chain: takes the
  * frames of every connection until its caller is known. The first frame must be a
  * {@link ProtocolHeader#CALLER_TOKEN} the authenticator accepts, which
  * names the caller. Otherwise the connection's first request is answered {@code BAD_REQUEST} (token missing, or
@@ -45,7 +45,6 @@ final class TokenGate {
     private static final ThrottledWarning refusals = new ThrottledWarning(log, 1, TimeUnit.SECONDS);
 
     private final TokenAuthenticator authenticator;
-    private final ProviderPipeline pipeline;
     /** Connections open whose first frame has not arrived. */
     private final Set<Connection> awaitingToken = ConcurrentHashMap.newKeySet();
     /** Connections whose token was refused and whose first request has not arrived. */
@@ -53,9 +52,8 @@ final class TokenGate {
 
     private final long deadlineMillis;
 
-    TokenGate(TokenAuthenticator authenticator, ProviderPipeline pipeline, long deadlineMillis) {
+    TokenGate(TokenAuthenticator authenticator, long deadlineMillis) {
         this.authenticator = authenticator;
-        this.pipeline = pipeline;
         this.deadlineMillis = deadlineMillis;
     }
 
@@ -80,27 +78,29 @@ final class TokenGate {
     }
 
     /**
-     * A frame of a connection whose caller is not known yet; the gate owns it. Returns the caller its token names,
-     * or {@code null} if the frame named none (the connection is refused, or closing).
+     * A frame of a connection whose caller is not known yet. A token it accepts names the connection's caller
+     * ({@code open}, if still open). Returns {@code null} once the gate dealt with the frame (and released it), or
+     * the refusal that the frame, a request, is to be answered with (still the caller's, unread); the connection is
+     * closed after that answer.
      */
-    CallerIdentity received(Connection connection, Frame frame) {
+    Refusal received(Connection connection, OpenConnection open, Frame frame) {
         if (awaitingToken.remove(connection)) {
             if (frame.messageCode() != ProtocolHeader.CALLER_TOKEN) {
                 refusals.warnFor(peer(connection), "closing {}: its first frame is not a caller token",
                         connection.remoteAddress());
-                refuse(connection, frame, MISSING);
-                return null;
+                return refuse(connection, frame, MISSING);
             }
             CallerIdentity caller = authenticate(connection, frame);
             if (caller == null) {
                 tokenRefused.add(connection);
                 closeLater(connection);
+            } else if (open != null) {
+                open.caller(caller);
             }
-            return caller;
+            return null;
         }
         if (tokenRefused.remove(connection)) {
-            refuse(connection, frame, REFUSED);
-            return null;
+            return refuse(connection, frame, REFUSED);
         }
         frame.release(); // a frame that was on its way when the connection was refused: it is closing
         return null;
@@ -138,17 +138,14 @@ final class TokenGate {
         return caller;
     }
 
-    /** Answers a request {@code BAD_REQUEST} with {@code why}, body unread, and closes the connection. */
-    private void refuse(Connection connection, Frame frame, String why) {
+    /** A request is refused {@code BAD_REQUEST} with {@code why}, body unread, then closed; anything else closes. */
+    private static Refusal refuse(Connection connection, Frame frame, String why) {
         if (frame.messageCode() != ProtocolHeader.REQUEST) {
             frame.release();
             connection.close();
-            return;
+            return null;
         }
-        // Refused before it counts against anything: no connection state, an anonymous caller.
-        ProviderRequest request = new ProviderRequest(pipeline, connection, null, frame);
-        frame.release();
-        pipeline.respond.refuse(request, Status.BAD_REQUEST, why, true);
+        return Refusal.closing(Status.BAD_REQUEST, why);
     }
 
     private static void closeLater(Connection connection) {

@@ -1,33 +1,29 @@
 /**
  * The provider side. Not API.
  *
- * <p>Every request goes through one chain of stages, each a class with one job, assembled in
- * {@link io.jupiter.rpc.internal.provider.ProviderPipeline}; one object, the
- * {@link io.jupiter.rpc.internal.provider.ThreadChooser}, decides which thread runs the next stage.
+ * <p>Every call and every stream's open goes down one chain of stages, each a
+ * {@link io.jupiter.rpc.internal.provider.ProviderStage} with one job, built once per server in
+ * {@link io.jupiter.rpc.internal.provider.ProviderChain}:
  *
  * <pre>
- *  frame ──► AdmissionStage     IO thread: caller token (TokenGate), draining, connection limits, app flow control
- *            ▼
- *            ThreadChooser      IO thread, or the pool
- *            ▼
- *            ReadStage          serializer, body; LookupStage once the envelope is read (service, method, caller)
- *            ▼
- *            ThreadChooser      IO thread (method runs there), the service's executor, or the pool
- *            ▼
- *            InterceptorStage   deadline, beforeInvoke, context (only with interceptors or attachments)
- *            ▼
- *            InvokeStage        the method, its timer; a CompletionStage answers later
- *            ▼
- *            RespondStage       the answer frame, then afterInvoke
+ *  frame ──► (TokenGate, StreamGate)  caller token; stream frames leave, an open comes back on its own thread
+ *            AdmissionStage           calls: draining, connection limits, adaptive limit, app flow control
+ *            ReadHandOffStage         calls: read on the IO thread, or on the pool
+ *            ReadStage                serializer, body; ServiceLookup once the envelope is read
+ *            CallHandOffStage         calls: IO thread (method runs there), the service's executor, or the pool
+ *            DispatchTimerStage       calls: timed for adaptive dispatch
+ *            InvocationStage          the invocation interceptors see, when needed
+ *            DeadlineStage            just before the interceptors and the method: deadline
+ *            InterceptorStage         beforeInvoke
+ *            StreamForkStage          a call: InvokeStage; a stream's open: StreamInvokeStage
+ *            Responder                every answer: value, failure, or a stage's Refusal
  * </pre>
  *
- * <p>Stream frames leave the chain at admission, once the caller token was checked, for the
- * {@link io.jupiter.rpc.internal.provider.StreamFrameStage}; a stream's open is read, looked up, authorized and
- * intercepted by the {@link io.jupiter.rpc.internal.provider.StreamOpenStage} with the same checks.
- *
- * <p>A throwable becomes a status in {@link io.jupiter.rpc.internal.provider.ProviderFailures} only, by the rule of
- * {@link io.jupiter.rpc.internal.StatusTable}. Around the pipeline,
- * {@link io.jupiter.rpc.internal.provider.ServerRuntime}
+ * <p>A stage knows its next stage only as a {@code ProviderStage}, never the chain; a refusal is a
+ * {@link io.jupiter.rpc.internal.provider.Refusal} answered in one place,
+ * {@link io.jupiter.rpc.internal.provider.Responder}. A throwable becomes a status in
+ * {@link io.jupiter.rpc.internal.provider.ProviderFailures} only, by the rule of
+ * {@link io.jupiter.rpc.internal.StatusTable}. Around the chain, {@link io.jupiter.rpc.internal.provider.ServerRuntime}
  * wires the acceptor to the {@link io.jupiter.rpc.internal.provider.ServiceRegistry} (services),
  * the {@link io.jupiter.rpc.internal.provider.ConnectionTable} (connections and callers) and the
  * {@link io.jupiter.rpc.internal.provider.ProviderExecutors} (executors, drain, close);

@@ -23,7 +23,7 @@ import java.util.function.Consumer;
  *
  * @param <T> the type of the provider's messages
  */
-public final class ClientStream<T> implements InboundStream.Owner {
+public final class ClientStream<T> implements InboundStream.Owner, ConsumerStreams.Routed {
 
     private final ConsumerStreams streams;
     /** The provider's messages; also what this stream's id, connection and name are read from. */
@@ -102,16 +102,19 @@ public final class ClientStream<T> implements InboundStream.Owner {
         stream.responses.subscribe(subscriber);
     }
 
-    long id() {
+    @Override
+    public long id() {
         return responses.id();
     }
 
-    Connection connection() {
+    @Override
+    public Connection connection() {
         return responses.connection();
     }
 
     /** A stream frame from the provider, on the IO thread; takes ownership. */
-    void arrived(Frame frame) {
+    @Override
+    public void arrived(Frame frame) {
         byte code = frame.messageCode();
         if (code == ProtocolHeader.STREAM_MESSAGE || code == ProtocolHeader.STREAM_END) {
             responses.arrived(frame);
@@ -181,7 +184,8 @@ public final class ClientStream<T> implements InboundStream.Owner {
     }
 
     /** The connection closed before the stream ended. */
-    void connectionLost() {
+    @Override
+    public void connectionLost() {
         ended(Status.CLIENT_ERROR);
         streams.forget(this);
         responses.fail(new StreamException(Status.CLIENT_ERROR, "stream " + responses.name() + ": the connection to "

@@ -6,10 +6,10 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The bytes the outbound streams of one connection hold on the provider, in two parts each capped at the limit:
  * those <em>buffered</em> beyond their receivers' credit, and those <em>sent</em> against credit that wait for the
- * connection's IO thread ({@link StreamWriter}). A stream takes a message only if its part stays within the cap,
- * whatever credit its receiver granted; else its {@link io.jupiter.rpc.stream.SlowConsumerPolicy} applies. Two parts,
- * so that the buffers of streams whose receivers read nothing never hold back a stream whose receiver asked; the
- * connection's streams hold at most twice the limit together.
+ * connection's IO thread (the connection's stream writer). A stream takes a message only if its part stays within
+ * the cap, whatever credit its receiver granted; else its {@link io.jupiter.rpc.stream.SlowConsumerPolicy} applies.
+ * Two parts, so that the buffers of streams whose receivers read nothing never hold back a stream whose receiver
+ * asked; the connection's streams hold at most twice the limit together.
  *
  * <p>Lock-free, so a stream may reserve and release under its own lock without ordering against the others. A stream
  * whose producer waits for the cap registers as a waiter and is woken when bytes are given back
@@ -77,16 +77,16 @@ final class ConnectionStreamBudget {
     }
 
     /**
-     * Registers {@code stream} as waiting for room for {@code bytes}, to send if {@code toSend}, else to buffer. The
-     * stream then tries to reserve again before it waits, so a release between its failed try and this registration
-     * is not missed.
+     * Registers {@code stream} (what wakes its producer) as waiting for room for {@code bytes}, to send if
+     * {@code toSend}, else to buffer. The stream then tries to reserve again before it waits, so a release between its
+     * failed try and this registration is not missed.
      */
-    void await(OutboundStream stream, long bytes, boolean toSend) {
+    void await(Runnable stream, long bytes, boolean toSend) {
         waiters.add(new Waiter(stream, bytes, toSend));
     }
 
     /** {@code stream} no longer waits (it got room, or it ended). */
-    void stopWaiting(OutboundStream stream) {
+    void stopWaiting(Runnable stream) {
         waiters.removeIf(waiter -> waiter.stream == stream);
     }
 
@@ -106,11 +106,11 @@ final class ConnectionStreamBudget {
             if (waiter.toSend && (waiter.bytes <= sendRoom || sendEmpty)) {
                 sendRoom -= waiter.bytes;
                 sendEmpty = false;
-                waiter.stream.roomFreed();
+                waiter.stream.run();
             } else if (!waiter.toSend && (waiter.bytes <= bufferRoom || bufferEmpty)) {
                 bufferRoom -= waiter.bytes;
                 bufferEmpty = false;
-                waiter.stream.roomFreed();
+                waiter.stream.run();
             }
         }
     }
@@ -135,6 +135,6 @@ final class ConnectionStreamBudget {
     }
 
     /** A producer waiting for room for a message of {@code bytes}. */
-    private record Waiter(OutboundStream stream, long bytes, boolean toSend) {
+    private record Waiter(Runnable stream, long bytes, boolean toSend) {
     }
 }

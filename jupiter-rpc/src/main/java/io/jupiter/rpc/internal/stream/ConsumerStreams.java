@@ -31,7 +31,21 @@ public final class ConsumerStreams implements AutoCloseable {
      */
     public static final long ANNOUNCEMENT_GRACE_MILLIS = 1000;
 
-    private final ConcurrentHashMap<Long, ClientStream<?>> streams = new ConcurrentHashMap<>();
+    /** One open stream of the client, as the routing of frames sees it. */
+    interface Routed {
+        /** The stream id, on its connection. */
+        long id();
+
+        Connection connection();
+
+        /** A stream frame from the provider, on the IO thread; takes ownership. */
+        void arrived(Frame frame);
+
+        /** The connection closed before the stream ended. */
+        void connectionLost();
+    }
+
+    private final ConcurrentHashMap<Long, Routed> streams = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<Connection, Peer> peers = new ConcurrentHashMap<>();
     private final ExecutorService delivery = VirtualThreads.available()
             ? VirtualThreads.newThreadPerTaskExecutor("jupiter-stream-delivery-")
@@ -73,7 +87,7 @@ public final class ConsumerStreams implements AutoCloseable {
         if (code == ProtocolHeader.STREAM_OPEN || !ProtocolHeader.isStreamFrame(code)) {
             return false;
         }
-        ClientStream<?> stream = streams.get(frame.id());
+        Routed stream = streams.get(frame.id());
         if (stream == null || stream.connection() != connection) {
             frame.release(); // cancelled, or ended: late frames are dropped
             return true;
@@ -85,7 +99,7 @@ public final class ConsumerStreams implements AutoCloseable {
     /** The connection closed: each of its streams ends with {@code CLIENT_ERROR}. */
     public void disconnected(Connection connection) {
         peers.remove(connection);
-        for (ClientStream<?> stream : new ArrayList<>(streams.values())) {
+        for (Routed stream : new ArrayList<>(streams.values())) {
             if (stream.connection() == connection) {
                 stream.connectionLost();
             }
@@ -117,11 +131,11 @@ public final class ConsumerStreams implements AutoCloseable {
                 + " connection opened: Jupiter 1.3.1, or a provider that serves no stream method); not sent");
     }
 
-    void register(ClientStream<?> stream) {
+    void register(Routed stream) {
         streams.put(stream.id(), stream);
     }
 
-    void forget(ClientStream<?> stream) {
+    void forget(Routed stream) {
         streams.remove(stream.id(), stream);
     }
 
@@ -137,7 +151,7 @@ public final class ConsumerStreams implements AutoCloseable {
     /** Ends every stream ({@code CLIENT_ERROR}: the client closed) and stops the delivery threads. */
     @Override
     public void close() {
-        for (ClientStream<?> stream : new ArrayList<>(streams.values())) {
+        for (Routed stream : new ArrayList<>(streams.values())) {
             stream.connectionLost();
         }
         delivery.shutdown();

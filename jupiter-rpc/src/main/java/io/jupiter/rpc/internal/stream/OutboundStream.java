@@ -39,6 +39,8 @@ public final class OutboundStream {
     private final StreamOptions options;
     /** The connection's cap across its streams (without a limit on the consumer's side). */
     private final ConnectionStreamBudget budget;
+    /** What the budget runs when room was freed for this stream's waiting producer. */
+    private final Runnable roomFreed = this::roomFreed;
     /** Writes the frames sent, in order, on the connection's IO thread; gives their bytes back to the budget. */
     private final StreamWriter writer;
     private final ReentrantLock lock = new ReentrantLock();
@@ -216,7 +218,7 @@ public final class OutboundStream {
                     if (overBudget && !waitingForBudget) {
                         // Other streams free the connection's bytes and wake the waiters: register, then try once
                         // more, so that a release in between is not missed.
-                        budget.await(this, size, toSend);
+                        budget.await(roomFreed, size, toSend);
                         waitingForBudget = true;
                         continue;
                     }
@@ -255,7 +257,7 @@ public final class OutboundStream {
         } finally {
             lock.unlock();
             if (waitingForBudget) {
-                budget.stopWaiting(this);
+                budget.stopWaiting(roomFreed);
             }
             if (freed) {
                 budget.wakeWaiters();

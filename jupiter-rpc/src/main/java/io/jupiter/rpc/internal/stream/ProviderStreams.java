@@ -159,12 +159,8 @@ public final class ProviderStreams implements AutoCloseable {
             body.release();
             return;
         }
-        StreamOpener.Opened opened;
         try {
-            opened = opener.open(entry.connection, entry.id, caller, serializerCode, body, receivedNanos, entry);
-        } catch (StreamOpener.Refused e) {
-            entry.refused(e.status(), e.getMessage());
-            return;
+            opener.open(entry.connection, entry.id, caller, serializerCode, body, receivedNanos, entry);
         } catch (RuntimeException | Error e) {
             failedOpens.warnFor(TransportAddresses.ipOf(entry.connection.remoteAddress()),
                     "stream {} from {}: open failed: {}", entry.id, entry.connection.remoteAddress(),
@@ -173,6 +169,14 @@ public final class ProviderStreams implements AutoCloseable {
             return;
         } finally {
             body.release();
+        }
+        StreamOpener.Opened opened = entry.opened();
+        if (opened == null) {
+            if (!entry.endedBeforeStart()) {
+                // A safety net: the opener neither opened nor refused it.
+                entry.refused(Status.SERVER_ERROR, "the provider could not open the stream");
+            }
+            return; // refused (or ended meanwhile): the receiver was told
         }
         Flow.Publisher<?> publisher = opened.publisher();
         if (publisher == null) {
@@ -351,7 +355,7 @@ public final class ProviderStreams implements AutoCloseable {
     }
 
     /** One stream from its open frame on: what arrived before its producer started, then the stream itself. */
-    private final class Entry implements InboundStream.Owner, StreamOpener.Inbound {
+    private final class Entry implements InboundStream.Owner, StreamOpener.Opening {
         final Connection connection;
         final long id;
         private OutboundStream stream;
@@ -370,6 +374,8 @@ public final class ProviderStreams implements AutoCloseable {
         private SilenceDeadline consumerSilence;
         /** {@code null}: no metrics installed. */
         private StreamMetrics metrics;
+        /** What the method opened, until its stream starts; {@code null}: not (yet), or refused. */
+        private StreamOpener.Opened opened;
 
         Entry(Connection connection, long id) {
             this.connection = connection;
@@ -423,6 +429,18 @@ public final class ProviderStreams implements AutoCloseable {
             if (entry(connection, id) != this) {
                 disarm(); // it ended while being armed
             }
+        }
+
+        @Override
+        public synchronized void opened(StreamOpener.Opened what) {
+            opened = what;
+        }
+
+        /** What the method opened, once; {@code null} if the open was refused. */
+        synchronized StreamOpener.Opened opened() {
+            StreamOpener.Opened what = opened;
+            opened = null;
+            return what;
         }
 
         synchronized SilenceDeadline producerSilence() {
@@ -578,7 +596,8 @@ public final class ProviderStreams implements AutoCloseable {
             }
         }
 
-        void refused(Status status, String reason) {
+        @Override
+        public void refused(Status status, String reason) {
             StreamMetrics recorder = metrics();
             if (recorder != null) {
                 recorder.ended(status);

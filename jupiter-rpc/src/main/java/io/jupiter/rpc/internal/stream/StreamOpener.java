@@ -9,21 +9,22 @@ import io.netty.buffer.ByteBuf;
 import java.util.concurrent.Flow;
 
 /**
- * The provider's request pipeline as a stream's open needs it: reads the open frame's body as a request, finds the
- * service and the stream method, checks the serializer and the caller's authorization (from the envelope, before
- * any argument is read), runs the interceptors' {@code beforeInvoke}, then calls the method for its publisher.
+ * The provider's chain as a stream's open needs it: reads the open frame's body as a request, finds the service and
+ * the stream method, checks the serializer and the caller's authorization (from the envelope, before any argument
+ * is read), runs the interceptors' {@code beforeInvoke}, then calls the method for its publisher. The outcome goes to
+ * the {@link Opening}: {@link Opening#opened} or {@link Opening#refused}.
  */
 public interface StreamOpener {
 
     /**
-     * Opens one stream.
+     * Opens one stream, on the thread the stream holds; tells {@code opening} the outcome before it returns.
      *
      * @param streamId the stream's id on its connection (the open frame's invoke id)
-     * @param inbound  the consumer's messages, for a method that takes them (a {@link Flow.Publisher} parameter)
-     * @throws Refused when the open is refused: the receiver gets an end frame with its status and message
+     * @param body     the open frame's body; still the caller's (released by it once this returns)
+     * @param opening  the stream being opened: its consumer's messages, deadlines, metrics, and the outcome
      */
-    Opened open(Connection connection, long streamId, CallerIdentity caller, byte serializerCode, ByteBuf body,
-                long receivedNanos, Inbound inbound);
+    void open(Connection connection, long streamId, CallerIdentity caller, byte serializerCode, ByteBuf body,
+              long receivedNanos, Opening opening);
 
     /**
      * The provider refused an open before asking this opener ({@code SERVER_BUSY}: too many streams), for the
@@ -32,12 +33,11 @@ public interface StreamOpener {
     default void refused(Connection connection, Status status) {
     }
 
-    /** The consumer's messages of the stream being opened (client streaming, bidirectional). */
-    @FunctionalInterface
-    interface Inbound {
+    /** The stream being opened, as the opener sees it. */
+    interface Opening {
         /**
-         * The publisher of the consumer's messages, read with {@code serializer} as {@code messageType}; to pass to
-         * the method. Called at most once, before the method runs.
+         * The publisher of the consumer's messages (client streaming, bidirectional), read with {@code serializer}
+         * as {@code messageType}; to pass to the method. Called at most once, before the method runs.
          */
         Flow.Publisher<?> publisher(Serializer serializer, Class<?> messageType);
 
@@ -64,6 +64,12 @@ public interface StreamOpener {
          */
         default void metrics(StreamMetrics metrics) {
         }
+
+        /** The method returned its publisher: the stream starts once the opener returns. */
+        void opened(Opened opened);
+
+        /** The open was refused, or the method failed: the receiver gets a {@code STREAM_END} with this status. */
+        void refused(Status status, String reason);
     }
 
     /**
@@ -75,22 +81,5 @@ public interface StreamOpener {
      * @param onEnd      runs the interceptors' {@code afterInvoke} when the stream ends
      */
     record Opened(Flow.Publisher<?> publisher, Serializer serializer, String name, OutboundStream.EndListener onEnd) {
-    }
-
-    /** An open refused with a status. */
-    final class Refused extends RuntimeException {
-
-        private static final long serialVersionUID = 1L;
-
-        private final transient Status status;
-
-        public Refused(Status status, String message) {
-            super(message, null, false, false);
-            this.status = status;
-        }
-
-        public Status status() {
-            return status;
-        }
     }
 }

@@ -5,7 +5,7 @@ import java.util.concurrent.Executor;
 
 /**
  * A publisher a provider's stream method returns that the stream feeds itself from, rather than by subscribing to it:
- * a sink-driven producer ({@link ProducingPublisher}) or a topic's subscription. Any other
+ * a sink-driven producer or a topic's subscription. Any other
  * {@link java.util.concurrent.Flow.Publisher} is subscribed to, with the receiver's credit as its demand.
  */
 public interface StreamSource {

@@ -2,6 +2,7 @@ package io.jupiter.rpc.internal.provider;
 
 import io.jupiter.common.ThrottledWarning;
 import io.jupiter.rpc.internal.stream.ProviderStreams;
+import io.jupiter.rpc.internal.stream.StreamOpener;
 import io.jupiter.rpc.security.CallerIdentity;
 import io.jupiter.transport.Connection;
 import io.jupiter.transport.Frame;
@@ -11,14 +12,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Where the {@link AdmissionStage} sends a stream frame of a connection whose caller is named (caller token
- * included): to the server's {@link ProviderStreams}, whose opens go through the {@link StreamOpenStage}, or, while
- * no registered service has a stream method, nowhere: the connection is closed, as 1.3.1 closes one that sends a
+ * Where a stream frame of a connection whose caller is named (caller token included) goes: to the server's
+ * {@link ProviderStreams}, whose opens come back through the provider's chain ({@link StreamOpener}), or, while no
+ * registered service has a stream method, nowhere: the connection is closed, as 1.3.1 closes one that sends a
  * message code it does not know. Also whether connections hear the streams' announcement.
  */
-final class StreamFrameStage {
+final class StreamGate {
 
-    private static final Logger log = LoggerFactory.getLogger(StreamFrameStage.class);
+    private static final Logger log = LoggerFactory.getLogger(StreamGate.class);
     /** A peer can send a refused stream frame on every connection it opens: one line a second per peer at most. */
     private static final ThrottledWarning refused = new ThrottledWarning(log, 1, TimeUnit.SECONDS);
 
@@ -26,8 +27,8 @@ final class StreamFrameStage {
     /** Whether a registered service has a stream method: then each connection hears the announcement first. */
     private volatile boolean servesStreams;
 
-    StreamFrameStage(StreamOpenStage open) {
-        this.streams = new ProviderStreams(open);
+    StreamGate(StreamOpener opener) {
+        this.streams = new ProviderStreams(opener);
     }
 
     /** Whether connections hear the announcement and stream frames are served. */
@@ -37,14 +38,14 @@ final class StreamFrameStage {
 
     /** A service was registered: returns {@code true} the first time one has a stream method. */
     boolean registered(ServiceEntry entry) {
-        if (!servesStreams && StreamOpenStage.hasStreamMethod(entry.serviceInterface())) {
+        if (!servesStreams && entry.hasStreamMethod()) {
             servesStreams = true;
             return true;
         }
         return false;
     }
 
-    /** A stream frame, on the connection's IO thread, once admission let it through. Takes ownership of it. */
+    /** A stream frame, on the connection's IO thread, once the caller token let it through. Takes ownership. */
     void received(Connection connection, OpenConnection open, Frame frame) {
         if (!servesStreams) {
             // It announced none, so no consumer of ours sends one.

@@ -1,8 +1,10 @@
 package io.jupiter.rpc.internal.provider;
 
+import io.jupiter.rpc.exception.StreamException;
 import io.jupiter.rpc.internal.PortableValues;
-import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.rpc.internal.Throwables;
+import io.jupiter.rpc.internal.stream.OutboundStream;
+import io.jupiter.rpc.internal.stream.StreamOpener;
 import io.jupiter.rpc.metrics.RpcMetrics;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.Serializers;
@@ -12,13 +14,15 @@ import io.jupiter.transport.Frames;
 import io.jupiter.transport.ProtocolHeader;
 import io.jupiter.transport.Status;
 import io.netty.buffer.ByteBuf;
+import java.util.concurrent.Flow;
 
 /**
- * The last stage: answers a request, with the method's value, its failure, or a refusal by an earlier stage, in the
- * serializer the request came in; then runs the interceptors' {@code afterInvoke}. Every answer a provider sends is
- * written here.
+ * The one place a request is answered: with the method's value or failure ({@link #answer}), or with a stage's
+ * {@link Refusal} ({@link #refuse}). A call's answer is a response frame in the serializer the request came in, then
+ * the interceptors' {@code afterInvoke}; a stream's open hears the same outcome as its stream's start or its
+ * {@code STREAM_END} ({@link StreamOpener.Opening}).
  */
-final class RespondStage {
+final class Responder {
 
     /** A larger response grows its buffer rather than make every next one of its method reserve as much. */
     private static final int MAX_SIZE_HINT = 64 * 1024;
@@ -26,7 +30,7 @@ final class RespondStage {
     private final RpcMetrics metrics;
     private volatile boolean sendStackTraces;
 
-    RespondStage(RpcMetrics metrics) {
+    Responder(RpcMetrics metrics) {
         this.metrics = metrics;
     }
 
@@ -36,8 +40,8 @@ final class RespondStage {
     }
 
     /**
-     * Answers the call with {@code status} and {@code result} (the method's value, or the error to send), then runs
-     * the {@code afterInvoke} of its interceptors, if any.
+     * Answers the method's outcome: {@code status} and {@code result} (its value, or the error to send), then runs
+     * the {@code afterInvoke} of its interceptors, if any. For a stream's open the value is the method's publisher.
      *
      * @param nowNanos a clock read just taken (0: read it here if needed)
      */
@@ -46,32 +50,51 @@ final class RespondStage {
             request.answeringNanos = nowNanos != 0L ? nowNanos : System.nanoTime();
         }
         request.leave();
-        write(request, status, result, false);
         ProviderCall call = request.call;
+        if (request.opensStream()) {
+            if (status == Status.OK) {
+                request.stream.opened(new StreamOpener.Opened((Flow.Publisher<?>) result, request.serializer,
+                        request.service.key() + "." + request.authorizedMethod, endListener(call)));
+                return;
+            }
+            if (call != null) {
+                call.end(status, null, (Throwable) result);
+            }
+            metrics.streamRefused(status);
+            request.stream.refused(status, String.valueOf(result));
+            return;
+        }
+        write(request, status, result, false);
         if (call != null) {
             call.end(status, status == Status.OK ? result : null, status == Status.OK ? null : (Throwable) result);
         }
     }
 
     /**
-     * Answers a refusal before any method ran (an interceptor's, with its own status and body), with no
-     * {@code afterInvoke}: the interceptors that ran already had theirs.
+     * Answers a refusal: the method never ran, and no {@code afterInvoke} runs (the interceptors that ran already
+     * had theirs). A call gets {@link Refusal#body()} with the refusal's status, then its connection closes if the
+     * refusal says so; a stream's open gets a {@code STREAM_END} with the status and the reason.
      */
-    void answerRefusal(ProviderRequest request, Status status, Object body) {
+    void refuse(ProviderRequest request, Refusal refusal) {
         if (request.timed) {
             request.answeringNanos = System.nanoTime();
         }
         request.leave();
-        write(request, status, body, false);
+        if (request.opensStream()) {
+            metrics.streamRefused(refusal.status());
+            request.stream.refused(refusal.status(), String.valueOf(refusal.reason()));
+            return;
+        }
+        write(request, refusal.status(), refusal.body(), refusal.close());
     }
 
-    /**
-     * Answers a failure outside the method with 1.3.1's exception class for {@code status} and {@code why} as its
-     * message; then closes the connection if {@code close}.
-     */
-    void refuse(ProviderRequest request, Status status, String why, boolean close) {
-        request.leave();
-        write(request, status, StatusTable.legacyBody(status, why), close);
+    /** What runs the interceptors' {@code afterInvoke} when the stream ends. */
+    private static OutboundStream.EndListener endListener(ProviderCall call) {
+        if (call == null || call.chain == null) {
+            return (status, reason) -> { };
+        }
+        return (status, reason) -> call.end(status, null,
+                status == Status.OK ? null : new StreamException(status, reason));
     }
 
     /**

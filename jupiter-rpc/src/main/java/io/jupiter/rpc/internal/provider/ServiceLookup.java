@@ -1,0 +1,79 @@
+package io.jupiter.rpc.internal.provider;
+
+import io.jupiter.common.LogText;
+import io.jupiter.common.ThrottledWarning;
+import io.jupiter.rpc.security.Authorizer;
+import io.jupiter.serialization.ArgumentTypes;
+import io.jupiter.serialization.SerializerType;
+import io.jupiter.serialization.wire.ServiceMetadata;
+import io.jupiter.transport.Status;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The service lookup, part of the {@link ReadStage}: run by the serializer as soon as the envelope is read, before
+ * any argument, for calls and stream opens alike. The service ({@code SERVICE_NOT_FOUND}), the serializers it is
+ * pinned to ({@code BAD_REQUEST}), the method (a call: {@code SERVICE_UNEXPECTED_ERROR} with a
+ * {@code NoSuchMethodException}, as in 1.3.1; a stream's open: {@code BAD_REQUEST} unless it names a stream method),
+ * the {@link Authorizer} ({@code BAD_REQUEST}). What it authorized is what runs: the {@link ReadStage} refuses a body
+ * that names another service or method once read. A refusal is left on the request as a {@link Refusal}, answered by
+ * the {@link ReadStage} once the body is released; a request refused here has no argument read.
+ */
+final class ServiceLookup {
+
+    private static final Logger log = LoggerFactory.getLogger(ServiceLookup.class);
+    /** Warnings a peer can trigger with every request it sends: at most one line a second per peer. */
+    private static final ThrottledWarning refusals = new ThrottledWarning(log, 1, TimeUnit.SECONDS);
+
+    private final ServiceRegistry services;
+    /** {@code null}: every caller may call every method. */
+    private final Authorizer authorizer;
+
+    ServiceLookup(ServiceRegistry services, Authorizer authorizer) {
+        this.services = services;
+        this.authorizer = authorizer;
+    }
+
+    /** What the arguments may be, once the request may go on; {@code null} once its refusal is left on it. */
+    ArgumentTypes envelopeRead(ProviderRequest request, ServiceMetadata metadata, String methodName) {
+        if (metadata == null) {
+            request.refusal = Refusal.closing(Status.BAD_REQUEST, "the " + request.what() + " names no service");
+            return null;
+        }
+        ServiceEntry service = services.find(metadata);
+        if (service == null) {
+            request.refusal = Refusal.of(Status.SERVICE_NOT_FOUND, "service not found: " + metadata.directory());
+            return null;
+        }
+        if (!service.acceptsSerializer(request.serializerCode)) {
+            SerializerType used = SerializerType.fromCode(request.serializerCode);
+            request.refusal = Refusal.of(Status.BAD_REQUEST, "service " + service.key() + " accepts only "
+                    + service.pinnedSerializers() + " serializers, not " + (used == null ? "code "
+                    + request.serializerCode : used.id()));
+            return null;
+        }
+        ArgumentTypes types = request.opensStream() ? service.openArgumentTypes(methodName)
+                : service.argumentTypes(methodName);
+        if (types == null) {
+            request.refusal = request.opensStream()
+                    ? Refusal.of(Status.BAD_REQUEST, service.key() + "." + methodName + " is not a stream method")
+                    : Refusal.carrying(Status.SERVICE_UNEXPECTED_ERROR, new NoSuchMethodException(
+                            service.serviceInterface().getName() + "." + methodName));
+            return null;
+        }
+        if (authorizer != null && !authorizer.permits(request.caller, service.key(), methodName)) {
+            refusals.warnFor(request.peer(), "{}: {} refused: caller {} may not call {}.{}",
+                    request.connection.remoteAddress(), request.opensStream() ? "stream" : "request " + request.id,
+                    LogText.of(request.caller.toString()), service.key(), LogText.of(methodName));
+            request.refusal = Refusal.of(Status.BAD_REQUEST, "caller " + request.caller
+                    + " is not authorized to call " + service.key() + "." + methodName);
+            return null;
+        }
+        request.service = service;
+        request.authorizedMetadata = metadata;
+        request.authorizedMethod = methodName;
+        request.dispatch = request.opensStream() ? null : service.dispatch(methodName);
+        return types;
+    }
+}
