@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
  *       its calls at once as a lost connection and lets the group reconnect with backoff. Three times as long
  *       (27 ticks) is given to a connection still waiting for its first pong (one that waits in a busy provider's
  *       accept queue, or a reconnect the group holds back until it answers: it carries no calls yet, and closing it
- *       early only churns), and to one whose peer was heard on another connection in the last 2 ticks: that peer is
+ *       early only churns), and to one whose peer was heard on another connection in the last 5 ticks: that peer is
  *       alive and answering, so the silence is more likely a provider IO thread that lags behind (a starved machine,
  *       thousands of connections) than a dead path, and closing would add reconnects to the load;</li>
  *   <li>any other peer (1.3.1, or not known yet): nothing more.</li>
@@ -53,6 +53,12 @@ final class ConnectionKeepalive extends ChannelDuplexHandler implements Runnable
      * heard on another connection meanwhile.
      */
     static final int PATIENT_DEAD_TICKS = 3 * DEAD_TICKS;
+    /**
+     * How recently the peer must have been heard on another connection for the patient rule. Half the timeout: the
+     * other connection notes what it read only at its own tick, and on a starved machine its ticks and reads lag by
+     * a few hundred milliseconds while the peer is alive.
+     */
+    static final int HEARD_ELSEWHERE_TICKS = 5;
     /** One line a second at most: a dead path closes every connection over it at once. */
     private static final ThrottledWarning closes = new ThrottledWarning(logger, 1, TimeUnit.SECONDS);
 
@@ -164,7 +170,7 @@ final class ConnectionKeepalive extends ChannelDuplexHandler implements Runnable
         if (!proven || silentTicks < DEAD_TICKS) {
             return false;
         }
-        return !peer.heardSince(System.nanoTime() - PING_SPACING_TICKS * tickNanos);
+        return !peer.heardSince(System.nanoTime() - HEARD_ELSEWHERE_TICKS * tickNanos);
     }
 
     private void ping() {
