@@ -8,6 +8,7 @@ import com.codahale.metrics.Timer;
 import io.jupiter.common.Requires;
 import io.jupiter.common.config.JupiterSettings;
 import io.jupiter.rpc.ServiceKey;
+import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.rpc.stream.SlowConsumerPolicy;
 import io.jupiter.transport.Status;
 import java.util.ArrayList;
@@ -370,8 +371,6 @@ public final class RpcMetrics {
 
     /** Whether a response status means the request was refused. */
     public static boolean isRejection(byte status) {
-        return status == Status.BAD_REQUEST.value() || status == Status.SERVICE_NOT_FOUND.value()
-                || status == Status.SERVER_BUSY.value() || status == Status.APP_FLOW_CONTROL.value()
-                || status == Status.PROVIDER_FLOW_CONTROL.value();
+        return StatusTable.isRefusal(Status.fromByte(status));
     }
 }

@@ -10,6 +10,7 @@ import io.jupiter.rpc.ConsumedService;
 import io.jupiter.rpc.ServiceKey;
 import io.jupiter.rpc.balance.LoadBalancerType;
 import io.jupiter.rpc.exception.ConnectionException;
+import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.rpc.internal.WorkerPool;
 import io.jupiter.rpc.internal.balance.Endpoint;
 import io.jupiter.rpc.internal.balance.LoadBalancer;
@@ -19,7 +20,6 @@ import io.jupiter.rpc.metrics.RpcMetrics;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.transport.Connector;
 import io.jupiter.transport.ProtocolHeader;
-import io.jupiter.transport.Status;
 import io.jupiter.transport.TransportConfig;
 import io.jupiter.transport.TransportFactory;
 import io.netty.util.HashedWheelTimer;
@@ -215,7 +215,8 @@ public final class ClientRuntime implements AutoCloseable {
         connector.close();
         streams.close();
         for (PendingCall call : calls.removeAll(c -> true)) {
-            call.failed(new ConnectionException(Status.CLIENT_ERROR, "client closed before the response to "
+            call.failed(new ConnectionException(StatusTable.CLIENT_ERROR.status(),
+                    "client closed before the response to "
                     + call.method + " arrived"));
         }
         timer.stop();

@@ -1,13 +1,13 @@
 package io.jupiter.rpc.internal.consumer;
 
 import io.jupiter.rpc.exception.ConnectionException;
+import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.rpc.internal.stream.ConsumerStreams;
 import io.jupiter.rpc.metrics.RpcMetrics;
 import io.jupiter.transport.Connection;
 import io.jupiter.transport.Frame;
 import io.jupiter.transport.FrameHandler;
 import io.jupiter.transport.ProtocolHeader;
-import io.jupiter.transport.Status;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -70,7 +70,8 @@ final class ConsumerFrameHandler implements FrameHandler {
     public void disconnected(Connection connection) {
         streams.disconnected(connection);
         for (PendingCall call : calls.removeAll(c -> c.connection == connection)) {
-            call.failed(new ConnectionException(Status.CLIENT_ERROR, "connection to " + connection.remoteAddress()
+            call.failed(new ConnectionException(StatusTable.CLIENT_ERROR.status(),
+                    "connection to " + connection.remoteAddress()
                     + " closed before the response to " + call.method + " (invoke id " + call.id + ") arrived"));
         }
     }

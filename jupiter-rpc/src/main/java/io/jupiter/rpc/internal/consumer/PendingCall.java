@@ -5,11 +5,11 @@ import io.jupiter.rpc.exception.RequestNotSentException;
 import io.jupiter.rpc.exception.RpcException;
 import io.jupiter.rpc.exception.TimeoutException;
 import io.jupiter.rpc.internal.AdaptiveDispatch;
+import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.rpc.internal.SyncWaits;
 import io.jupiter.rpc.internal.WorkerPool;
 import io.jupiter.transport.Connection;
 import io.jupiter.transport.Frame;
-import io.jupiter.transport.Status;
 import io.netty.util.concurrent.EventExecutor;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -217,7 +217,8 @@ final class PendingCall implements WorkerPool.Task {
         if (connection.ioExecutor() instanceof EventExecutor io && io.inEventLoop()) {
             // The response would have to be read by this very thread: waiting could only end in a timeout.
             if (calls.remove(this)) {
-                throw new RpcException(Status.CLIENT_ERROR, method + " called synchronously on the IO thread that"
+                throw new RpcException(StatusTable.CLIENT_ERROR.status(),
+                        method + " called synchronously on the IO thread that"
                         + " would read its response (from a callback that ran there?): it cannot be answered; call it"
                         + " asynchronously, or from another thread");
             }
@@ -237,7 +238,7 @@ final class PendingCall implements WorkerPool.Task {
             LockSupport.parkNanos(this, left);
             if (Thread.interrupted() && calls.remove(this)) {
                 Thread.currentThread().interrupt();
-                throw new RpcException(Status.CLIENT_ERROR, method + " interrupted while waiting for "
+                throw new RpcException(StatusTable.CLIENT_ERROR.status(), method + " interrupted while waiting for "
                         + connection.remoteAddress());
             }
         }
@@ -251,7 +252,7 @@ final class PendingCall implements WorkerPool.Task {
     }
 
     private TimeoutException timeoutException() {
-        return new TimeoutException(Status.SERVER_TIMEOUT, method + " got no response from "
+        return new TimeoutException(StatusTable.SERVER_TIMEOUT.status(), method + " got no response from "
                 + connection.remoteAddress() + " within " + method.timeoutMillis + " ms (invoke id " + id + ")");
     }
 }

@@ -4,10 +4,7 @@ import io.jupiter.common.Requires;
 import io.jupiter.common.ThrottledWarning;
 import io.jupiter.transport.Frames;
 import io.jupiter.transport.TransportConfig;
-import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelPromise;
-import io.netty.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,7 +32,7 @@ import org.slf4j.LoggerFactory;
  * Every new connection sends one ping as soon as it is active (after whatever the frame handler sends first, such as
  * a caller token): the probe that tells whether the peer answers. A 1.3.1 provider drops it as the heartbeat it is.
  */
-final class ConnectionKeepalive extends ChannelDuplexHandler implements Runnable {
+final class ConnectionKeepalive extends PeriodicChannelCheck {
 
     private static final Logger logger = LoggerFactory.getLogger(ConnectionKeepalive.class);
 
@@ -63,14 +60,10 @@ final class ConnectionKeepalive extends ChannelDuplexHandler implements Runnable
     private static final ThrottledWarning closes = new ThrottledWarning(logger, 1, TimeUnit.SECONDS);
 
     private final PeerPings peer;
-    private final long tickNanos;
-    private ChannelHandlerContext ctx;
-    private ScheduledFuture<?> tick;
     private long nextPingId = 1;
 
     // Event loop only.
     private boolean read;
-    private boolean wrote;
     private boolean wroteSinceRead;
     private int silentTicks;
     private int ticksSincePing = PING_SPACING_TICKS;
@@ -78,36 +71,15 @@ final class ConnectionKeepalive extends ChannelDuplexHandler implements Runnable
     private boolean proven;
 
     ConnectionKeepalive(TransportConfig config, PeerPings peer) {
+        super(TimeUnit.MILLISECONDS.toNanos(Requires.positive(config.keepaliveTimeoutMillis(),
+                "keepaliveTimeoutMillis")) / TICKS_PER_TIMEOUT);
         this.peer = Requires.notNull(peer, "peer");
-        long timeoutMillis = Requires.positive(config.keepaliveTimeoutMillis(), "keepaliveTimeoutMillis");
-        this.tickNanos = Math.max(1, TimeUnit.MILLISECONDS.toNanos(timeoutMillis) / TICKS_PER_TIMEOUT);
     }
 
     @Override
-    public void handlerAdded(ChannelHandlerContext ctx) {
-        this.ctx = ctx;
-        if (ctx.channel().isActive() && ctx.channel().isRegistered()) {
-            start();
-        }
-    }
-
-    @Override
-    public void channelActive(ChannelHandlerContext ctx) throws Exception {
-        super.channelActive(ctx);
+    void activated() {
         // After the handlers behind have seen the connection (a caller token must be the first frame).
         ping();
-        start();
-    }
-
-    @Override
-    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-        cancel();
-        super.channelInactive(ctx);
-    }
-
-    @Override
-    public void handlerRemoved(ChannelHandlerContext ctx) {
-        cancel();
     }
 
     @Override
@@ -124,19 +96,9 @@ final class ConnectionKeepalive extends ChannelDuplexHandler implements Runnable
         super.userEventTriggered(ctx, evt);
     }
 
+    /** One tick. */
     @Override
-    public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
-        wrote = true;
-        ctx.write(msg, promise);
-    }
-
-    /** One tick, on the event loop. */
-    @Override
-    public void run() {
-        tick = null;
-        if (!ctx.channel().isActive()) {
-            return;
-        }
+    boolean look() {
         if (read) {
             peer.heard(System.nanoTime());
             read = false;
@@ -151,16 +113,16 @@ final class ConnectionKeepalive extends ChannelDuplexHandler implements Runnable
         if (peer.answers()) {
             if (dead()) {
                 closes.warn("closing {}: nothing received for {} ms although the peer answers pings (a dead link?)",
-                        Transports.peer(ctx.channel()), silentTicks * TimeUnit.NANOSECONDS.toMillis(tickNanos));
+                        Transports.peer(ctx.channel()), silentTicks * TimeUnit.NANOSECONDS.toMillis(periodNanos()));
                 ctx.close();
-                return;
+                return false;
             }
             int pingAfter = wroteSinceRead ? BUSY_PING_TICKS : IDLE_PING_TICKS;
             if (silentTicks >= pingAfter && ticksSincePing >= PING_SPACING_TICKS) {
                 ping();
             }
         }
-        schedule();
+        return true;
     }
 
     private boolean dead() {
@@ -170,7 +132,7 @@ final class ConnectionKeepalive extends ChannelDuplexHandler implements Runnable
         if (!proven || silentTicks < DEAD_TICKS) {
             return false;
         }
-        return !peer.heardSince(System.nanoTime() - HEARD_ELSEWHERE_TICKS * tickNanos);
+        return !peer.heardSince(System.nanoTime() - HEARD_ELSEWHERE_TICKS * periodNanos());
     }
 
     private void ping() {
@@ -183,23 +145,5 @@ final class ConnectionKeepalive extends ChannelDuplexHandler implements Runnable
         }
         ctx.writeAndFlush(Frames.heartbeat(ctx.alloc(), id), ctx.voidPromise());
         ticksSincePing = 0;
-    }
-
-    private void start() {
-        if (tick == null) {
-            schedule();
-        }
-    }
-
-    private void schedule() {
-        tick = ctx.executor().schedule(this, tickNanos, TimeUnit.NANOSECONDS);
-    }
-
-    private void cancel() {
-        ScheduledFuture<?> pending = tick;
-        if (pending != null) {
-            tick = null;
-            pending.cancel(false);
-        }
     }
 }
