@@ -125,6 +125,7 @@ abstract class ClusterStage extends CallStage {
         InvokeFuture<Object> invokeAsync(Object[] arguments, DefaultInvocation invocation) {
             InvokeFuture<Object> attempt = dispatch.async(info, arguments, invocation, null, null);
             InvokeFuture<Object> result = new InvokeFuture<>(attempt.invokeId());
+            result.onCancel(() -> attempt.cancel(false));
             attempt.whenComplete((value, error) -> {
                 if (error == null) {
                     result.complete(value);
@@ -214,6 +215,7 @@ abstract class ClusterStage extends CallStage {
         /** @param taken the budget's tokens the call's failed attempts took so far */
         private void retryOnFailure(InvokeFuture<Object> attempt, InvokeFuture<Object> result, Object[] arguments,
                                     DefaultInvocation invocation, Endpoint[] used, int attemptNumber, int taken) {
+            result.onCancel(() -> attempt.cancel(false));
             attempt.whenComplete((value, error) -> {
                 RetryThrottle budget = dispatch.retryBudget;
                 if (error == null) {

@@ -11,7 +11,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The interceptor stage: only when the service has interceptors or filters, or the request came with attachments,
- * makes the call's {@link ProviderCall} (the plain path allocates nothing here), drops a request whose deadline
+ * makes the call's {@link ProviderCall} (the plain path allocates nothing here), drops a request its consumer
+ * cancelled ({@link CancelledCalls}; unanswered, counted as {@code call.cancelled}), drops a request whose deadline
  * passed while it waited (unanswered: the consumer has given up and would discard the response; counted as
  * {@code deadline.expired}), and runs the
  * interceptors' {@code beforeInvoke}; one that throws refuses the call, answered with the status
@@ -33,6 +34,10 @@ final class InterceptorStage extends ProviderStage {
 
     @Override
     void serve(ProviderRequest request) {
+        if (request.cancelled()) {
+            metrics.callCancelled(); // dropped unanswered: the consumer stopped waiting and told us
+            return;
+        }
         ServiceEntry service = request.service;
         MessageWrapper message = request.message;
         InterceptorChain chain = service.chain();

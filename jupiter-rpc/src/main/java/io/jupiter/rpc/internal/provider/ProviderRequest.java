@@ -101,6 +101,11 @@ final class ProviderRequest implements WorkerPool.Task, EnvelopeListener {
         return open == null ? CallerIdentity.ANONYMOUS : open.caller();
     }
 
+    /** Whether the consumer cancelled this request ({@link CancelledCalls}); forgets the cancel if so. */
+    boolean cancelled() {
+        return open != null && open.cancels.take(id);
+    }
+
     /** The peer's IP address (for warnings throttled per peer), or {@code null}. */
     Object peer() {
         return TransportAddresses.ipOf(connection.remoteAddress());
