@@ -34,15 +34,18 @@ final class InterceptorStage extends ProviderStage {
 
     @Override
     void serve(ProviderRequest request) {
-        if (request.cancelled()) {
-            metrics.callCancelled(); // dropped unanswered: the consumer stopped waiting and told us
-            return;
-        }
+        // Dropped unanswered: the consumer stopped waiting and told us. Counted as deadline.expired instead when the
+        // deadline passed too (a caller that timed out), as call.cancelled when only the cancel says so.
+        boolean cancelled = request.cancelled();
         ServiceEntry service = request.service;
         MessageWrapper message = request.message;
         InterceptorChain chain = service.chain();
         Map<String, String> attachments = message.getAttachments();
         if (chain == null && attachments == null) {
+            if (cancelled) {
+                metrics.callCancelled();
+                return;
+            }
             next.serve(request);
             return;
         }
@@ -53,6 +56,10 @@ final class InterceptorStage extends ProviderStage {
             metrics.deadlineExpired();
             log.debug("dropping request {} from {} ({}): its deadline passed {} ms ago, before it could run",
                     request.id, request.connection.remoteAddress(), invocation, -invocation.remainingMillis());
+            return;
+        }
+        if (cancelled) {
+            metrics.callCancelled();
             return;
         }
         if (chain != null) {
