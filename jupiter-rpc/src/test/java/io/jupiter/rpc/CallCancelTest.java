@@ -140,6 +140,36 @@ class CallCancelTest {
     }
 
     @Test
+    void aClientWithCancelsOffSendsNoneAndTheQueuedCallRuns() throws Exception {
+        Impl impl = new Impl();
+        String property = JupiterSettings.CANCEL_CALLS.property();
+        System.setProperty(property, "false");
+        try (JupiterServer server = JupiterServer.builder().host("127.0.0.1").port(0).providerThreads(1).build();
+             JupiterClient client = JupiterClient.builder().propagateDeadline(false).build()) {
+            System.clearProperty(property);
+            server.register(impl, Cancels.class, ServiceKey.of(Cancels.class, ServiceKey.DEFAULT_VERSION));
+            int port = server.start().getPort();
+            Cancels sync = client.proxy(Cancels.class).address("127.0.0.1", port).connections(1)
+                    .timeoutMillis(10_000).methodTimeoutMillis("count", 300).build();
+            AsyncCancels async = client.proxy(AsyncCancels.class).address("127.0.0.1", port).connections(1)
+                    .timeoutMillis(10_000).build();
+            assertThat(sync.ping()).isEqualTo("pong");
+            assertThat(sync.ping()).isEqualTo("pong");
+            CompletableFuture<String> held = async.hold();
+            assertThat(impl.held.await(10, TimeUnit.SECONDS)).isTrue();
+            assertThatThrownBy(sync::count).isInstanceOf(TimeoutException.class);
+            impl.release.countDown();
+            assertThat(held.get(10, TimeUnit.SECONDS)).isEqualTo("held");
+            // 1.3.1's behaviour: nobody told the provider, so it runs the call its caller gave up on.
+            Await.until("the abandoned call ran", Duration.ofSeconds(10), () -> impl.counted.get() == 1);
+            assertThat(server.rememberedCallCancels()).isZero();
+            assertThat(server.metrics().registry().meter(MetricNames.CALL_CANCELLED).getCount()).isZero();
+        } finally {
+            System.clearProperty(property);
+        }
+    }
+
+    @Test
     void cancelsForUnknownIdsCostBoundedMemoryAndNothingElse() throws Exception {
         Impl impl = new Impl();
         try (JupiterServer server = JupiterServer.builder().host("127.0.0.1").port(0).build();

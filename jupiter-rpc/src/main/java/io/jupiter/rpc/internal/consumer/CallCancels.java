@@ -18,10 +18,17 @@ final class CallCancels {
 
     /** Per open connection that was asked: whether its provider answered (it takes cancels). */
     private final ConcurrentHashMap<Connection, Boolean> providers = new ConcurrentHashMap<>();
+    /** Whether providers are asked, and told ({@code cancelCalls}); off: the client's bytes are 1.3.1's. */
+    private final boolean enabled;
+
+    /** @param enabled whether to ask providers and tell those that answer ({@code -Djupiter.rpc.consumer.cancel}) */
+    CallCancels(boolean enabled) {
+        this.enabled = enabled;
+    }
 
     /** A response arrived on {@code connection} (IO thread): the first one asks its provider about cancels. */
     void responded(Connection connection) {
-        if (!providers.containsKey(connection) && providers.putIfAbsent(connection, Boolean.FALSE) == null) {
+        if (enabled && !providers.containsKey(connection) && providers.putIfAbsent(connection, Boolean.FALSE) == null) {
             connection.write(Frames.announcement(connection.alloc(), ProtocolHeader.CALL_CANCELS_ANNOUNCED));
         }
     }

@@ -41,7 +41,7 @@ import java.util.function.Supplier;
 public final class ClientRuntime implements AutoCloseable {
 
     private final InFlightCalls calls;
-    private final CallCancels cancels = new CallCancels();
+    private final CallCancels cancels = new CallCancels(JupiterSettings.CANCEL_CALLS.get());
     private final ConsumerStreams streams = new ConsumerStreams();
     private final Connector connector;
     private final HashedWheelTimer timer;
