@@ -100,25 +100,42 @@ class CallCancelTest {
         }
     }
 
+    private static int start(JupiterServer server, Impl impl) {
+        server.register(impl, Cancels.class, ServiceKey.of(Cancels.class, ServiceKey.DEFAULT_VERSION));
+        return server.start().getPort();
+    }
+
+    /** One connection; {@code count()} times out after 300 ms. */
+    private static Cancels syncProxy(JupiterClient client, int port) {
+        return client.proxy(Cancels.class).address("127.0.0.1", port).connections(1).timeoutMillis(10_000)
+                .methodTimeoutMillis("count", 300).build();
+    }
+
+    /**
+     * Two calls first (the first response makes the client ask about cancels; the provider's answer precedes the
+     * second response on the one connection, so from then on the client knows whether it takes cancels), then
+     * {@code hold()} on the provider's one thread; returns its future once it runs.
+     */
+    private static CompletableFuture<String> holdTheOneThread(Cancels sync, AsyncCancels async, Impl impl)
+            throws InterruptedException {
+        assertThat(sync.ping()).isEqualTo("pong");
+        assertThat(sync.ping()).isEqualTo("pong");
+        CompletableFuture<String> held = async.hold();
+        assertThat(impl.held.await(10, TimeUnit.SECONDS)).as("hold() runs on the one provider thread").isTrue();
+        return held;
+    }
+
     @Test
     void aQueuedCallWhoseCallerGaveUpNeverRuns() throws Exception {
         Impl impl = new Impl();
         // No deadline travels, so that only the cancel can drop the queued calls (a deadline would too).
         try (JupiterServer server = JupiterServer.builder().host("127.0.0.1").port(0).providerThreads(1).build();
              JupiterClient client = JupiterClient.builder().propagateDeadline(false).build()) {
-            server.register(impl, Cancels.class, ServiceKey.of(Cancels.class, ServiceKey.DEFAULT_VERSION));
-            int port = server.start().getPort();
-            Cancels sync = client.proxy(Cancels.class).address("127.0.0.1", port).connections(1)
-                    .timeoutMillis(10_000).methodTimeoutMillis("count", 300).build();
+            int port = start(server, impl);
+            Cancels sync = syncProxy(client, port);
             AsyncCancels async = client.proxy(AsyncCancels.class).address("127.0.0.1", port).connections(1)
                     .timeoutMillis(10_000).build();
-            // The first response makes the client ask; the provider's answer precedes the second response on the
-            // one connection, so from here on the client knows the provider takes cancels.
-            assertThat(sync.ping()).isEqualTo("pong");
-            assertThat(sync.ping()).isEqualTo("pong");
-
-            CompletableFuture<String> held = async.hold();
-            assertThat(impl.held.await(10, TimeUnit.SECONDS)).as("hold() runs on the one provider thread").isTrue();
+            CompletableFuture<String> held = holdTheOneThread(sync, async, impl);
             // Queued behind hold(): a synchronous call that times out, and an asynchronous one cancelled.
             assertThatThrownBy(sync::count).isInstanceOf(TimeoutException.class);
             CompletableFuture<String> cancelled = async.count();
@@ -147,16 +164,11 @@ class CallCancelTest {
         try (JupiterServer server = JupiterServer.builder().host("127.0.0.1").port(0).providerThreads(1).build();
              JupiterClient client = JupiterClient.builder().propagateDeadline(false).build()) {
             System.clearProperty(property);
-            server.register(impl, Cancels.class, ServiceKey.of(Cancels.class, ServiceKey.DEFAULT_VERSION));
-            int port = server.start().getPort();
-            Cancels sync = client.proxy(Cancels.class).address("127.0.0.1", port).connections(1)
-                    .timeoutMillis(10_000).methodTimeoutMillis("count", 300).build();
+            int port = start(server, impl);
+            Cancels sync = syncProxy(client, port);
             AsyncCancels async = client.proxy(AsyncCancels.class).address("127.0.0.1", port).connections(1)
                     .timeoutMillis(10_000).build();
-            assertThat(sync.ping()).isEqualTo("pong");
-            assertThat(sync.ping()).isEqualTo("pong");
-            CompletableFuture<String> held = async.hold();
-            assertThat(impl.held.await(10, TimeUnit.SECONDS)).isTrue();
+            CompletableFuture<String> held = holdTheOneThread(sync, async, impl);
             assertThatThrownBy(sync::count).isInstanceOf(TimeoutException.class);
             impl.release.countDown();
             assertThat(held.get(10, TimeUnit.SECONDS)).isEqualTo("held");
@@ -175,8 +187,7 @@ class CallCancelTest {
         try (JupiterServer server = JupiterServer.builder().host("127.0.0.1").port(0).build();
              JupiterClient client = JupiterClient.builder().build();
              Socket socket = new Socket()) {
-            server.register(impl, Cancels.class, ServiceKey.of(Cancels.class, ServiceKey.DEFAULT_VERSION));
-            int port = server.start().getPort();
+            int port = start(server, impl);
             socket.connect(new InetSocketAddress("127.0.0.1", port), 5_000);
             socket.setSoTimeout(30_000);
             OutputStream out = new BufferedOutputStream(socket.getOutputStream(), 1 << 16);
