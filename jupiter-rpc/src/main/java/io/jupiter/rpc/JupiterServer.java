@@ -98,6 +98,11 @@ public final class JupiterServer implements AutoCloseable {
         return runtime.concurrencyLimit();
     }
 
+    /** Call cancels the provider remembers now over its open connections, for tests of this package. */
+    int rememberedCallCancels() {
+        return runtime.rememberedCallCancels();
+    }
+
     /** The provider's streams, for tests of this package. */
     ProviderStreams streams() {
         return runtime.streams();

@@ -139,6 +139,7 @@ public final class RpcMetrics {
     private final Meter retryThrottled;
     private final Meter queueShed;
     private final Meter deadlineExpired;
+    private final Meter callCancelled;
     /** Method timers by the runtime's own method object (identity), so the hot path builds no name. */
     private final ConcurrentHashMap<Object, Timer> methodTimers = new ConcurrentHashMap<>();
     /** Copied on write: the recording paths read the array once and allocate nothing. */
@@ -161,6 +162,7 @@ public final class RpcMetrics {
         this.queueShed = provider ? registry.register(MetricNames.QUEUE_SHED, RatesOnRead.newMeter()) : null;
         this.deadlineExpired = provider ? registry.register(MetricNames.DEADLINE_EXPIRED, RatesOnRead.newMeter())
                 : null;
+        this.callCancelled = provider ? registry.register(MetricNames.CALL_CANCELLED, RatesOnRead.newMeter()) : null;
     }
 
     /** Metrics for {@code side}; when {@code enabled} is false nothing is recorded. */
@@ -328,6 +330,13 @@ public final class RpcMetrics {
     public void deadlineExpired() {
         if (enabled && deadlineExpired != null) {
             deadlineExpired.mark();
+        }
+    }
+
+    /** A request was dropped unrun: its caller cancelled it before it could run (provider). */
+    public void callCancelled() {
+        if (enabled && callCancelled != null) {
+            callCancelled.mark();
         }
     }
 

@@ -41,6 +41,7 @@ import java.util.function.Supplier;
 public final class ClientRuntime implements AutoCloseable {
 
     private final InFlightCalls calls;
+    private final CallCancels cancels = new CallCancels(JupiterSettings.CANCEL_CALLS.get());
     private final ConsumerStreams streams = new ConsumerStreams();
     private final Connector connector;
     private final HashedWheelTimer timer;
@@ -87,7 +88,7 @@ public final class ClientRuntime implements AutoCloseable {
         // Stream frames and announcements are accepted too: only a provider that announced streams sends them.
         this.connector = TransportFactory.load().newConnector(
                 transportConfig.toBuilder().acceptedMessageCodes(ProtocolHeader.CONSUMER_MESSAGE_CODES).build(),
-                new ConsumerFrameHandler(calls, metrics,
+                new ConsumerFrameHandler(calls, cancels, metrics,
                         callerToken == null ? null : new CallerTokenSender(callerToken), streams));
         this.timer = new HashedWheelTimer(new NamedThreadFactory("jupiter-timeout", true), 10, TimeUnit.MILLISECONDS,
                 512);
@@ -159,7 +160,7 @@ public final class ClientRuntime implements AutoCloseable {
     private <T> T proxy(ProxySettings settings, Serializer serializer, Directory directory,
                         ConnectionSelector selector) {
         ServiceInvoker invoker = new ServiceInvoker(settings,
-                new Dispatch(settings, serializer, selector, calls, timer, pool, callbackExecutor,
+                new Dispatch(settings, serializer, selector, calls, cancels, timer, pool, callbackExecutor,
                         adaptiveCallbacks, metrics), streams, serializer);
         consumed.add(new Consumed(settings, directory));
         Object proxy = Proxy.newProxyInstance(settings.serviceInterface.getClassLoader(),

@@ -140,6 +140,7 @@ abstract class ClusterStage extends CallStage {
         InvokeFuture<Object> invokeAsync(Object[] arguments, DefaultInvocation invocation) {
             InvokeFuture<Object> attempt = attemptAsync(arguments, invocation);
             InvokeFuture<Object> result = new InvokeFuture<>(attempt.invokeId());
+            result.onCancel(() -> attempt.cancel(false));
             attempt.whenComplete((value, error) -> {
                 if (error == null) {
                     result.complete(value);
@@ -249,6 +250,7 @@ abstract class ClusterStage extends CallStage {
         private void retryOnFailure(Attempt attempt, InvokeFuture<Object> result, Object[] arguments,
                                     DefaultInvocation invocation, int attemptNumber, int taken) {
             Endpoint used = attempt.endpoint();
+            result.onCancel(() -> attempt.future().cancel(false));
             attempt.future().whenComplete((value, error) -> {
                 RetryThrottle budget = dispatch.retryBudget;
                 if (error == null) {

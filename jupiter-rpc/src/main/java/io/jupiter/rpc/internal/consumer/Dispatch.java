@@ -39,6 +39,8 @@ final class Dispatch {
     private final byte requestSign;
     private final ConnectionSelector selector;
     final InFlightCalls calls;
+    /** Tells providers that take them which calls their callers stopped waiting for. */
+    final CallCancels cancels;
     private final Timer timer;
     /** Completes async calls; {@code null}: the IO thread that read the response does. */
     final WorkerPool consumerPool;
@@ -51,14 +53,15 @@ final class Dispatch {
     final RetryThrottle retryBudget;
 
     Dispatch(ProxySettings settings, Serializer serializer, ConnectionSelector selector, InFlightCalls calls,
-             Timer timer, WorkerPool consumerPool, Executor callbackExecutor, boolean learnsCompletions,
-             RpcMetrics metrics) {
+             CallCancels cancels, Timer timer, WorkerPool consumerPool, Executor callbackExecutor,
+             boolean learnsCompletions, RpcMetrics metrics) {
         this.settings = settings;
         this.metadata = new ServiceMetadata(settings.key.group(), settings.key.name(), settings.key.version());
         this.serializer = serializer;
         this.requestSign = ProtocolHeader.toSign(serializer.type().code(), ProtocolHeader.REQUEST);
         this.selector = selector;
         this.calls = calls;
+        this.cancels = cancels;
         this.timer = timer;
         this.consumerPool = consumerPool;
         this.callbackExecutor = callbackExecutor;
@@ -93,7 +96,7 @@ final class Dispatch {
     Object sync(MethodInfo info, Object[] arguments, DefaultInvocation invocation, Endpoint endpoint)
             throws Throwable {
         Connection connection = connectionOf(endpoint, info);
-        PendingCall call = PendingCall.sync(InvokeIds.next(), info, connection, calls);
+        PendingCall call = PendingCall.sync(InvokeIds.next(), info, connection, calls, cancels);
         long started = metrics.startNanos();
         boolean countsActive = selector.countsActive(endpoint);
         boolean tracks = selector.tracksAttempts(endpoint);
@@ -158,6 +161,7 @@ final class Dispatch {
                 future.whenComplete((value, error) -> attemptEnded(endpoint, countsActive, tracks, attemptStart,
                         error));
             }
+            future.onCancel(() -> cancel(call, "the caller cancelled it"));
             // Its timeout is found by the client's TimeoutSweep.
             send(call, arguments, invocation, single);
             return call;
@@ -179,10 +183,12 @@ final class Dispatch {
 
     /**
      * Stops waiting for an attempt another one made redundant: its future fails with {@link AttemptCancelled}, its
-     * slot and timer are freed, and a response that still comes is dropped. Nothing if it has ended already.
+     * slot and timer are freed, its provider is told ({@link CallCancels}), and a response that still comes is
+     * dropped. Nothing if it has ended already.
      */
     void cancel(PendingCall call, String why) {
         if (call != null && calls.remove(call)) {
+            cancels.cancel(call);
             call.failed(new AttemptCancelled(why));
         }
     }

@@ -90,6 +90,9 @@ final class AdmissionStage {
             }
             return;
         }
+        if (CancelledCalls.received(connection, open, frame)) {
+            return; // a consumer's question about cancels, or a call's cancel
+        }
         byte code = frame.messageCode();
         if (ProtocolHeader.isStreamFrame(code)) {
             // A stream's open is admitted here (caller token above; a draining server's streams refuse new opens)

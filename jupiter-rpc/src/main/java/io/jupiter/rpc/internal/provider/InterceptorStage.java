@@ -11,7 +11,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The interceptor stage: only when the service has interceptors or filters, or the request came with attachments,
- * makes the call's {@link ProviderCall} (the plain path allocates nothing here), drops a request whose deadline
+ * makes the call's {@link ProviderCall} (the plain path allocates nothing here), drops a request its consumer
+ * cancelled ({@link CancelledCalls}; unanswered, counted as {@code call.cancelled}), drops a request whose deadline
  * passed while it waited (unanswered: the consumer has given up and would discard the response; counted as
  * {@code deadline.expired}), and runs the
  * interceptors' {@code beforeInvoke}; one that throws refuses the call, answered with the status
@@ -33,11 +34,18 @@ final class InterceptorStage extends ProviderStage {
 
     @Override
     void serve(ProviderRequest request) {
+        // Dropped unanswered: the consumer stopped waiting and told us. Counted as deadline.expired instead when the
+        // deadline passed too (a caller that timed out), as call.cancelled when only the cancel says so.
+        boolean cancelled = request.cancelled();
         ServiceEntry service = request.service;
         MessageWrapper message = request.message;
         InterceptorChain chain = service.chain();
         Map<String, String> attachments = message.getAttachments();
         if (chain == null && attachments == null) {
+            if (cancelled) {
+                metrics.callCancelled();
+                return;
+            }
             next.serve(request);
             return;
         }
@@ -48,6 +56,10 @@ final class InterceptorStage extends ProviderStage {
             metrics.deadlineExpired();
             log.debug("dropping request {} from {} ({}): its deadline passed {} ms ago, before it could run",
                     request.id, request.connection.remoteAddress(), invocation, -invocation.remainingMillis());
+            return;
+        }
+        if (cancelled) {
+            metrics.callCancelled();
             return;
         }
         if (chain != null) {

@@ -2,6 +2,7 @@ package io.jupiter.rpc.internal.provider;
 
 import io.jupiter.common.LogText;
 import io.jupiter.common.ThrottledWarning;
+import io.jupiter.rpc.internal.AdaptiveConcurrencyLimit;
 import io.jupiter.rpc.security.Authorizer;
 import io.jupiter.rpc.security.CallerIdentity;
 import io.jupiter.serialization.ArgumentTypes;
@@ -16,9 +17,10 @@ import org.slf4j.LoggerFactory;
  * The lookup stage, run by the serializer as soon as the envelope is read, before any argument: the service
  * ({@code SERVICE_NOT_FOUND}), the serializers it is pinned to ({@code BAD_REQUEST}), the method
  * ({@code SERVICE_UNEXPECTED_ERROR} with a {@code NoSuchMethodException}, as in 1.3.1), the {@link Authorizer}
- * ({@code BAD_REQUEST}). What it authorized is what runs: the {@link ReadStage} refuses a body that names another
- * service or method once read. A refusal is recorded on the request and answered by the {@link ReadStage} once the
- * body is released; a request refused here has no argument read.
+ * ({@code BAD_REQUEST}), the method's own adaptive concurrency limit if it has one ({@code SERVER_BUSY};
+ * {@link io.jupiter.rpc.AdaptiveConcurrency}). What it authorized is what runs: the {@link ReadStage} refuses a
+ * body that names another service or method once read. A refusal is recorded on the request and answered by the
+ * {@link ReadStage} once the body is released; a request refused here has no argument read.
  */
 final class LookupStage {
 
@@ -69,6 +71,13 @@ final class LookupStage {
                         + service.key() + "." + methodName, false);
                 return null;
             }
+        }
+        AdaptiveConcurrencyLimit limit = service.concurrencyLimit(methodName);
+        if (limit != null && !request.methodPermit(limit)) {
+            request.refuseLater(Status.SERVER_BUSY, "provider busy: " + limit.inFlight() + " calls of "
+                    + service.serviceInterface().getSimpleName() + "." + methodName
+                    + " in flight, at its adaptive concurrency limit of " + limit.limit(), false);
+            return null;
         }
         request.service = service;
         request.authorizedMetadata = metadata;
