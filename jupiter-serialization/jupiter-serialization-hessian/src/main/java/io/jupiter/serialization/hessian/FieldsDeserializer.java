@@ -48,19 +48,23 @@ final class FieldsDeserializer extends AbstractDeserializer {
         if (!constructor.trySetAccessible()) {
             return null;
         }
-        Method readResolve = null;
-        for (Class<?> c = type; c != null && readResolve == null; c = c.getSuperclass()) {
-            try {
-                Method m = c.getDeclaredMethod("readResolve");
-                readResolve = m.trySetAccessible() ? m : null;
-                if (readResolve == null) {
-                    return null;
-                }
-            } catch (NoSuchMethodException e) {
-                // look in the superclass
-            }
+        Method readResolve = readResolve(type);
+        if (readResolve != null && !readResolve.trySetAccessible()) {
+            return null;
         }
         return new FieldsDeserializer(type, constructor, fields, readResolve);
+    }
+
+    /** The class's {@code readResolve()}, its own or inherited, or {@code null}. */
+    private static Method readResolve(Class<?> type) {
+        for (Class<?> c = type; c != null; c = c.getSuperclass()) {
+            for (Method m : c.getDeclaredMethods()) {
+                if (m.getName().equals("readResolve") && m.getParameterCount() == 0) {
+                    return m;
+                }
+            }
+        }
+        return null;
     }
 
     @Override

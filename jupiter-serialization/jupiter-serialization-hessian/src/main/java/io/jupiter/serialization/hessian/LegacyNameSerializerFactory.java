@@ -38,6 +38,9 @@ import java.util.Set;
  *
  * <p>Every deserializer it hands out is a {@link BoundedDeserializer}, which charges list lengths and field counts
  * to the body's budget before allocating.
+ *
+ * <p>Classes Hessian would write field by field are written and read without {@code sun.misc.Unsafe}, with Hessian's
+ * bytes ({@link #getDefaultSerializer}, {@link #getDefaultDeserializer}).
  */
 final class LegacyNameSerializerFactory extends SerializerFactory {
 

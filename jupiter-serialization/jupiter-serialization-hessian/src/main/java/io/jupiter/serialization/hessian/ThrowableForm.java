@@ -22,8 +22,9 @@ import java.util.Set;
  * by reflection. Read back through a {@code (String)} or {@code (String, Throwable)} constructor, then
  * {@code initCause}, {@code setStackTrace} and {@code addSuppressed}.
  *
- * <p>Only for classes where that gives the fields' values: not when {@code getMessage()} or {@code getCause()} is
- * overridden, or a field of the subclass is not open to reflection (the JDK's own subclasses with fields).
+ * <p>Only for classes where that gives the fields' values: written, not when {@code getMessage()} or
+ * {@code getCause()} is overridden, or a field of the subclass is not open to reflection (the JDK's own subclasses
+ * with fields); read, not when the message constructor does not keep the message as given (tried once per class).
  */
 final class ThrowableForm {
 
@@ -97,7 +98,7 @@ final class ThrowableForm {
             constructor = constructor(type, String.class, Throwable.class);
             withCause = true;
         }
-        if (constructor == null) {
+        if (constructor == null || !keepsTheMessage(constructor, withCause)) {
             return null;
         }
         Map<String, Field> own = new HashMap<>();
@@ -110,6 +111,20 @@ final class ThrowableForm {
             }
         }
         return new Reader(type, constructor, withCause, own);
+    }
+
+    /**
+     * Whether the constructor stores the message it is given as it is (one that formats it, {@code super("code " +
+     * code)}, would change the message on every trip): tried once with a probe.
+     */
+    private static boolean keepsTheMessage(Constructor<?> constructor, boolean withCause) {
+        String probe = "jupiter-probe";
+        try {
+            Object t = withCause ? constructor.newInstance(probe, null) : constructor.newInstance(probe);
+            return probe.equals(((Throwable) t).getMessage());
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return false;
+        }
     }
 
     private static Constructor<?> constructor(Class<?> type, Class<?>... parameters) {

@@ -45,7 +45,7 @@ class OwnFieldFormsTest {
         withCause.addSuppressed(new RuntimeException("suppressed"));
         return Stream.of(new Everything(), outer, new IllegalStateException("plain"), withCause,
                 new Coded("coded", 42, "ERR"),
-                new Coded(null, 0, null), new StackTraceElement("a.B", "m", "B.java", 7),
+                new Coded(null, 0, null), new Formatted("E7"), new StackTraceElement("a.B", "m", "B.java", 7),
                 List.of(new Everything(), new IllegalStateException("in a list")));
     }
 
@@ -155,6 +155,15 @@ class OwnFieldFormsTest {
         @Override
         public int hashCode() {
             return Objects.hash(text, i);
+        }
+    }
+
+    /** A user exception whose constructor formats its message: read back without calling it (Hessian's form). */
+    static final class Formatted extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        Formatted(String code) {
+            super("code " + code);
         }
     }
 
