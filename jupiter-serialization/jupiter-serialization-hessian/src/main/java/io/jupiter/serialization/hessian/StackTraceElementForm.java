@@ -65,6 +65,30 @@ final class StackTraceElementForm {
         }
     };
 
+    /** Bits of the JDK's {@code format} field (which of the names {@code toString()} leaves out). */
+    private static final int BUILTIN_CLASS_LOADER = 0x1;
+    private static final int JDK_NON_UPGRADEABLE_MODULE = 0x2;
+
+    /**
+     * The JDK's private {@code format} byte, read back from what {@code toString()} leaves out: the class loader's
+     * name (a built-in loader's) and the module's version (a JDK module's).
+     */
+    static byte format(StackTraceElement e) {
+        String text = e.toString();
+        int bits = 0;
+        String loader = e.getClassLoaderName();
+        if (loader != null && !loader.isEmpty() && !text.startsWith(loader + "/")) {
+            bits |= BUILTIN_CLASS_LOADER;
+        }
+        String module = e.getModuleName();
+        String version = e.getModuleVersion();
+        if (module != null && !module.isEmpty() && version != null && !version.isEmpty()
+                && !text.contains(module + "@" + version + "/")) {
+            bits |= JDK_NON_UPGRADEABLE_MODULE;
+        }
+        return (byte) bits;
+    }
+
     private static String text(Map<String, Object> values, String name) {
         return values.get(name) instanceof String text ? text : null;
     }
@@ -85,6 +109,8 @@ final class StackTraceElementForm {
                 return e.getFileName();
             case "lineNumber":
                 return e.getLineNumber();
+            case "format":
+                return format(e);
             default:
                 return UNKNOWN;
         }

@@ -16,6 +16,7 @@ import java.util.Date;
 import java.util.List;
 import java.util.Objects;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -59,6 +60,16 @@ class OwnFieldFormsTest {
         assertSameValue(read(OURS, hessians), value);
         assertSameValue(read(HESSIANS, ours), value);
         assertSameValue(read(OURS, ours), value);
+    }
+
+    /** Real frames (JDK, test and library classes, with and without loader and module names) take our form. */
+    @Test
+    void stackTraceElementsTakeOurFormWithHessiansBytes() throws IOException {
+        assertThat(OURS.getSerializer(StackTraceElement.class)).isInstanceOf(FieldsSerializer.class);
+        StackTraceElement[] frames = new Throwable().getStackTrace();
+        assertThat(frames).anyMatch(f -> f.getModuleName() != null).anyMatch(f -> f.getClassLoaderName() != null);
+        assertThat(write(OURS, frames)).isEqualTo(write(HESSIANS, frames));
+        assertThat((Object[]) read(OURS, write(OURS, frames))).isEqualTo(frames);
     }
 
     static Stream<BigInteger> bigIntegers() {
