@@ -58,17 +58,7 @@ final class BigIntegerForm {
         return mag;
     }
 
-    static final AbstractDeserializer DESERIALIZER = new AbstractDeserializer() {
-        @Override
-        public Class<?> getType() {
-            return BigInteger.class;
-        }
-
-        @Override
-        public Object readObject(AbstractHessianInput in, Object[] fields) throws IOException {
-            return readObject(in, (String[]) fields);
-        }
-
+    static final AbstractDeserializer DESERIALIZER = new ByNameDeserializer(BigInteger.class) {
         @Override
         public Object readObject(AbstractHessianInput in, String[] fieldNames) throws IOException {
             int ref = in.addRef(null);

@@ -1,6 +1,5 @@
 package io.jupiter.serialization.hessian;
 
-import com.caucho.hessian.io.AbstractDeserializer;
 import com.caucho.hessian.io.AbstractHessianInput;
 import java.io.IOException;
 import java.lang.reflect.Constructor;
@@ -17,7 +16,7 @@ import java.util.Map;
  * then {@code readResolve()} if the class has one. Hessian's own deserializer does the same with
  * {@code sun.misc.Unsafe} and without a constructor.
  */
-final class FieldsDeserializer extends AbstractDeserializer {
+final class FieldsDeserializer extends ByNameDeserializer {
 
     private final Class<?> type;
     private final Constructor<?> constructor;
@@ -25,6 +24,7 @@ final class FieldsDeserializer extends AbstractDeserializer {
     private final Method readResolve;
 
     private FieldsDeserializer(Class<?> type, Constructor<?> constructor, List<Field> fields, Method readResolve) {
+        super(type);
         this.type = type;
         this.constructor = constructor;
         for (Field field : fields) {
@@ -68,18 +68,8 @@ final class FieldsDeserializer extends AbstractDeserializer {
     }
 
     @Override
-    public Class<?> getType() {
-        return type;
-    }
-
-    @Override
     public boolean isReadResolve() {
         return readResolve != null;
-    }
-
-    @Override
-    public Object readObject(AbstractHessianInput in, Object[] fieldNames) throws IOException {
-        return readObject(in, (String[]) fieldNames);
     }
 
     @Override

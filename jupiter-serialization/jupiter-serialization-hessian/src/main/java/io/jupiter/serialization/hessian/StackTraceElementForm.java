@@ -37,17 +37,7 @@ final class StackTraceElementForm {
 
     private static final Object UNKNOWN = new Object();
 
-    static final AbstractDeserializer DESERIALIZER = new AbstractDeserializer() {
-        @Override
-        public Class<?> getType() {
-            return StackTraceElement.class;
-        }
-
-        @Override
-        public Object readObject(AbstractHessianInput in, Object[] fields) throws IOException {
-            return readObject(in, (String[]) fields);
-        }
-
+    static final AbstractDeserializer DESERIALIZER = new ByNameDeserializer(StackTraceElement.class) {
         @Override
         public Object readObject(AbstractHessianInput in, String[] fieldNames) throws IOException {
             int ref = in.addRef(null);

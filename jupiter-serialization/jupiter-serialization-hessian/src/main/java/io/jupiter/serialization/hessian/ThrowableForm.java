@@ -137,27 +137,18 @@ final class ThrowableForm {
     }
 
     /** Reads the fields first (the throwable is created from its message), then builds it. */
-    private static final class Reader extends AbstractDeserializer {
+    private static final class Reader extends ByNameDeserializer {
         private final Class<?> type;
         private final Constructor<?> constructor;
         private final boolean withCause;
         private final Map<String, Field> own;
 
         Reader(Class<?> type, Constructor<?> constructor, boolean withCause, Map<String, Field> own) {
+            super(type);
             this.type = type;
             this.constructor = constructor;
             this.withCause = withCause;
             this.own = own;
-        }
-
-        @Override
-        public Class<?> getType() {
-            return type;
-        }
-
-        @Override
-        public Object readObject(AbstractHessianInput in, Object[] fields) throws IOException {
-            return readObject(in, (String[]) fields);
         }
 
         @Override
