@@ -1,0 +1,35 @@
+package io.jupiter.protocol.http;
+
+import com.google.protobuf.Int64Value;
+import com.google.protobuf.StringValue;
+import io.jupiter.rpc.context.RpcContext;
+
+final class GreeterImpl implements Greeter {
+
+    @Override
+    public StringValue sayHello(StringValue name) {
+        String tenant = RpcContext.attachment("tenant");
+        return StringValue.of("Hello, " + name.getValue() + (tenant == null ? "" : " of " + tenant));
+    }
+
+    @Override
+    public Int64Value sleep(Int64Value millis) {
+        long left = RpcContext.remainingMillis();
+        try {
+            Thread.sleep(millis.getValue());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return Int64Value.of(left);
+    }
+
+    @Override
+    public StringValue fail(StringValue why) {
+        throw new IllegalArgumentException(why.getValue());
+    }
+
+    @Override
+    public String plain(String text) {
+        return text;
+    }
+}
