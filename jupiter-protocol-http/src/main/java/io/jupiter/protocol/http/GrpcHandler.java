@@ -64,6 +64,7 @@ final class GrpcHandler extends ChannelDuplexHandler {
         final Http2FrameStream stream;
         final Http2Headers headers;
         CompositeByteBuf data;
+        int bytes;
         ScheduledFuture<?> deadline;
 
         Call(Http2FrameStream stream, Http2Headers headers) {
@@ -71,7 +72,10 @@ final class GrpcHandler extends ChannelDuplexHandler {
             this.headers = headers;
         }
 
-        void release() {
+        /** Frees the buffered bytes and the timer; returns how many bytes were buffered. */
+        int release() {
+            int freed = bytes;
+            bytes = 0;
             if (data != null) {
                 data.release();
                 data = null;
@@ -79,6 +83,7 @@ final class GrpcHandler extends ChannelDuplexHandler {
             if (deadline != null) {
                 deadline.cancel(false);
             }
+            return freed;
         }
     }
 
@@ -87,6 +92,8 @@ final class GrpcHandler extends ChannelDuplexHandler {
     private final ProtobufMethods protobuf;
     private final int maxMessageSize;
     private final Map<Integer, Call> calls = new HashMap<>();
+    /** Request bytes buffered over all calls of the connection; at most the body cap, as the frame decoder's. */
+    private long buffered;
 
     private GrpcHandler(MethodLookup lookup, RequestFrames frames, ProtobufMethods protobuf, int maxMessageSize) {
         this.lookup = lookup;
@@ -116,7 +123,7 @@ final class GrpcHandler extends ChannelDuplexHandler {
             } else if (msg instanceof Http2ResetFrame reset) {
                 Call call = calls.remove(reset.stream().id());
                 if (call != null) {
-                    call.release();
+                    buffered -= call.release();
                 }
             }
         } finally {
@@ -158,10 +165,18 @@ final class GrpcHandler extends ChannelDuplexHandler {
         if (call.data == null) {
             call.data = ctx.alloc().compositeBuffer();
         }
-        if (call.data.readableBytes() + frame.content().readableBytes() > maxMessageSize + 5) {
+        int incoming = frame.content().readableBytes();
+        if (call.bytes + incoming > maxMessageSize + 5) {
             fail(ctx, call, Status.BAD_REQUEST, 8, "request message over the " + maxMessageSize + "-byte cap");
             return;
         }
+        if (buffered + incoming > maxMessageSize + 5) {
+            fail(ctx, call, Status.BAD_REQUEST, 8, "the connection's calls buffer more than the "
+                    + maxMessageSize + "-byte cap at once");
+            return;
+        }
+        buffered += incoming;
+        call.bytes += incoming;
         call.data.addComponent(true, frame.content().retain());
         if (frame.isEndStream()) {
             call(ctx, call);
@@ -177,11 +192,11 @@ final class GrpcHandler extends ChannelDuplexHandler {
         } catch (ForeignCallException e) {
             fail(ctx, call, e.status(), StatusCodes.grpc(e.status()), e.getMessage());
             return;
+        } catch (RuntimeException e) { // the arguments cannot be written in the server's serializer
+            fail(ctx, call, Status.SERVER_ERROR, StatusCodes.grpc(Status.SERVER_ERROR), e.getMessage());
+            return;
         } finally {
-            if (call.data != null) {
-                call.data.release();
-                call.data = null;
-            }
+            buffered -= call.release(); // the request is read (or refused): its bytes are free
         }
         long timeout = GrpcTimeout.millis(call.headers.get(GRPC_TIMEOUT));
         if (timeout > 0) {
@@ -275,7 +290,7 @@ final class GrpcHandler extends ChannelDuplexHandler {
             return;
         }
         calls.remove(call.stream.id());
-        call.release();
+        buffered -= call.release();
         byte[] bytes = message.toByteArray();
         ByteBuf out = ctx.alloc().buffer(5 + bytes.length);
         out.writeByte(0).writeInt(bytes.length).writeBytes(bytes);
@@ -290,7 +305,7 @@ final class GrpcHandler extends ChannelDuplexHandler {
     /** Ends {@code call} with a trailers-only response carrying {@code grpcCode}. */
     private void fail(ChannelHandlerContext ctx, Call call, Status status, int grpcCode, String message) {
         calls.remove(call.stream.id());
-        call.release();
+        buffered -= call.release();
         Http2Headers trailers = new DefaultHttp2Headers().status(HttpResponseStatus.OK.codeAsText())
                 .set(CONTENT_TYPE, GRPC).setInt(GRPC_STATUS, grpcCode)
                 .set(GRPC_MESSAGE, percentEncode(status.name() + ": " + message));

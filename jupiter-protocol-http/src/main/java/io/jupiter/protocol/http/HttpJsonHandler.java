@@ -87,6 +87,10 @@ final class HttpJsonHandler extends ChannelDuplexHandler {
                         ? HttpResponseStatus.BAD_REQUEST : null);
                 writeReady(ctx, null);
                 return;
+            } catch (RuntimeException e) { // the arguments cannot be written in the server's serializer
+                call.response = error(Status.SERVER_ERROR, String.valueOf(e.getMessage()), null);
+                writeReady(ctx, null);
+                return;
             }
             ctx.fireChannelRead(frame);
         } finally {

@@ -1,7 +1,9 @@
 package io.jupiter.protocol.http;
 
 import com.google.protobuf.Int64Value;
+import com.google.protobuf.ListValue;
 import com.google.protobuf.StringValue;
+import com.google.protobuf.Struct;
 
 /**
  * A service of protobuf messages (protobuf's own well-known types, generated classes that ship with protobuf-java),
@@ -17,6 +19,12 @@ public interface Greeter {
 
     /** Throws {@link IllegalArgumentException} with the given text. */
     StringValue fail(StringValue why);
+
+    /** The values in reverse order: repeated, nested messages with a oneof. */
+    ListValue reverse(ListValue values);
+
+    /** The struct with a field {@code seen: true} added: a message of maps, lists and oneofs. */
+    Struct annotate(Struct struct);
 
     /** Not a protobuf method: not callable over gRPC. */
     String plain(String text);

@@ -1,8 +1,14 @@
 package io.jupiter.protocol.http;
 
 import com.google.protobuf.Int64Value;
+import com.google.protobuf.ListValue;
 import com.google.protobuf.StringValue;
+import com.google.protobuf.Struct;
+import com.google.protobuf.Value;
 import io.jupiter.rpc.context.RpcContext;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 
 final class GreeterImpl implements Greeter {
 
@@ -26,6 +32,18 @@ final class GreeterImpl implements Greeter {
     @Override
     public StringValue fail(StringValue why) {
         throw new IllegalArgumentException(why.getValue());
+    }
+
+    @Override
+    public ListValue reverse(ListValue values) {
+        List<Value> reversed = new ArrayList<>(values.getValuesList());
+        Collections.reverse(reversed);
+        return ListValue.newBuilder().addAllValues(reversed).build();
+    }
+
+    @Override
+    public Struct annotate(Struct struct) {
+        return struct.toBuilder().putFields("seen", Value.newBuilder().setBoolValue(true).build()).build();
     }
 
     @Override

@@ -4,9 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.protobuf.Int64Value;
+import com.google.protobuf.ListValue;
 import com.google.protobuf.Message;
 import com.google.protobuf.Parser;
 import com.google.protobuf.StringValue;
+import com.google.protobuf.Struct;
+import com.google.protobuf.Value;
 import io.grpc.CallOptions;
 import io.grpc.ClientInterceptors;
 import io.grpc.ManagedChannel;
@@ -73,6 +76,32 @@ class GrpcJavaClientTest {
             assertThat(ClientCalls.blockingUnaryCall(channel, SAY_HELLO, CallOptions.DEFAULT,
                     StringValue.of("n" + i)).getValue()).isEqualTo("Hello, n" + i);
         }
+    }
+
+    @Test
+    void carriesMessagesOfRepeatedNestedAndOneofFields() {
+        MethodDescriptor<ListValue, ListValue> reverse = method("reverse", ListValue.getDefaultInstance(),
+                ListValue.getDefaultInstance());
+        ListValue sent = ListValue.newBuilder()
+                .addValues(Value.newBuilder().setStringValue("Ada"))
+                .addValues(Value.newBuilder().setNumberValue(1.5))
+                .addValues(Value.newBuilder().setBoolValue(true))
+                .build();
+        ListValue reply = ClientCalls.blockingUnaryCall(channel, reverse, CallOptions.DEFAULT, sent);
+        assertThat(reply.getValuesList()).containsExactly(sent.getValues(2), sent.getValues(1), sent.getValues(0));
+    }
+
+    /** Protostuff, which carries the message inside the provider, cannot write map fields: a clean refusal. */
+    @Test
+    void aMessageWithAMapFieldIsRefusedInternalAndTheConnectionServesOn() {
+        MethodDescriptor<Struct, Struct> annotate = method("annotate", Struct.getDefaultInstance(),
+                Struct.getDefaultInstance());
+        Struct sent = Struct.newBuilder().putFields("name", Value.newBuilder().setStringValue("Ada").build()).build();
+        assertThatThrownBy(() -> ClientCalls.blockingUnaryCall(channel, annotate, CallOptions.DEFAULT, sent))
+                .isInstanceOfSatisfying(StatusRuntimeException.class, e ->
+                        assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.INTERNAL));
+        assertThat(ClientCalls.blockingUnaryCall(channel, SAY_HELLO, CallOptions.DEFAULT,
+                StringValue.of("still here")).getValue()).isEqualTo("Hello, still here");
     }
 
     @Test
