@@ -113,6 +113,21 @@ class HttpJsonTest {
     }
 
     @Test
+    void theServersAuthorizerDecidesAsForAnyCaller() throws Exception {
+        try (JupiterServer guarded = JupiterServer.builder().host("127.0.0.1").port(0)
+                .protocols(HttpProtocols.httpAndGrpc())
+                .authorizer((caller, service, method) -> !method.equals("boom"))
+                .build()) {
+            guarded.register(new CalculatorImpl(), Calculator.class);
+            String url = "http://127.0.0.1:" + guarded.start().getPort() + "/" + SERVICE + "/";
+            Curl.Reply refused = Curl.post(url + "boom", "[\"x\"]");
+            assertThat(refused.status()).isEqualTo(400);
+            assertThat(refused.body()).contains("\"status\":\"BAD_REQUEST\"").contains("not authorized");
+            assertThat(Curl.post(url + "add", "[1, 2]").body()).isEqualTo("3");
+        }
+    }
+
+    @Test
     void aJupiterClientStillCallsTheSamePort() {
         try (JupiterClient client = JupiterClient.builder().build()) {
             Calculator calculator = client.proxy(Calculator.class)
