@@ -13,6 +13,15 @@ import io.netty.buffer.ByteBuf;
  */
 record Answer(long id, Status status, Object result) {
 
+    /** {@link #read}, then releases {@code frame}. */
+    static Answer take(ByteBuf frame) {
+        try {
+            return read(frame);
+        } finally {
+            frame.release();
+        }
+    }
+
     /**
      * Reads {@code frame} (without releasing it): the answer, or {@code null} for a frame that answers no call
      * (heartbeats, announcements).

@@ -268,12 +268,7 @@ final class GrpcHandler extends ChannelDuplexHandler {
             ctx.write(msg, promise);
             return;
         }
-        Answer answer;
-        try {
-            answer = Answer.read(frame);
-        } finally {
-            frame.release();
-        }
+        Answer answer = Answer.take(frame);
         Call call = answer == null || answer.id() > Integer.MAX_VALUE ? null : calls.get((int) answer.id());
         if (call == null) {
             promise.trySuccess(); // a heartbeat, or a call reset or timed out meanwhile

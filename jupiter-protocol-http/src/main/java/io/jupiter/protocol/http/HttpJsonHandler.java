@@ -132,12 +132,7 @@ final class HttpJsonHandler extends ChannelDuplexHandler {
             ctx.write(msg, promise);
             return;
         }
-        Answer answer;
-        try {
-            answer = Answer.read(frame);
-        } finally {
-            frame.release();
-        }
+        Answer answer = Answer.take(frame);
         Pending call = answer == null ? null : find(answer.id());
         if (call == null) {
             promise.trySuccess(); // a heartbeat, or the answer to a call whose connection is gone
