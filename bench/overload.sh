@@ -10,7 +10,8 @@
 #   bench/overload.sh                                        # 3x:15s,0.5x:10s
 #   bench/overload.sh --schedule 10x:15s,0.5x:10s
 #   bench/overload.sh --schedule 500:10s --capacity 180      # absolute rates, capacity given (not measured)
-#   bench/overload.sh --deadlines off                        # no deadline sent: a 1.3.1 consumer
+#   bench/overload.sh --deadlines off                        # no deadline sent (cancels still are)
+#   JAVA_OPTS=-Djupiter.rpc.consumer.cancel=false bench/overload.sh --deadlines off   # like a 1.3.1 consumer
 #   bench/overload.sh --throttling on                        # client-side adaptive throttling on
 #
 # sick: two providers, 8 callers, fail-over, an idempotent method, 1 s timeout; one provider's method throws an
@@ -28,4 +29,5 @@ if [[ "${1:-}" == "sick" ]]; then
 fi
 echo "building..." >&2
 mvn -B -q -DskipTests package -pl jupiter-benchmark -am >&2
-exec timeout 300 java -Xms256m -Xmx512m -cp jupiter-benchmark/target/jupiter-benchmark.jar "$main" "$@"
+# shellcheck disable=SC2086 # JAVA_OPTS is a list of options
+exec timeout 300 java ${JAVA_OPTS:-} -Xms256m -Xmx512m -cp jupiter-benchmark/target/jupiter-benchmark.jar "$main" "$@"

@@ -24,7 +24,7 @@ class PublishedApiTest {
             "io.jupiter.transport", "io.jupiter.transport.netty",
             "io.jupiter.registry", "io.jupiter.registry.embedded", "io.jupiter.registry.zookeeper",
             "io.jupiter.rpc", "io.jupiter.junit5", "io.jupiter.tracing.opentelemetry", "io.jupiter.monitor",
-            "io.jupiter.micrometer",
+            "io.jupiter.micrometer", "io.jupiter.protocol.http",
             "io.jupiter.spring", "io.jupiter.spring.boot.autoconfigure");
 
     @Test

@@ -94,6 +94,42 @@ final class LegacyJvm implements AutoCloseable {
         }
     }
 
+    /**
+     * The first of {@code count} consecutive ports that were free a moment ago: the first chosen by the OS, the
+     * others bound while it is held (for the load driver, which puts target {@code t} on {@code base + t}).
+     */
+    static int freeConsecutivePorts(int count) throws IOException {
+        for (int attempt = 0; attempt < 100; attempt++) {
+            try (ServerSocket first = new ServerSocket(0)) {
+                int base = first.getLocalPort();
+                if (base + count - 1 <= 65_000 && bindable(base + 1, count - 1)) {
+                    return base;
+                }
+            }
+        }
+        throw new IOException("no " + count + " consecutive free ports in 100 attempts");
+    }
+
+    private static boolean bindable(int from, int count) {
+        List<ServerSocket> held = new ArrayList<>();
+        try {
+            for (int port = from; port < from + count; port++) {
+                held.add(new ServerSocket(port));
+            }
+            return true;
+        } catch (IOException taken) {
+            return false;
+        } finally {
+            for (ServerSocket socket : held) {
+                try {
+                    socket.close();
+                } catch (IOException ignored) {
+                    // closing a listening socket we own
+                }
+            }
+        }
+    }
+
     /** The next line that starts with {@code prefix}; fails after {@code seconds}. */
     String awaitLine(String prefix, long seconds) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);

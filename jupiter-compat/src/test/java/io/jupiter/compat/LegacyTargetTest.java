@@ -17,7 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The load driver's 1.3.1 adapter ({@code jupiter-benchmark/driver/src/legacy}) compiled against the real 1.3.1
  * jars as {@code bench/build-legacy.sh} compiles it, and compared with our defaults and the raw echo by
- * {@link Compare}, each side in a JVM of its own on 127.0.0.1, one second a measurement.
+ * {@link Compare}, each side in a JVM of its own on 127.0.0.1, one second a measurement, on ports the OS chose
+ * (the 1.3.1 server cannot report a bound port 0).
  */
 class LegacyTargetTest {
 
@@ -37,7 +38,8 @@ class LegacyTargetTest {
         String report = Compare.fromFlags("--jupiter-classpath", System.getProperty("java.class.path"),
                 "--legacy-classpath", String.join(File.pathSeparator, classes.toString(), driver, legacy),
                 "--targets", "raw,jupiter,legacy", "--cases", "sync 4 small,async 1 1k,sync 1 getUser",
-                "--runs", "1", "--warmup", "2", "--seconds", "1", "--base-port", "18390",
+                "--runs", "1", "--warmup", "2", "--seconds", "1",
+                "--base-port", Integer.toString(LegacyJvm.freeConsecutivePorts(3)),
                 "--logs", dir.resolve("logs").toString()).run();
 
         assertThat(report).contains("| case | raw echo | jupiter (defaults) | 1.3.1 fastest |",

@@ -11,9 +11,11 @@ import io.jupiter.rpc.exception.BadRequestException;
 import io.jupiter.rpc.exception.RemoteServiceException;
 import io.jupiter.rpc.exception.RpcException;
 import io.jupiter.rpc.exception.ServiceNotFoundException;
+import io.jupiter.rpc.exception.TimeoutException;
 import io.jupiter.rpc.filter.Interceptor;
 import io.jupiter.rpc.filter.Invocation;
 import io.jupiter.serialization.SerializerType;
+import io.jupiter.testkit.FaultProxy;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
@@ -199,5 +201,27 @@ class OurConsumerToLegacyProviderTest {
         CompatService service = client.proxy(CompatService.class).address("127.0.0.1", port)
                 .timeoutMillis(20_000).interceptor(tenant).build();
         assertThat(service.attachments()).isEqualTo("jupiter.timeout=20000;tenant=from-interceptor");
+    }
+
+    /**
+     * A call to a 1.3.1 provider that times out sends no cancel: the provider never answered the client's question
+     * about cancels (it drops heartbeats), and would close the connection on the cancel's unknown message code. The
+     * call after the timeout goes out on the same connection, which stays the only one.
+     */
+    @Test
+    void aTimedOutCallSendsNothingNewToThe131Provider() {
+        try (FaultProxy relay = FaultProxy.start(port);
+             JupiterClient own = JupiterClient.builder().appName("compat-ours-cancel").build()) {
+            CompatService service = own.proxy(CompatService.class).address("127.0.0.1", relay.port())
+                    .connections(1).timeoutMillis(20_000).methodTimeoutMillis("slow", 300).build();
+            // The first response makes the client ask (a heartbeat); a provider of ours would have answered by now.
+            assertThat(service.str("first")).isEqualTo("first");
+            assertThat(service.str("second")).isEqualTo("second");
+            assertThatThrownBy(() -> service.slow(1_500)).isInstanceOf(TimeoutException.class);
+            assertThat(service.str("after")).isEqualTo("after");
+            assertThat(service.slow(10)).isEqualTo("slept");
+            assertThat(relay.acceptedConnections()).as("connections opened through the relay").isEqualTo(1);
+            assertThat(relay.openConnections()).as("connections open through the relay").isEqualTo(1);
+        }
     }
 }

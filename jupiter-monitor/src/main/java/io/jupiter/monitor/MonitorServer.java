@@ -1,5 +1,6 @@
 package io.jupiter.monitor;
 
+import io.jupiter.common.BindingBuilder;
 import io.jupiter.common.NamedThreadFactory;
 import io.jupiter.common.Requires;
 import io.jupiter.monitor.internal.Attached;
@@ -116,16 +117,17 @@ public final class MonitorServer implements AutoCloseable {
                     }
                 });
         try {
-            serverChannel = bootstrap.bind(config.host, config.port).syncUninterruptibly().channel();
+            serverChannel = bootstrap.bind(config.hostToBind(), config.portToBind()).syncUninterruptibly().channel();
             if (config.httpPort >= 0) {
-                http = new MetricsHttpServer(group, new InetSocketAddress(config.host, config.httpPort), attached,
-                        password, throttle, config.maxSessions, config.httpRequestTimeoutMillis, httpTls);
+                http = new MetricsHttpServer(group, new InetSocketAddress(config.hostToBind(), config.httpPort),
+                        attached, password, throttle, config.maxSessions, config.httpRequestTimeoutMillis, httpTls);
                 http.start();
             }
         } catch (Exception e) {
             close();
-            throw new UncheckedIOException(new IOException("monitor cannot bind " + config.host + ":" + config.port
-                    + (config.httpPort >= 0 ? " / http " + config.httpPort : "") + ": " + e.getMessage(), e));
+            throw new UncheckedIOException(new IOException("monitor cannot bind " + config.hostToBind() + ":"
+                    + config.portToBind() + (config.httpPort >= 0 ? " / http " + config.httpPort : "") + ": "
+                    + e.getMessage(), e));
         }
         return (InetSocketAddress) serverChannel.localAddress();
     }
@@ -160,11 +162,12 @@ public final class MonitorServer implements AutoCloseable {
         }
     }
 
-    /** Builds a {@link MonitorServer}; {@link #password} is required. */
-    public static final class Builder {
+    /**
+     * Builds a {@link MonitorServer}; {@link #password} is required. It listens on {@code 127.0.0.1} by default (only
+     * local operators) and on port {@value MonitorServer#DEFAULT_PORT} ({@link #host}, {@link #port}).
+     */
+    public static final class Builder extends BindingBuilder<Builder> {
         private char[] password;
-        private String host = "127.0.0.1";
-        private int port = DEFAULT_PORT;
         private int httpPort = -1;
         private int maxLineLength = 1024;
         private int maxSessions = 32;
@@ -179,6 +182,7 @@ public final class MonitorServer implements AutoCloseable {
         private TlsConfig httpTls;
 
         private Builder() {
+            super("127.0.0.1", DEFAULT_PORT);
         }
 
         /**
@@ -190,18 +194,6 @@ public final class MonitorServer implements AutoCloseable {
             Requires.argument(password.length >= 8, "password: " + password.length
                     + " characters (expected: at least 8)");
             this.password = password.clone();
-            return this;
-        }
-
-        /** The address to bind; default {@code 127.0.0.1}: only local operators. */
-        public Builder host(String host) {
-            this.host = Requires.notBlank(host, "host");
-            return this;
-        }
-
-        /** The console port; default {@value MonitorServer#DEFAULT_PORT}; 0 picks a free one. */
-        public Builder port(int port) {
-            this.port = Requires.inRange(port, 0, 65535, "port");
             return this;
         }
 

@@ -17,6 +17,8 @@ import java.util.concurrent.CompletableFuture;
 public final class InvokeFuture<V> extends CompletableFuture<V> {
 
     private final long invokeId;
+    /** What {@link #cancel} does beyond completing this future; {@code null}: nothing. */
+    private volatile Runnable onCancel;
 
     /** For the runtime only. */
     public InvokeFuture(long invokeId) {
@@ -26,6 +28,29 @@ public final class InvokeFuture<V> extends CompletableFuture<V> {
     /** The invoke id this call carries on the wire. */
     public long invokeId() {
         return invokeId;
+    }
+
+    /**
+     * For the runtime only: what to do when this future is {@linkplain #cancel cancelled} (stop waiting for the
+     * response, and tell the provider, which then drops the call if it has not started).
+     */
+    public void onCancel(Runnable action) {
+        this.onCancel = action;
+    }
+
+    /**
+     * Completes this future with a {@link java.util.concurrent.CancellationException}, if not done yet; the call
+     * then stops waiting for its response, and a provider of ours drops it if it has not started (a 1.3.1 provider
+     * is not told, and runs it).
+     */
+    @Override
+    public boolean cancel(boolean mayInterruptIfRunning) {
+        boolean cancelled = super.cancel(mayInterruptIfRunning);
+        Runnable action = onCancel;
+        if (cancelled && action != null) {
+            action.run();
+        }
+        return cancelled;
     }
 
     @Override

@@ -12,6 +12,8 @@ import io.jupiter.rpc.internal.provider.ServerRuntime;
 import io.jupiter.rpc.internal.provider.ServiceEntry;
 import io.jupiter.rpc.internal.stream.ProviderStreams;
 import io.jupiter.rpc.metrics.RpcMetrics;
+import io.jupiter.rpc.protocol.ServerProtocol;
+import io.jupiter.rpc.protocol.ServiceCatalog;
 import io.jupiter.rpc.security.AuthorizationRules;
 import io.jupiter.rpc.security.Authorizer;
 import io.jupiter.rpc.security.CallerIdentifier;
@@ -60,6 +62,7 @@ public final class JupiterServer implements AutoCloseable {
     private final ServerRuntime runtime;
     private final Publication publication;
     private final boolean adaptiveDispatch;
+    private final ServiceCatalog catalog;
     private volatile SocketAddress bound;
 
     private JupiterServer(Builder builder) {
@@ -73,7 +76,11 @@ public final class JupiterServer implements AutoCloseable {
         Executor executor = builder.virtualThreads
                 ? VirtualThreads.newThreadPerTaskExecutor("jupiter-provider-virtual-")
                 : builder.executor;
-        this.runtime = new ServerRuntime(builder.transportConfig, bindAddress,
+        this.catalog = new ServiceCatalog(builder.serializers);
+        TransportConfig transportConfig = builder.protocols.isEmpty() ? builder.transportConfig
+                : builder.transportConfig.toBuilder().protocols(
+                        builder.protocols.stream().map(p -> p.forServer(catalog)).toList()).build();
+        this.runtime = new ServerRuntime(transportConfig, bindAddress,
                 builder.providerThreads, executor, builder.virtualThreads, builder.queueCapacity,
                 new ServerRuntime.ConnectionLimits(
                         builder.maxInFlightPerConnection, builder.maxQueuedBytesPerConnection), builder.serializers,
@@ -96,6 +103,11 @@ public final class JupiterServer implements AutoCloseable {
     /** The server's adaptive concurrency limit ({@code null}: off), for tests of this package. */
     AdaptiveConcurrencyLimit concurrencyLimit() {
         return runtime.concurrencyLimit();
+    }
+
+    /** Call cancels the provider remembers now over its open connections, for tests of this package. */
+    int rememberedCallCancels() {
+        return runtime.rememberedCallCancels();
     }
 
     /** The provider's streams, for tests of this package. */
@@ -132,6 +144,7 @@ public final class JupiterServer implements AutoCloseable {
                 implementation.getClass().getName() + " does not implement " + serviceInterface.getName());
         ClassAllowList.global().trustTypesOf(serviceInterface); // its own types need no configuration
         runtime.register(new ServiceEntry(key, serviceInterface, implementation, adaptiveDispatch));
+        catalog.add(key, serviceInterface);
         publication.publish(key);
         return key;
     }
@@ -331,6 +344,7 @@ public final class JupiterServer implements AutoCloseable {
         private int connCount = JupiterSettings.SUGGESTED_CONNECTION_COUNT.get();
         private Set<SerializerType> serializers = defaultSerializers();
         private final List<Interceptor> interceptors = new ArrayList<>();
+        private final List<ServerProtocol> protocols = new ArrayList<>();
         private FlowLimiter appFlowLimiter;
         private boolean metrics = RpcMetrics.enabledByDefault();
         private boolean sendStackTraces = JupiterSettings.SEND_STACK_TRACES.get();
@@ -652,6 +666,19 @@ public final class JupiterServer implements AutoCloseable {
          */
         public Builder authorizer(Authorizer authorizer) {
             this.authorizer = Requires.notNull(authorizer, "authorizer");
+            return this;
+        }
+
+        /**
+         * Serves {@code protocols} beside the 1.3.1 protocol on the same port, each connection's protocol told by its
+         * first bytes (e.g. {@code io.jupiter.protocol.http.HttpProtocols}: HTTP/JSON and gRPC); their requests go
+         * through the same provider chain. None by default: the port then reads 1.3.1 frames only, exactly as
+         * without this setting. See docs/protocols.md.
+         */
+        public Builder protocols(ServerProtocol... protocols) {
+            for (ServerProtocol protocol : protocols) {
+                this.protocols.add(Requires.notNull(protocol, "protocol"));
+            }
             return this;
         }
 

@@ -675,6 +675,14 @@ public final class JupiterSettings {
             .property("jupiter.rpc.consumer.deadline.propagate")
             .where("`JupiterClient.Builder.propagateDeadline`"));
 
+    /** Tell providers which calls their callers stopped waiting for. */
+    public static final Setting<Boolean> CANCEL_CALLS = declare(Setting.of("cancelCalls", ValueType.BOOLEAN, true)
+            .defaultText("on")
+            .doc("tell a provider of ours when a call's caller stops waiting (timeout, cancelled future, a hedge that "
+                    + "lost), so it drops the call if it has not started; asked per connection, never sent to a "
+                    + "1.3.1 provider")
+            .property("jupiter.rpc.consumer.cancel"));
+
     /** Exceptions reach callers with their stack traces. */
     public static final Setting<Boolean> SEND_STACK_TRACES = declare(Setting.of("sendStackTraces", ValueType.BOOLEAN,
                     false)

@@ -65,11 +65,6 @@ public final class RpcObservationFilter implements Filter {
     }
 
     @Override
-    public Side side() {
-        return Side.BOTH;
-    }
-
-    @Override
     public boolean isEnabled() {
         return registry != ObservationRegistry.NOOP;
     }

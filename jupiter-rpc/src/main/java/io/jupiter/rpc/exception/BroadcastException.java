@@ -1,7 +1,6 @@
 package io.jupiter.rpc.exception;
 
 import io.jupiter.rpc.internal.StatusTable;
-import io.jupiter.transport.Status;
 import io.jupiter.transport.TransportAddresses;
 import java.net.SocketAddress;
 
@@ -18,7 +17,7 @@ public class BroadcastException extends RpcException {
     private final SocketAddress provider;
 
     public BroadcastException(String call, SocketAddress provider, Throwable cause) {
-        super(StatusTable.fromThrowable(cause, Status.SERVICE_EXPECTED_ERROR),
+        super(StatusTable.ofOutcome(cause),
                 call + " failed on provider " + TransportAddresses.format(provider) + ": " + cause, cause);
         this.provider = provider;
     }

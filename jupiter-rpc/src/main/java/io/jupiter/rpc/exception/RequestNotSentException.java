@@ -1,6 +1,7 @@
 package io.jupiter.rpc.exception;
 
-import io.jupiter.transport.Status;
+import io.jupiter.rpc.internal.StatusTable;
+
 
 /**
  * The request never left this process (no connection, or the write failed), so the provider surely did not run it:
@@ -11,7 +12,7 @@ public class RequestNotSentException extends ConnectionException {
     private static final long serialVersionUID = 1L;
 
     public RequestNotSentException(String message, Throwable cause) {
-        super(Status.CLIENT_ERROR, message, cause);
+        super(StatusTable.CLIENT_ERROR.status(), message, cause);
     }
 
     @Override

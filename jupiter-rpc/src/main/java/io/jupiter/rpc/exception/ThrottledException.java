@@ -1,6 +1,7 @@
 package io.jupiter.rpc.exception;
 
-import io.jupiter.transport.Status;
+import io.jupiter.rpc.internal.StatusTable;
+
 
 /**
  * The call was refused here, before anything was sent: client-side throttling
@@ -14,6 +15,6 @@ public class ThrottledException extends ServerBusyException {
     private static final long serialVersionUID = 1L;
 
     public ThrottledException(String message) {
-        super(Status.SERVER_BUSY, message);
+        super(StatusTable.SERVER_BUSY.status(), message);
     }
 }

@@ -6,6 +6,7 @@ import io.jupiter.rpc.exception.FlowControlException;
 import io.jupiter.rpc.filter.Filter;
 import io.jupiter.rpc.filter.Invocation;
 import io.jupiter.rpc.filter.Side;
+import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.transport.Status;
 import java.util.HashMap;
 import java.util.Map;
@@ -85,7 +86,8 @@ public final class FlowControlFilter implements Filter {
     }
 
     private static FlowControlException refused(Invocation invocation, FlowLimiter limiter) {
-        FlowControlException e = new FlowControlException(Status.PROVIDER_FLOW_CONTROL, "flow control refused "
+        FlowControlException e = new FlowControlException(StatusTable.PROVIDER_FLOW_CONTROL.status(),
+                "flow control refused "
                 + invocation.service() + '.' + invocation.methodName() + ": " + limiter);
         // Sent to the consumer: the provider's stack would only be noise.
         e.setStackTrace(new StackTraceElement[0]);

@@ -117,6 +117,65 @@ public enum StatusTable {
         this.ours = ours;
     }
 
+    /**
+     * The wire status of this row. Code outside this table names a status through its row
+     * ({@code StatusTable.CLIENT_ERROR.status()}), so that every status a component raises or tests for can be found
+     * here; {@code StatusLiteralsTest} fails on a {@code Status} constant named elsewhere.
+     */
+    public Status status() {
+        return status;
+    }
+
+    /** Whether {@code status} is this row's. */
+    public boolean is(Status status) {
+        return this.status == status;
+    }
+
+    /**
+     * A provider's refusal of a request it did not run: it could not read it, does not serve it, or is full (busy,
+     * flow control). Counted as a rejection by the metrics.
+     */
+    public static boolean isRefusal(Status status) {
+        return status == Status.BAD_REQUEST || status == Status.SERVICE_NOT_FOUND || isFull(status);
+    }
+
+    /** A provider's refusal of a call it did not run because it is full (busy, flow control). */
+    public static boolean isFull(Status status) {
+        return status == Status.SERVER_BUSY || status == Status.APP_FLOW_CONTROL
+                || status == Status.PROVIDER_FLOW_CONTROL;
+    }
+
+    /** An exception the method does not declare, or a failure of the provider around the method. */
+    public static boolean isServerError(Status status) {
+        return status == Status.SERVICE_UNEXPECTED_ERROR || status == Status.SERVER_ERROR;
+    }
+
+    /** The method's own failure, declared or not: the error body holds its exception. */
+    public static boolean isMethodFailure(Status status) {
+        return status == Status.SERVICE_EXPECTED_ERROR || status == Status.SERVICE_UNEXPECTED_ERROR;
+    }
+
+    /** The provider answered: the method threw, or the provider failed around it. */
+    public static boolean isAnswer(Status status) {
+        return isMethodFailure(status) || status == Status.SERVER_ERROR;
+    }
+
+    /**
+     * A failure on the consumer's side that says nothing of the provider: the request could not be written, or its
+     * timeout passed before it was.
+     */
+    public static boolean isConsumerSide(Status status) {
+        return status == Status.CLIENT_ERROR || status == Status.CLIENT_TIMEOUT;
+    }
+
+    /**
+     * The status of a call's outcome for interceptors and spans: an {@link RpcException}'s own; any other throwable
+     * is the method's failure.
+     */
+    public static Status ofOutcome(Throwable error) {
+        return fromThrowable(error, Status.SERVICE_EXPECTED_ERROR);
+    }
+
     /** The row of {@code status}. */
     public static StatusTable of(Status status) {
         return BY_STATUS[status.ordinal()];

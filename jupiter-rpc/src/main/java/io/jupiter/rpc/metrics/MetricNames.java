@@ -26,6 +26,8 @@ public final class MetricNames {
     public static final String QUEUE_SHED = "queue.shed";
     /** Meter of requests dropped unrun: their caller's deadline passed before they could run (provider only). */
     public static final String DEADLINE_EXPIRED = "deadline.expired";
+    /** Meter of requests dropped unrun: their caller cancelled them (timed out, gave up) first (provider only). */
+    public static final String CALL_CANCELLED = "call.cancelled";
 
     private MetricNames() {
     }
@@ -69,6 +71,8 @@ public final class MetricNames {
                 return "requests answered SERVER_BUSY unrun: they waited in the queue longer than it allowed";
             case DEADLINE_EXPIRED:
                 return "requests dropped unrun: their caller's deadline passed before they could run";
+            case CALL_CANCELLED:
+                return "requests dropped unrun: their caller cancelled them (timed out, gave up) before they could run";
             default:
                 return side == RpcMetrics.Side.PROVIDER
                         ? "provider method execution time"

@@ -8,6 +8,7 @@ import com.codahale.metrics.Timer;
 import io.jupiter.common.Requires;
 import io.jupiter.common.config.JupiterSettings;
 import io.jupiter.rpc.ServiceKey;
+import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.rpc.stream.SlowConsumerPolicy;
 import io.jupiter.transport.Status;
 import java.util.ArrayList;
@@ -138,6 +139,7 @@ public final class RpcMetrics {
     private final Meter retryThrottled;
     private final Meter queueShed;
     private final Meter deadlineExpired;
+    private final Meter callCancelled;
     /** Method timers by the runtime's own method object (identity), so the hot path builds no name. */
     private final ConcurrentHashMap<Object, Timer> methodTimers = new ConcurrentHashMap<>();
     /** Copied on write: the recording paths read the array once and allocate nothing. */
@@ -160,6 +162,7 @@ public final class RpcMetrics {
         this.queueShed = provider ? registry.register(MetricNames.QUEUE_SHED, RatesOnRead.newMeter()) : null;
         this.deadlineExpired = provider ? registry.register(MetricNames.DEADLINE_EXPIRED, RatesOnRead.newMeter())
                 : null;
+        this.callCancelled = provider ? registry.register(MetricNames.CALL_CANCELLED, RatesOnRead.newMeter()) : null;
     }
 
     /** Metrics for {@code side}; when {@code enabled} is false nothing is recorded. */
@@ -330,6 +333,13 @@ public final class RpcMetrics {
         }
     }
 
+    /** A request was dropped unrun: its caller cancelled it before it could run (provider). */
+    public void callCancelled() {
+        if (enabled && callCancelled != null) {
+            callCancelled.mark();
+        }
+    }
+
     /**
      * A stream's open was refused with {@code status} (provider): counted with the refused requests
      * ({@value MetricNames#REJECTION}) when the status is a refusal.
@@ -370,8 +380,6 @@ public final class RpcMetrics {
 
     /** Whether a response status means the request was refused. */
     public static boolean isRejection(byte status) {
-        return status == Status.BAD_REQUEST.value() || status == Status.SERVICE_NOT_FOUND.value()
-                || status == Status.SERVER_BUSY.value() || status == Status.APP_FLOW_CONTROL.value()
-                || status == Status.PROVIDER_FLOW_CONTROL.value();
+        return StatusTable.isRefusal(Status.fromByte(status));
     }
 }

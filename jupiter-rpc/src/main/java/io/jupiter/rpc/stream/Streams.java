@@ -5,11 +5,11 @@ import io.jupiter.common.Requires;
 import io.jupiter.common.config.JupiterSettings;
 import io.jupiter.rpc.context.RpcContext;
 import io.jupiter.rpc.exception.StreamException;
+import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.rpc.internal.stream.BlockingSubscriber;
 import io.jupiter.rpc.internal.stream.DeadlinePublisher;
 import io.jupiter.rpc.internal.stream.ProducingPublisher;
 import io.jupiter.rpc.internal.stream.ResumeSubscriber;
-import io.jupiter.transport.Status;
 import java.util.OptionalLong;
 import java.util.concurrent.Flow;
 
@@ -106,7 +106,7 @@ public final class Streams {
         try {
             return OptionalLong.of(Long.parseLong(value));
         } catch (NumberFormatException e) {
-            throw new StreamException(Status.BAD_REQUEST, "the stream's resume point is not a number: "
+            throw new StreamException(StatusTable.BAD_REQUEST.status(), "the stream's resume point is not a number: "
                     + LogText.of(value));
         }
     }

@@ -2,10 +2,10 @@ package io.jupiter.rpc.stream;
 
 import io.jupiter.common.Requires;
 import io.jupiter.rpc.exception.StreamException;
+import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.rpc.internal.stream.OutboundStream;
 import io.jupiter.rpc.internal.stream.StreamSource;
 import io.jupiter.rpc.internal.stream.TopicFanOut;
-import io.jupiter.transport.Status;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Flow;
 
@@ -91,7 +91,7 @@ public final class Topic<T> implements AutoCloseable {
                 public void cancel() {
                 }
             });
-            subscriber.onError(new StreamException(Status.BAD_REQUEST,
+            subscriber.onError(new StreamException(StatusTable.BAD_REQUEST.status(),
                     "a topic's subscriber is served only over a stream"));
         }
     }

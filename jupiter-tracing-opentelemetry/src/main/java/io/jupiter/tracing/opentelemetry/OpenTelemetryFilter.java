@@ -107,11 +107,6 @@ public final class OpenTelemetryFilter implements Filter {
     }
 
     @Override
-    public Side side() {
-        return Side.BOTH;
-    }
-
-    @Override
     public boolean isEnabled() {
         // Never GlobalOpenTelemetry.get() here: it would fix the global to a no-op before the application set it.
         return explicit != null || GlobalOpenTelemetry.isSet();

@@ -87,6 +87,18 @@ public final class Frames {
     }
 
     /**
+     * The frame that cancels the call with invoke id {@code id}: a {@link ProtocolHeader#STREAM_CANCEL} with status
+     * {@link ProtocolHeader#CALL_CANCEL} and no body. Only for a provider that announced
+     * {@link ProtocolHeader#CALL_CANCELS_ANNOUNCED}.
+     */
+    public static ByteBuf callCancel(ByteBufAllocator alloc, long id) {
+        ByteBuf frame = heartbeat(alloc, id);
+        frame.setByte(ProtocolHeader.SIGN_OFFSET, ProtocolHeader.toSign(0, ProtocolHeader.STREAM_CANCEL));
+        frame.setByte(ProtocolHeader.STATUS_OFFSET, ProtocolHeader.CALL_CANCEL);
+        return frame;
+    }
+
+    /**
      * The {@link ProtocolHeader#CALLER_TOKEN} frame carrying {@code token} (UTF-8 bytes, at most
      * {@link ProtocolHeader#MAX_CALLER_TOKEN_SIZE}).
      *

@@ -88,6 +88,20 @@ public final class ProtocolHeader {
      * non-zero status on to the frame handler, with an empty body.
      */
     public static final byte STREAMS_ANNOUNCED = 0x01;
+    /**
+     * The status bit of a heartbeat (id 0, empty body) about cancelling calls, "call cancels, version 1": sent by a
+     * consumer of ours first on each connection, it asks whether the provider drops a call its caller cancelled; a
+     * provider of ours answers once per connection with a heartbeat of the same status. A 1.3.1 provider drops the
+     * question as it drops every heartbeat and never answers, so a consumer sends {@link #CALL_CANCEL} frames only on
+     * a connection that brought the answer. A provider never sends it unasked, so a 1.3.1 consumer never sees one.
+     */
+    public static final byte CALL_CANCELS_ANNOUNCED = 0x02;
+    /**
+     * The status of a {@link #STREAM_CANCEL} frame that cancels a call rather than a stream: id the request's invoke
+     * id, serializer nibble 0, empty body; consumer to provider, never answered. A provider of ours drops the call if
+     * it has not started.
+     */
+    public static final byte CALL_CANCEL = 0x01;
 
     private ProtocolHeader() {
     }

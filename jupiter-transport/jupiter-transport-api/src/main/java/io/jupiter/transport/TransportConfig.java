@@ -2,6 +2,7 @@ package io.jupiter.transport;
 
 import io.jupiter.common.Requires;
 import io.jupiter.common.config.JupiterSettings;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -40,6 +41,7 @@ public final class TransportConfig {
     private final int maxConnections;
     private final int maxConnectionsPerAddress;
     private final TlsConfig tls;
+    private final List<PortProtocol> protocols;
 
     private TransportConfig(Builder b) {
         this.maxBodySize = b.maxBodySize;
@@ -68,6 +70,7 @@ public final class TransportConfig {
         this.maxConnections = b.maxConnections;
         this.maxConnectionsPerAddress = b.maxConnectionsPerAddress;
         this.tls = b.tls;
+        this.protocols = b.protocols;
     }
 
     /** A builder holding the defaults. */
@@ -109,6 +112,7 @@ public final class TransportConfig {
         b.maxConnections = maxConnections;
         b.maxConnectionsPerAddress = maxConnectionsPerAddress;
         b.tls = tls;
+        b.protocols = protocols;
         return b;
     }
 
@@ -262,6 +266,15 @@ public final class TransportConfig {
         return tls;
     }
 
+    /**
+     * The protocols an acceptor serves beside the 1.3.1 frame on the same port, told apart by each connection's
+     * first bytes ({@link PortProtocol}); empty (the default): only 1.3.1 frames, read exactly as without this
+     * setting. Ignored by connectors.
+     */
+    public List<PortProtocol> protocols() {
+        return protocols;
+    }
+
     /** Prefix of IO thread names. */
     public String threadNamePrefix() {
         return threadNamePrefix;
@@ -297,6 +310,7 @@ public final class TransportConfig {
         private int maxConnections = JupiterSettings.MAX_CONNECTIONS.get();
         private int maxConnectionsPerAddress = JupiterSettings.MAX_CONNECTIONS_PER_ADDRESS.get();
         private TlsConfig tls;
+        private List<PortProtocol> protocols = List.of();
 
         private Builder() {
         }
@@ -440,6 +454,17 @@ public final class TransportConfig {
         /** TLS for every connection of this endpoint; {@code null} (the default) for plaintext. */
         public Builder tls(TlsConfig tls) {
             this.tls = tls;
+            return this;
+        }
+
+        /**
+         * Serves {@code protocols} beside the 1.3.1 frame on the acceptor's port; see
+         * {@link TransportConfig#protocols()}. None (the default) turns the detection off.
+         */
+        public Builder protocols(List<PortProtocol> protocols) {
+            Requires.notNull(protocols, "protocols");
+            protocols.forEach(p -> Requires.notNull(p, "protocol"));
+            this.protocols = List.copyOf(protocols);
             return this;
         }
 

@@ -1,5 +1,6 @@
 package io.jupiter.registry.embedded;
 
+import io.jupiter.common.BindingBuilder;
 import io.jupiter.common.Requires;
 import io.jupiter.registry.RegisterMeta;
 import io.jupiter.registry.ServiceMeta;
@@ -77,8 +78,8 @@ public final class RegistryServer implements AutoCloseable {
                 builder.maxUnackedPushes, builder.authTimeoutMillis));
         TransportConfig config = builder.transportConfig.toBuilder().acceptedMessageCodes(RegistryFrames.MESSAGE_CODES)
                 .build();
-        this.acceptor = TransportFactory.load().newAcceptor(config, new InetSocketAddress(builder.host, builder.port),
-                handler);
+        this.acceptor = TransportFactory.load().newAcceptor(config,
+                new InetSocketAddress(builder.hostToBind(), builder.portToBind()), handler);
     }
 
     /** A builder with the defaults. */
@@ -128,10 +129,13 @@ public final class RegistryServer implements AutoCloseable {
         acceptor.close();
     }
 
-    /** Builds a {@link RegistryServer}. */
-    public static final class Builder {
-        private String host = DEFAULT_HOST;
-        private int port = DEFAULT_PORT;
+    /**
+     * Builds a {@link RegistryServer}. It listens on {@value RegistryServer#DEFAULT_HOST} by default (this machine
+     * only) and on port {@value RegistryServer#DEFAULT_PORT} ({@link #host}, {@link #port}). Give
+     * {@code host("0.0.0.0")} or an interface's address to serve other machines, and then a {@link #secret(String)}
+     * (a WARN line says so when there is none).
+     */
+    public static final class Builder extends BindingBuilder<Builder> {
         private long resendMillis = 10_000;
         private RegistryAuth auth;
         private boolean anyPublishedHost;
@@ -143,22 +147,7 @@ public final class RegistryServer implements AutoCloseable {
                 .writerIdleMillis(0).ioThreads(1).build();
 
         private Builder() {
-        }
-
-        /**
-         * The address to bind; default {@value #DEFAULT_HOST} (this machine only). Give {@code 0.0.0.0} or an
-         * interface's address to serve other machines, and then a {@link #secret(String)} (a WARN line says so
-         * when there is none).
-         */
-        public Builder host(String host) {
-            this.host = Requires.notBlank(host, "host");
-            return this;
-        }
-
-        /** The port; default 20001; 0 picks a free one. */
-        public Builder port(int port) {
-            this.port = Requires.inRange(port, 0, 65535, "port");
-            return this;
+            super(DEFAULT_HOST, DEFAULT_PORT);
         }
 
         /** A push not acknowledged for this long is sent again; default 10,000 ms (1.3.1's). */

@@ -1,7 +1,7 @@
 package io.jupiter.registry.dns;
 
-import io.jupiter.registry.RegistryFactory;
 import io.jupiter.registry.RegistryService;
+import io.jupiter.registry.TargetRegistryFactory;
 import io.jupiter.registry.dns.internal.DnsRegistryService;
 
 /**
@@ -13,19 +13,14 @@ import io.jupiter.registry.dns.internal.DnsRegistryService;
  * (a headless Kubernetes Service answers ready pods only; Consul healthy ones), one name for every service of the
  * registry, changes seen up to {@code refreshMillis} late. A failed or empty answer keeps the last list.
  */
-public final class DnsRegistryFactory implements RegistryFactory {
+public final class DnsRegistryFactory extends TargetRegistryFactory<DnsTarget> {
 
     /** The scheme. */
-    public static final String SCHEME = "dns";
+    public static final String SCHEME = DnsTarget.SCHEME;
 
-    @Override
-    public String scheme() {
-        return SCHEME;
-    }
-
-    @Override
-    public RegistryService connect(String addresses) {
-        return connect(DnsTarget.parse(addresses));
+    /** The factory the service loader finds. */
+    public DnsRegistryFactory() {
+        super(SCHEME, DnsTarget::parse, DnsRegistryFactory::connect);
     }
 
     /** A registry resolving {@code target}. */

@@ -19,6 +19,9 @@ import java.util.Map;
  */
 public record DnsTarget(String name, int port, long refreshMillis, InetSocketAddress nameServer) {
 
+    /** The scheme of these addresses. */
+    public static final String SCHEME = "dns";
+
     /** The default period of re-resolution. */
     public static final long DEFAULT_REFRESH_MILLIS = 5000;
 

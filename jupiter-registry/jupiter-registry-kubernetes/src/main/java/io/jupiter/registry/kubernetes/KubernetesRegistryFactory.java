@@ -1,7 +1,7 @@
 package io.jupiter.registry.kubernetes;
 
-import io.jupiter.registry.RegistryFactory;
 import io.jupiter.registry.RegistryService;
+import io.jupiter.registry.TargetRegistryFactory;
 import io.jupiter.registry.kubernetes.internal.KubernetesRegistryService;
 
 /**
@@ -10,19 +10,14 @@ import io.jupiter.registry.kubernetes.internal.KubernetesRegistryService;
  * {@link ServiceLabels labels}; providers publish nothing, Kubernetes does. The Kubernetes client is only made when a
  * consumer first subscribes, so a provider needs neither API access nor rights.
  */
-public final class KubernetesRegistryFactory implements RegistryFactory {
+public final class KubernetesRegistryFactory extends TargetRegistryFactory<KubernetesTarget> {
 
     /** The scheme. */
-    public static final String SCHEME = "kubernetes";
+    public static final String SCHEME = KubernetesTarget.SCHEME;
 
-    @Override
-    public String scheme() {
-        return SCHEME;
-    }
-
-    @Override
-    public RegistryService connect(String addresses) {
-        return connect(KubernetesTarget.parse(addresses));
+    /** The factory the service loader finds. */
+    public KubernetesRegistryFactory() {
+        super(SCHEME, KubernetesTarget::parse, KubernetesRegistryFactory::connect);
     }
 
     /** A registry following the EndpointSlices of {@code target}'s namespace. */

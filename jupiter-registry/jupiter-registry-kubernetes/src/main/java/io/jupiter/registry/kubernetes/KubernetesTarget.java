@@ -16,6 +16,9 @@ import java.util.regex.Pattern;
  */
 public record KubernetesTarget(String namespace, String portName, String apiServer) {
 
+    /** The scheme of these addresses. */
+    public static final String SCHEME = "kubernetes";
+
     private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
 
     public KubernetesTarget {

@@ -3,8 +3,8 @@ package io.jupiter.rpc.internal.balance;
 import io.jupiter.common.LogText;
 import io.jupiter.rpc.balance.OutlierEjection;
 import io.jupiter.rpc.exception.RpcException;
+import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.rpc.metrics.RpcMetrics;
-import io.jupiter.transport.Status;
 import io.jupiter.transport.TransportAddresses;
 import java.util.ArrayList;
 import java.util.List;
@@ -105,9 +105,7 @@ public final class OutlierDetector {
         if (!settings.countsServerErrors() || !(error instanceof RpcException e)) {
             return false;
         }
-        Status status = e.status();
-        return status == Status.SERVICE_UNEXPECTED_ERROR || status == Status.SERVER_ERROR
-                || status == Status.SERVICE_NOT_FOUND;
+        return StatusTable.isServerError(e.status()) || StatusTable.SERVICE_NOT_FOUND.is(e.status());
     }
 
     /** An attempt on {@code endpoint} ended without telling anything (cancelled, or not sent): its probe is free. */

@@ -1,7 +1,8 @@
 package io.jupiter.rpc.internal.consumer;
 
 import io.jupiter.rpc.exception.RpcException;
-import io.jupiter.transport.Status;
+import io.jupiter.rpc.internal.StatusTable;
+
 
 /**
  * How an attempt of a hedged call ends when another attempt answered first: it stops waiting (its response, if one
@@ -12,7 +13,7 @@ final class AttemptCancelled extends RpcException {
     private static final long serialVersionUID = 1L;
 
     AttemptCancelled(String message) {
-        super(Status.CLIENT_ERROR, message);
+        super(StatusTable.CLIENT_ERROR.status(), message);
     }
 
     @Override

@@ -10,24 +10,33 @@ import io.jupiter.rpc.internal.filter.InterceptorChain;
  * second path.
  *
  * <pre>
- *  proxy method ──► ContextStage        attachments and deadline: makes the call's DefaultInvocation when
- *                   │                   something needs one (interceptors, a request context, propagateDeadline)
+ *  proxy method ──► ContextStage              attachments and deadline: makes the call's DefaultInvocation when
+ *                   │                         something needs one (interceptors, a request context,
+ *                   │                         propagateDeadline)
  *                   ▼
- *                   InterceptorStage    user interceptors and service-loaded filters, once per call;
- *                   │                   only in the chain when there are some
+ *                   ConsumerInterceptorStage  user interceptors and service-loaded filters, once per call;
+ *                   │                         only in the chain when there are some
  *                   ▼
- *                   ThrottleStage       client-side throttling: refuses a call here while providers refuse
- *                   │                   or time out most calls; only in the chain when it is on
+ *                   ThrottleStage             client-side throttling: refuses a call here while providers refuse
+ *                   │                         or time out most calls; only in the chain when it is on
  *                   ▼
- *                   ClusterStage        fail-fast, fail-over, fail-safe or broadcast: how many attempts, where
- *                   │
+ *                   ClusterStage              fail-fast, fail-over, fail-safe, hedged or broadcast: how many
+ *                   │                         attempts, on which provider ({@link Dispatch#select})
  *                   ▼ (per attempt)
- *                   Dispatch            load balancer → serialize → write → wait or future; method timer (metrics)
+ *                   Dispatch                  serialize → write → wait or future; method timer (metrics)
  * </pre>
+ *
+ * <p>A stream method's pipeline is one stage, {@link StreamCallStage}: it opens the stream and runs the
+ * interceptors around the stream's life.
  *
  * <p>A stage gets the call's arguments and its invocation ({@code null} when nothing asked for one) and hands them
  * on; a synchronous call returns the value or throws, an asynchronous one returns a future that a stage never
  * fails by throwing. Nothing is allocated per call by a stage that has nothing to do.
+ *
+ * <p>{@link Dispatch} is not a stage: it makes one <em>attempt</em> on the provider the cluster stage chose and
+ * passes to it, and the cluster stage calls it once per attempt. A stage's input is the call (arguments and
+ * invocation); an attempt's is the call and a provider, which the chain would otherwise have to carry in shared
+ * state.
  */
 abstract class CallStage {
 
@@ -58,7 +67,7 @@ abstract class CallStage {
             stage = new ThrottleStage(throttle, info, stage);
         }
         if (chain != null) {
-            stage = new InterceptorStage(chain, stage);
+            stage = new ConsumerInterceptorStage(chain, stage);
         }
         ProxySettings settings = dispatch.settings;
         return new ContextStage(settings, info, chain != null || settings.propagateDeadline, stage);

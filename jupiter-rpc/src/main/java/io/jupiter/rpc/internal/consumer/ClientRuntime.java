@@ -10,6 +10,7 @@ import io.jupiter.rpc.ConsumedService;
 import io.jupiter.rpc.ServiceKey;
 import io.jupiter.rpc.balance.LoadBalancerType;
 import io.jupiter.rpc.exception.ConnectionException;
+import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.rpc.internal.WorkerPool;
 import io.jupiter.rpc.internal.balance.Endpoint;
 import io.jupiter.rpc.internal.balance.LoadBalancer;
@@ -19,7 +20,6 @@ import io.jupiter.rpc.metrics.RpcMetrics;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.transport.Connector;
 import io.jupiter.transport.ProtocolHeader;
-import io.jupiter.transport.Status;
 import io.jupiter.transport.TransportConfig;
 import io.jupiter.transport.TransportFactory;
 import io.netty.util.HashedWheelTimer;
@@ -41,6 +41,7 @@ import java.util.function.Supplier;
 public final class ClientRuntime implements AutoCloseable {
 
     private final InFlightCalls calls;
+    private final CallCancels cancels = new CallCancels(JupiterSettings.CANCEL_CALLS.get());
     private final ConsumerStreams streams = new ConsumerStreams();
     private final Connector connector;
     private final HashedWheelTimer timer;
@@ -87,7 +88,7 @@ public final class ClientRuntime implements AutoCloseable {
         // Stream frames and announcements are accepted too: only a provider that announced streams sends them.
         this.connector = TransportFactory.load().newConnector(
                 transportConfig.toBuilder().acceptedMessageCodes(ProtocolHeader.CONSUMER_MESSAGE_CODES).build(),
-                new ConsumerFrameHandler(calls, metrics,
+                new ConsumerFrameHandler(calls, cancels, metrics,
                         callerToken == null ? null : new CallerTokenSender(callerToken), streams));
         this.timer = new HashedWheelTimer(new NamedThreadFactory("jupiter-timeout", true), 10, TimeUnit.MILLISECONDS,
                 512);
@@ -159,7 +160,7 @@ public final class ClientRuntime implements AutoCloseable {
     private <T> T proxy(ProxySettings settings, Serializer serializer, Directory directory,
                         ConnectionSelector selector) {
         ServiceInvoker invoker = new ServiceInvoker(settings,
-                new Dispatch(settings, serializer, selector, calls, timer, pool, callbackExecutor,
+                new Dispatch(settings, serializer, selector, calls, cancels, timer, pool, callbackExecutor,
                         adaptiveCallbacks, metrics), streams, serializer);
         consumed.add(new Consumed(settings, directory));
         Object proxy = Proxy.newProxyInstance(settings.serviceInterface.getClassLoader(),
@@ -215,7 +216,8 @@ public final class ClientRuntime implements AutoCloseable {
         connector.close();
         streams.close();
         for (PendingCall call : calls.removeAll(c -> true)) {
-            call.failed(new ConnectionException(Status.CLIENT_ERROR, "client closed before the response to "
+            call.failed(new ConnectionException(StatusTable.CLIENT_ERROR.status(),
+                    "client closed before the response to "
                     + call.method + " arrived"));
         }
         timer.stop();

@@ -8,9 +8,9 @@ import io.jupiter.rpc.exception.RemoteServiceException;
 import io.jupiter.rpc.exception.RpcException;
 import io.jupiter.rpc.exception.TimeoutException;
 import io.jupiter.rpc.internal.InvokeIds;
+import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.rpc.internal.balance.Endpoint;
 import io.jupiter.rpc.internal.filter.DefaultInvocation;
-import io.jupiter.transport.Status;
 import java.util.concurrent.ExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -65,15 +65,12 @@ abstract class ClusterStage extends CallStage {
 
     /** An exception the method does not declare, or a failure of the provider around the method. */
     static boolean isServerError(RpcException e) {
-        Status status = e.status();
-        return status == Status.SERVICE_UNEXPECTED_ERROR || status == Status.SERVER_ERROR;
+        return StatusTable.isServerError(e.status());
     }
 
     /** A provider's refusal of a call it did not run because it is full (busy, flow control). */
     static boolean isRefusal(RpcException e) {
-        Status status = e.status();
-        return status == Status.SERVER_BUSY || status == Status.APP_FLOW_CONTROL
-                || status == Status.PROVIDER_FLOW_CONTROL;
+        return StatusTable.isFull(e.status());
     }
 
     /**
@@ -81,9 +78,27 @@ abstract class ClusterStage extends CallStage {
      * around it): for the retry budget, a provider that answered is a success.
      */
     static boolean answered(RpcException e) {
-        Status status = e.status();
-        return e instanceof RemoteServiceException || status == Status.SERVICE_EXPECTED_ERROR
-                || status == Status.SERVICE_UNEXPECTED_ERROR || status == Status.SERVER_ERROR;
+        return e instanceof RemoteServiceException || StatusTable.isAnswer(e.status());
+    }
+
+    /**
+     * One asynchronous attempt on the load balancer's choice; never throws: a provider that cannot be chosen fails
+     * the future.
+     */
+    final InvokeFuture<Object> attemptAsync(Object[] arguments, DefaultInvocation invocation) {
+        Endpoint endpoint;
+        try {
+            endpoint = dispatch.select(info, null);
+        } catch (RuntimeException e) {
+            return failed(e);
+        }
+        return dispatch.async(info, arguments, invocation, endpoint, true);
+    }
+
+    static InvokeFuture<Object> failed(Throwable error) {
+        InvokeFuture<Object> failed = new InvokeFuture<>(InvokeIds.next());
+        failed.completeExceptionally(error);
+        return failed;
     }
 
     /** One attempt; its outcome is the call's. */
@@ -95,12 +110,12 @@ abstract class ClusterStage extends CallStage {
 
         @Override
         Object invokeSync(Object[] arguments, DefaultInvocation invocation) throws Throwable {
-            return dispatch.sync(info, arguments, invocation, null, null);
+            return dispatch.sync(info, arguments, invocation, dispatch.select(info, null));
         }
 
         @Override
         InvokeFuture<Object> invokeAsync(Object[] arguments, DefaultInvocation invocation) {
-            return dispatch.async(info, arguments, invocation, null, null);
+            return attemptAsync(arguments, invocation);
         }
     }
 
@@ -114,7 +129,7 @@ abstract class ClusterStage extends CallStage {
         @Override
         Object invokeSync(Object[] arguments, DefaultInvocation invocation) {
             try {
-                return dispatch.sync(info, arguments, invocation, null, null);
+                return dispatch.sync(info, arguments, invocation, dispatch.select(info, null));
             } catch (Throwable e) {
                 log.warn("{} failed; fail-safe returns {}: {}", info, info.defaultValue, LogText.of(e));
                 return info.defaultValue;
@@ -123,8 +138,9 @@ abstract class ClusterStage extends CallStage {
 
         @Override
         InvokeFuture<Object> invokeAsync(Object[] arguments, DefaultInvocation invocation) {
-            InvokeFuture<Object> attempt = dispatch.async(info, arguments, invocation, null, null);
+            InvokeFuture<Object> attempt = attemptAsync(arguments, invocation);
             InvokeFuture<Object> result = new InvokeFuture<>(attempt.invokeId());
+            result.onCancel(() -> attempt.cancel(false));
             attempt.whenComplete((value, error) -> {
                 if (error == null) {
                     result.complete(value);
@@ -151,12 +167,14 @@ abstract class ClusterStage extends CallStage {
         Object invokeSync(Object[] arguments, DefaultInvocation invocation) throws Throwable {
             int retries = info.cluster.retries();
             RetryThrottle budget = dispatch.retryBudget;
-            Endpoint[] used = new Endpoint[1];
+            Endpoint used = null;
             int taken = 0;
             for (int attempt = 0; ; attempt++) {
                 Object value;
                 try {
-                    value = dispatch.sync(info, arguments, invocation, used[0], used);
+                    Endpoint chosen = dispatch.select(info, used);
+                    used = chosen;
+                    value = dispatch.sync(info, arguments, invocation, chosen);
                 } catch (RpcException e) {
                     if (!retryable(info, e)) {
                         if (answered(e)) {
@@ -166,7 +184,7 @@ abstract class ClusterStage extends CallStage {
                         throw e;
                     }
                     taken += budget.failed(e);
-                    if (attempt >= retries || !mayRetry(e, used[0])) {
+                    if (attempt >= retries || !mayRetry(e, used)) {
                         throw e;
                     }
                     continue;
@@ -204,17 +222,36 @@ abstract class ClusterStage extends CallStage {
 
         @Override
         InvokeFuture<Object> invokeAsync(Object[] arguments, DefaultInvocation invocation) {
-            Endpoint[] used = new Endpoint[1];
-            InvokeFuture<Object> first = dispatch.async(info, arguments, invocation, null, used);
-            InvokeFuture<Object> result = new InvokeFuture<>(first.invokeId());
-            retryOnFailure(first, result, arguments, invocation, used, 0, 0);
+            Attempt first = attempt(arguments, invocation, null);
+            InvokeFuture<Object> result = new InvokeFuture<>(first.future().invokeId());
+            retryOnFailure(first, result, arguments, invocation, 0, 0);
             return result;
         }
 
+        /**
+         * One asynchronous attempt and the provider it went to: the previous attempt's when none could be chosen
+         * (the attempt then fails with the reason).
+         */
+        private record Attempt(InvokeFuture<Object> future, Endpoint endpoint) {
+        }
+
+        /** One asynchronous attempt on a provider other than {@code excluded} if possible. */
+        private Attempt attempt(Object[] arguments, DefaultInvocation invocation, Endpoint excluded) {
+            Endpoint endpoint;
+            try {
+                endpoint = dispatch.select(info, excluded);
+            } catch (RuntimeException e) {
+                return new Attempt(failed(e), excluded);
+            }
+            return new Attempt(dispatch.async(info, arguments, invocation, endpoint, true), endpoint);
+        }
+
         /** @param taken the budget's tokens the call's failed attempts took so far */
-        private void retryOnFailure(InvokeFuture<Object> attempt, InvokeFuture<Object> result, Object[] arguments,
-                                    DefaultInvocation invocation, Endpoint[] used, int attemptNumber, int taken) {
-            attempt.whenComplete((value, error) -> {
+        private void retryOnFailure(Attempt attempt, InvokeFuture<Object> result, Object[] arguments,
+                                    DefaultInvocation invocation, int attemptNumber, int taken) {
+            Endpoint used = attempt.endpoint();
+            result.onCancel(() -> attempt.future().cancel(false));
+            attempt.future().whenComplete((value, error) -> {
                 RetryThrottle budget = dispatch.retryBudget;
                 if (error == null) {
                     budget.succeeded();
@@ -222,9 +259,9 @@ abstract class ClusterStage extends CallStage {
                     result.complete(value);
                 } else if (error instanceof RpcException e && retryable(info, e)) {
                     int nowTaken = taken + budget.failed(e);
-                    if (attemptNumber < info.cluster.retries() && mayRetry(e, used[0])) {
-                        InvokeFuture<Object> next = dispatch.async(info, arguments, invocation, used[0], used);
-                        retryOnFailure(next, result, arguments, invocation, used, attemptNumber + 1, nowTaken);
+                    if (attemptNumber < info.cluster.retries() && mayRetry(e, used)) {
+                        retryOnFailure(attempt(arguments, invocation, used), result, arguments, invocation,
+                                attemptNumber + 1, nowTaken);
                     } else {
                         result.completeExceptionally(error);
                     }
@@ -264,7 +301,8 @@ abstract class ClusterStage extends CallStage {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 result.cancel(false);
-                throw new RpcException(Status.CLIENT_ERROR, info + " interrupted while waiting for its attempts");
+                throw new RpcException(StatusTable.CLIENT_ERROR.status(),
+                        info + " interrupted while waiting for its attempts");
             }
         }
 
@@ -296,12 +334,10 @@ abstract class ClusterStage extends CallStage {
             try {
                 targets = dispatch.broadcastTargets(info);
             } catch (RuntimeException e) {
-                InvokeFuture<Object> failed = new InvokeFuture<>(InvokeIds.next());
-                failed.completeExceptionally(e);
-                return failed;
+                return failed(e);
             }
             return Broadcast.invoke(info, targets,
-                    endpoint -> dispatch.asyncOn(info, arguments, invocation, endpoint, false, null));
+                    endpoint -> dispatch.async(info, arguments, invocation, endpoint, false));
         }
     }
 }

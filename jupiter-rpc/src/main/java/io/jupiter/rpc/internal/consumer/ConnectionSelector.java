@@ -4,11 +4,11 @@ import io.jupiter.rpc.exception.ConnectionException;
 import io.jupiter.rpc.exception.RequestNotSentException;
 import io.jupiter.rpc.exception.RpcException;
 import io.jupiter.rpc.exception.TimeoutException;
+import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.rpc.internal.balance.Endpoint;
 import io.jupiter.rpc.internal.balance.LoadBalancer;
 import io.jupiter.rpc.internal.balance.OutlierDetector;
 import io.jupiter.transport.Connection;
-import io.jupiter.transport.Status;
 import io.jupiter.transport.TransportAddresses;
 import io.jupiter.transport.TransportException;
 import java.net.InetSocketAddress;
@@ -77,8 +77,7 @@ final class ConnectionSelector {
             detector.failed(endpoint, directory.endpoints(), error, now);
             return;
         }
-        if (error instanceof RpcException e && (e.status() == Status.CLIENT_ERROR
-                || e.status() == Status.CLIENT_TIMEOUT)) {
+        if (error instanceof RpcException e && StatusTable.isConsumerSide(e.status())) {
             detector.abandoned(endpoint);
             return;
         }
@@ -184,7 +183,8 @@ final class ConnectionSelector {
                 directory.awaitEndpoints(deadline);
                 endpoints = directory.endpoints();
                 if (endpoints.length == 0) {
-                    throw new ConnectionException(Status.CLIENT_ERROR, "no provider of " + directory + " for "
+                    throw new ConnectionException(StatusTable.CLIENT_ERROR.status(),
+                            "no provider of " + directory + " for "
                             + info + " within " + info.timeoutMillis + " ms");
                 }
             }
@@ -222,7 +222,8 @@ final class ConnectionSelector {
             }
         }
         if (failure != null) {
-            throw new ConnectionException(Status.CLIENT_ERROR, failure.getMessage() + " (" + info + ")", failure);
+            throw new ConnectionException(StatusTable.CLIENT_ERROR.status(),
+                    failure.getMessage() + " (" + info + ")", failure);
         }
     }
 
@@ -247,7 +248,8 @@ final class ConnectionSelector {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        throw new ConnectionException(Status.CLIENT_ERROR, "no connection to " + directory + " for " + info
+        throw new ConnectionException(StatusTable.CLIENT_ERROR.status(),
+                "no connection to " + directory + " for " + info
                 + " within " + info.timeoutMillis + " ms");
     }
 }

@@ -5,6 +5,7 @@ import io.jupiter.rpc.exception.PayloadTooLargeException;
 import io.jupiter.rpc.exception.RequestNotSentException;
 import io.jupiter.rpc.exception.SerializationFailedException;
 import io.jupiter.rpc.internal.InvokeIds;
+import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.rpc.internal.WorkerPool;
 import io.jupiter.rpc.internal.balance.Endpoint;
 import io.jupiter.rpc.internal.filter.DefaultInvocation;
@@ -15,7 +16,6 @@ import io.jupiter.serialization.wire.ServiceMetadata;
 import io.jupiter.transport.Connection;
 import io.jupiter.transport.Frames;
 import io.jupiter.transport.ProtocolHeader;
-import io.jupiter.transport.Status;
 import io.netty.buffer.ByteBuf;
 import io.netty.util.Timer;
 import java.util.Map;
@@ -39,6 +39,8 @@ final class Dispatch {
     private final byte requestSign;
     private final ConnectionSelector selector;
     final InFlightCalls calls;
+    /** Tells providers that take them which calls their callers stopped waiting for. */
+    final CallCancels cancels;
     private final Timer timer;
     /** Completes async calls; {@code null}: the IO thread that read the response does. */
     final WorkerPool consumerPool;
@@ -51,14 +53,15 @@ final class Dispatch {
     final RetryThrottle retryBudget;
 
     Dispatch(ProxySettings settings, Serializer serializer, ConnectionSelector selector, InFlightCalls calls,
-             Timer timer, WorkerPool consumerPool, Executor callbackExecutor, boolean learnsCompletions,
-             RpcMetrics metrics) {
+             CallCancels cancels, Timer timer, WorkerPool consumerPool, Executor callbackExecutor,
+             boolean learnsCompletions, RpcMetrics metrics) {
         this.settings = settings;
         this.metadata = new ServiceMetadata(settings.key.group(), settings.key.name(), settings.key.version());
         this.serializer = serializer;
         this.requestSign = ProtocolHeader.toSign(serializer.type().code(), ProtocolHeader.REQUEST);
         this.selector = selector;
         this.calls = calls;
+        this.cancels = cancels;
         this.timer = timer;
         this.consumerPool = consumerPool;
         this.callbackExecutor = callbackExecutor;
@@ -82,17 +85,18 @@ final class Dispatch {
     }
 
     /**
-     * One synchronous attempt on a provider other than {@code excluded} if possible; the provider used is stored in
-     * {@code used[0]} when {@code used} is given.
+     * The provider of the next attempt, chosen by the load balancer: one other than {@code excluded} if possible,
+     * waiting within the method's timeout while none is connected.
      */
-    Object sync(MethodInfo info, Object[] arguments, DefaultInvocation invocation, Endpoint excluded,
-                Endpoint[] used) throws Throwable {
-        Endpoint endpoint = selector.select(info, excluded);
-        if (used != null) {
-            used[0] = endpoint;
-        }
+    Endpoint select(MethodInfo info, Endpoint excluded) {
+        return selector.select(info, excluded);
+    }
+
+    /** One synchronous attempt on {@code endpoint} (from {@link #select}): the value, or the failure thrown. */
+    Object sync(MethodInfo info, Object[] arguments, DefaultInvocation invocation, Endpoint endpoint)
+            throws Throwable {
         Connection connection = connectionOf(endpoint, info);
-        PendingCall call = PendingCall.sync(InvokeIds.next(), info, connection, calls);
+        PendingCall call = PendingCall.sync(InvokeIds.next(), info, connection, calls, cancels);
         long started = metrics.startNanos();
         boolean countsActive = selector.countsActive(endpoint);
         boolean tracks = selector.tracksAttempts(endpoint);
@@ -118,43 +122,35 @@ final class Dispatch {
         }
     }
 
-    /** One asynchronous attempt; see {@link #sync}. Never throws: every failure completes the future. */
-    InvokeFuture<Object> async(MethodInfo info, Object[] arguments, DefaultInvocation invocation, Endpoint excluded,
-                               Endpoint[] used) {
-        Endpoint endpoint;
-        try {
-            endpoint = selector.select(info, excluded);
-        } catch (RuntimeException e) {
-            InvokeFuture<Object> failed = new InvokeFuture<>(InvokeIds.next());
-            failed.completeExceptionally(e);
-            return failed;
-        }
-        if (used != null) {
-            used[0] = endpoint;
-        }
-        return asyncOn(info, arguments, invocation, endpoint, true, null);
-    }
-
     /** The targets of a broadcast: every provider, connected, in provider order. */
     Endpoint[] broadcastTargets(MethodInfo info) {
         return selector.allConnected(info);
     }
 
     /**
-     * One asynchronous attempt on the given provider; failures to send complete the future.
+     * One asynchronous attempt on {@code endpoint}; never throws: every failure completes the future.
      *
      * @param single whether it is the call's only attempt in flight (not one provider's share of a broadcast): then
      *               the invocation records the provider's address
-     * @param sent   {@code null}, or where to store the attempt's pending call once it is sent, so that it can be
-     *               {@linkplain #cancel cancelled}
      */
-    InvokeFuture<Object> asyncOn(MethodInfo info, Object[] arguments, DefaultInvocation invocation,
-                                 Endpoint endpoint, boolean single, PendingCall[] sent) {
-        long id = InvokeIds.next();
-        InvokeFuture<Object> future = new InvokeFuture<>(id);
+    InvokeFuture<Object> async(MethodInfo info, Object[] arguments, DefaultInvocation invocation, Endpoint endpoint,
+                               boolean single) {
+        InvokeFuture<Object> future = new InvokeFuture<>(InvokeIds.next());
+        sendAsync(info, arguments, invocation, endpoint, single, future);
+        return future;
+    }
+
+    /**
+     * Sends one asynchronous attempt on {@code endpoint} that completes {@code future} (whose id the request
+     * carries); a failure to send completes it too.
+     *
+     * @return the attempt's pending call, which {@link #cancel} stops waiting for; {@code null} when it was not sent
+     */
+    PendingCall sendAsync(MethodInfo info, Object[] arguments, DefaultInvocation invocation, Endpoint endpoint,
+                          boolean single, InvokeFuture<Object> future) {
         try {
             Connection connection = connectionOf(endpoint, info);
-            PendingCall call = PendingCall.async(id, info, connection, this, future);
+            PendingCall call = PendingCall.async(future.invokeId(), info, connection, this, future);
             boolean countsActive = selector.countsActive(endpoint);
             boolean tracks = selector.tracksAttempts(endpoint);
             if (countsActive || tracks) {
@@ -165,15 +161,14 @@ final class Dispatch {
                 future.whenComplete((value, error) -> attemptEnded(endpoint, countsActive, tracks, attemptStart,
                         error));
             }
-            if (sent != null) {
-                sent[0] = call;
-            }
+            future.onCancel(() -> cancel(call, "the caller cancelled it"));
             // Its timeout is found by the client's TimeoutSweep.
             send(call, arguments, invocation, single);
+            return call;
         } catch (RuntimeException e) {
             future.completeExceptionally(e);
+            return null;
         }
-        return future;
     }
 
     private void attemptEnded(Endpoint endpoint, boolean countsActive, boolean tracks, long attemptStart,
@@ -188,10 +183,12 @@ final class Dispatch {
 
     /**
      * Stops waiting for an attempt another one made redundant: its future fails with {@link AttemptCancelled}, its
-     * slot and timer are freed, and a response that still comes is dropped. Nothing if it has ended already.
+     * slot and timer are freed, its provider is told ({@link CallCancels}), and a response that still comes is
+     * dropped. Nothing if it has ended already.
      */
     void cancel(PendingCall call, String why) {
         if (call != null && calls.remove(call)) {
+            cancels.cancel(call);
             call.failed(new AttemptCancelled(why));
         }
     }
@@ -221,13 +218,15 @@ final class Dispatch {
                 serializer.write(frame, message);
             } catch (RuntimeException e) {
                 frame.release();
-                throw new SerializationFailedException(Status.CLIENT_ERROR, "cannot write the request of " + info
+                throw new SerializationFailedException(StatusTable.CLIENT_ERROR.status(),
+                        "cannot write the request of " + info
                         + " with " + serializer.type().id() + ": " + e.getMessage(), e);
             }
             int bodySize = frame.readableBytes() - ProtocolHeader.HEADER_SIZE;
             if (bodySize > connection.maxBodySize()) {
                 frame.release();
-                throw new PayloadTooLargeException(Status.CLIENT_ERROR, "the request of " + info + " is " + bodySize
+                throw new PayloadTooLargeException(StatusTable.CLIENT_ERROR.status(),
+                        "the request of " + info + " is " + bodySize
                         + " bytes, above the " + connection.maxBodySize() + "-byte body cap: not sent");
             }
             info.lastBodySize = bodySize;

@@ -6,10 +6,11 @@ import io.jupiter.rpc.cluster.HedgingPolicy;
 import io.jupiter.rpc.exception.RpcException;
 import io.jupiter.rpc.exception.TimeoutException;
 import io.jupiter.rpc.internal.InvokeIds;
+import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.rpc.internal.balance.Endpoint;
 import io.jupiter.rpc.internal.filter.DefaultInvocation;
-import io.jupiter.transport.Status;
 import io.netty.util.Timeout;
+import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,7 +39,8 @@ final class HedgedCall {
     private final InvokeFuture<Object> result = new InvokeFuture<>(InvokeIds.next());
     /** Guarded by this. */
     private final Endpoint[] endpoints;
-    private final PendingCall[][] sent;
+    /** The pending call of each attempt sent; {@code null} until it is, or when it could not be. */
+    private final PendingCall[] sent;
     private int started;
     private int ended;
     /** Tokens of the retry budget the failed attempts took; given back if another attempt answers. */
@@ -55,7 +57,7 @@ final class HedgedCall {
         this.delay = info.hedgeDelay;
         this.delayNanos = delay.nanos();
         this.endpoints = new Endpoint[policy.maxAttempts()];
-        this.sent = new PendingCall[policy.maxAttempts()][];
+        this.sent = new PendingCall[policy.maxAttempts()];
     }
 
     /** Sends the first attempt (waiting within the timeout for a connected provider); never throws. */
@@ -73,26 +75,26 @@ final class HedgedCall {
 
     private void launch(Endpoint endpoint) {
         int index;
-        PendingCall[] holder = new PendingCall[1];
         synchronized (this) {
             if (done) {
                 return;
             }
             index = started++;
             endpoints[index] = endpoint;
-            sent[index] = holder;
             if (started < endpoints.length) {
                 armHedge();
             }
         }
         long startNanos = System.nanoTime();
-        InvokeFuture<Object> attempt = dispatch.asyncOn(info, arguments, invocation, endpoint, true, holder);
+        InvokeFuture<Object> attempt = new InvokeFuture<>(InvokeIds.next());
+        PendingCall call = dispatch.sendAsync(info, arguments, invocation, endpoint, true, attempt);
         boolean cancel;
         synchronized (this) {
+            sent[index] = call;
             cancel = done; // the call ended while this attempt was being sent
         }
         if (cancel) {
-            dispatch.cancel(holder[0], "another attempt answered first");
+            dispatch.cancel(call, "another attempt answered first");
         }
         attempt.whenComplete((value, error) -> {
             if (delay.followsLatency() && measures(error)) {
@@ -187,14 +189,12 @@ final class HedgedCall {
     }
 
     private void cancelOthers() {
-        PendingCall[][] attempts;
-        int count;
+        PendingCall[] attempts;
         synchronized (this) {
-            attempts = sent;
-            count = started;
+            attempts = Arrays.copyOf(sent, started);
         }
-        for (int i = 0; i < count; i++) {
-            dispatch.cancel(attempts[i][0], "another attempt answered first");
+        for (PendingCall attempt : attempts) {
+            dispatch.cancel(attempt, "another attempt answered first");
         }
     }
 
@@ -208,7 +208,8 @@ final class HedgedCall {
         if (error == null || error instanceof AttemptCancelled || !(error instanceof RpcException e)) {
             return true;
         }
-        return (e instanceof TimeoutException && e.status() != Status.CLIENT_TIMEOUT) || ClusterStage.answered(e);
+        return (e instanceof TimeoutException && !StatusTable.CLIENT_TIMEOUT.is(e.status()))
+                || ClusterStage.answered(e);
     }
 
     /** A connected provider no attempt of this call went to; {@code null} if there is none. Guarded by this. */

@@ -1,7 +1,7 @@
 package io.jupiter.rpc.internal.consumer;
 
 import io.jupiter.rpc.exception.TimeoutException;
-import io.jupiter.transport.Status;
+import io.jupiter.rpc.internal.StatusTable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
@@ -60,7 +60,7 @@ final class InFlightCalls {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        throw new TimeoutException(Status.CLIENT_TIMEOUT, method + " was not sent: all " + maxInFlight
+        throw new TimeoutException(StatusTable.CLIENT_TIMEOUT.status(), method + " was not sent: all " + maxInFlight
                 + " in-flight slots of this client stayed taken for " + method.timeoutMillis + " ms"
                 + " (JupiterClient.Builder.maxInFlight)");
     }

@@ -27,6 +27,11 @@ final class MethodInfo {
     HedgeDelay hedgeDelay;
     /** The stages every call of this method goes through; set once when the proxy is built. */
     CallStage pipeline;
+    /**
+     * Whether the pipeline is a {@link StreamCallStage}: a call then returns its stream (or a client stream's
+     * answer) whatever the proxy's invoke type.
+     */
+    boolean stream;
     /** The wire code of the serializer this proxy's requests use; responses must come back in it. */
     byte serializerCode;
     /** Where completions of this method's async calls run; set once when the proxy is built. */

@@ -5,11 +5,11 @@ import io.jupiter.rpc.exception.RequestNotSentException;
 import io.jupiter.rpc.exception.RpcException;
 import io.jupiter.rpc.exception.TimeoutException;
 import io.jupiter.rpc.internal.AdaptiveDispatch;
+import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.rpc.internal.SyncWaits;
 import io.jupiter.rpc.internal.WorkerPool;
 import io.jupiter.transport.Connection;
 import io.jupiter.transport.Frame;
-import io.jupiter.transport.Status;
 import io.netty.util.concurrent.EventExecutor;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -28,6 +28,8 @@ final class PendingCall implements WorkerPool.Task {
     final MethodInfo method;
     final Connection connection;
     private final InFlightCalls calls;
+    /** Tells the provider when this call's caller stops waiting. */
+    private final CallCancels cancels;
     private final Thread waiter;
     private final InvokeFuture<Object> future;
     /** For an asynchronous call: its proxy's dispatch (executor, metrics); {@code null} for a synchronous one. */
@@ -40,12 +42,14 @@ final class PendingCall implements WorkerPool.Task {
     private long queuedNanos;
     private volatile Object outcome;
 
-    private PendingCall(long id, MethodInfo method, Connection connection, InFlightCalls calls, Thread waiter,
-                        InvokeFuture<Object> future, Dispatch dispatch, long startNanos, long deadlineNanos) {
+    private PendingCall(long id, MethodInfo method, Connection connection, InFlightCalls calls, CallCancels cancels,
+                        Thread waiter, InvokeFuture<Object> future, Dispatch dispatch, long startNanos,
+                        long deadlineNanos) {
         this.id = id;
         this.method = method;
         this.connection = connection;
         this.calls = calls;
+        this.cancels = cancels;
         this.waiter = waiter;
         this.future = future;
         this.dispatch = dispatch;
@@ -53,15 +57,16 @@ final class PendingCall implements WorkerPool.Task {
         this.deadlineNanos = deadlineNanos;
     }
 
-    static PendingCall sync(long id, MethodInfo method, Connection connection, InFlightCalls calls) {
-        return new PendingCall(id, method, connection, calls, Thread.currentThread(), null, null, 0L, 0L);
+    static PendingCall sync(long id, MethodInfo method, Connection connection, InFlightCalls calls,
+                            CallCancels cancels) {
+        return new PendingCall(id, method, connection, calls, cancels, Thread.currentThread(), null, null, 0L, 0L);
     }
 
     /** An asynchronous call of {@code dispatch}'s proxy, timed from now in its method timer (when metrics are on). */
     static PendingCall async(long id, MethodInfo method, Connection connection, Dispatch dispatch,
                              InvokeFuture<Object> future) {
         long now = System.nanoTime();
-        return new PendingCall(id, method, connection, dispatch.calls, null, future, dispatch,
+        return new PendingCall(id, method, connection, dispatch.calls, dispatch.cancels, null, future, dispatch,
                 dispatch.metrics.enabled() ? now : 0L, now + TimeUnit.MILLISECONDS.toNanos(method.timeoutMillis));
     }
 
@@ -82,6 +87,7 @@ final class PendingCall implements WorkerPool.Task {
 
     /** The sweep found the timeout passed; this call was already removed from the in-flight table by it. */
     void timedOut() {
+        cancels.cancel(this);
         failed(timeoutException());
     }
 
@@ -217,7 +223,8 @@ final class PendingCall implements WorkerPool.Task {
         if (connection.ioExecutor() instanceof EventExecutor io && io.inEventLoop()) {
             // The response would have to be read by this very thread: waiting could only end in a timeout.
             if (calls.remove(this)) {
-                throw new RpcException(Status.CLIENT_ERROR, method + " called synchronously on the IO thread that"
+                throw new RpcException(StatusTable.CLIENT_ERROR.status(),
+                        method + " called synchronously on the IO thread that"
                         + " would read its response (from a callback that ran there?): it cannot be answered; call it"
                         + " asynchronously, or from another thread");
             }
@@ -228,6 +235,7 @@ final class PendingCall implements WorkerPool.Task {
             long left = deadline - System.nanoTime();
             if (left <= 0) {
                 if (calls.remove(this)) {
+                    cancels.cancel(this);
                     throw timeoutException();
                 }
                 // The response is being handed over right now: wait for it.
@@ -236,8 +244,9 @@ final class PendingCall implements WorkerPool.Task {
             }
             LockSupport.parkNanos(this, left);
             if (Thread.interrupted() && calls.remove(this)) {
+                cancels.cancel(this);
                 Thread.currentThread().interrupt();
-                throw new RpcException(Status.CLIENT_ERROR, method + " interrupted while waiting for "
+                throw new RpcException(StatusTable.CLIENT_ERROR.status(), method + " interrupted while waiting for "
                         + connection.remoteAddress());
             }
         }
@@ -251,7 +260,7 @@ final class PendingCall implements WorkerPool.Task {
     }
 
     private TimeoutException timeoutException() {
-        return new TimeoutException(Status.SERVER_TIMEOUT, method + " got no response from "
+        return new TimeoutException(StatusTable.SERVER_TIMEOUT.status(), method + " got no response from "
                 + connection.remoteAddress() + " within " + method.timeoutMillis + " ms (invoke id " + id + ")");
     }
 }

@@ -30,7 +30,8 @@ final class ResponseReader {
             if (frame.serializerCode() != method.serializerCode) {
                 // Only the serializer the request was written with is read: a provider cannot pick another (Java
                 // serialization, say, which a consumer reads only when its own requests use it).
-                throw new SerializationFailedException(Status.DESERIALIZATION_FAIL, "refused the answer to "
+                throw new SerializationFailedException(StatusTable.DESERIALIZATION_FAIL.status(),
+                        "refused the answer to "
                         + method + " from " + connection.remoteAddress() + ": written with serializer "
                         + describe(frame.serializerCode()) + ", the request with " + describe(method.serializerCode)
                         + " (expected: the same)", null);
@@ -53,7 +54,7 @@ final class ResponseReader {
         if (status == Status.OK || decodeError instanceof ClassNotTrustedException) {
             if (decodeError != null) {
                 // A refused class ends the call here whatever the status: the message says how to trust it.
-                throw new SerializationFailedException(Status.DESERIALIZATION_FAIL, "cannot read the "
+                throw new SerializationFailedException(StatusTable.DESERIALIZATION_FAIL.status(), "cannot read the "
                         + (status == Status.OK ? "result" : "answer (status " + status + ")") + " of " + method
                         + " from " + connection.remoteAddress() + ": " + decodeError.getMessage(), decodeError);
             }
@@ -75,13 +76,13 @@ final class ResponseReader {
             result = LegacyClassNames.legacyName(remote.getClass().getName()) + ": " + remote.getMessage();
             remote = null;
         }
-        if (status == Status.SERVICE_EXPECTED_ERROR && remote != null
+        if (StatusTable.SERVICE_EXPECTED_ERROR.is(status) && remote != null
                 && (remote instanceof RuntimeException || remote instanceof Error
                 || Throwables.isDeclaredBy(remote, method.exceptionTypes))) {
             return remote;
         }
         String detail = describe(remote, result, decodeError);
-        if (status == Status.SERVICE_EXPECTED_ERROR || status == Status.SERVICE_UNEXPECTED_ERROR) {
+        if (StatusTable.isMethodFailure(status)) {
             return remote != null
                     ? new RemoteServiceException(status, remote.getClass().getName(), remote.getMessage(), remote)
                     : new RemoteServiceException(status, "unknown", detail, decodeError);

@@ -13,9 +13,7 @@ import io.jupiter.serialization.Serializer;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Method;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -43,9 +41,6 @@ final class ServiceInvoker implements InvocationHandler {
     private final ConcurrentHashMap<String, MethodInfo> genericMethods;
     private final ConcurrentHashMap<String, MethodInfo> genericAsyncMethods;
 
-    /** The proxy's stream methods (those returning {@code Flow.Publisher}); empty for most services. */
-    private final Map<MethodInfo, StreamCallStage> streamMethods = new HashMap<>();
-
     ServiceInvoker(ProxySettings settings, Dispatch dispatch) {
         this(settings, dispatch, null, null);
     }
@@ -63,8 +58,9 @@ final class ServiceInvoker implements InvocationHandler {
         for (int i = 0; i < declared.length; i++) {
             infos[i] = configure(new MethodInfo(declared[i], settings.timeoutFor(declared[i].getName())));
             if (streams != null && StreamCallStage.isStreamMethod(declared[i])) {
-                streamMethods.put(infos[i], new StreamCallStage(settings, infos[i], dispatch.selector(), serializer,
-                        streams, chain));
+                infos[i].pipeline = new StreamCallStage(settings, infos[i], dispatch.selector(), serializer, streams,
+                        chain);
+                infos[i].stream = true;
             }
         }
         boolean generic = settings.serviceInterface == GenericInvoker.class;
@@ -91,11 +87,9 @@ final class ServiceInvoker implements InvocationHandler {
             return invokeObjectMethod(proxy, method, args);
         }
         Object[] arguments = args == null ? NO_ARGS : args;
-        if (!streamMethods.isEmpty()) {
-            StreamCallStage stream = streamMethods.get(info);
-            if (stream != null) {
-                return stream.invoke(arguments);
-            }
+        if (info.stream) {
+            return info.returnsFuture ? info.pipeline.invokeAsync(arguments, null)
+                    : info.pipeline.invokeSync(arguments, null);
         }
         if (genericMethods != null) {
             info = genericMethod(info, (String) arguments[0]);

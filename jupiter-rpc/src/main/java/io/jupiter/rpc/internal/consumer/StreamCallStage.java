@@ -1,8 +1,10 @@
 package io.jupiter.rpc.internal.consumer;
 
+import io.jupiter.rpc.InvokeFuture;
 import io.jupiter.rpc.ServiceKey;
 import io.jupiter.rpc.exception.StreamException;
 import io.jupiter.rpc.internal.InvokeIds;
+import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.rpc.internal.balance.Endpoint;
 import io.jupiter.rpc.internal.filter.ContextHolder;
 import io.jupiter.rpc.internal.filter.Deadlines;
@@ -28,7 +30,6 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Flow;
@@ -36,11 +37,13 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * A proxy's stream method (server, client or bidirectional stream): each stream it opens picks a connection as a call
- * does (the proxy's load balancer), checks that its provider announced streams, and opens the stream there. A server
+ * The pipeline of a proxy's stream method (server, client or bidirectional stream), a {@link CallStage} of its own:
+ * each stream it opens picks a connection as a call does (the proxy's load balancer), checks that its provider
+ * announced streams, and opens the stream there. The interceptors run inside it, around the stream's open and its
+ * end, not around the call that returns the publisher; no cluster stage: a stream is not retried. A server
  * or bidirectional stream opens when the publisher a call returns is subscribed to; a client stream at the call.
  */
-final class StreamCallStage {
+final class StreamCallStage extends CallStage {
 
     private static final Flow.Subscription NOTHING = new Flow.Subscription() {
         @Override
@@ -104,9 +107,35 @@ final class StreamCallStage {
 
     /**
      * A call of the method: a cold publisher for a server or bidirectional stream, which opens one stream for its
-     * first subscriber; for client streaming, the answer (waited for, or a future), within the method's timeout.
+     * first subscriber; for client streaming, the answer, waited for within the method's timeout. The stream makes
+     * its own invocation when it opens ({@code invocation} is not used): the interceptors see its open and its end.
      */
-    Object invoke(Object[] args) {
+    @Override
+    Object invokeSync(Object[] arguments, DefaultInvocation invocation) {
+        if (shape != StreamShape.CLIENT) {
+            return replies(arguments);
+        }
+        return answer(arguments).await(info.toString());
+    }
+
+    /**
+     * A call of a client stream method that returns a future: the answer's future; cancelling it cancels the stream.
+     * A server or bidirectional stream's publisher is asynchronous already: the future holds it.
+     *
+     * @throws IllegalArgumentException if the stream to send is {@code null}, as {@link #invokeSync} does
+     */
+    @Override
+    InvokeFuture<Object> invokeAsync(Object[] arguments, DefaultInvocation invocation) {
+        if (shape != StreamShape.CLIENT) {
+            InvokeFuture<Object> publisher = new InvokeFuture<>(InvokeIds.next());
+            publisher.complete(replies(arguments));
+            return publisher;
+        }
+        return answer(arguments).result;
+    }
+
+    /** The provider's messages: a server stream's, or those answering the consumer's stream among the arguments. */
+    private Flow.Publisher<Object> replies(Object[] args) {
         if (shape == StreamShape.SERVER) {
             return publisher(args, null);
         }
@@ -118,17 +147,19 @@ final class StreamCallStage {
         Object[] sent = new Object[args.length - 1];
         System.arraycopy(args, 0, sent, 0, inboundAt);
         System.arraycopy(args, inboundAt + 1, sent, inboundAt, args.length - inboundAt - 1);
-        Flow.Publisher<Object> replies = publisher(sent, upload);
-        if (shape == StreamShape.BIDI) {
-            return replies;
-        }
-        Answer answer = new Answer();
+        return publisher(sent, upload);
+    }
+
+    /** Opens a client stream and reads its one answer, within the method's timeout. */
+    private Answer answer(Object[] args) {
+        Flow.Publisher<Object> replies = replies(args);
         if (info.timeoutMillis > 0) {
             replies = Streams.withDeadlines(replies, StreamDeadlines.builder()
                     .whole(Duration.ofMillis(info.timeoutMillis)).build());
         }
+        Answer answer = new Answer();
         replies.subscribe(answer);
-        return info.returnsFuture ? answer.result : answer.await(info.toString());
+        return answer;
     }
 
     /** The publisher of a stream call; it opens one stream, for its first subscriber. */
@@ -150,7 +181,7 @@ final class StreamCallStage {
      * future cancels the stream.
      */
     private static final class Answer implements Flow.Subscriber<Object> {
-        final CompletableFuture<Object> result = new CompletableFuture<>();
+        final InvokeFuture<Object> result = new InvokeFuture<>(InvokeIds.next());
         private volatile Flow.Subscription subscription;
         private Object value;
 
@@ -193,7 +224,8 @@ final class StreamCallStage {
                     s.cancel();
                 }
                 Thread.currentThread().interrupt();
-                throw new StreamException(Status.CLIENT_ERROR, what + ": interrupted while waiting for the answer; the"
+                throw new StreamException(StatusTable.CLIENT_ERROR.status(),
+                        what + ": interrupted while waiting for the answer; the"
                         + " stream was cancelled", e);
             } catch (ExecutionException e) {
                 Throwable cause = e.getCause();
@@ -203,7 +235,7 @@ final class StreamCallStage {
                 if (cause instanceof Error error) {
                     throw error;
                 }
-                throw new StreamException(Status.CLIENT_ERROR, what + ": " + cause, cause);
+                throw new StreamException(StatusTable.CLIENT_ERROR.status(), what + ": " + cause, cause);
             }
         }
     }
@@ -242,7 +274,7 @@ final class StreamCallStage {
             Endpoint endpoint = selector.select(info, null);
             connection = ConnectionSelector.connectionOf(endpoint);
             if (connection == null) {
-                throw new StreamException(Status.CLIENT_ERROR, "stream " + info + ": no connection to "
+                throw new StreamException(StatusTable.CLIENT_ERROR.status(), "stream " + info + ": no connection to "
                         + endpoint.address() + "; not sent");
             }
             streams.awaitStreams(connection, info.toString());
@@ -342,7 +374,7 @@ final class StreamCallStage {
                 @Override
                 public void cancel() {
                     subscription.cancel();
-                    end(Status.STREAM_CANCELLED, null);
+                    end(StatusTable.STREAM_CANCELLED.status(), null);
                 }
             });
         }

@@ -112,7 +112,7 @@ public final class DefaultInvocation implements Invocation {
         if (inheritedDeadlineNanos != 0) {
             long left = Deadlines.remainingMillis(inheritedDeadlineNanos);
             if (left <= 0) {
-                throw new TimeoutException(Status.CLIENT_TIMEOUT, service + "." + methodName
+                throw new TimeoutException(StatusTable.CLIENT_TIMEOUT.status(), service + "." + methodName
                         + " not sent: the deadline of the request being served has passed");
             }
             ownAttachments().put(Deadlines.KEY, Long.toString(Math.min(left, timeoutMillis)));
@@ -151,7 +151,7 @@ public final class DefaultInvocation implements Invocation {
 
     /** The status a failure reports: its own for an {@link RpcException}, else a service error. */
     public static Status statusOf(Throwable error) {
-        return StatusTable.fromThrowable(error, Status.SERVICE_EXPECTED_ERROR);
+        return StatusTable.ofOutcome(error);
     }
 
     public void requestBytes(int bytes) {

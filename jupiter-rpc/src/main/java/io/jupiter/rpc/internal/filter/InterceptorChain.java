@@ -71,7 +71,8 @@ public final class InterceptorChain {
      */
     private static Status refusalStatus(Invocation invocation, Throwable error) {
         return StatusTable.fromThrowable(error,
-                invocation.side() == Side.CONSUMER ? Status.CLIENT_ERROR : Status.SERVICE_UNEXPECTED_ERROR);
+                invocation.side() == Side.CONSUMER ? StatusTable.CLIENT_ERROR.status()
+                        : StatusTable.SERVICE_UNEXPECTED_ERROR.status());
     }
 
     /** Runs every {@code afterInvoke}, last to first; what they throw is logged. */

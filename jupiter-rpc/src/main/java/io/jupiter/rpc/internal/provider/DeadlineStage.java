@@ -11,9 +11,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The last check before the interceptors and the method run, after any queue. A call whose deadline passed while it
  * waited is dropped, unanswered (the consumer has given up and would discard the response; counted as
- * {@code deadline.expired}). A stream's open arms its deadline and its readers' silence deadlines from the open's
- * attachments instead: the stream ends {@code SERVER_TIMEOUT} when one passes (armed before the method runs: a
- * blocking reader may never return).
+ * {@code deadline.expired}); so is a call its consumer cancelled ({@link CancelledCalls}; counted as
+ * {@code call.cancelled} when its deadline had not passed too). A stream's open arms its deadline and its readers'
+ * silence deadlines from the open's attachments instead: the stream ends {@code SERVER_TIMEOUT} when one passes
+ * (armed before the method runs: a blocking reader may never return).
  */
 final class DeadlineStage extends ProviderStage {
 
@@ -30,11 +31,20 @@ final class DeadlineStage extends ProviderStage {
     void serve(ProviderRequest request) {
         if (request.opensStream()) {
             armStreamDeadlines(request);
-        } else if (request.call != null && request.call.invocation.deadlinePassed()) {
+            next.serve(request);
+            return;
+        }
+        // Taken first either way, so a cancel is forgotten once its call is here.
+        boolean cancelled = request.cancelled();
+        if (request.call != null && request.call.invocation.deadlinePassed()) {
             DefaultInvocation invocation = request.call.invocation;
             metrics.deadlineExpired();
             log.debug("dropping request {} from {} ({}): its deadline passed {} ms ago, before it could run",
                     request.id, request.connection.remoteAddress(), invocation, -invocation.remainingMillis());
+            return;
+        }
+        if (cancelled) {
+            metrics.callCancelled(); // dropped unanswered: its consumer stopped waiting and said so
             return;
         }
         next.serve(request);

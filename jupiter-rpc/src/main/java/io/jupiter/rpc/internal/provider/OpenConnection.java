@@ -9,6 +9,8 @@ import io.jupiter.rpc.security.CallerIdentity;
 final class OpenConnection {
 
     final ConnectionLoad load;
+    /** The calls its consumer cancelled that may still wait here. */
+    final CancelledCalls cancels = new CancelledCalls();
     /** {@code null} until the caller is named; then for the connection's life. */
     private volatile CallerIdentity caller;
 

@@ -133,6 +133,9 @@ final class ProviderChain implements StreamOpener {
             }
             return;
         }
+        if (CancelledCalls.received(connection, open, frame)) {
+            return; // a consumer's question about cancels, or a call's cancel
+        }
         byte code = frame.messageCode();
         if (ProtocolHeader.isStreamFrame(code)) {
             // A stream's open is admitted by the streams (a draining server's streams refuse new opens) and comes

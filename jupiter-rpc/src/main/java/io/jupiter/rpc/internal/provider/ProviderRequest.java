@@ -53,6 +53,9 @@ abstract class ProviderRequest implements ProviderTask, EnvelopeListener {
     private long permitNanos;
     /** The application-wide flow limiter this request holds a permit of, until its thread is done; or {@code null}. */
     private FlowLimiter flowOf;
+    /** The method's own adaptive concurrency limit this request holds a permit of; {@code null}: none. */
+    private AdaptiveConcurrencyLimit methodPermitOf;
+    private long methodPermitNanos;
     /** 1 once the request no longer counts as in flight (answered, or dropped): from any thread, once. */
     private volatile int left;
     /** Whether the frame was released (its body read, or dropped). */
@@ -129,6 +132,11 @@ abstract class ProviderRequest implements ProviderTask, EnvelopeListener {
         return stream == null ? "request" : "stream's open";
     }
 
+    /** Whether the consumer cancelled this request ({@link CancelledCalls}); forgets the cancel if so. */
+    boolean cancelled() {
+        return open != null && open.cancels.take(id);
+    }
+
     /** The peer's IP address (for warnings throttled per peer), or {@code null}. */
     final Object peer() {
         return TransportAddresses.ipOf(connection.remoteAddress());
@@ -195,6 +203,19 @@ abstract class ProviderRequest implements ProviderTask, EnvelopeListener {
     }
 
     /**
+     * Takes a permit of its method's own {@code limit} (the lookup stage found the method), held until the request
+     * {@link #leave}s; {@code false}: the limit is reached, the request is to be refused.
+     */
+    boolean methodPermit(AdaptiveConcurrencyLimit limit) {
+        if (!limit.tryAcquire()) {
+            return false;
+        }
+        this.methodPermitNanos = System.nanoTime();
+        this.methodPermitOf = limit;
+        return true;
+    }
+
+    /**
      * This request no longer counts as in flight on its connection, nor against the server's adaptive concurrency
      * limit (its permit goes back with the time it took): it is answered, or will not be. Done before an answer is
      * written, so a peer that keeps exactly the limit in flight never finds it still counted. Once, from any thread.
@@ -210,6 +231,10 @@ abstract class ProviderRequest implements ProviderTask, EnvelopeListener {
         AdaptiveConcurrencyLimit limit = permitOf;
         if (limit != null) {
             limit.release(System.nanoTime() - permitNanos);
+        }
+        AdaptiveConcurrencyLimit methodLimit = methodPermitOf;
+        if (methodLimit != null) {
+            methodLimit.release(System.nanoTime() - methodPermitNanos);
         }
     }
 }

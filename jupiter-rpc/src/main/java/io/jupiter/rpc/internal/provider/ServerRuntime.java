@@ -38,6 +38,9 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ServerRuntime implements FrameHandler, AutoCloseable {
 
+    /** The most call cancels a provider remembers per connection (the oldest are forgotten first). */
+    public static final int MAX_CALL_CANCELS_PER_CONNECTION = CancelledCalls.CAPACITY;
+
     private final ServiceRegistry services = new ServiceRegistry();
     private final ProviderExecutors executors;
     private final ProviderChain chain;
@@ -225,6 +228,16 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
     public void disconnected(Connection connection) {
         connections.disconnected(connection);
         chain.streams.streams.disconnected(connection);
+    }
+
+    /** Call cancels remembered now over the open connections, each at most {@link CancelledCalls#CAPACITY}. */
+    public int rememberedCallCancels() {
+        int sum = 0;
+        for (Connection connection : connections.all()) {
+            OpenConnection open = connections.get(connection);
+            sum += open == null ? 0 : open.cancels.remembered();
+        }
+        return sum;
     }
 
     /** Requests received so far (for graceful shutdown: has traffic stopped?). */

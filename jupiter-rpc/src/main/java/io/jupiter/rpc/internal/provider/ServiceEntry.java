@@ -2,6 +2,7 @@ package io.jupiter.rpc.internal.provider;
 
 import io.jupiter.rpc.ServiceKey;
 import io.jupiter.rpc.filter.Interceptor;
+import io.jupiter.rpc.internal.AdaptiveConcurrencyLimit;
 import io.jupiter.rpc.internal.AdaptiveDispatch;
 import io.jupiter.rpc.internal.filter.InterceptorChain;
 import io.jupiter.serialization.ArgumentTypes;
@@ -36,6 +37,8 @@ public final class ServiceEntry {
     private volatile boolean[] pinned;
     /** Where the calls of each method name run. */
     private final Map<String, AdaptiveDispatch> dispatch;
+    /** The methods' own adaptive concurrency limits ({@link io.jupiter.rpc.AdaptiveConcurrency}). */
+    private final MethodConcurrencyLimits concurrencyLimits;
     private final ConcurrentHashMap<OverloadKey, MethodEntry> overloadCache = new ConcurrentHashMap<>();
     /** This service's own interceptors, and the chain it runs (filters, global, own); {@code null}: none. */
     private volatile List<Interceptor> interceptors = List.of();
@@ -92,6 +95,13 @@ public final class ServiceEntry {
             dispatchByName.put(name, chosen);
         });
         this.dispatch = Map.copyOf(dispatchByName);
+        this.concurrencyLimits = MethodConcurrencyLimits.of(Arrays.asList(serviceInterface.getMethods()),
+                serviceInterface, implementation.getClass());
+    }
+
+    /** The adaptive concurrency limit of the method(s) named {@code methodName}, or {@code null}: none. */
+    AdaptiveConcurrencyLimit concurrencyLimit(String methodName) {
+        return concurrencyLimits.of(methodName);
     }
 
     /** Where calls of the method(s) named {@code methodName} run, or {@code null} if there is none. */

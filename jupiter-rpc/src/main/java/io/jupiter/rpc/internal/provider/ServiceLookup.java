@@ -2,6 +2,7 @@ package io.jupiter.rpc.internal.provider;
 
 import io.jupiter.common.LogText;
 import io.jupiter.common.ThrottledWarning;
+import io.jupiter.rpc.internal.AdaptiveConcurrencyLimit;
 import io.jupiter.rpc.security.Authorizer;
 import io.jupiter.serialization.ArgumentTypes;
 import io.jupiter.serialization.SerializerType;
@@ -16,9 +17,11 @@ import org.slf4j.LoggerFactory;
  * any argument, for calls and stream opens alike. The service ({@code SERVICE_NOT_FOUND}), the serializers it is
  * pinned to ({@code BAD_REQUEST}), the method (a call: {@code SERVICE_UNEXPECTED_ERROR} with a
  * {@code NoSuchMethodException}, as in 1.3.1; a stream's open: {@code BAD_REQUEST} unless it names a stream method),
- * the {@link Authorizer} ({@code BAD_REQUEST}). What it authorized is what runs: the {@link ReadStage} refuses a body
- * that names another service or method once read. A refusal is left on the request as a {@link Refusal}, answered by
- * the {@link ReadStage} once the body is released; a request refused here has no argument read.
+ * the {@link Authorizer} ({@code BAD_REQUEST}), a call's method's own adaptive concurrency limit if it has one
+ * ({@code SERVER_BUSY}; {@link io.jupiter.rpc.AdaptiveConcurrency}). What it authorized is what runs: the
+ * {@link ReadStage} refuses a body that names another service or method once read. A refusal is left on the
+ * request as a {@link Refusal}, answered by the {@link ReadStage} once the body is released; a request refused here
+ * has no argument read.
  */
 final class ServiceLookup {
 
@@ -68,6 +71,13 @@ final class ServiceLookup {
                     LogText.of(request.caller.toString()), service.key(), LogText.of(methodName));
             request.refusal = Refusal.of(Status.BAD_REQUEST, "caller " + request.caller
                     + " is not authorized to call " + service.key() + "." + methodName);
+            return null;
+        }
+        AdaptiveConcurrencyLimit limit = request.opensStream() ? null : service.concurrencyLimit(methodName);
+        if (limit != null && !request.methodPermit(limit)) {
+            request.refusal = Refusal.of(Status.SERVER_BUSY, "provider busy: " + limit.inFlight() + " calls of "
+                    + service.serviceInterface().getSimpleName() + "." + methodName
+                    + " in flight, at its adaptive concurrency limit of " + limit.limit());
             return null;
         }
         request.service = service;

@@ -37,17 +37,7 @@ final class CompatSerializers {
      * reflective {@code scale}/{@code intVal} fields. In the latter a null {@code intVal} means the digits were in
      * the transient compact field and were never sent; the value reads as zero with that scale, as 1.3.1 read it.
      */
-    static final AbstractDeserializer BIG_DECIMAL = new AbstractDeserializer() {
-        @Override
-        public Class<?> getType() {
-            return BigDecimal.class;
-        }
-
-        @Override
-        public Object readObject(AbstractHessianInput in, Object[] fields) throws IOException {
-            return readObject(in, (String[]) fields);
-        }
-
+    static final AbstractDeserializer BIG_DECIMAL = new ByNameDeserializer(BigDecimal.class) {
         @Override
         public Object readObject(AbstractHessianInput in, String[] fieldNames) throws IOException {
             int ref = in.addRef(null);

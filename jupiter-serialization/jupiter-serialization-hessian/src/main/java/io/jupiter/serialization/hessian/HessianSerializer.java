@@ -2,17 +2,15 @@ package io.jupiter.serialization.hessian;
 
 import com.caucho.hessian.io.Hessian2Output;
 import com.caucho.hessian.io.SerializerFactory;
-import io.jupiter.serialization.ArgumentTypeException;
-import io.jupiter.serialization.ArgumentTypes;
 import io.jupiter.serialization.ClassAllowList;
 import io.jupiter.serialization.ClassNotTrustedException;
-import io.jupiter.serialization.EnvelopeException;
 import io.jupiter.serialization.EnvelopeListener;
 import io.jupiter.serialization.ReadLimitException;
 import io.jupiter.serialization.ReadLimits;
 import io.jupiter.serialization.SerializationException;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.SerializerType;
+import io.jupiter.serialization.internal.ReadFailures;
 import io.jupiter.serialization.wire.MessageWrapper;
 import io.netty.buffer.ByteBuf;
 import io.netty.util.concurrent.FastThreadLocal;
@@ -99,13 +97,8 @@ public final class HessianSerializer implements Serializer {
      */
     @Override
     public MessageWrapper readRequest(ByteBuf in, EnvelopeListener listener) {
-        RequestRead request = new RequestRead(Objects.requireNonNull(listener, "listener"));
-        MessageWrapper message = read(in, MessageWrapper.class, request);
-        ArgumentTypes types = request.types();
-        if (types != null) {
-            types.checkValues(message.getArgs());
-        }
-        return message;
+        RequestRead request = new RequestRead(listener);
+        return request.checked(read(in, MessageWrapper.class, request));
     }
 
     @Override
@@ -126,27 +119,7 @@ public final class HessianSerializer implements Serializer {
             value = input.readObject(type);
         } catch (Exception | StackOverflowError | OutOfMemoryError e) {
             s.input = State.newInput(factory); // its buffer and chunk state may be inconsistent now
-            ArgumentTypeException wrongType = ArgumentTypeException.findIn(e);
-            if (wrongType != null) {
-                throw wrongType;
-            }
-            EnvelopeException badEnvelope = EnvelopeException.findIn(e);
-            if (badEnvelope != null) {
-                throw badEnvelope;
-            }
-            ClassNotTrustedException refused = ClassNotTrustedException.findIn(e);
-            if (refused != null) {
-                throw refused.reading(type);
-            }
-            ReadLimitException breach = ReadLimitException.findIn(e);
-            if (breach != null) {
-                throw breach.reading("hessian", type);
-            }
-            if (e instanceof VirtualMachineError) {
-                throw ReadLimitException.exhausted("hessian", type, (VirtualMachineError) e);
-            }
-            throw new SerializationException("hessian: cannot read " + type.getName() + " from " + readable
-                    + " bytes: " + e, e);
+            throw ReadFailures.of("hessian", type, readable, e);
         } finally {
             s.source.buf = null;
             input.done();

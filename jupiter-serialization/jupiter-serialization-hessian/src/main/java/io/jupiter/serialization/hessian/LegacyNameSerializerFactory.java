@@ -1,5 +1,6 @@
 package io.jupiter.serialization.hessian;
 
+import com.caucho.hessian.HessianUnshared;
 import com.caucho.hessian.io.CollectionSerializer;
 import com.caucho.hessian.io.Deserializer;
 import com.caucho.hessian.io.HessianProtocolException;
@@ -13,7 +14,11 @@ import io.jupiter.serialization.wire.LegacyClassNames;
 import io.jupiter.serialization.wire.MessageWrapper;
 import io.jupiter.serialization.wire.ResultWrapper;
 import io.jupiter.serialization.wire.ServiceMetadata;
+import java.io.InputStream;
+import java.io.Serializable;
+import java.lang.reflect.Method;
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
@@ -33,10 +38,14 @@ import java.util.Set;
  *
  * <p>Every deserializer it hands out is a {@link BoundedDeserializer}, which charges list lengths and field counts
  * to the body's budget before allocating.
+ *
+ * <p>Classes Hessian would write field by field are written and read without {@code sun.misc.Unsafe}, with Hessian's
+ * bytes ({@link #getDefaultSerializer}, {@link #getDefaultDeserializer}).
  */
 final class LegacyNameSerializerFactory extends SerializerFactory {
 
     private static final String BIG_DECIMAL = "java.math.BigDecimal";
+    private static final String STACK_TRACE_ELEMENT = "java.lang.StackTraceElement";
 
     /** Hessian's own short type names (its static type map), which name no class to load. */
     private static final Set<String> HESSIAN_TYPE_NAMES = Set.of(
@@ -47,9 +56,18 @@ final class LegacyNameSerializerFactory extends SerializerFactory {
     private final Map<String, Class<?>> localClasses = new HashMap<>();
     private final Map<Class<?>, LegacyClassSerializer> legacyExceptions = new HashMap<>();
 
+    /** Whether classes without a serializer of their own are written and read without {@code sun.misc.Unsafe}. */
+    private final boolean withoutUnsafe;
+
     LegacyNameSerializerFactory(ClassLoader loader, ClassAllowList allowList) {
+        this(loader, allowList, true);
+    }
+
+    /** {@code withoutUnsafe} false: Hessian's own field forms, with {@code sun.misc.Unsafe} (tests compare). */
+    LegacyNameSerializerFactory(ClassLoader loader, ClassAllowList allowList, boolean withoutUnsafe) {
         super(loader);
         this.allowList = allowList;
+        this.withoutUnsafe = withoutUnsafe;
         localClasses.putAll(LegacyClassNames.TO_LOCAL);
         for (Class<?> type : LegacyClassNames.TO_LOCAL.values()) {
             localClasses.put(type.getName(), type);
@@ -89,6 +107,70 @@ final class LegacyNameSerializerFactory extends SerializerFactory {
         return super.getSerializer(cl);
     }
 
+    /**
+     * A class written field by field: by {@link ReflectiveSerializer}, {@link ThrowableForm},
+     * {@link BigIntegerForm} or {@link StackTraceElementForm}, which give Hessian's bytes without
+     * {@code sun.misc.Unsafe} (whose memory methods make JDK 24 and later print warnings). A class none of them can
+     * read (a JDK class with private fields and no public way to them, a {@code @HessianUnshared} class) is left
+     * to Hessian, which uses {@code Unsafe}.
+     */
+    @Override
+    @SuppressWarnings("rawtypes")
+    protected Serializer getDefaultSerializer(Class cl) {
+        // Hessian refuses a class that is not Serializable there.
+        boolean mayWrite = isAllowNonSerializable() || Serializable.class.isAssignableFrom(cl);
+        Serializer own = withoutUnsafe && mayWrite ? ownSerializer(cl) : null;
+        return own != null ? own : super.getDefaultSerializer(cl);
+    }
+
+    private static Serializer ownSerializer(Class<?> cl) {
+        if (cl == BigInteger.class) {
+            return BigIntegerForm.serializer();
+        }
+        if (cl == StackTraceElement.class) {
+            return StackTraceElementForm.serializer();
+        }
+        if (Throwable.class.isAssignableFrom(cl)) {
+            return ThrowableForm.serializer(cl);
+        }
+        if (cl.isAnnotationPresent(HessianUnshared.class) || hasWriteReplace(cl)) {
+            return null; // Hessian's JavaSerializer (reflection) calls writeReplace; unshared: Hessian's
+        }
+        return ReflectiveSerializer.of(cl);
+    }
+
+    private static boolean hasWriteReplace(Class<?> cl) {
+        for (Class<?> c = cl; c != null; c = c.getSuperclass()) {
+            for (Method m : c.getDeclaredMethods()) {
+                if (m.getName().equals("writeReplace") && m.getParameterCount() == 0) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** The reading side of {@link #getDefaultSerializer}: Hessian's {@code Unsafe} form where ours cannot read. */
+    @Override
+    @SuppressWarnings("rawtypes")
+    protected Deserializer getDefaultDeserializer(Class cl) {
+        Deserializer own = withoutUnsafe ? ownDeserializer(cl) : null;
+        return own != null ? own : super.getDefaultDeserializer(cl);
+    }
+
+    private static Deserializer ownDeserializer(Class<?> cl) {
+        if (cl == BigInteger.class) {
+            return BigIntegerForm.DESERIALIZER;
+        }
+        if (Throwable.class.isAssignableFrom(cl)) {
+            return ThrowableForm.deserializer(cl);
+        }
+        if (cl == InputStream.class) {
+            return null;
+        }
+        return FieldsDeserializer.of(cl);
+    }
+
     private static boolean isJdkInternal(Class<?> cl) {
         if (!Collection.class.isAssignableFrom(cl) && !Map.class.isAssignableFrom(cl)) {
             return false;
@@ -114,6 +196,9 @@ final class LegacyNameSerializerFactory extends SerializerFactory {
         }
         if (cl == ServiceMetadata.class) {
             return BoundedDeserializer.of(ServiceMetadataDeserializer.INSTANCE);
+        }
+        if (cl == StackTraceElement.class && withoutUnsafe) {
+            return BoundedDeserializer.of(StackTraceElementForm.DESERIALIZER);
         }
         return BoundedDeserializer.of(cl == BigDecimal.class ? CompatSerializers.BIG_DECIMAL
                 : super.getDeserializer(cl));
@@ -163,6 +248,9 @@ final class LegacyNameSerializerFactory extends SerializerFactory {
         }
         if (BIG_DECIMAL.equals(type)) {
             return BoundedDeserializer.of(CompatSerializers.BIG_DECIMAL);
+        }
+        if (STACK_TRACE_ELEMENT.equals(type) && withoutUnsafe) {
+            return BoundedDeserializer.of(StackTraceElementForm.DESERIALIZER);
         }
         if (type != null && !type.isEmpty() && type.charAt(0) != '[' && !HESSIAN_TYPE_NAMES.contains(type)) {
             // Arrays ("[name") are left to Hessian, which asks this method again for the element type.

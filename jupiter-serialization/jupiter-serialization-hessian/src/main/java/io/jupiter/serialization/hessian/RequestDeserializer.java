@@ -71,7 +71,7 @@ final class RequestDeserializer extends AbstractDeserializer {
             String name = String.valueOf(field);
             if (!asked && (name.equals("args") || name.equals("attachments"))) {
                 asked = true;
-                if (!request.envelopeRead(appName, metadata, methodName)) {
+                if (!request.askListener(appName, metadata, methodName)) {
                     return stop(in, ref, appName, metadata, methodName);
                 }
             }
@@ -85,7 +85,7 @@ final class RequestDeserializer extends AbstractDeserializer {
                 default -> throw new IllegalStateException(name); // checkFields refused it
             }
         }
-        if (!asked && !request.envelopeRead(appName, metadata, methodName)) {
+        if (!asked && !request.askListener(appName, metadata, methodName)) {
             return stop(in, ref, appName, metadata, methodName);
         }
         MessageWrapper message = new MessageWrapper(appName, metadata, methodName, args, attachments);

@@ -1,7 +1,7 @@
 package io.jupiter.serialization.hessian;
 
-import io.jupiter.serialization.ArgumentTypes;
 import io.jupiter.serialization.EnvelopeListener;
+import io.jupiter.serialization.internal.EnvelopeRead;
 import io.jupiter.serialization.wire.ServiceMetadata;
 import java.io.IOException;
 
@@ -18,12 +18,10 @@ import java.io.IOException;
  * element's type and are not checked against it; an element whose class definition an earlier value already
  * sent names no class, and is checked once read.
  */
-final class RequestRead {
+final class RequestRead extends EnvelopeRead {
 
-    private final EnvelopeListener listener;
     /** Whether the body's own {@code MessageWrapper} has started (one nested in an argument is read plainly). */
     private boolean rootClaimed;
-    private ArgumentTypes types;
     private boolean stopped;
     /** The next list Hessian reads is the {@code args} array. */
     private boolean argumentsNext;
@@ -33,7 +31,7 @@ final class RequestRead {
     private int elementDepth = -1;
 
     RequestRead(EnvelopeListener listener) {
-        this.listener = listener;
+        super(listener);
     }
 
     /** Whether the {@code MessageWrapper} starting now is the body's own: {@code true} once, for the first. */
@@ -44,15 +42,9 @@ final class RequestRead {
     }
 
     /** Asks the listener; returns whether the read goes on. */
-    boolean envelopeRead(String appName, ServiceMetadata service, String methodName) {
-        types = listener.envelopeRead(appName, service, methodName);
-        stopped = types == null;
+    boolean askListener(String appName, ServiceMetadata service, String methodName) {
+        stopped = envelopeRead(appName, service, methodName) == null;
         return !stopped;
-    }
-
-    /** What the listener expects; {@code null} before it was asked or when it stopped the read. */
-    ArgumentTypes types() {
-        return types;
     }
 
     boolean stopped() {
@@ -61,7 +53,7 @@ final class RequestRead {
 
     /** Reads the {@code args} value, an {@link ArgumentsDeserializer} taking the list if there is one. */
     Object readArguments(BoundedHessianInput in) throws IOException {
-        argumentsNext = types != null && !types.isAny();
+        argumentsNext = types() != null && !types().isAny();
         try {
             return in.readObject(Object[].class);
         } finally {
@@ -78,7 +70,7 @@ final class RequestRead {
     }
 
     void count(int length) {
-        types.checkCount(length);
+        types().checkCount(length);
         count = length;
     }
 
@@ -98,6 +90,6 @@ final class RequestRead {
     }
 
     void checkElement(Class<?> type) {
-        types.checkClass(count, index, type);
+        types().checkClass(count, index, type);
     }
 }

@@ -3,6 +3,7 @@ package io.jupiter.serialization.protostuff;
 import io.jupiter.serialization.ArgumentTypes;
 import io.jupiter.serialization.EnvelopeException;
 import io.jupiter.serialization.EnvelopeListener;
+import io.jupiter.serialization.internal.EnvelopeRead;
 import io.jupiter.serialization.wire.MessageWrapper;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -30,7 +31,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * set, nulls are written as markers between the elements, so positions are not counted and class names are not
  * checked before the values; the values are still checked once read.
  */
-final class ArgumentReader {
+final class ArgumentReader extends EnvelopeRead {
 
     /** Ends a read the listener stopped; carries nothing, costs nothing to throw. */
     static final RuntimeException STOP = new RuntimeException("stop reading", null, false, false) {
@@ -67,8 +68,6 @@ final class ArgumentReader {
     private static final int MAX_CLASSES = 4096;
 
     private final MessageWrapper message;
-    private final EnvelopeListener listener;
-    private ArgumentTypes types;
     private int state = ENVELOPE;
     /** The root's fields 1 to 4 read so far, one bit each. */
     private int rootFieldsSeen;
@@ -82,8 +81,8 @@ final class ArgumentReader {
     private Class<?> arrayComponent;
 
     ArgumentReader(MessageWrapper message, EnvelopeListener listener) {
+        super(listener);
         this.message = message;
-        this.listener = listener;
     }
 
     /** The message the body is read into. */
@@ -91,16 +90,12 @@ final class ArgumentReader {
         return message;
     }
 
-    /** What the listener expects of the arguments; {@code null} until the envelope is read. */
-    ArgumentTypes types() {
-        return types;
-    }
-
     void fieldRead(int depth, int field) {
         if (depth == 0) {
             checkOnce(field);
             if (state == ENVELOPE && (field == ARGS || field == ATTACHMENTS || field == 0)) {
-                types = listener.envelopeRead(message.getAppName(), message.getMetadata(), message.getMethodName());
+                ArgumentTypes types = envelopeRead(message.getAppName(), message.getMetadata(),
+                        message.getMethodName());
                 if (types == null) {
                     throw STOP;
                 }
@@ -153,13 +148,13 @@ final class ArgumentReader {
         if (field == 15 || field == 17) {
             arrayComponent = type;
         } else if (index < count) {
-            types.checkClass(count, index, type);
+            types().checkClass(count, index, type);
         }
     }
 
     void arrayLength(int depth, int length) {
         if (state == HEADER && depth == WRAPPER_DEPTH) {
-            types.checkCount(length);
+            types().checkCount(length);
             count = length;
             state = ELEMENTS;
         }
@@ -172,7 +167,7 @@ final class ArgumentReader {
                 array = array.arrayType();
             }
             arrayComponent = null;
-            types.checkClass(count, index, array);
+            types().checkClass(count, index, array);
         }
     }
 

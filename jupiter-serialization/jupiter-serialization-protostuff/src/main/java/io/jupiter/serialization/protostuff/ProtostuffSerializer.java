@@ -2,17 +2,14 @@ package io.jupiter.serialization.protostuff;
 
 import io.jupiter.common.config.JupiterSettings;
 import io.jupiter.common.config.Setting;
-import io.jupiter.serialization.ArgumentTypeException;
-import io.jupiter.serialization.ArgumentTypes;
 import io.jupiter.serialization.ClassAllowList;
-import io.jupiter.serialization.ClassNotTrustedException;
-import io.jupiter.serialization.EnvelopeException;
 import io.jupiter.serialization.EnvelopeListener;
 import io.jupiter.serialization.ReadLimitException;
 import io.jupiter.serialization.ReadLimits;
 import io.jupiter.serialization.SerializationException;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.SerializerType;
+import io.jupiter.serialization.internal.ReadFailures;
 import io.jupiter.serialization.wire.MessageWrapper;
 import io.netty.buffer.ByteBuf;
 import io.protostuff.Schema;
@@ -121,13 +118,8 @@ public final class ProtostuffSerializer implements Serializer {
      */
     @Override
     public MessageWrapper readRequest(ByteBuf in, EnvelopeListener listener) {
-        ArgumentReader arguments = new ArgumentReader(new MessageWrapper(), Objects.requireNonNull(listener));
-        MessageWrapper message = read(in, MessageWrapper.class, arguments);
-        ArgumentTypes types = arguments.types();
-        if (types != null) {
-            types.checkValues(message.getArgs());
-        }
-        return message;
+        ArgumentReader arguments = new ArgumentReader(new MessageWrapper(), listener);
+        return arguments.checked(read(in, MessageWrapper.class, arguments));
     }
 
     @Override
@@ -156,27 +148,7 @@ public final class ProtostuffSerializer implements Serializer {
                 in.skipBytes(readable);
                 return message;
             }
-            ArgumentTypeException wrongType = ArgumentTypeException.findIn(e);
-            if (wrongType != null) {
-                throw wrongType;
-            }
-            EnvelopeException badEnvelope = EnvelopeException.findIn(e);
-            if (badEnvelope != null) {
-                throw badEnvelope;
-            }
-            ClassNotTrustedException refused = ClassNotTrustedException.findIn(e);
-            if (refused != null) {
-                throw refused.reading(type);
-            }
-            ReadLimitException breach = ReadLimitException.findIn(e);
-            if (breach != null) {
-                throw breach.reading("protostuff", type);
-            }
-            if (e instanceof VirtualMachineError) {
-                throw ReadLimitException.exhausted("protostuff", type, (VirtualMachineError) e);
-            }
-            throw new SerializationException("protostuff: cannot read " + type.getName() + " from " + readable
-                    + " bytes: " + e, e);
+            throw ReadFailures.of("protostuff", type, readable, e);
         } finally {
             if (contextLoader != null) {
                 thread.setContextClassLoader(contextLoader);

@@ -100,6 +100,8 @@ public final class NettyAcceptor implements Acceptor {
         Requires.argument(config.tls() == null || TransportAddresses.isTcp(bindAddress),
                 "TLS is for TCP only, not " + TransportAddresses.format(bindAddress) + " (a Unix domain socket is"
                         + " guarded by its file permissions, in-process never leaves the JVM): leave tls() unset");
+        config.protocols().forEach(protocol -> Requires.argument(protocol instanceof NettyPortProtocol,
+                "protocols: " + protocol.name() + " (expected: a " + NettyPortProtocol.class.getSimpleName() + ")"));
         this.dispatcher = new FrameDispatcher(handler);
         this.tls = config.tls() == null ? null : ReloadingSslContext.forServer(config.tls());
     }

@@ -5,14 +5,12 @@ import io.jupiter.common.config.JupiterSettings;
 import io.jupiter.registry.NotifyListener;
 import io.jupiter.registry.ProviderAddress;
 import io.jupiter.registry.RegisterMeta;
-import io.jupiter.registry.RegistryService;
 import io.jupiter.registry.ServiceMeta;
-import io.jupiter.registry.dns.DnsRegistryFactory;
 import io.jupiter.registry.dns.DnsTarget;
 import io.jupiter.registry.internal.ProviderRecords;
 import io.jupiter.registry.internal.ProviderRecords.HostRule;
+import io.jupiter.registry.internal.ReadOnlyRegistryService;
 import io.jupiter.registry.internal.RegistryWorker;
-import io.jupiter.registry.internal.Subscriptions;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
@@ -41,31 +39,28 @@ import org.slf4j.LoggerFactory;
  * (an IP literal, not the wildcard, multicast or broadcast address); a bad one is skipped with one WARN line and
  * counted. An answer that fails or has no good address keeps the last list (empty-push protection).
  */
-public final class DnsRegistryService implements RegistryService {
+public final class DnsRegistryService extends ReadOnlyRegistryService {
 
     private static final Logger log = LoggerFactory.getLogger(DnsRegistryService.class);
     /** How long one query waits for its answer. */
     static final long QUERY_TIMEOUT_MILLIS = 2000;
 
     private final DnsTarget target;
-    private final RegistryWorker worker;
     private final EventLoopGroup loop;
     private final DnsNameResolver resolver;
-    private final ProviderRecords records = new ProviderRecords("dns");
     private final long floorNanos = TimeUnit.MILLISECONDS.toNanos(JupiterSettings.DNS_RERESOLVE_FLOOR_MILLIS.get());
 
     // Worker-confined.
-    private final Subscriptions subscriptions = new Subscriptions();
     private List<ProviderAddress> addresses;
     private boolean started;
     private long lastResolveNanos;
     private boolean reresolveScheduled;
-    private volatile boolean closed;
     private volatile long resolutions;
 
     public DnsRegistryService(DnsTarget target) {
+        super(DnsTarget.SCHEME, log, "the dns registry only reads DNS records",
+                new RegistryWorker("jupiter-registry-dns"));
         this.target = target;
-        this.worker = new RegistryWorker("jupiter-registry-dns");
         this.loop = new MultiThreadIoEventLoopGroup(1, new NamedThreadFactory("jupiter-registry-dns-io", true),
                 NioIoHandler.newFactory());
         this.resolver = new DnsNameResolverBuilder(loop.next()).datagramChannelType(NioDatagramChannel.class)
@@ -75,21 +70,6 @@ public final class DnsRegistryService implements RegistryService {
                 .nameServerProvider(target.nameServer() == null ? DnsServerAddressStreamProviders.platformDefault()
                         : new SingletonDnsServerAddressStreamProvider(target.nameServer()))
                 .build();
-    }
-
-    @Override
-    public String scheme() {
-        return DnsRegistryFactory.SCHEME;
-    }
-
-    @Override
-    public void register(RegisterMeta meta) {
-        log.debug("{} not registered: the dns registry only reads DNS records", meta);
-    }
-
-    @Override
-    public void unregister(RegisterMeta meta) {
-        log.debug("{} not unregistered: the dns registry only reads DNS records", meta);
     }
 
     @Override
@@ -112,17 +92,6 @@ public final class DnsRegistryService implements RegistryService {
         return worker.query(() -> addresses == null ? List.<RegisterMeta>of() : providers(service), List.of());
     }
 
-    /** Nothing is ever registered: true at once. */
-    @Override
-    public boolean awaitRegistered(long timeoutMillis) {
-        return true;
-    }
-
-    @Override
-    public long skippedRecords() {
-        return records.skipped();
-    }
-
     /**
      * Resolves the name again soon when {@code address} is one of its providers: at once, or at the floor after the
      * last resolution; reports while one is pending add nothing.
@@ -130,7 +99,7 @@ public final class DnsRegistryService implements RegistryService {
     @Override
     public void reportUnreachable(ProviderAddress address) {
         worker.run(() -> {
-            if (closed || !started || reresolveScheduled || addresses == null || !addresses.contains(address)) {
+            if (closed() || !started || reresolveScheduled || addresses == null || !addresses.contains(address)) {
                 return;
             }
             reresolveScheduled = true;
@@ -144,11 +113,6 @@ public final class DnsRegistryService implements RegistryService {
         });
     }
 
-    /** The worker (fault tests name its steps: resolve, answer). */
-    public RegistryWorker worker() {
-        return worker;
-    }
-
     /** Answers received so far (tests). */
     public long resolutionCount() {
         return resolutions;
@@ -157,7 +121,7 @@ public final class DnsRegistryService implements RegistryService {
     // ---- worker ----
 
     private void resolve() {
-        if (closed) {
+        if (closed()) {
             return;
         }
         lastResolveNanos = System.nanoTime();
@@ -213,11 +177,7 @@ public final class DnsRegistryService implements RegistryService {
     }
 
     @Override
-    public void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
+    protected void closing() {
         worker.close(() -> { });
         resolver.close();
         loop.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();

@@ -14,12 +14,10 @@ import io.jupiter.common.LogText;
 import io.jupiter.common.config.JupiterSettings;
 import io.jupiter.registry.NotifyListener;
 import io.jupiter.registry.RegisterMeta;
-import io.jupiter.registry.RegistryService;
 import io.jupiter.registry.ServiceMeta;
 import io.jupiter.registry.internal.ProviderRecords;
+import io.jupiter.registry.internal.ReadOnlyRegistryService;
 import io.jupiter.registry.internal.RegistryWorker;
-import io.jupiter.registry.internal.Subscriptions;
-import io.jupiter.registry.kubernetes.KubernetesRegistryFactory;
 import io.jupiter.registry.kubernetes.KubernetesTarget;
 import io.jupiter.registry.kubernetes.ServiceLabels;
 import java.util.HashMap;
@@ -55,7 +53,7 @@ import org.slf4j.LoggerFactory;
  *       Service when its readiness probe passes).</li>
  * </ul>
  */
-public final class KubernetesRegistryService implements RegistryService {
+public final class KubernetesRegistryService extends ReadOnlyRegistryService {
 
     private static final Logger log = LoggerFactory.getLogger(KubernetesRegistryService.class);
     static final long MIN_BACKOFF_MILLIS = 200;
@@ -64,8 +62,6 @@ public final class KubernetesRegistryService implements RegistryService {
     static final long MIN_WATCH_MILLIS = 1000;
 
     private final KubernetesTarget target;
-    private final RegistryWorker worker;
-    private final ProviderRecords records = new ProviderRecords("kubernetes");
     private final long maxBackoffMillis = JupiterSettings.REGISTRY_RETRY_MAX_MILLIS.get();
 
     // Worker-confined.
@@ -77,31 +73,15 @@ public final class KubernetesRegistryService implements RegistryService {
     /** When the current outage began (the first failed list in a row), or 0. */
     private long outageStartedNanos;
     private final Map<String, EndpointSlice> slices = new HashMap<>();
-    private final Subscriptions subscriptions = new Subscriptions();
     private final Map<ServiceMeta, List<RegisterMeta>> known = new LinkedHashMap<>();
-    private volatile boolean closed;
     private volatile long lists;
     private volatile long watches;
     private volatile long events;
 
     public KubernetesRegistryService(KubernetesTarget target) {
+        super(KubernetesTarget.SCHEME, log, "in Kubernetes a pod is published by its Service once ready",
+                new RegistryWorker("jupiter-registry-k8s"));
         this.target = target;
-        this.worker = new RegistryWorker("jupiter-registry-k8s");
-    }
-
-    @Override
-    public String scheme() {
-        return KubernetesRegistryFactory.SCHEME;
-    }
-
-    @Override
-    public void register(RegisterMeta meta) {
-        log.debug("{} not registered: in Kubernetes a pod is published by its Service once ready", meta);
-    }
-
-    @Override
-    public void unregister(RegisterMeta meta) {
-        log.debug("{} not unregistered: in Kubernetes a pod leaves its Service when it stops being ready", meta);
     }
 
     @Override
@@ -127,22 +107,6 @@ public final class KubernetesRegistryService implements RegistryService {
         return worker.query(() -> known.getOrDefault(service, List.of()), List.of());
     }
 
-    /** Nothing is ever registered: true at once. */
-    @Override
-    public boolean awaitRegistered(long timeoutMillis) {
-        return true;
-    }
-
-    @Override
-    public long skippedRecords() {
-        return records.skipped();
-    }
-
-    /** The worker (fault tests name its steps: list, watch, event, update). */
-    public RegistryWorker worker() {
-        return worker;
-    }
-
     /** Lists completed so far (tests). */
     public long listCount() {
         return lists;
@@ -161,7 +125,7 @@ public final class KubernetesRegistryService implements RegistryService {
     // ---- worker ----
 
     private void relist() {
-        if (closed) {
+        if (closed()) {
             return;
         }
         stopWatch();
@@ -215,7 +179,7 @@ public final class KubernetesRegistryService implements RegistryService {
     }
 
     private void watchEnded(Object id, WatcherException cause) {
-        if (closed || id != watchId) {
+        if (closed() || id != watchId) {
             return;
         }
         watchId = null;
@@ -235,7 +199,7 @@ public final class KubernetesRegistryService implements RegistryService {
     }
 
     private void sliceChanged(Object id, Watcher.Action action, EndpointSlice slice) {
-        if (closed || id != watchId || slice == null || slice.getMetadata() == null
+        if (closed() || id != watchId || slice == null || slice.getMetadata() == null
                 || slice.getMetadata().getName() == null) {
             return;
         }
@@ -329,11 +293,7 @@ public final class KubernetesRegistryService implements RegistryService {
     }
 
     @Override
-    public void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
+    protected void closing() {
         worker.run(() -> {
             stopWatch();
             if (client != null) {

@@ -4,10 +4,7 @@ import io.jupiter.common.Requires;
 import io.jupiter.common.ThrottledWarning;
 import io.jupiter.transport.Frames;
 import io.jupiter.transport.TransportConfig;
-import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelPromise;
-import io.netty.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,7 +24,7 @@ import org.slf4j.LoggerFactory;
  *       its calls at once as a lost connection and lets the group reconnect with backoff. Three times as long
  *       (27 ticks) is given to a connection still waiting for its first pong (one that waits in a busy provider's
  *       accept queue, or a reconnect the group holds back until it answers: it carries no calls yet, and closing it
- *       early only churns), and to one whose peer was heard on another connection in the last 2 ticks: that peer is
+ *       early only churns), and to one whose peer was heard on another connection in the last 5 ticks: that peer is
  *       alive and answering, so the silence is more likely a provider IO thread that lags behind (a starved machine,
  *       thousands of connections) than a dead path, and closing would add reconnects to the load;</li>
  *   <li>any other peer (1.3.1, or not known yet): nothing more.</li>
@@ -35,7 +32,7 @@ import org.slf4j.LoggerFactory;
  * Every new connection sends one ping as soon as it is active (after whatever the frame handler sends first, such as
  * a caller token): the probe that tells whether the peer answers. A 1.3.1 provider drops it as the heartbeat it is.
  */
-final class ConnectionKeepalive extends ChannelDuplexHandler implements Runnable {
+final class ConnectionKeepalive extends PeriodicChannelCheck {
 
     private static final Logger logger = LoggerFactory.getLogger(ConnectionKeepalive.class);
 
@@ -53,18 +50,20 @@ final class ConnectionKeepalive extends ChannelDuplexHandler implements Runnable
      * heard on another connection meanwhile.
      */
     static final int PATIENT_DEAD_TICKS = 3 * DEAD_TICKS;
+    /**
+     * How recently the peer must have been heard on another connection for the patient rule. Half the timeout: the
+     * other connection notes what it read only at its own tick, and on a starved machine its ticks and reads lag by
+     * a few hundred milliseconds while the peer is alive.
+     */
+    static final int HEARD_ELSEWHERE_TICKS = 5;
     /** One line a second at most: a dead path closes every connection over it at once. */
     private static final ThrottledWarning closes = new ThrottledWarning(logger, 1, TimeUnit.SECONDS);
 
     private final PeerPings peer;
-    private final long tickNanos;
-    private ChannelHandlerContext ctx;
-    private ScheduledFuture<?> tick;
     private long nextPingId = 1;
 
     // Event loop only.
     private boolean read;
-    private boolean wrote;
     private boolean wroteSinceRead;
     private int silentTicks;
     private int ticksSincePing = PING_SPACING_TICKS;
@@ -72,36 +71,15 @@ final class ConnectionKeepalive extends ChannelDuplexHandler implements Runnable
     private boolean proven;
 
     ConnectionKeepalive(TransportConfig config, PeerPings peer) {
+        super(TimeUnit.MILLISECONDS.toNanos(Requires.positive(config.keepaliveTimeoutMillis(),
+                "keepaliveTimeoutMillis")) / TICKS_PER_TIMEOUT);
         this.peer = Requires.notNull(peer, "peer");
-        long timeoutMillis = Requires.positive(config.keepaliveTimeoutMillis(), "keepaliveTimeoutMillis");
-        this.tickNanos = Math.max(1, TimeUnit.MILLISECONDS.toNanos(timeoutMillis) / TICKS_PER_TIMEOUT);
     }
 
     @Override
-    public void handlerAdded(ChannelHandlerContext ctx) {
-        this.ctx = ctx;
-        if (ctx.channel().isActive() && ctx.channel().isRegistered()) {
-            start();
-        }
-    }
-
-    @Override
-    public void channelActive(ChannelHandlerContext ctx) throws Exception {
-        super.channelActive(ctx);
+    void activated() {
         // After the handlers behind have seen the connection (a caller token must be the first frame).
         ping();
-        start();
-    }
-
-    @Override
-    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-        cancel();
-        super.channelInactive(ctx);
-    }
-
-    @Override
-    public void handlerRemoved(ChannelHandlerContext ctx) {
-        cancel();
     }
 
     @Override
@@ -118,19 +96,9 @@ final class ConnectionKeepalive extends ChannelDuplexHandler implements Runnable
         super.userEventTriggered(ctx, evt);
     }
 
+    /** One tick. */
     @Override
-    public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
-        wrote = true;
-        ctx.write(msg, promise);
-    }
-
-    /** One tick, on the event loop. */
-    @Override
-    public void run() {
-        tick = null;
-        if (!ctx.channel().isActive()) {
-            return;
-        }
+    boolean look() {
         if (read) {
             peer.heard(System.nanoTime());
             read = false;
@@ -145,16 +113,16 @@ final class ConnectionKeepalive extends ChannelDuplexHandler implements Runnable
         if (peer.answers()) {
             if (dead()) {
                 closes.warn("closing {}: nothing received for {} ms although the peer answers pings (a dead link?)",
-                        Transports.peer(ctx.channel()), silentTicks * TimeUnit.NANOSECONDS.toMillis(tickNanos));
+                        Transports.peer(ctx.channel()), silentTicks * TimeUnit.NANOSECONDS.toMillis(periodNanos()));
                 ctx.close();
-                return;
+                return false;
             }
             int pingAfter = wroteSinceRead ? BUSY_PING_TICKS : IDLE_PING_TICKS;
             if (silentTicks >= pingAfter && ticksSincePing >= PING_SPACING_TICKS) {
                 ping();
             }
         }
-        schedule();
+        return true;
     }
 
     private boolean dead() {
@@ -164,7 +132,7 @@ final class ConnectionKeepalive extends ChannelDuplexHandler implements Runnable
         if (!proven || silentTicks < DEAD_TICKS) {
             return false;
         }
-        return !peer.heardSince(System.nanoTime() - PING_SPACING_TICKS * tickNanos);
+        return !peer.heardSince(System.nanoTime() - HEARD_ELSEWHERE_TICKS * periodNanos());
     }
 
     private void ping() {
@@ -177,23 +145,5 @@ final class ConnectionKeepalive extends ChannelDuplexHandler implements Runnable
         }
         ctx.writeAndFlush(Frames.heartbeat(ctx.alloc(), id), ctx.voidPromise());
         ticksSincePing = 0;
-    }
-
-    private void start() {
-        if (tick == null) {
-            schedule();
-        }
-    }
-
-    private void schedule() {
-        tick = ctx.executor().schedule(this, tickNanos, TimeUnit.NANOSECONDS);
-    }
-
-    private void cancel() {
-        ScheduledFuture<?> pending = tick;
-        if (pending != null) {
-            tick = null;
-            pending.cancel(false);
-        }
     }
 }

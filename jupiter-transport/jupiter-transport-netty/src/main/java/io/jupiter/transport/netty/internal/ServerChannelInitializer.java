@@ -31,6 +31,8 @@ import org.slf4j.LoggerFactory;
  *    │  FlushConsolidationHandler(256, true)   outbound: the flushes of one read batch become one syscall
  *    │  IdleStateHandler(readerIdle, 0, 0)     (left out when readerIdleMillis is 0)
  *    │  ReaderIdleCloser (shared)              closes a connection that sent nothing for readerIdle
+ *    │  ProtocolSniffer (per channel)          only with other protocols (TransportConfig#protocols): the
+ *    │                                         first bytes choose the FrameDecoder or that protocol's handlers
  *    │  FrameDecoder (per channel)             16-byte header checks, heartbeats dropped, pings answered, a
  *    │                                         heartbeat flood closed
  *    ▼  FrameDispatcher (shared)               FrameHandler callbacks, back-pressure
@@ -100,7 +102,11 @@ public final class ServerChannelInitializer extends ChannelInitializer<Channel> 
             pipeline.addLast("idle", new IdleStateHandler(config.readerIdleMillis(), 0, 0, TimeUnit.MILLISECONDS));
             pipeline.addLast("idle-close", IdleHandlers.READER_IDLE_CLOSER);
         }
-        pipeline.addLast("decoder", new FrameDecoder(config, true));
-        pipeline.addLast("dispatcher", dispatcher);
+        if (config.protocols().isEmpty()) {
+            pipeline.addLast("decoder", new FrameDecoder(config, true));
+        } else {
+            pipeline.addLast("sniffer", new ProtocolSniffer(config, "decoder"));
+        }
+        pipeline.addLast(ProtocolSniffer.DISPATCHER, dispatcher);
     }
 }

@@ -1,10 +1,6 @@
 package io.jupiter.transport.netty.internal;
 
 import io.jupiter.transport.Frames;
-import io.netty.channel.ChannelDuplexHandler;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelPromise;
-import io.netty.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,57 +14,21 @@ import org.slf4j.LoggerFactory;
  * no write since the one before sends a heartbeat, so one goes out between half the idle time and the idle time
  * after the last write, never later. A heartbeat counts as a write, so an idle connection sends one per idle time.
  */
-final class WriterIdleHeartbeat extends ChannelDuplexHandler implements Runnable {
+final class WriterIdleHeartbeat extends PeriodicChannelCheck {
 
     private static final Logger logger = LoggerFactory.getLogger(WriterIdleHeartbeat.class);
-    private final long checkNanos;
-    private ChannelHandlerContext ctx;
-    private ScheduledFuture<?> check;
-    /** Whether anything was written since the last look; event loop only. */
-    private boolean wrote;
 
     WriterIdleHeartbeat(long writerIdleMillis) {
-        this.checkNanos = Math.max(1, TimeUnit.MILLISECONDS.toNanos(writerIdleMillis) / 2);
+        super(TimeUnit.MILLISECONDS.toNanos(writerIdleMillis) / 2);
     }
 
     @Override
-    public void handlerAdded(ChannelHandlerContext ctx) {
-        this.ctx = ctx;
-        if (ctx.channel().isActive() && ctx.channel().isRegistered()) {
-            start();
-        }
-    }
-
-    @Override
-    public void channelActive(ChannelHandlerContext ctx) throws Exception {
-        start();
-        super.channelActive(ctx);
-    }
-
-    @Override
-    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-        cancel();
-        super.channelInactive(ctx);
-    }
-
-    @Override
-    public void handlerRemoved(ChannelHandlerContext ctx) {
-        cancel();
-    }
-
-    @Override
-    public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+    void starting() {
         wrote = true;
-        ctx.write(msg, promise);
     }
 
-    /** One look, on the event loop. */
     @Override
-    public void run() {
-        check = null;
-        if (!ctx.channel().isActive()) {
-            return;
-        }
+    boolean look() {
         if (wrote) {
             wrote = false;
         } else {
@@ -78,25 +38,6 @@ final class WriterIdleHeartbeat extends ChannelDuplexHandler implements Runnable
             ctx.writeAndFlush(Frames.heartbeat(ctx.alloc()), ctx.voidPromise());
             wrote = true; // written past this handler, so noted here
         }
-        schedule();
-    }
-
-    private void start() {
-        if (check == null) {
-            wrote = true;
-            schedule();
-        }
-    }
-
-    private void schedule() {
-        check = ctx.executor().schedule(this, checkNanos, TimeUnit.NANOSECONDS);
-    }
-
-    private void cancel() {
-        ScheduledFuture<?> pending = check;
-        if (pending != null) {
-            check = null;
-            pending.cancel(false);
-        }
+        return true;
     }
 }

@@ -12,12 +12,12 @@ import io.jupiter.transport.Status;
  * a broadcast's list). {@code afterInvoke} runs exactly once for each interceptor whose {@code beforeInvoke}
  * returned, before the caller sees the outcome.
  */
-final class InterceptorStage extends CallStage {
+final class ConsumerInterceptorStage extends CallStage {
 
     private final InterceptorChain chain;
     private final CallStage next;
 
-    InterceptorStage(InterceptorChain chain, CallStage next) {
+    ConsumerInterceptorStage(InterceptorChain chain, CallStage next) {
         this.chain = chain;
         this.next = next;
     }

@@ -1,0 +1,62 @@
+package io.jupiter.protocol.http;
+
+import io.jupiter.serialization.Serializer;
+import io.jupiter.serialization.Serializers;
+import io.jupiter.serialization.wire.ResultWrapper;
+import io.jupiter.transport.ProtocolHeader;
+import io.jupiter.transport.Status;
+import io.netty.buffer.ByteBuf;
+
+/**
+ * A response frame the provider wrote, read back: the request's id, the status and the result (the return value,
+ * or the throwable when the status is not OK).
+ */
+record Answer(long id, Status status, Object result) {
+
+    /** {@link #read}, then releases {@code frame}. */
+    static Answer take(ByteBuf frame) {
+        try {
+            return read(frame);
+        } finally {
+            frame.release();
+        }
+    }
+
+    /**
+     * Reads {@code frame} (without releasing it): the answer, or {@code null} for a frame that answers no call
+     * (heartbeats, announcements).
+     */
+    static Answer read(ByteBuf frame) {
+        int start = frame.readerIndex();
+        byte sign = frame.getByte(start + ProtocolHeader.SIGN_OFFSET);
+        if (ProtocolHeader.messageCode(sign) != ProtocolHeader.RESPONSE) {
+            return null;
+        }
+        Status status = Status.fromByte(frame.getByte(start + ProtocolHeader.STATUS_OFFSET));
+        long id = frame.getLong(start + ProtocolHeader.ID_OFFSET);
+        ByteBuf body = frame.slice(start + ProtocolHeader.HEADER_SIZE,
+                frame.readableBytes() - ProtocolHeader.HEADER_SIZE);
+        Serializer serializer = Serializers.find(ProtocolHeader.serializerCode(sign));
+        if (serializer == null || !body.isReadable()) {
+            return new Answer(id, status, null);
+        }
+        try {
+            return new Answer(id, status, serializer.read(body, ResultWrapper.class).getResult());
+        } catch (RuntimeException e) {
+            return new Answer(id, Status.SERVER_ERROR, new IllegalStateException("the result could not be read: "
+                    + e.getMessage()));
+        }
+    }
+
+    /** The text a foreign caller gets for a failed call. */
+    String errorMessage() {
+        if (result instanceof Throwable t) {
+            String message = t.getMessage();
+            String name = t.getClass().getName();
+            boolean ours = name.startsWith("io.jupiter.") || name.startsWith("org.jupiter.");
+            return ours ? String.valueOf(message) : t.getClass().getSimpleName() + (message == null ? ""
+                    : ": " + message);
+        }
+        return status.name();
+    }
+}

@@ -1,0 +1,332 @@
+package io.jupiter.protocol.http;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.Message;
+import io.jupiter.rpc.internal.filter.Deadlines;
+import io.jupiter.transport.Frame;
+import io.jupiter.transport.Status;
+import io.jupiter.transport.TransportConfig;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufInputStream;
+import io.netty.buffer.CompositeByteBuf;
+import io.netty.channel.ChannelDuplexHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.ChannelPromise;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http2.DefaultHttp2DataFrame;
+import io.netty.handler.codec.http2.DefaultHttp2Headers;
+import io.netty.handler.codec.http2.DefaultHttp2HeadersFrame;
+import io.netty.handler.codec.http2.DefaultHttp2ResetFrame;
+import io.netty.handler.codec.http2.DefaultHttp2WindowUpdateFrame;
+import io.netty.handler.codec.http2.Http2DataFrame;
+import io.netty.handler.codec.http2.Http2Error;
+import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
+import io.netty.handler.codec.http2.Http2FrameStream;
+import io.netty.handler.codec.http2.Http2Headers;
+import io.netty.handler.codec.http2.Http2HeadersFrame;
+import io.netty.handler.codec.http2.Http2ResetFrame;
+import io.netty.handler.codec.http2.Http2Settings;
+import io.netty.util.AsciiString;
+import io.netty.util.ReferenceCountUtil;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * gRPC unary calls over HTTP/2, one per connection, after Netty's {@code Http2FrameCodec}: each call's request
+ * message becomes a request frame (invoke id: the HTTP/2 stream id) fired to the frame dispatcher, so the provider
+ * chain serves it as a 1.3.1 request of this connection; the response frame the connection writes back becomes the
+ * response message and trailers. {@code grpc-timeout} travels as the deadline attachment, and answers
+ * {@code DEADLINE_EXCEEDED} here when it passes first; custom ASCII metadata travels as attachments.
+ *
+ * <p>Limits: a request message larger than the body cap resets the stream ({@code RESOURCE_EXHAUSTED}); at most
+ * {@value #MAX_CONCURRENT_STREAMS} calls per connection at once (HTTP/2 setting), headers of at most
+ * {@value #MAX_HEADER_LIST_SIZE} bytes, {@value #MAX_ATTACHMENTS} metadata entries.
+ */
+final class GrpcHandler extends ChannelDuplexHandler {
+
+    static final int MAX_CONCURRENT_STREAMS = 100;
+    static final int MAX_HEADER_LIST_SIZE = 8192;
+    static final int MAX_ATTACHMENTS = 32;
+
+    private static final AsciiString GRPC = AsciiString.cached("application/grpc");
+    private static final AsciiString GRPC_STATUS = AsciiString.cached("grpc-status");
+    private static final AsciiString GRPC_MESSAGE = AsciiString.cached("grpc-message");
+    private static final AsciiString GRPC_TIMEOUT = AsciiString.cached("grpc-timeout");
+    private static final AsciiString CONTENT_TYPE = AsciiString.cached("content-type");
+
+    /** One call: its stream, the request bytes so far, its deadline timer. */
+    private static final class Call {
+        final Http2FrameStream stream;
+        final Http2Headers headers;
+        CompositeByteBuf data;
+        int bytes;
+        ScheduledFuture<?> deadline;
+
+        Call(Http2FrameStream stream, Http2Headers headers) {
+            this.stream = stream;
+            this.headers = headers;
+        }
+
+        /** Frees the buffered bytes and the timer; returns how many bytes were buffered. */
+        int release() {
+            int freed = bytes;
+            bytes = 0;
+            if (data != null) {
+                data.release();
+                data = null;
+            }
+            if (deadline != null) {
+                deadline.cancel(false);
+            }
+            return freed;
+        }
+    }
+
+    private final MethodLookup lookup;
+    private final RequestFrames frames;
+    private final ProtobufMethods protobuf;
+    private final int maxMessageSize;
+    private final Map<Integer, Call> calls = new HashMap<>();
+    /** Request bytes buffered over all calls of the connection; at most the body cap, as the frame decoder's. */
+    private long buffered;
+
+    private GrpcHandler(MethodLookup lookup, RequestFrames frames, ProtobufMethods protobuf, int maxMessageSize) {
+        this.lookup = lookup;
+        this.frames = frames;
+        this.protobuf = protobuf;
+        this.maxMessageSize = maxMessageSize;
+    }
+
+    /** Installs the HTTP/2 codec and a gRPC handler before {@code beforeName}. */
+    static void install(ChannelPipeline pipeline, String beforeName, TransportConfig config, MethodLookup lookup,
+                        RequestFrames frames, ProtobufMethods protobuf) {
+        Http2Settings settings = Http2Settings.defaultSettings()
+                .maxConcurrentStreams(MAX_CONCURRENT_STREAMS)
+                .maxHeaderListSize(MAX_HEADER_LIST_SIZE);
+        pipeline.addBefore(beforeName, "h2-codec", Http2FrameCodecBuilder.forServer()
+                .initialSettings(settings).validateHeaders(true).build());
+        pipeline.addBefore(beforeName, "grpc", new GrpcHandler(lookup, frames, protobuf, config.maxBodySize()));
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        try {
+            if (msg instanceof Http2HeadersFrame headers) {
+                onHeaders(ctx, headers);
+            } else if (msg instanceof Http2DataFrame data) {
+                onData(ctx, data);
+            } else if (msg instanceof Http2ResetFrame reset) {
+                Call call = calls.remove(reset.stream().id());
+                if (call != null) {
+                    buffered -= call.release();
+                }
+            }
+        } finally {
+            ReferenceCountUtil.release(msg);
+        }
+    }
+
+    private void onHeaders(ChannelHandlerContext ctx, Http2HeadersFrame frame) {
+        int id = frame.stream().id();
+        Call call = calls.get(id);
+        if (call == null) {
+            Http2Headers headers = frame.headers();
+            call = new Call(frame.stream(), headers);
+            calls.put(id, call);
+            CharSequence type = headers.get(CONTENT_TYPE);
+            if (!"POST".contentEquals(headers.method() == null ? "" : headers.method())
+                    || type == null || !AsciiString.of(type).startsWith(GRPC)) {
+                calls.remove(id);
+                ctx.write(new DefaultHttp2HeadersFrame(new DefaultHttp2Headers()
+                        .status(HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE.codeAsText()), true).stream(frame.stream()));
+                ctx.flush();
+                return;
+            }
+        }
+        if (frame.isEndStream()) {
+            call(ctx, call);
+        }
+    }
+
+    private void onData(ChannelHandlerContext ctx, Http2DataFrame frame) {
+        Call call = calls.get(frame.stream().id());
+        int bytes = frame.initialFlowControlledBytes();
+        if (bytes > 0) {
+            ctx.write(new DefaultHttp2WindowUpdateFrame(bytes).stream(frame.stream()));
+        }
+        if (call == null) {
+            return;
+        }
+        if (call.data == null) {
+            call.data = ctx.alloc().compositeBuffer();
+        }
+        int incoming = frame.content().readableBytes();
+        if (call.bytes + incoming > maxMessageSize + 5) {
+            fail(ctx, call, Status.BAD_REQUEST, 8, "request message over the " + maxMessageSize + "-byte cap");
+            return;
+        }
+        if (buffered + incoming > maxMessageSize + 5) {
+            fail(ctx, call, Status.BAD_REQUEST, 8, "the connection's calls buffer more than the "
+                    + maxMessageSize + "-byte cap at once");
+            return;
+        }
+        buffered += incoming;
+        call.bytes += incoming;
+        call.data.addComponent(true, frame.content().retain());
+        if (frame.isEndStream()) {
+            call(ctx, call);
+        } else {
+            ctx.flush();
+        }
+    }
+
+    private void call(ChannelHandlerContext ctx, Call call) {
+        Frame request;
+        try {
+            request = toFrame(ctx, call);
+        } catch (ForeignCallException e) {
+            fail(ctx, call, e.status(), StatusCodes.grpc(e.status()), e.getMessage());
+            return;
+        } catch (RuntimeException e) { // the arguments cannot be written in the server's serializer
+            fail(ctx, call, Status.SERVER_ERROR, StatusCodes.grpc(Status.SERVER_ERROR), e.getMessage());
+            return;
+        } finally {
+            buffered -= call.release(); // the request is read (or refused): its bytes are free
+        }
+        long timeout = GrpcTimeout.millis(call.headers.get(GRPC_TIMEOUT));
+        if (timeout > 0) {
+            call.deadline = ctx.executor().schedule(() -> {
+                if (calls.get(call.stream.id()) == call) {
+                    fail(ctx, call, Status.SERVER_TIMEOUT, StatusCodes.GRPC_DEADLINE_EXCEEDED,
+                            "deadline of " + timeout + " ms exceeded");
+                }
+            }, timeout, TimeUnit.MILLISECONDS);
+        }
+        ctx.flush();
+        ctx.fireChannelRead(request);
+    }
+
+    private Frame toFrame(ChannelHandlerContext ctx, Call call) {
+        String path = String.valueOf(call.headers.path());
+        int slash = path.lastIndexOf('/');
+        if (!path.startsWith("/") || slash <= 1 || slash == path.length() - 1) {
+            throw new ForeignCallException(Status.SERVICE_NOT_FOUND, "path " + path
+                    + " (expected: /{service}/{method})");
+        }
+        CallTarget target = lookup.find(path.substring(1, slash), path.substring(slash + 1), null, null, 1);
+        var parser = protobuf.parameterParser(target.method());
+        ByteBuf data = call.data;
+        if (data == null || data.readableBytes() < 5) {
+            throw new ForeignCallException(Status.BAD_REQUEST, "no request message");
+        }
+        if (data.getByte(data.readerIndex()) != 0) {
+            throw new ForeignCallException(Status.BAD_REQUEST, "compressed messages are not supported");
+        }
+        long length = data.getUnsignedInt(data.readerIndex() + 1);
+        if (length != data.readableBytes() - 5) {
+            throw new ForeignCallException(Status.BAD_REQUEST, "one request message expected (declared " + length
+                    + " bytes, " + (data.readableBytes() - 5) + " sent)");
+        }
+        Object argument;
+        try {
+            argument = parser.parseFrom(new ByteBufInputStream(data.skipBytes(5)));
+        } catch (InvalidProtocolBufferException e) {
+            throw new ForeignCallException(Status.BAD_REQUEST, "request message: " + e.getMessage());
+        }
+        return frames.request(ctx.alloc(), call.stream.id(), target, new Object[] {argument}, attachments(call));
+    }
+
+    private static Map<String, String> attachments(Call call) {
+        Map<String, String> attachments = new HashMap<>();
+        long timeout = GrpcTimeout.millis(call.headers.get(GRPC_TIMEOUT));
+        if (timeout > 0) {
+            attachments.put(Deadlines.KEY, Long.toString(timeout));
+        }
+        for (Map.Entry<CharSequence, CharSequence> header : call.headers) {
+            String name = header.getKey().toString().toLowerCase(Locale.ROOT);
+            if (name.startsWith(":") || name.startsWith("grpc-") || name.endsWith("-bin") || name.equals("te")
+                    || name.equals("content-type") || name.equals("user-agent") || name.startsWith("jupiter.")) {
+                continue;
+            }
+            if (attachments.size() >= MAX_ATTACHMENTS) {
+                throw new ForeignCallException(Status.BAD_REQUEST, "more than " + MAX_ATTACHMENTS
+                        + " metadata entries");
+            }
+            attachments.put(name, header.getValue().toString());
+        }
+        return attachments.isEmpty() ? null : attachments;
+    }
+
+    @Override
+    public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+        if (!(msg instanceof ByteBuf frame)) {
+            ctx.write(msg, promise);
+            return;
+        }
+        Answer answer = Answer.take(frame);
+        Call call = answer == null || answer.id() > Integer.MAX_VALUE ? null : calls.get((int) answer.id());
+        if (call == null) {
+            promise.trySuccess(); // a heartbeat, or a call reset or timed out meanwhile
+            return;
+        }
+        if (answer.status() != Status.OK) {
+            fail(ctx, call, answer.status(), StatusCodes.grpc(answer.status()), answer.errorMessage());
+            promise.trySuccess();
+            return;
+        }
+        if (!(answer.result() instanceof Message message)) {
+            fail(ctx, call, Status.SERVER_ERROR, 13, "the result is not a protobuf message");
+            promise.trySuccess();
+            return;
+        }
+        calls.remove(call.stream.id());
+        buffered -= call.release();
+        byte[] bytes = message.toByteArray();
+        ByteBuf out = ctx.alloc().buffer(5 + bytes.length);
+        out.writeByte(0).writeInt(bytes.length).writeBytes(bytes);
+        ctx.write(new DefaultHttp2HeadersFrame(new DefaultHttp2Headers().status(HttpResponseStatus.OK.codeAsText())
+                .set(CONTENT_TYPE, GRPC)).stream(call.stream));
+        ctx.write(new DefaultHttp2DataFrame(out).stream(call.stream));
+        ctx.write(new DefaultHttp2HeadersFrame(new DefaultHttp2Headers().setInt(GRPC_STATUS, 0), true)
+                .stream(call.stream), promise);
+        ctx.flush();
+    }
+
+    /** Ends {@code call} with a trailers-only response carrying {@code grpcCode}. */
+    private void fail(ChannelHandlerContext ctx, Call call, Status status, int grpcCode, String message) {
+        calls.remove(call.stream.id());
+        buffered -= call.release();
+        Http2Headers trailers = new DefaultHttp2Headers().status(HttpResponseStatus.OK.codeAsText())
+                .set(CONTENT_TYPE, GRPC).setInt(GRPC_STATUS, grpcCode)
+                .set(GRPC_MESSAGE, percentEncode(status.name() + ": " + message));
+        ctx.write(new DefaultHttp2HeadersFrame(trailers, true).stream(call.stream));
+        if (grpcCode == 8 && status == Status.BAD_REQUEST) {
+            ctx.write(new DefaultHttp2ResetFrame(Http2Error.CANCEL).stream(call.stream));
+        }
+        ctx.flush();
+    }
+
+    /** gRPC's percent-encoding of {@code grpc-message}: everything outside printable ASCII, and {@code %}. */
+    static String percentEncode(String text) {
+        StringBuilder out = new StringBuilder(text.length());
+        for (byte b : text.getBytes(StandardCharsets.UTF_8)) {
+            if (b >= 0x20 && b <= 0x7e && b != '%') {
+                out.append((char) b);
+            } else {
+                out.append('%').append(String.format("%02X", b & 0xff));
+            }
+        }
+        return out.toString();
+    }
+
+    @Override
+    public void handlerRemoved(ChannelHandlerContext ctx) {
+        calls.values().forEach(Call::release);
+        calls.clear();
+    }
+}

@@ -1,0 +1,28 @@
+package io.jupiter.protocol.http;
+
+import io.jupiter.rpc.protocol.ServerProtocol;
+
+/**
+ * HTTP/JSON and gRPC beside the 1.3.1 protocol on a provider's port:
+ *
+ * <pre>{@code
+ * JupiterServer server = JupiterServer.builder().port(18090)
+ *         .protocols(HttpProtocols.httpAndGrpc())
+ *         .build();
+ * }</pre>
+ *
+ * <p>A connection starting with an HTTP/1.1 request line speaks HTTP/JSON ({@code POST /{service}/{method}}, the
+ * body a JSON array of the arguments); one starting with the HTTP/2 client preface speaks gRPC (unary calls of
+ * methods whose parameter and result are protobuf messages); one starting with the 1.3.1 magic is served as
+ * without this module. Every request goes through the server's provider chain. See docs/protocols.md.
+ */
+public final class HttpProtocols {
+
+    private HttpProtocols() {
+    }
+
+    /** HTTP/1.1 with JSON and gRPC over cleartext HTTP/2 (prior knowledge). */
+    public static ServerProtocol httpAndGrpc() {
+        return InteropProtocol::new;
+    }
+}

@@ -1,0 +1,91 @@
+package io.jupiter.protocol.http;
+
+import io.jupiter.rpc.protocol.ServiceCatalog;
+import io.jupiter.transport.TransportConfig;
+import io.jupiter.transport.netty.NettyPortProtocol;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelPipeline;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpServerCodec;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Tells HTTP/1.1 and HTTP/2 (prior knowledge, as gRPC clients speak cleartext) from a connection's first bytes, and
+ * installs the handlers of the one it is.
+ *
+ * <pre>
+ *  HTTP/1.1:  HttpServerCodec → HttpObjectAggregator(body cap) → HttpJsonHandler → frame dispatcher
+ *  HTTP/2:    Http2FrameCodec → GrpcHandler → frame dispatcher
+ * </pre>
+ */
+final class InteropProtocol implements NettyPortProtocol {
+
+    /** The HTTP/2 client connection preface (RFC 9113, 3.4). */
+    static final byte[] HTTP2_PREFACE = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+
+    /** The request methods an HTTP/1.1 connection may start with, each followed by a space. */
+    private static final byte[][] HTTP1_METHODS = {bytes("POST "), bytes("GET "), bytes("PUT "), bytes("HEAD "),
+            bytes("DELETE "), bytes("OPTIONS "), bytes("PATCH ")};
+
+    private final ServiceCatalog catalog;
+    private final MethodLookup lookup;
+    private final ProtobufMethods protobuf = new ProtobufMethods();
+
+    InteropProtocol(ServiceCatalog catalog) {
+        this.catalog = catalog;
+        this.lookup = new MethodLookup(catalog);
+    }
+
+    @Override
+    public String name() {
+        return "http/1.1+json, h2c+grpc";
+    }
+
+    @Override
+    public Detection detect(ByteBuf firstBytes) {
+        Detection h2 = prefix(firstBytes, HTTP2_PREFACE);
+        if (h2 != Detection.NO_MATCH) {
+            return h2;
+        }
+        boolean more = false;
+        for (byte[] method : HTTP1_METHODS) {
+            Detection d = prefix(firstBytes, method);
+            if (d == Detection.MATCH) {
+                return d;
+            }
+            more |= d == Detection.NEED_MORE;
+        }
+        return more ? Detection.NEED_MORE : Detection.NO_MATCH;
+    }
+
+    @Override
+    public void install(ChannelPipeline pipeline, String beforeName, TransportConfig config, ByteBuf firstBytes) {
+        if (prefix(firstBytes, HTTP2_PREFACE) == Detection.MATCH) {
+            GrpcHandler.install(pipeline, beforeName, config, lookup,
+                    new RequestFrames(catalog.serializers(), "grpc"), protobuf);
+            return;
+        }
+        RequestFrames frames = new RequestFrames(catalog.serializers(), "http");
+        pipeline.addBefore(beforeName, "http-codec", new HttpServerCodec());
+        pipeline.addBefore(beforeName, "http-aggregator", new HttpObjectAggregator(config.maxBodySize()));
+        pipeline.addBefore(beforeName, "http-json", new HttpJsonHandler(lookup, frames,
+                new JsonCalls(config.maxBodySize())));
+    }
+
+    private static Detection prefix(ByteBuf in, byte[] expected) {
+        int n = Math.min(in.readableBytes(), expected.length);
+        for (int i = 0; i < n; i++) {
+            if (in.getByte(in.readerIndex() + i) != expected[i]) {
+                return Detection.NO_MATCH;
+            }
+        }
+        if (n == expected.length) {
+            return Detection.MATCH;
+        }
+        return Detection.NEED_MORE;
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.US_ASCII);
+    }
+}

@@ -1,0 +1,71 @@
+package io.jupiter.protocol.http;
+
+import io.jupiter.rpc.ServiceKey;
+import io.jupiter.rpc.protocol.ServiceCatalog;
+import io.jupiter.transport.Status;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Finds what a path {@code /{service}/{method}} calls: the service by its {@link ServiceKey#name()} (the interface's
+ * name unless registered under another), the group and version when several are registered under that name, and
+ * the public method of that name (by parameter count when overloaded). A request it cannot place is refused here,
+ * with the status the provider would send; nothing is read of its body.
+ */
+final class MethodLookup {
+
+    private final ServiceCatalog catalog;
+
+    MethodLookup(ServiceCatalog catalog) {
+        this.catalog = catalog;
+    }
+
+    /**
+     * The target of {@code service}/{@code method}; {@code group} and {@code version} may be {@code null} (any).
+     *
+     * @param argCount the number of arguments sent, or -1 when not known yet
+     * @throws ForeignCallException SERVICE_NOT_FOUND or BAD_REQUEST, saying why
+     */
+    CallTarget find(String service, String method, String group, String version, int argCount) {
+        List<ServiceCatalog.Entry> named = new ArrayList<>();
+        for (ServiceCatalog.Entry entry : catalog.named(service)) {
+            ServiceKey key = entry.key();
+            if ((group == null || key.group().equals(group)) && (version == null || key.version().equals(version))) {
+                named.add(entry);
+            }
+        }
+        if (named.isEmpty()) {
+            throw new ForeignCallException(Status.SERVICE_NOT_FOUND, "no service " + service
+                    + (group == null ? "" : " in group " + group) + (version == null ? "" : " of version " + version));
+        }
+        if (named.size() > 1) {
+            throw new ForeignCallException(Status.BAD_REQUEST, "service " + service + " is registered "
+                    + named.size() + " times: name its group and version (" + named.stream().map(e -> e.key()
+                    .toString()).toList() + ")");
+        }
+        ServiceCatalog.Entry entry = named.get(0);
+        Method found = null;
+        int candidates = 0;
+        for (Method m : entry.serviceInterface().getMethods()) {
+            if (!m.getName().equals(method) || Modifier.isStatic(m.getModifiers())) {
+                continue;
+            }
+            candidates++;
+            if (argCount < 0 || m.getParameterCount() == argCount) {
+                if (found != null) {
+                    throw new ForeignCallException(Status.BAD_REQUEST, "method " + method + " of " + service
+                            + " is overloaded with " + argCount + " parameters: not callable by name");
+                }
+                found = m;
+            }
+        }
+        if (found == null) {
+            throw new ForeignCallException(Status.SERVICE_NOT_FOUND, candidates == 0
+                    ? "no method " + method + " in service " + service
+                    : "method " + method + " of " + service + " takes no " + argCount + " arguments");
+        }
+        return new CallTarget(entry.key(), found);
+    }
+}

@@ -1,0 +1,55 @@
+package io.jupiter.protocol.http;
+
+import io.jupiter.rpc.ServiceKey;
+import io.jupiter.serialization.Serializer;
+import io.jupiter.serialization.SerializerType;
+import io.jupiter.serialization.Serializers;
+import io.jupiter.serialization.wire.MessageWrapper;
+import io.jupiter.serialization.wire.ServiceMetadata;
+import io.jupiter.transport.Frame;
+import io.jupiter.transport.ProtocolHeader;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Writes a foreign call as the request frame a 1.3.1 consumer would send: a {@link MessageWrapper} in one of the
+ * serializers the server accepts (protostuff when it does), so that the provider reads it as any other request.
+ */
+final class RequestFrames {
+
+    private final Serializer serializer;
+    private final String appName;
+
+    RequestFrames(Set<SerializerType> accepted, String appName) {
+        SerializerType type = accepted.contains(SerializerType.PROTOSTUFF) ? SerializerType.PROTOSTUFF
+                : accepted.stream().sorted().findFirst().orElseThrow();
+        this.serializer = Serializers.get(type);
+        this.appName = appName;
+    }
+
+    /** The serializer the frames are written in, to read their responses with. */
+    Serializer serializer() {
+        return serializer;
+    }
+
+    /**
+     * A request frame (as the frame decoder delivers one) calling {@code target} with {@code args}.
+     *
+     * @param attachments the call's attachments, or {@code null}
+     */
+    Frame request(ByteBufAllocator alloc, long id, CallTarget target, Object[] args, Map<String, String> attachments) {
+        ServiceKey key = target.key();
+        MessageWrapper message = new MessageWrapper(appName, new ServiceMetadata(key.group(), key.name(),
+                key.version()), target.method().getName(), args, attachments);
+        ByteBuf body = alloc.buffer();
+        try {
+            serializer.write(body, message);
+        } catch (RuntimeException e) {
+            body.release();
+            throw e;
+        }
+        return new Frame(ProtocolHeader.REQUEST, serializer.type().code(), (byte) 0, id, body, System.nanoTime());
+    }
+}

@@ -1,0 +1,83 @@
+package io.jupiter.protocol.http;
+
+import io.jupiter.transport.Status;
+
+/**
+ * What each {@link Status} is in HTTP and in gRPC: one row per status, the one table of this module. A status that
+ * proves the method did not run ({@code SERVER_BUSY}, flow control) maps to codes clients retry
+ * ({@code 503}/{@code UNAVAILABLE}, {@code 429}/{@code RESOURCE_EXHAUSTED}).
+ *
+ * <pre>
+ * status                    HTTP  gRPC
+ * OK                        200   0  OK
+ * CLIENT_ERROR              502   14 UNAVAILABLE
+ * CLIENT_TIMEOUT            504   4  DEADLINE_EXCEEDED
+ * SERVER_TIMEOUT            504   4  DEADLINE_EXCEEDED
+ * BAD_REQUEST               400   3  INVALID_ARGUMENT
+ * SERVICE_NOT_FOUND         404   12 UNIMPLEMENTED
+ * SERVER_ERROR              500   13 INTERNAL
+ * SERVER_BUSY               503   14 UNAVAILABLE
+ * SERVICE_EXPECTED_ERROR    500   2  UNKNOWN
+ * SERVICE_UNEXPECTED_ERROR  500   2  UNKNOWN
+ * APP_FLOW_CONTROL          429   8  RESOURCE_EXHAUSTED
+ * PROVIDER_FLOW_CONTROL     429   8  RESOURCE_EXHAUSTED
+ * DESERIALIZATION_FAIL      500   13 INTERNAL
+ * STREAM_CANCELLED          499   1  CANCELLED
+ * SLOW_CONSUMER             429   8  RESOURCE_EXHAUSTED
+ * SHUTTING_DOWN             503   14 UNAVAILABLE
+ * UNKNOWN                   500   2  UNKNOWN
+ * </pre>
+ */
+enum StatusCodes {
+    OK(Status.OK, 200, 0),
+    CLIENT_ERROR(Status.CLIENT_ERROR, 502, 14),
+    CLIENT_TIMEOUT(Status.CLIENT_TIMEOUT, 504, 4),
+    SERVER_TIMEOUT(Status.SERVER_TIMEOUT, 504, 4),
+    BAD_REQUEST(Status.BAD_REQUEST, 400, 3),
+    SERVICE_NOT_FOUND(Status.SERVICE_NOT_FOUND, 404, 12),
+    SERVER_ERROR(Status.SERVER_ERROR, 500, 13),
+    SERVER_BUSY(Status.SERVER_BUSY, 503, 14),
+    SERVICE_EXPECTED_ERROR(Status.SERVICE_EXPECTED_ERROR, 500, 2),
+    SERVICE_UNEXPECTED_ERROR(Status.SERVICE_UNEXPECTED_ERROR, 500, 2),
+    APP_FLOW_CONTROL(Status.APP_FLOW_CONTROL, 429, 8),
+    PROVIDER_FLOW_CONTROL(Status.PROVIDER_FLOW_CONTROL, 429, 8),
+    DESERIALIZATION_FAIL(Status.DESERIALIZATION_FAIL, 500, 13),
+    STREAM_CANCELLED(Status.STREAM_CANCELLED, 499, 1),
+    SLOW_CONSUMER(Status.SLOW_CONSUMER, 429, 8),
+    SHUTTING_DOWN(Status.SHUTTING_DOWN, 503, 14),
+    UNKNOWN(Status.UNKNOWN, 500, 2);
+
+    /** gRPC's DEADLINE_EXCEEDED, for a deadline this module enforces itself. */
+    static final int GRPC_DEADLINE_EXCEEDED = 4;
+
+    private static final StatusCodes[] BY_STATUS = new StatusCodes[Status.values().length];
+
+    static {
+        for (StatusCodes row : values()) {
+            BY_STATUS[row.status.ordinal()] = row;
+        }
+        for (Status status : Status.values()) {
+            if (BY_STATUS[status.ordinal()] == null) {
+                throw new ExceptionInInitializerError("no row for status " + status);
+            }
+        }
+    }
+
+    private final Status status;
+    private final int http;
+    private final int grpc;
+
+    StatusCodes(Status status, int http, int grpc) {
+        this.status = status;
+        this.http = http;
+        this.grpc = grpc;
+    }
+
+    static int http(Status status) {
+        return BY_STATUS[status.ordinal()].http;
+    }
+
+    static int grpc(Status status) {
+        return BY_STATUS[status.ordinal()].grpc;
+    }
+}

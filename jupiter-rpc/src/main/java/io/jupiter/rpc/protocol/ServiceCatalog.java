@@ -1,0 +1,53 @@
+package io.jupiter.rpc.protocol;
+
+import io.jupiter.common.Requires;
+import io.jupiter.rpc.ServiceKey;
+import io.jupiter.serialization.SerializerType;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * A read-only view of what one {@link io.jupiter.rpc.JupiterServer} serves: its registered services with their
+ * interfaces, and the serializers it accepts. What a {@link ServerProtocol} needs to turn a foreign request into a
+ * request the server reads. Thread-safe; services registered after the server started appear at once.
+ */
+public final class ServiceCatalog {
+
+    /** One registered service: its key and the interface its methods are called through. */
+    public record Entry(ServiceKey key, Class<?> serviceInterface) {
+        public Entry {
+            Requires.notNull(key, "key");
+            Requires.notNull(serviceInterface, "serviceInterface");
+        }
+    }
+
+    private final List<Entry> entries = new CopyOnWriteArrayList<>();
+    private final Set<SerializerType> serializers;
+
+    /** A catalog of a server accepting {@code serializers}, with no service yet. */
+    public ServiceCatalog(Set<SerializerType> serializers) {
+        Requires.argument(!serializers.isEmpty(), "serializers: none (expected: at least one)");
+        this.serializers = Set.copyOf(serializers);
+    }
+
+    /** Adds a registered service (the server does this as it registers one). */
+    public void add(ServiceKey key, Class<?> serviceInterface) {
+        entries.add(new Entry(key, serviceInterface));
+    }
+
+    /** The registered services, in the order they were registered. */
+    public List<Entry> entries() {
+        return List.copyOf(entries);
+    }
+
+    /** The registered services whose {@link ServiceKey#name()} is {@code name}, of any group and version. */
+    public List<Entry> named(String name) {
+        return entries.stream().filter(e -> e.key().name().equals(name)).toList();
+    }
+
+    /** The serializers the server accepts on requests. */
+    public Set<SerializerType> serializers() {
+        return serializers;
+    }
+}
