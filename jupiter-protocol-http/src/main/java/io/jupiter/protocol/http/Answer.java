@@ -1,5 +1,6 @@
 package io.jupiter.protocol.http;
 
+import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.Serializers;
 import io.jupiter.serialization.wire.ResultWrapper;
@@ -43,7 +44,8 @@ record Answer(long id, Status status, Object result) {
         try {
             return new Answer(id, status, serializer.read(body, ResultWrapper.class).getResult());
         } catch (RuntimeException e) {
-            return new Answer(id, Status.SERVER_ERROR, new IllegalStateException("the result could not be read: "
+            return new Answer(id, StatusTable.SERVER_ERROR.status(),
+                    new IllegalStateException("the result could not be read: "
                     + e.getMessage()));
         }
     }

@@ -2,6 +2,7 @@ package io.jupiter.protocol.http;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
+import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.rpc.internal.filter.Deadlines;
 import io.jupiter.transport.Frame;
 import io.jupiter.transport.Status;
@@ -167,11 +168,12 @@ final class GrpcHandler extends ChannelDuplexHandler {
         }
         int incoming = frame.content().readableBytes();
         if (call.bytes + incoming > maxMessageSize + 5) {
-            fail(ctx, call, Status.BAD_REQUEST, 8, "request message over the " + maxMessageSize + "-byte cap");
+            fail(ctx, call, StatusTable.BAD_REQUEST.status(),
+                    8, "request message over the " + maxMessageSize + "-byte cap");
             return;
         }
         if (buffered + incoming > maxMessageSize + 5) {
-            fail(ctx, call, Status.BAD_REQUEST, 8, "the connection's calls buffer more than the "
+            fail(ctx, call, StatusTable.BAD_REQUEST.status(), 8, "the connection's calls buffer more than the "
                     + maxMessageSize + "-byte cap at once");
             return;
         }
@@ -193,7 +195,8 @@ final class GrpcHandler extends ChannelDuplexHandler {
             fail(ctx, call, e.status(), StatusCodes.grpc(e.status()), e.getMessage());
             return;
         } catch (RuntimeException e) { // the arguments cannot be written in the server's serializer
-            fail(ctx, call, Status.SERVER_ERROR, StatusCodes.grpc(Status.SERVER_ERROR), e.getMessage());
+            fail(ctx, call, StatusTable.SERVER_ERROR.status(),
+                    StatusCodes.grpc(StatusTable.SERVER_ERROR.status()), e.getMessage());
             return;
         } finally {
             buffered -= call.release(); // the request is read (or refused): its bytes are free
@@ -202,7 +205,7 @@ final class GrpcHandler extends ChannelDuplexHandler {
         if (timeout > 0) {
             call.deadline = ctx.executor().schedule(() -> {
                 if (calls.get(call.stream.id()) == call) {
-                    fail(ctx, call, Status.SERVER_TIMEOUT, StatusCodes.GRPC_DEADLINE_EXCEEDED,
+                    fail(ctx, call, StatusTable.SERVER_TIMEOUT.status(), StatusCodes.GRPC_DEADLINE_EXCEEDED,
                             "deadline of " + timeout + " ms exceeded");
                 }
             }, timeout, TimeUnit.MILLISECONDS);
@@ -215,28 +218,29 @@ final class GrpcHandler extends ChannelDuplexHandler {
         String path = String.valueOf(call.headers.path());
         int slash = path.lastIndexOf('/');
         if (!path.startsWith("/") || slash <= 1 || slash == path.length() - 1) {
-            throw new ForeignCallException(Status.SERVICE_NOT_FOUND, "path " + path
+            throw new ForeignCallException(StatusTable.SERVICE_NOT_FOUND.status(), "path " + path
                     + " (expected: /{service}/{method})");
         }
         CallTarget target = lookup.find(path.substring(1, slash), path.substring(slash + 1), null, null, 1);
         var parser = protobuf.parameterParser(target.method());
         ByteBuf data = call.data;
         if (data == null || data.readableBytes() < 5) {
-            throw new ForeignCallException(Status.BAD_REQUEST, "no request message");
+            throw new ForeignCallException(StatusTable.BAD_REQUEST.status(), "no request message");
         }
         if (data.getByte(data.readerIndex()) != 0) {
-            throw new ForeignCallException(Status.BAD_REQUEST, "compressed messages are not supported");
+            throw new ForeignCallException(StatusTable.BAD_REQUEST.status(), "compressed messages are not supported");
         }
         long length = data.getUnsignedInt(data.readerIndex() + 1);
         if (length != data.readableBytes() - 5) {
-            throw new ForeignCallException(Status.BAD_REQUEST, "one request message expected (declared " + length
+            throw new ForeignCallException(StatusTable.BAD_REQUEST.status(),
+                    "one request message expected (declared " + length
                     + " bytes, " + (data.readableBytes() - 5) + " sent)");
         }
         Object argument;
         try {
             argument = parser.parseFrom(new ByteBufInputStream(data.skipBytes(5)));
         } catch (InvalidProtocolBufferException e) {
-            throw new ForeignCallException(Status.BAD_REQUEST, "request message: " + e.getMessage());
+            throw new ForeignCallException(StatusTable.BAD_REQUEST.status(), "request message: " + e.getMessage());
         }
         return frames.request(ctx.alloc(), call.stream.id(), target, new Object[] {argument}, attachments(call));
     }
@@ -254,7 +258,7 @@ final class GrpcHandler extends ChannelDuplexHandler {
                 continue;
             }
             if (attachments.size() >= MAX_ATTACHMENTS) {
-                throw new ForeignCallException(Status.BAD_REQUEST, "more than " + MAX_ATTACHMENTS
+                throw new ForeignCallException(StatusTable.BAD_REQUEST.status(), "more than " + MAX_ATTACHMENTS
                         + " metadata entries");
             }
             attachments.put(name, header.getValue().toString());
@@ -280,7 +284,7 @@ final class GrpcHandler extends ChannelDuplexHandler {
             return;
         }
         if (!(answer.result() instanceof Message message)) {
-            fail(ctx, call, Status.SERVER_ERROR, 13, "the result is not a protobuf message");
+            fail(ctx, call, StatusTable.SERVER_ERROR.status(), 13, "the result is not a protobuf message");
             promise.trySuccess();
             return;
         }
@@ -305,7 +309,7 @@ final class GrpcHandler extends ChannelDuplexHandler {
                 .set(CONTENT_TYPE, GRPC).setInt(GRPC_STATUS, grpcCode)
                 .set(GRPC_MESSAGE, percentEncode(status.name() + ": " + message));
         ctx.write(new DefaultHttp2HeadersFrame(trailers, true).stream(call.stream));
-        if (grpcCode == 8 && status == Status.BAD_REQUEST) {
+        if (grpcCode == 8 && status == StatusTable.BAD_REQUEST.status()) {
             ctx.write(new DefaultHttp2ResetFrame(Http2Error.CANCEL).stream(call.stream));
         }
         ctx.flush();

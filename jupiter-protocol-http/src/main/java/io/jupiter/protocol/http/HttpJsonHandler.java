@@ -1,6 +1,7 @@
 package io.jupiter.protocol.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.transport.Frame;
 import io.jupiter.transport.Status;
 import io.netty.buffer.ByteBuf;
@@ -88,7 +89,7 @@ final class HttpJsonHandler extends ChannelDuplexHandler {
                 writeReady(ctx, null);
                 return;
             } catch (RuntimeException e) { // the arguments cannot be written in the server's serializer
-                call.response = error(Status.SERVER_ERROR, String.valueOf(e.getMessage()), null);
+                call.response = error(StatusTable.SERVER_ERROR.status(), String.valueOf(e.getMessage()), null);
                 writeReady(ctx, null);
                 return;
             }
@@ -100,17 +101,17 @@ final class HttpJsonHandler extends ChannelDuplexHandler {
 
     private Frame toFrame(ChannelHandlerContext ctx, long id, FullHttpRequest request) {
         if (request.decoderResult().isFailure()) {
-            throw new ForeignCallException(Status.BAD_REQUEST, "malformed HTTP request: "
+            throw new ForeignCallException(StatusTable.BAD_REQUEST.status(), "malformed HTTP request: "
                     + request.decoderResult().cause());
         }
         if (!HttpMethod.POST.equals(request.method())) {
-            throw new ForeignCallException(Status.BAD_REQUEST, request.method() + " " + request.uri()
+            throw new ForeignCallException(StatusTable.BAD_REQUEST.status(), request.method() + " " + request.uri()
                     + " (expected: POST /{service}/{method} with a JSON array of the arguments)");
         }
         QueryStringDecoder uri = new QueryStringDecoder(request.uri());
         String[] parts = uri.path().split("/", -1);
         if (parts.length != 3 || !parts[0].isEmpty() || parts[1].isEmpty() || parts[2].isEmpty()) {
-            throw new ForeignCallException(Status.BAD_REQUEST, "path " + uri.path()
+            throw new ForeignCallException(StatusTable.BAD_REQUEST.status(), "path " + uri.path()
                     + " (expected: /{service}/{method})");
         }
         ByteBuf content = request.content();
@@ -183,7 +184,8 @@ final class HttpJsonHandler extends ChannelDuplexHandler {
         try {
             body = json.result(result);
         } catch (Exception e) {
-            return error(Status.SERVER_ERROR, "the result cannot be written as JSON: " + e.getMessage(), null);
+            return error(StatusTable.SERVER_ERROR.status(),
+                    "the result cannot be written as JSON: " + e.getMessage(), null);
         }
         return response(HttpResponseStatus.OK, body);
     }

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.serialization.ReadLimits;
 import io.jupiter.transport.Status;
 import java.io.IOException;
@@ -63,7 +64,7 @@ final class JsonCalls {
             return new JsonNode[0];
         }
         if (!tree.isArray()) {
-            throw new ForeignCallException(Status.BAD_REQUEST, "the body is a JSON " + tree.getNodeType()
+            throw new ForeignCallException(StatusTable.BAD_REQUEST.status(), "the body is a JSON " + tree.getNodeType()
                     .name().toLowerCase(Locale.ROOT) + " (expected: an array of the method's arguments)");
         }
         JsonNode[] values = new JsonNode[tree.size()];
@@ -81,7 +82,7 @@ final class JsonCalls {
             try {
                 args[i] = mapper.readerFor(mapper.constructType(types[i])).readValue(values[i]);
             } catch (IOException | IllegalArgumentException e) {
-                throw new ForeignCallException(Status.BAD_REQUEST, "argument " + i + " is not a "
+                throw new ForeignCallException(StatusTable.BAD_REQUEST.status(), "argument " + i + " is not a "
                         + types[i].getTypeName() + ": " + shortMessage(e));
             }
         }
@@ -106,7 +107,8 @@ final class JsonCalls {
     }
 
     private static ForeignCallException badJson(IOException e) {
-        return new ForeignCallException(Status.BAD_REQUEST, "the body is not valid JSON: " + shortMessage(e));
+        return new ForeignCallException(StatusTable.BAD_REQUEST.status(),
+                "the body is not valid JSON: " + shortMessage(e));
     }
 
     private static String shortMessage(Exception e) {

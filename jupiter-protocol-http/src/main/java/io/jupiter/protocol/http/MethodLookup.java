@@ -1,8 +1,8 @@
 package io.jupiter.protocol.http;
 
 import io.jupiter.rpc.ServiceKey;
+import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.rpc.protocol.ServiceCatalog;
-import io.jupiter.transport.Status;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
@@ -37,11 +37,11 @@ final class MethodLookup {
             }
         }
         if (named.isEmpty()) {
-            throw new ForeignCallException(Status.SERVICE_NOT_FOUND, "no service " + service
+            throw new ForeignCallException(StatusTable.SERVICE_NOT_FOUND.status(), "no service " + service
                     + (group == null ? "" : " in group " + group) + (version == null ? "" : " of version " + version));
         }
         if (named.size() > 1) {
-            throw new ForeignCallException(Status.BAD_REQUEST, "service " + service + " is registered "
+            throw new ForeignCallException(StatusTable.BAD_REQUEST.status(), "service " + service + " is registered "
                     + named.size() + " times: name its group and version (" + named.stream().map(e -> e.key()
                     .toString()).toList() + ")");
         }
@@ -55,14 +55,15 @@ final class MethodLookup {
             candidates++;
             if (argCount < 0 || m.getParameterCount() == argCount) {
                 if (found != null) {
-                    throw new ForeignCallException(Status.BAD_REQUEST, "method " + method + " of " + service
+                    throw new ForeignCallException(StatusTable.BAD_REQUEST.status(),
+                            "method " + method + " of " + service
                             + " is overloaded with " + argCount + " parameters: not callable by name");
                 }
                 found = m;
             }
         }
         if (found == null) {
-            throw new ForeignCallException(Status.SERVICE_NOT_FOUND, candidates == 0
+            throw new ForeignCallException(StatusTable.SERVICE_NOT_FOUND.status(), candidates == 0
                     ? "no method " + method + " in service " + service
                     : "method " + method + " of " + service + " takes no " + argCount + " arguments");
         }

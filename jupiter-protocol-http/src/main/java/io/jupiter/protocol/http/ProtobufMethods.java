@@ -2,7 +2,7 @@ package io.jupiter.protocol.http;
 
 import com.google.protobuf.Message;
 import com.google.protobuf.Parser;
-import io.jupiter.transport.Status;
+import io.jupiter.rpc.internal.StatusTable;
 import java.lang.reflect.Method;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -27,7 +27,8 @@ final class ProtobufMethods {
         Class<?>[] types = method.getParameterTypes();
         if (types.length != 1 || !Message.class.isAssignableFrom(types[0])
                 || !Message.class.isAssignableFrom(method.getReturnType())) {
-            throw new ForeignCallException(Status.SERVICE_NOT_FOUND, method.getDeclaringClass().getName() + "."
+            throw new ForeignCallException(StatusTable.SERVICE_NOT_FOUND.status(),
+                    method.getDeclaringClass().getName() + "."
                     + method.getName() + " is not callable over gRPC (expected: one protobuf message parameter and"
                     + " a protobuf message result)");
         }
@@ -35,7 +36,8 @@ final class ProtobufMethods {
             Message prototype = (Message) types[0].getMethod("getDefaultInstance").invoke(null);
             parser = prototype.getParserForType();
         } catch (ReflectiveOperationException e) {
-            throw new ForeignCallException(Status.SERVER_ERROR, "no parser for " + types[0].getName() + ": " + e);
+            throw new ForeignCallException(StatusTable.SERVER_ERROR.status(),
+                    "no parser for " + types[0].getName() + ": " + e);
         }
         parsers.putIfAbsent(method, parser);
         return parser;

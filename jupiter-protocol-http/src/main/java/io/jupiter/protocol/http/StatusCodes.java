@@ -1,5 +1,6 @@
 package io.jupiter.protocol.http;
 
+import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.transport.Status;
 
 /**
@@ -30,22 +31,22 @@ import io.jupiter.transport.Status;
  */
 enum StatusCodes {
     OK(Status.OK, 200, 0),
-    CLIENT_ERROR(Status.CLIENT_ERROR, 502, 14),
-    CLIENT_TIMEOUT(Status.CLIENT_TIMEOUT, 504, 4),
-    SERVER_TIMEOUT(Status.SERVER_TIMEOUT, 504, 4),
-    BAD_REQUEST(Status.BAD_REQUEST, 400, 3),
-    SERVICE_NOT_FOUND(Status.SERVICE_NOT_FOUND, 404, 12),
-    SERVER_ERROR(Status.SERVER_ERROR, 500, 13),
-    SERVER_BUSY(Status.SERVER_BUSY, 503, 14),
-    SERVICE_EXPECTED_ERROR(Status.SERVICE_EXPECTED_ERROR, 500, 2),
-    SERVICE_UNEXPECTED_ERROR(Status.SERVICE_UNEXPECTED_ERROR, 500, 2),
-    APP_FLOW_CONTROL(Status.APP_FLOW_CONTROL, 429, 8),
-    PROVIDER_FLOW_CONTROL(Status.PROVIDER_FLOW_CONTROL, 429, 8),
-    DESERIALIZATION_FAIL(Status.DESERIALIZATION_FAIL, 500, 13),
-    STREAM_CANCELLED(Status.STREAM_CANCELLED, 499, 1),
-    SLOW_CONSUMER(Status.SLOW_CONSUMER, 429, 8),
-    SHUTTING_DOWN(Status.SHUTTING_DOWN, 503, 14),
-    UNKNOWN(Status.UNKNOWN, 500, 2);
+    CLIENT_ERROR(StatusTable.CLIENT_ERROR.status(), 502, 14),
+    CLIENT_TIMEOUT(StatusTable.CLIENT_TIMEOUT.status(), 504, 4),
+    SERVER_TIMEOUT(StatusTable.SERVER_TIMEOUT.status(), 504, 4),
+    BAD_REQUEST(StatusTable.BAD_REQUEST.status(), 400, 3),
+    SERVICE_NOT_FOUND(StatusTable.SERVICE_NOT_FOUND.status(), 404, 12),
+    SERVER_ERROR(StatusTable.SERVER_ERROR.status(), 500, 13),
+    SERVER_BUSY(StatusTable.SERVER_BUSY.status(), 503, 14),
+    SERVICE_EXPECTED_ERROR(StatusTable.SERVICE_EXPECTED_ERROR.status(), 500, 2),
+    SERVICE_UNEXPECTED_ERROR(StatusTable.SERVICE_UNEXPECTED_ERROR.status(), 500, 2),
+    APP_FLOW_CONTROL(StatusTable.APP_FLOW_CONTROL.status(), 429, 8),
+    PROVIDER_FLOW_CONTROL(StatusTable.PROVIDER_FLOW_CONTROL.status(), 429, 8),
+    DESERIALIZATION_FAIL(StatusTable.DESERIALIZATION_FAIL.status(), 500, 13),
+    STREAM_CANCELLED(StatusTable.STREAM_CANCELLED.status(), 499, 1),
+    SLOW_CONSUMER(StatusTable.SLOW_CONSUMER.status(), 429, 8),
+    SHUTTING_DOWN(StatusTable.SHUTTING_DOWN.status(), 503, 14),
+    UNKNOWN(StatusTable.UNKNOWN.status(), 500, 2);
 
     /** gRPC's DEADLINE_EXCEEDED, for a deadline this module enforces itself. */
     static final int GRPC_DEADLINE_EXCEEDED = 4;
