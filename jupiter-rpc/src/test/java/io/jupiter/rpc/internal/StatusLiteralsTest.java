@@ -39,14 +39,6 @@ class StatusLiteralsTest {
             "jupiter-transport/jupiter-transport-api/src/main/java/io/jupiter/transport/Status.java",
             "jupiter-rpc/src/main/java/io/jupiter/rpc/internal/StatusTable.java");
 
-    /**
-     * Packages whose status literals are being moved behind the table in another change (issue #38, items 1-2).
-     * This exemption goes once they are clean: then remove this list.
-     */
-    private static final List<String> EXEMPT_UNTIL_CLEANED = List.of(
-            "jupiter-rpc/src/main/java/io/jupiter/rpc/internal/provider/",
-            "jupiter-rpc/src/main/java/io/jupiter/rpc/internal/stream/");
-
     private static final String NAMES = Arrays.stream(Status.values())
             .filter(s -> s != Status.OK)
             .map(Enum::name)
@@ -91,7 +83,7 @@ class StatusLiteralsTest {
 
     private static void scan(Path root, Path file, List<String> found) {
         String relative = root.relativize(file).toString().replace('\\', '/');
-        if (ALLOWED_FILES.contains(relative) || EXEMPT_UNTIL_CLEANED.stream().anyMatch(relative::startsWith)) {
+        if (ALLOWED_FILES.contains(relative)) {
             return;
         }
         String source;

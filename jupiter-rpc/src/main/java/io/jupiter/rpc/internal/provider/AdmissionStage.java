@@ -2,7 +2,7 @@ package io.jupiter.rpc.internal.provider;
 
 import io.jupiter.rpc.flow.FlowLimiter;
 import io.jupiter.rpc.internal.AdaptiveConcurrencyLimit;
-import io.jupiter.transport.Status;
+import io.jupiter.rpc.internal.StatusTable;
 
 /**
  * The first stage of a call, on the IO thread, before the body is read: {@code SERVER_BUSY} while draining; the
@@ -48,7 +48,7 @@ final class AdmissionStage extends ProviderStage {
         }
         if (draining.isOn()) {
             request.bodyDone();
-            responder.refuse(request, Refusal.of(Status.SERVER_BUSY, "provider busy: shutting down"));
+            responder.refuse(request, Refusal.of(StatusTable.SERVER_BUSY.status(), "provider busy: shutting down"));
             return;
         }
         ConnectionLoad load = request.open == null ? null : request.open.load;
@@ -56,7 +56,7 @@ final class AdmissionStage extends ProviderStage {
             String overloaded = load.admit(request.bodyBytes);
             if (overloaded != null) {
                 request.bodyDone();
-                responder.refuse(request, Refusal.of(Status.SERVER_BUSY, "provider busy: " + overloaded));
+                responder.refuse(request, Refusal.of(StatusTable.SERVER_BUSY.status(), "provider busy: " + overloaded));
                 return;
             }
             request.admitted(load);
@@ -65,7 +65,8 @@ final class AdmissionStage extends ProviderStage {
         if (limit != null) {
             if (!limit.tryAcquire()) {
                 request.bodyDone();
-                responder.refuse(request, Refusal.of(Status.SERVER_BUSY, "provider busy: " + limit.inFlight()
+                responder.refuse(request, Refusal.of(StatusTable.SERVER_BUSY.status(), "provider busy: "
+                        + limit.inFlight()
                         + " requests in flight, at its adaptive concurrency limit of " + limit.limit()));
                 return;
             }
@@ -75,7 +76,7 @@ final class AdmissionStage extends ProviderStage {
         if (appFlow != null) {
             if (!appFlow.tryAcquire()) {
                 request.bodyDone();
-                responder.refuse(request, Refusal.of(Status.APP_FLOW_CONTROL,
+                responder.refuse(request, Refusal.of(StatusTable.APP_FLOW_CONTROL.status(),
                         "application flow control refused the request: " + appFlow));
                 return;
             }

@@ -1,6 +1,6 @@
 package io.jupiter.rpc.internal.provider;
 
-import io.jupiter.transport.Status;
+import io.jupiter.rpc.internal.StatusTable;
 import java.util.concurrent.RejectedExecutionException;
 
 /**
@@ -25,7 +25,8 @@ final class HandOver {
         } catch (RejectedExecutionException e) {
             request.handOvers--; // still this thread's
             request.bodyDone();
-            responder.refuse(request, Refusal.of(Status.SERVER_BUSY, "provider busy: " + busyDetail(executor)));
+            responder.refuse(request, Refusal.of(StatusTable.SERVER_BUSY.status(), "provider busy: "
+                    + busyDetail(executor)));
         }
     }
 

@@ -1,6 +1,7 @@
 package io.jupiter.rpc.internal.provider;
 
 import io.jupiter.common.ThrottledWarning;
+import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.rpc.internal.stream.StreamOpener;
 import io.jupiter.rpc.metrics.RpcMetrics;
 import io.jupiter.rpc.security.Authorizer;
@@ -215,7 +216,7 @@ final class ProviderChain implements StreamOpener {
         public void shed(long waitedNanos, long limitNanos) {
             discard();
             metrics.queueShed();
-            responder.refuse(this, Refusal.of(Status.SERVER_BUSY, "provider busy: the request waited "
+            responder.refuse(this, Refusal.of(StatusTable.SERVER_BUSY.status(), "provider busy: the request waited "
                     + TimeUnit.NANOSECONDS.toMillis(waitedNanos) + " ms for a provider thread, above the "
                     + TimeUnit.NANOSECONDS.toMillis(limitNanos) + " ms its queue allows now"));
         }

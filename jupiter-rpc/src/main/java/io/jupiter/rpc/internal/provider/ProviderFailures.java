@@ -43,11 +43,11 @@ final class ProviderFailures {
     /** The status of {@code error}, thrown at {@code where}; {@code method} is the method called, or {@code null}. */
     static Status statusOf(Throwable error, Where where, MethodEntry method) {
         return switch (where) {
-            case READ -> Status.BAD_REQUEST;
-            case INTERCEPTOR -> StatusTable.fromThrowable(error, Status.SERVICE_UNEXPECTED_ERROR);
+            case READ -> StatusTable.BAD_REQUEST.status();
+            case INTERCEPTOR -> StatusTable.fromThrowable(error, StatusTable.SERVICE_UNEXPECTED_ERROR.status());
             case METHOD -> method != null && Throwables.isDeclaredBy(error, method.exceptionTypes)
-                    ? Status.SERVICE_EXPECTED_ERROR : Status.SERVICE_UNEXPECTED_ERROR;
-            case COMPLETION, RESPONSE -> Status.SERVER_ERROR;
+                    ? StatusTable.SERVICE_EXPECTED_ERROR.status() : StatusTable.SERVICE_UNEXPECTED_ERROR.status();
+            case COMPLETION, RESPONSE -> StatusTable.SERVER_ERROR.status();
         };
     }
 

@@ -2,11 +2,11 @@ package io.jupiter.rpc.internal.provider;
 
 import io.jupiter.common.LogText;
 import io.jupiter.common.ThrottledWarning;
+import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.Serializers;
 import io.jupiter.serialization.wire.MessageWrapper;
 import io.jupiter.serialization.wire.ServiceMetadata;
-import io.jupiter.transport.Status;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -70,7 +70,7 @@ final class ReadStage extends ProviderStage {
             return false;
         }
         if (message == null || request.service == null) {
-            responder.refuse(request, Refusal.closing(Status.BAD_REQUEST, "the " + request.what()
+            responder.refuse(request, Refusal.closing(StatusTable.BAD_REQUEST.status(), "the " + request.what()
                     + " names no service"));
             return false;
         }
@@ -84,7 +84,8 @@ final class ReadStage extends ProviderStage {
             badRequests.warnFor(request.peer(), "{}: {} {} refused: its envelope changed after it was"
                     + " authorized ({}.{})", request.connection.remoteAddress(), request.what(), request.id,
                     request.service.key(), LogText.of(request.authorizedMethod));
-            responder.refuse(request, Refusal.of(Status.BAD_REQUEST, "the " + request.what() + " names another"
+            responder.refuse(request, Refusal.of(StatusTable.BAD_REQUEST.status(), "the " + request.what()
+                    + " names another"
                     + " service or method after the one it was authorized for (" + request.service.key() + "."
                     + request.authorizedMethod + ")"));
             return false;
@@ -101,6 +102,6 @@ final class ReadStage extends ProviderStage {
                         + " (enable it with JupiterServer.Builder.serializers)";
         badRequests.warnFor(request.peer(), "{}{}: {} {} refused: {}", request.opensStream() ? "" : "closing ",
                 request.connection.remoteAddress(), request.what(), request.id, why);
-        responder.refuse(request, Refusal.closing(Status.BAD_REQUEST, why));
+        responder.refuse(request, Refusal.closing(StatusTable.BAD_REQUEST.status(), why));
     }
 }

@@ -3,11 +3,11 @@ package io.jupiter.rpc.internal.provider;
 import io.jupiter.common.LogText;
 import io.jupiter.common.ThrottledWarning;
 import io.jupiter.rpc.internal.AdaptiveConcurrencyLimit;
+import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.rpc.security.Authorizer;
 import io.jupiter.serialization.ArgumentTypes;
 import io.jupiter.serialization.SerializerType;
 import io.jupiter.serialization.wire.ServiceMetadata;
-import io.jupiter.transport.Status;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,17 +41,19 @@ final class ServiceLookup {
     /** What the arguments may be, once the request may go on; {@code null} once its refusal is left on it. */
     ArgumentTypes envelopeRead(ProviderRequest request, ServiceMetadata metadata, String methodName) {
         if (metadata == null) {
-            request.refusal = Refusal.closing(Status.BAD_REQUEST, "the " + request.what() + " names no service");
+            request.refusal = Refusal.closing(StatusTable.BAD_REQUEST.status(), "the " + request.what()
+                    + " names no service");
             return null;
         }
         ServiceEntry service = services.find(metadata);
         if (service == null) {
-            request.refusal = Refusal.of(Status.SERVICE_NOT_FOUND, "service not found: " + metadata.directory());
+            request.refusal = Refusal.of(StatusTable.SERVICE_NOT_FOUND.status(), "service not found: "
+                    + metadata.directory());
             return null;
         }
         if (!service.acceptsSerializer(request.serializerCode)) {
             SerializerType used = SerializerType.fromCode(request.serializerCode);
-            request.refusal = Refusal.of(Status.BAD_REQUEST, "service " + service.key() + " accepts only "
+            request.refusal = Refusal.of(StatusTable.BAD_REQUEST.status(), "service " + service.key() + " accepts only "
                     + service.pinnedSerializers() + " serializers, not " + (used == null ? "code "
                     + request.serializerCode : used.id()));
             return null;
@@ -60,8 +62,9 @@ final class ServiceLookup {
                 : service.argumentTypes(methodName);
         if (types == null) {
             request.refusal = request.opensStream()
-                    ? Refusal.of(Status.BAD_REQUEST, service.key() + "." + methodName + " is not a stream method")
-                    : Refusal.carrying(Status.SERVICE_UNEXPECTED_ERROR, new NoSuchMethodException(
+                    ? Refusal.of(StatusTable.BAD_REQUEST.status(), service.key() + "." + methodName
+                            + " is not a stream method")
+                    : Refusal.carrying(StatusTable.SERVICE_UNEXPECTED_ERROR.status(), new NoSuchMethodException(
                             service.serviceInterface().getName() + "." + methodName));
             return null;
         }
@@ -69,13 +72,14 @@ final class ServiceLookup {
             refusals.warnFor(request.peer(), "{}: {} refused: caller {} may not call {}.{}",
                     request.connection.remoteAddress(), request.opensStream() ? "stream" : "request " + request.id,
                     LogText.of(request.caller.toString()), service.key(), LogText.of(methodName));
-            request.refusal = Refusal.of(Status.BAD_REQUEST, "caller " + request.caller
+            request.refusal = Refusal.of(StatusTable.BAD_REQUEST.status(), "caller " + request.caller
                     + " is not authorized to call " + service.key() + "." + methodName);
             return null;
         }
         AdaptiveConcurrencyLimit limit = request.opensStream() ? null : service.concurrencyLimit(methodName);
         if (limit != null && !request.methodPermit(limit)) {
-            request.refusal = Refusal.of(Status.SERVER_BUSY, "provider busy: " + limit.inFlight() + " calls of "
+            request.refusal = Refusal.of(StatusTable.SERVER_BUSY.status(), "provider busy: " + limit.inFlight()
+                    + " calls of "
                     + service.serviceInterface().getSimpleName() + "." + methodName
                     + " in flight, at its adaptive concurrency limit of " + limit.limit());
             return null;

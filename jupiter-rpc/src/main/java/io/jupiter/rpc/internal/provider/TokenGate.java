@@ -1,12 +1,12 @@
 package io.jupiter.rpc.internal.provider;
 
 import io.jupiter.common.ThrottledWarning;
+import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.rpc.security.CallerIdentity;
 import io.jupiter.rpc.security.TokenAuthenticator;
 import io.jupiter.transport.Connection;
 import io.jupiter.transport.Frame;
 import io.jupiter.transport.ProtocolHeader;
-import io.jupiter.transport.Status;
 import io.jupiter.transport.TransportAddresses;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -145,7 +145,7 @@ final class TokenGate {
             connection.close();
             return null;
         }
-        return Refusal.closing(Status.BAD_REQUEST, why);
+        return Refusal.closing(StatusTable.BAD_REQUEST.status(), why);
     }
 
     private static void closeLater(Connection connection) {

@@ -1,8 +1,8 @@
 package io.jupiter.rpc.internal.stream;
 
 import io.jupiter.rpc.exception.StreamException;
+import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.rpc.stream.StreamIterator;
-import io.jupiter.transport.Status;
 import java.util.ArrayDeque;
 import java.util.NoSuchElementException;
 import java.util.Spliterator;
@@ -76,7 +76,8 @@ public final class BlockingSubscriber<T> implements Flow.Subscriber<T>, StreamIt
                     wait();
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
-                    throw new StreamException(Status.CLIENT_ERROR, "interrupted while waiting for a message", e);
+                    throw new StreamException(StatusTable.CLIENT_ERROR.status(),
+                            "interrupted while waiting for a message", e);
                 }
             }
             if (!queue.isEmpty()) {
@@ -88,7 +89,7 @@ public final class BlockingSubscriber<T> implements Flow.Subscriber<T>, StreamIt
                 if (failure instanceof RuntimeException runtime) {
                     throw runtime;
                 }
-                throw new StreamException(Status.CLIENT_ERROR, failure.toString(), failure);
+                throw new StreamException(StatusTable.CLIENT_ERROR.status(), failure.toString(), failure);
             }
             return false;
         }

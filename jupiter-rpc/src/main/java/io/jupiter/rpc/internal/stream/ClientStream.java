@@ -2,6 +2,7 @@ package io.jupiter.rpc.internal.stream;
 
 import io.jupiter.rpc.ServiceKey;
 import io.jupiter.rpc.exception.StreamException;
+import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.rpc.metrics.StreamMetrics;
 import io.jupiter.rpc.stream.StreamOptions;
 import io.jupiter.serialization.Serializer;
@@ -93,7 +94,7 @@ public final class ClientStream<T> implements InboundStream.Owner, ConsumerStrea
             if (uploadSource instanceof StreamSource source) {
                 source.start(stream.upload, streams.delivery());
             } else {
-                PublisherBridge.subscribe(uploadSource, stream.upload, Status.CLIENT_ERROR);
+                PublisherBridge.subscribe(uploadSource, stream.upload, StatusTable.CLIENT_ERROR.status());
             }
         }
         if (!connection.isActive()) {
@@ -141,7 +142,7 @@ public final class ClientStream<T> implements InboundStream.Owner, ConsumerStrea
     }
 
     private void failAndCancel(String violation) {
-        StreamException error = new StreamException(Status.BAD_REQUEST, "stream " + responses.name()
+        StreamException error = new StreamException(StatusTable.BAD_REQUEST.status(), "stream " + responses.name()
                 + ": the provider at " + connection().remoteAddress() + " broke the stream protocol: " + violation);
         responses.fail(error);
         inboundViolated(error);
@@ -149,11 +150,11 @@ public final class ClientStream<T> implements InboundStream.Owner, ConsumerStrea
 
     @Override
     public void inboundCancelled(String reason) {
-        ended(Status.STREAM_CANCELLED);
+        ended(StatusTable.STREAM_CANCELLED.status());
         streams.forget(this);
         Connection connection = connection();
         connection.write(StreamFrames.cancel(connection.alloc(), id(), reason));
-        stopUpload(Status.STREAM_CANCELLED, reason);
+        stopUpload(StatusTable.STREAM_CANCELLED.status(), reason);
     }
 
     @Override
@@ -165,7 +166,8 @@ public final class ClientStream<T> implements InboundStream.Owner, ConsumerStrea
     public void inboundEnded(Status status) {
         ended(status);
         streams.forget(this);
-        stopUpload(status == Status.OK ? Status.STREAM_CANCELLED : status, "the provider ended the stream ("
+        stopUpload(status == Status.OK ? StatusTable.STREAM_CANCELLED.status() : status,
+                "the provider ended the stream ("
                 + status + ")");
     }
 
@@ -186,9 +188,10 @@ public final class ClientStream<T> implements InboundStream.Owner, ConsumerStrea
     /** The connection closed before the stream ended. */
     @Override
     public void connectionLost() {
-        ended(Status.CLIENT_ERROR);
+        ended(StatusTable.CLIENT_ERROR.status());
         streams.forget(this);
-        responses.fail(new StreamException(Status.CLIENT_ERROR, "stream " + responses.name() + ": the connection to "
+        responses.fail(new StreamException(StatusTable.CLIENT_ERROR.status(), "stream " + responses.name()
+                + ": the connection to "
                 + connection().remoteAddress() + " closed before the stream ended"));
         OutboundStream sending = upload;
         if (sending != null) {

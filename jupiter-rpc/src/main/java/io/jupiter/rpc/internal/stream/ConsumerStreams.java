@@ -3,13 +3,13 @@ package io.jupiter.rpc.internal.stream;
 import io.jupiter.common.NamedThreadFactory;
 import io.jupiter.rpc.ServiceKey;
 import io.jupiter.rpc.exception.StreamException;
+import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.rpc.internal.VirtualThreads;
 import io.jupiter.rpc.metrics.RpcMetrics;
 import io.jupiter.rpc.metrics.StreamMetrics;
 import io.jupiter.transport.Connection;
 import io.jupiter.transport.Frame;
 import io.jupiter.transport.ProtocolHeader;
-import io.jupiter.transport.Status;
 import java.util.ArrayList;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -113,7 +113,7 @@ public final class ConsumerStreams implements AutoCloseable {
     public void awaitStreams(Connection connection, String what) {
         Peer peer = peers.get(connection);
         if (peer == null) {
-            throw new StreamException(Status.CLIENT_ERROR, "stream " + what + ": the connection to "
+            throw new StreamException(StatusTable.CLIENT_ERROR.status(), "stream " + what + ": the connection to "
                     + connection.remoteAddress() + " closed; not sent");
         }
         long left = TimeUnit.MILLISECONDS.toNanos(ANNOUNCEMENT_GRACE_MILLIS) - (System.nanoTime() - peer.since);
@@ -124,9 +124,10 @@ public final class ConsumerStreams implements AutoCloseable {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new StreamException(Status.CLIENT_ERROR, "stream " + what + ": interrupted; not sent", e);
+            throw new StreamException(StatusTable.CLIENT_ERROR.status(), "stream " + what
+                    + ": interrupted; not sent", e);
         }
-        throw new StreamException(Status.CLIENT_ERROR, "stream " + what + ": the provider at "
+        throw new StreamException(StatusTable.CLIENT_ERROR.status(), "stream " + what + ": the provider at "
                 + connection.remoteAddress() + " does not speak streams (it did not announce them when the"
                 + " connection opened: Jupiter 1.3.1, or a provider that serves no stream method); not sent");
     }

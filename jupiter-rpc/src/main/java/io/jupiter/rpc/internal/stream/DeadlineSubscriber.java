@@ -2,8 +2,8 @@ package io.jupiter.rpc.internal.stream;
 
 import io.jupiter.common.NamedThreadFactory;
 import io.jupiter.rpc.exception.StreamException;
+import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.rpc.stream.StreamDeadlines;
-import io.jupiter.transport.Status;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Flow;
@@ -87,7 +87,8 @@ public final class DeadlineSubscriber<T> implements Flow.Subscriber<T>, Flow.Sub
             s = upstream;
         }
         s.cancel();
-        StreamException error = new StreamException(Status.SERVER_TIMEOUT, "stream deadline passed: " + what
+        StreamException error = new StreamException(StatusTable.SERVER_TIMEOUT.status(), "stream deadline passed: "
+                + what
                 + " did not come within " + wait.toMillis() + " ms");
         // Not on the timer's one thread: the subscriber may be inside a long onNext, which this must wait for.
         ForkJoinPool.commonPool().execute(() -> signal(() -> downstream.onError(error)));

@@ -1,6 +1,7 @@
 package io.jupiter.rpc.internal.stream;
 
 import io.jupiter.rpc.exception.StreamException;
+import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.rpc.metrics.StreamMetrics;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.transport.Connection;
@@ -219,7 +220,7 @@ public final class InboundStream<T> implements Flow.Publisher<T>, Flow.Subscript
             }
             if (beyond) {
                 frame.release();
-                StreamException error = new StreamException(Status.BAD_REQUEST, "stream " + name + ": "
+                StreamException error = new StreamException(StatusTable.BAD_REQUEST.status(), "stream " + name + ": "
                         + connection.remoteAddress() + " sent a message beyond the credit it was given (" + credit
                         + " left)");
                 closed = true;
@@ -305,7 +306,7 @@ public final class InboundStream<T> implements Flow.Publisher<T>, Flow.Subscript
                     value = serializer.read(frame.body(), type);
                 } catch (RuntimeException e) {
                     cancel("a message could not be read");
-                    finish(new StreamException(Status.DESERIALIZATION_FAIL, "stream " + name
+                    finish(new StreamException(StatusTable.DESERIALIZATION_FAIL.status(), "stream " + name
                             + ": a message could not be read: " + e.getMessage(), e));
                     return;
                 }

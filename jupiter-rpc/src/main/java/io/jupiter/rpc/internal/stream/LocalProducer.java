@@ -1,9 +1,9 @@
 package io.jupiter.rpc.internal.stream;
 
 import io.jupiter.rpc.exception.StreamException;
+import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.rpc.stream.StreamProducer;
 import io.jupiter.rpc.stream.StreamSink;
-import io.jupiter.transport.Status;
 import java.util.concurrent.Flow;
 
 /**
@@ -44,7 +44,7 @@ final class LocalProducer<T> implements StreamSink<T>, Flow.Subscription {
                 wait();
             }
             if (over) {
-                throw new StreamException(Status.STREAM_CANCELLED, "the subscriber cancelled the stream");
+                throw new StreamException(StatusTable.STREAM_CANCELLED.status(), "the subscriber cancelled the stream");
             }
             demand--;
         }

@@ -1,6 +1,7 @@
 package io.jupiter.rpc.internal.stream;
 
 import io.jupiter.rpc.exception.StreamException;
+import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.rpc.metrics.StreamMetrics;
 import io.jupiter.rpc.stream.SlowConsumerPolicy;
 import io.jupiter.rpc.stream.StreamOptions;
@@ -265,7 +266,8 @@ public final class OutboundStream {
         }
         if (failedSlow) {
             countSlow(SlowConsumerPolicy.FAIL);
-            end(Status.SLOW_CONSUMER, overBudget ? "the receiver read too slowly: the streams of its connection"
+            end(StatusTable.SLOW_CONSUMER.status(), overBudget
+                    ? "the receiver read too slowly: the streams of its connection"
                     + (toSend ? " wait to write " : " buffer ") + budget.limit() + " bytes"
                     + (toSend ? "" : " beyond their credit") + ", the provider's cap"
                     : "the receiver read too slowly: " + options.bufferMessages() + " messages or "
@@ -349,13 +351,15 @@ public final class OutboundStream {
 
     /** The receiver cancelled: nothing more is sent. */
     void cancelled(String reason) {
-        closeNow(Status.STREAM_CANCELLED, reason == null || reason.isEmpty() ? "cancelled by the receiver" : reason,
+        closeNow(StatusTable.STREAM_CANCELLED.status(), reason == null || reason.isEmpty()
+                ? "cancelled by the receiver" : reason,
                 false);
     }
 
     /** The connection closed: nothing can be sent. */
     void connectionLost() {
-        closeNow(Status.CLIENT_ERROR, "the connection to " + connection.remoteAddress() + " closed", false);
+        closeNow(StatusTable.CLIENT_ERROR.status(), "the connection to " + connection.remoteAddress() + " closed",
+                false);
     }
 
     /** Ends the stream without a frame: its receiver already knows (it cancelled, or was told). */
@@ -508,7 +512,8 @@ public final class OutboundStream {
     private StreamException ended() {
         Status status = endStatus;
         if (status == null) {
-            return new StreamException(Status.SERVER_ERROR, "stream " + id + " was completed: nothing more may be"
+            return new StreamException(StatusTable.SERVER_ERROR.status(), "stream " + id
+                    + " was completed: nothing more may be"
                     + " sent");
         }
         return new StreamException(status, "stream " + id + " is over (" + status + "): " + endReason);

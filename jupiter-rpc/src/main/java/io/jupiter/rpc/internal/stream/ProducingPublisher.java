@@ -1,6 +1,7 @@
 package io.jupiter.rpc.internal.stream;
 
 import io.jupiter.rpc.exception.StreamException;
+import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.rpc.stream.StreamOptions;
 import io.jupiter.rpc.stream.StreamProducer;
 import io.jupiter.rpc.stream.StreamSink;
@@ -46,9 +47,9 @@ public final class ProducingPublisher<T> implements Flow.Publisher<T>, StreamSou
             try {
                 producers.execute(() -> run(stream));
             } catch (StreamThreads.Busy e) {
-                stream.end(Status.SERVER_BUSY, e.getMessage());
+                stream.end(StatusTable.SERVER_BUSY.status(), e.getMessage());
             } catch (RejectedExecutionException e) {
-                stream.end(Status.SHUTTING_DOWN, "the provider is shutting down");
+                stream.end(StatusTable.SHUTTING_DOWN.status(), "the provider is shutting down");
             }
         });
     }
@@ -67,9 +68,9 @@ public final class ProducingPublisher<T> implements Flow.Publisher<T>, StreamSou
         } catch (StreamException e) {
             log.debug("{}: the producer stopped: {}", stream, e.getMessage());
         } catch (InterruptedException e) {
-            stream.end(Status.SERVER_ERROR, "the producer was interrupted");
+            stream.end(StatusTable.SERVER_ERROR.status(), "the producer was interrupted");
         } catch (Exception | Error e) {
-            stream.end(Status.SERVICE_UNEXPECTED_ERROR, e.toString());
+            stream.end(StatusTable.SERVICE_UNEXPECTED_ERROR.status(), e.toString());
         } finally {
             Thread.interrupted(); // an interrupt meant for this stream must not reach the thread's next task
         }
@@ -95,7 +96,7 @@ public final class ProducingPublisher<T> implements Flow.Publisher<T>, StreamSou
 
         @Override
         public void fail(Throwable error) {
-            stream.end(Status.SERVICE_UNEXPECTED_ERROR, String.valueOf(error));
+            stream.end(StatusTable.SERVICE_UNEXPECTED_ERROR.status(), String.valueOf(error));
         }
 
         @Override

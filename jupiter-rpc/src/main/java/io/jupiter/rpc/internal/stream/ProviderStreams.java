@@ -5,6 +5,7 @@ import io.jupiter.common.NamedThreadFactory;
 import io.jupiter.common.ThrottledWarning;
 import io.jupiter.common.config.JupiterSettings;
 import io.jupiter.rpc.exception.StreamException;
+import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.rpc.internal.VirtualThreads;
 import io.jupiter.rpc.metrics.StreamMetrics;
 import io.jupiter.rpc.security.CallerIdentity;
@@ -110,14 +111,15 @@ public final class ProviderStreams implements AutoCloseable {
     private void opened(Connection connection, CallerIdentity caller, Frame frame) {
         long id = frame.id();
         if (shuttingDown) {
-            connection.write(StreamFrames.end(connection.alloc(), id, Status.SHUTTING_DOWN,
+            connection.write(StreamFrames.end(connection.alloc(), id, StatusTable.SHUTTING_DOWN.status(),
                     "the provider is shutting down"));
             return;
         }
         Map<Long, Entry> streams = byConnection.computeIfAbsent(connection, c -> new ConcurrentHashMap<>());
         if (streams.size() >= MAX_STREAMS_PER_CONNECTION) {
-            opener.refused(connection, Status.SERVER_BUSY);
-            connection.write(StreamFrames.end(connection.alloc(), id, Status.SERVER_BUSY, "provider busy: "
+            opener.refused(connection, StatusTable.SERVER_BUSY.status());
+            connection.write(StreamFrames.end(connection.alloc(), id, StatusTable.SERVER_BUSY.status(),
+                    "provider busy: "
                     + MAX_STREAMS_PER_CONNECTION + " streams open on this connection"));
             return;
         }
@@ -126,7 +128,8 @@ public final class ProviderStreams implements AutoCloseable {
                 c -> new StreamWriter(c, new ConnectionStreamBudget(connectionBufferBytes)));
         Entry entry = new Entry(connection, id);
         if (streams.putIfAbsent(id, entry) != null) {
-            connection.write(StreamFrames.end(connection.alloc(), id, Status.BAD_REQUEST, "stream id " + id
+            connection.write(StreamFrames.end(connection.alloc(), id, StatusTable.BAD_REQUEST.status(),
+                    "stream id " + id
                     + " is already open on this connection"));
             return;
         }
@@ -134,8 +137,9 @@ public final class ProviderStreams implements AutoCloseable {
             // The method may hold its thread as long as the stream lasts (a blocking iterator): threads are the
             // provider's, so the streams holding one are bounded across every connection.
             streams.remove(id);
-            opener.refused(connection, Status.SERVER_BUSY);
-            connection.write(StreamFrames.end(connection.alloc(), id, Status.SERVER_BUSY, "provider busy: "
+            opener.refused(connection, StatusTable.SERVER_BUSY.status());
+            connection.write(StreamFrames.end(connection.alloc(), id, StatusTable.SERVER_BUSY.status(),
+                    "provider busy: "
                     + streamThreads.limit() + " streams hold a thread"));
             return;
         }
@@ -147,7 +151,7 @@ public final class ProviderStreams implements AutoCloseable {
         streamThreads.runHeld(() -> open(entry, caller, serializerCode, body, receivedNanos), () -> {
             body.release();
             streams.remove(id);
-            connection.write(StreamFrames.end(connection.alloc(), id, Status.SHUTTING_DOWN,
+            connection.write(StreamFrames.end(connection.alloc(), id, StatusTable.SHUTTING_DOWN.status(),
                     "the provider is shutting down"));
         });
     }
@@ -165,7 +169,7 @@ public final class ProviderStreams implements AutoCloseable {
             failedOpens.warnFor(TransportAddresses.ipOf(entry.connection.remoteAddress()),
                     "stream {} from {}: open failed: {}", entry.id, entry.connection.remoteAddress(),
                     LogText.of(e.toString()));
-            entry.refused(Status.SERVER_ERROR, "the provider could not open the stream: " + e);
+            entry.refused(StatusTable.SERVER_ERROR.status(), "the provider could not open the stream: " + e);
             return;
         } finally {
             body.release();
@@ -174,19 +178,20 @@ public final class ProviderStreams implements AutoCloseable {
         if (opened == null) {
             if (!entry.endedBeforeStart()) {
                 // A safety net: the opener neither opened nor refused it.
-                entry.refused(Status.SERVER_ERROR, "the provider could not open the stream");
+                entry.refused(StatusTable.SERVER_ERROR.status(), "the provider could not open the stream");
             }
             return; // refused (or ended meanwhile): the receiver was told
         }
         Flow.Publisher<?> publisher = opened.publisher();
         if (publisher == null) {
-            entry.refused(Status.SERVICE_UNEXPECTED_ERROR, opened.name() + " returned no publisher");
-            opened.onEnd().ended(Status.SERVICE_UNEXPECTED_ERROR, "no publisher");
+            entry.refused(StatusTable.SERVICE_UNEXPECTED_ERROR.status(), opened.name() + " returned no publisher");
+            opened.onEnd().ended(StatusTable.SERVICE_UNEXPECTED_ERROR.status(), "no publisher");
             return;
         }
         if (!entry.takesInbound() && entry.hasInbound()) {
             // The consumer sent messages (or their end) to a method that takes none.
-            entry.end(Status.BAD_REQUEST, opened.name() + " takes no messages from the consumer: it is a server"
+            entry.end(StatusTable.BAD_REQUEST.status(), opened.name()
+                    + " takes no messages from the consumer: it is a server"
                     + " stream");
         }
         StreamOptions options = publisher instanceof StreamSource source ? source.options() : StreamOptions.DEFAULTS;
@@ -210,7 +215,7 @@ public final class ProviderStreams implements AutoCloseable {
         if (publisher instanceof StreamSource source) {
             source.start(stream, streamThreads.holding());
         } else {
-            PublisherBridge.subscribe(publisher, stream, Status.SERVICE_UNEXPECTED_ERROR);
+            PublisherBridge.subscribe(publisher, stream, StatusTable.SERVICE_UNEXPECTED_ERROR.status());
         }
         entry.started(stream);
     }
@@ -222,7 +227,7 @@ public final class ProviderStreams implements AutoCloseable {
         }
         int messages = StreamFrames.creditOf(frame.body());
         if (messages < 0) {
-            entry.end(Status.BAD_REQUEST, "a credit frame must carry a positive 4-byte count");
+            entry.end(StatusTable.BAD_REQUEST.status(), "a credit frame must carry a positive 4-byte count");
             return;
         }
         entry.credit(messages);
@@ -332,7 +337,7 @@ public final class ProviderStreams implements AutoCloseable {
                 told.add(e.getKey());
             }
             for (Entry entry : new ArrayList<>(e.getValue().values())) {
-                entry.end(Status.SHUTTING_DOWN, "the provider is shutting down");
+                entry.end(StatusTable.SHUTTING_DOWN.status(), "the provider is shutting down");
             }
         }
         return told;
@@ -385,7 +390,7 @@ public final class ProviderStreams implements AutoCloseable {
         @Override
         public void deadline(long deadlineNanos) {
             long millis = TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime());
-            Runnable expire = () -> end(Status.SERVER_TIMEOUT, "the stream's deadline passed (" + millis
+            Runnable expire = () -> end(StatusTable.SERVER_TIMEOUT.status(), "the stream's deadline passed (" + millis
                     + " ms from the open)");
             ScheduledFuture<?> armed;
             try {
@@ -415,7 +420,7 @@ public final class ProviderStreams implements AutoCloseable {
             }
             Consumer<String> expire = reason -> {
                 try {
-                    threads.execute(() -> end(Status.SERVER_TIMEOUT, reason));
+                    threads.execute(() -> end(StatusTable.SERVER_TIMEOUT.status(), reason));
                 } catch (RejectedExecutionException e) {
                     // shutting down: the stream ends with SHUTTING_DOWN anyway
                 }
@@ -544,7 +549,8 @@ public final class ProviderStreams implements AutoCloseable {
             }
             if (refuse) {
                 frame.release();
-                end(Status.BAD_REQUEST, "this stream takes no messages from the consumer: it is a server stream");
+                end(StatusTable.BAD_REQUEST.status(),
+                        "this stream takes no messages from the consumer: it is a server stream");
                 return;
             }
             inbound().arrived(frame);
@@ -558,7 +564,7 @@ public final class ProviderStreams implements AutoCloseable {
 
         @Override
         public void inboundViolated(StreamException error) {
-            end(Status.BAD_REQUEST, error.getMessage());
+            end(StatusTable.BAD_REQUEST.status(), error.getMessage());
         }
 
         @Override
@@ -573,7 +579,8 @@ public final class ProviderStreams implements AutoCloseable {
                 in = inbound;
             }
             if (in != null) {
-                in.fail(new StreamException(status == Status.OK ? Status.STREAM_CANCELLED : status, "stream " + id
+                in.fail(new StreamException(status == Status.OK ? StatusTable.STREAM_CANCELLED.status() : status,
+                        "stream " + id
                         + " ended (" + status + ")" + (reason == null || reason.isEmpty() ? "" : ": " + reason)));
             }
         }
@@ -629,13 +636,13 @@ public final class ProviderStreams implements AutoCloseable {
         // The stream's own end comes first, then its reader's: a method told of the end must not get to answer
         // before the end is settled.
         void cancel(String reason) {
-            OutboundStream s = pending(Status.STREAM_CANCELLED, reason);
+            OutboundStream s = pending(StatusTable.STREAM_CANCELLED.status(), reason);
             if (s != null) {
                 s.cancelled(reason);
             } else {
                 forget(this);
             }
-            endInbound(Status.STREAM_CANCELLED, reason);
+            endInbound(StatusTable.STREAM_CANCELLED.status(), reason);
         }
 
         void end(Status status, String reason) {
@@ -650,11 +657,11 @@ public final class ProviderStreams implements AutoCloseable {
 
         void connectionLost() {
             disarm();
-            OutboundStream s = pending(Status.CLIENT_ERROR, "connection closed");
+            OutboundStream s = pending(StatusTable.CLIENT_ERROR.status(), "connection closed");
             if (s != null) {
                 s.connectionLost();
             }
-            endInbound(Status.CLIENT_ERROR, "the connection closed");
+            endInbound(StatusTable.CLIENT_ERROR.status(), "the connection closed");
         }
 
         /** Whether {@code status} is the end noted first (then this entry is forgotten). */

@@ -1,6 +1,7 @@
 package io.jupiter.rpc.internal.stream;
 
 import io.jupiter.rpc.exception.StreamException;
+import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.transport.Status;
 import java.util.concurrent.Flow;
 import java.util.concurrent.atomic.AtomicLong;
@@ -84,7 +85,7 @@ final class PublisherBridge implements Flow.Subscriber<Object> {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            stream.end(Status.SERVER_ERROR, "the publisher's thread was interrupted");
+            stream.end(StatusTable.SERVER_ERROR.status(), "the publisher's thread was interrupted");
         }
     }
 

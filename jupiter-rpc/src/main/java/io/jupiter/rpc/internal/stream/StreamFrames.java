@@ -2,6 +2,7 @@ package io.jupiter.rpc.internal.stream;
 
 import io.jupiter.rpc.exception.PayloadTooLargeException;
 import io.jupiter.rpc.exception.SerializationFailedException;
+import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.transport.Connection;
 import io.jupiter.transport.Frames;
@@ -31,7 +32,8 @@ public final class StreamFrames {
             serializer.write(frame, value);
         } catch (RuntimeException e) {
             frame.release();
-            throw new SerializationFailedException(Status.SERVER_ERROR, "cannot write a stream message with "
+            throw new SerializationFailedException(StatusTable.SERVER_ERROR.status(),
+                    "cannot write a stream message with "
                     + serializer.type().id() + ": " + e.getMessage(), e);
         }
         checkSize(connection, frame.readableBytes() - ProtocolHeader.HEADER_SIZE, frame);
@@ -57,7 +59,7 @@ public final class StreamFrames {
     static void checkSize(Connection connection, int bodySize, ByteBuf frame) {
         if (bodySize > connection.maxBodySize()) {
             frame.release();
-            throw new PayloadTooLargeException(Status.SERVER_ERROR, "a stream message of " + bodySize
+            throw new PayloadTooLargeException(StatusTable.SERVER_ERROR.status(), "a stream message of " + bodySize
                     + " bytes is above the " + connection.maxBodySize() + "-byte body cap: not sent");
         }
     }

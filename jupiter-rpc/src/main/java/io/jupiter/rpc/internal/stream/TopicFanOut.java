@@ -1,9 +1,9 @@
 package io.jupiter.rpc.internal.stream;
 
 import io.jupiter.rpc.exception.StreamException;
+import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.SerializerType;
-import io.jupiter.transport.Status;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -54,7 +54,7 @@ public final class TopicFanOut {
                     serializations.incrementAndGet();
                 }
                 if (body.readableBytes() > stream.connection().maxBodySize()) {
-                    stream.end(Status.SERVER_ERROR, "a topic message of "
+                    stream.end(StatusTable.SERVER_ERROR.status(), "a topic message of "
                             + body.readableBytes() + " bytes is above the body cap");
                     continue;
                 }
