@@ -119,7 +119,6 @@ public final class ServiceEntry {
         return name == null ? null : argumentTypes.get(name);
     }
 
-    /** Accepts only requests written with one of {@code types} from now on. */
     /**
      * What the open of a stream method named {@code name} may carry (its arguments without the consumer's stream),
      * or {@code null} if no stream method has that name.
@@ -138,6 +137,7 @@ public final class ServiceEntry {
         return byName.get(name);
     }
 
+    /** Accepts only requests written with one of {@code types} from now on. */
     void pinSerializers(Set<SerializerType> types) {
         boolean[] accepted = new boolean[SerializerType.MAX_CODE + 1];
         for (SerializerType type : types) {
