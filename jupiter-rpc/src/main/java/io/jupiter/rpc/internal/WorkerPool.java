@@ -4,6 +4,7 @@ import io.jupiter.common.Requires;
 import io.jupiter.common.config.JupiterSettings;
 import io.netty.util.concurrent.FastThreadLocalThread;
 import io.netty.util.internal.PlatformDependent;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
@@ -42,7 +43,10 @@ import org.slf4j.LoggerFactory;
  * Threads are started on demand, up to {@code threads}. A full queue or a shut-down pool refuses a task with
  * {@link RejectedExecutionException}, at once. With a {@link SojournLimit}, a task that waited longer than it allows
  * is not run but {@linkplain Task#shed shed} as it leaves the queue, so the queue cannot hold a backlog of tasks
- * nobody waits for; while the queue stands the pool also serves the newest task first (adaptive LIFO).
+ * nobody waits for; while the queue stands the pool also serves the newest task first (adaptive LIFO): the threads
+ * move what is queued onto a stack, run its newest task and shed its oldest ones, and take from its bottom again
+ * (first in, first out) once the queue no longer stands, until it is empty. The stack costs a lock per task, so it
+ * is used only then; an ordinary queue takes the lock-free path.
  */
 public final class WorkerPool {
 
@@ -80,9 +84,6 @@ public final class WorkerPool {
     public static final long DEFAULT_SPIN_NANOS = TimeUnit.MICROSECONDS.toNanos(
             JupiterSettings.POOL_SPIN_MICROS.get());
 
-    /** The most queued tasks one thread looks at to find the newest while the queue stands. */
-    private static final int LIFO_BATCH = 256;
-
     /** The watchdog's longest sleep while tasks run, in multiples of {@code stallNanos}. */
     private static final int MAX_WATCH_BACKOFF = 16;
 
@@ -99,6 +100,15 @@ public final class WorkerPool {
     private final AtomicInteger spinning = new AtomicInteger();
     private final int queueCapacity;
     private final Queue<Task> queue;
+    /**
+     * Tasks moved off {@link #queue} while it stands, oldest first (guarded by itself); they are all older than
+     * anything still in {@link #queue}.
+     */
+    private final ArrayDeque<Task> lifo = new ArrayDeque<>();
+    /** {@code lifo.size()}, readable without its lock. */
+    private volatile int lifoSize;
+    /** When the oldest task on {@link #lifo} was queued, if {@link #lifoSize} is not 0. */
+    private volatile long lifoOldestQueuedNanos;
     private final AtomicReferenceArray<Worker> workers;
     /** {@code null}: every task runs, however long it waited. */
     private final SojournLimit sojournLimit;
@@ -173,7 +183,7 @@ public final class WorkerPool {
         if (shutdown) {
             throw new RejectedExecutionException(name + " is shut down");
         }
-        if (queue.size() >= queueCapacity || !queue.offer(task)) {
+        if (queue.size() + lifoSize >= queueCapacity || !queue.offer(task)) {
             throw new RejectedExecutionException(name + ": all " + running(ctl.get()) + " running threads busy and the"
                     + " queue full");
         }
@@ -189,8 +199,7 @@ public final class WorkerPool {
         }
         if (shutdown && live.get() == 0) {
             // Raced with shutdown and every worker has ended: run what is left here rather than lose it.
-            Task left;
-            while ((left = queue.poll()) != null) {
+            for (Task left : drainAll()) {
                 run(left);
             }
         }
@@ -203,7 +212,7 @@ public final class WorkerPool {
 
     /** Tasks waiting for a thread. */
     public int queuedCount() {
-        return queue.size();
+        return queue.size() + lifoSize;
     }
 
     /** The most threads the pool starts. */
@@ -245,11 +254,7 @@ public final class WorkerPool {
 
     /** {@link #shutdown()}, interrupts the running tasks, and returns the queued ones, which will not run. */
     public List<Task> shutdownNow() {
-        List<Task> left = new ArrayList<>();
-        Task task;
-        while ((task = queue.poll()) != null) {
-            left.add(task);
-        }
+        List<Task> left = drainAll();
         shutdown();
         int n = started.get();
         for (int i = 0; i < n; i++) {
@@ -316,7 +321,27 @@ public final class WorkerPool {
 
     private boolean needsWorker(boolean stalled) {
         long c = ctl.get();
-        return searching(c) == 0 && (stalled || running(c) < parallelism) && !queue.isEmpty();
+        return searching(c) == 0 && (stalled || running(c) < parallelism) && hasQueued();
+    }
+
+    /** Whether a task waits, on the queue or the stack. */
+    private boolean hasQueued() {
+        return !queue.isEmpty() || lifoSize != 0;
+    }
+
+    /** Takes every waiting task, oldest first. */
+    private List<Task> drainAll() {
+        List<Task> tasks = new ArrayList<>();
+        synchronized (lifo) {
+            tasks.addAll(lifo);
+            lifo.clear();
+            lifoSize = 0;
+        }
+        Task task;
+        while ((task = queue.poll()) != null) {
+            tasks.add(task);
+        }
+        return tasks;
     }
 
     private static int searching(long ctl) {
@@ -375,6 +400,9 @@ public final class WorkerPool {
 
     /** Whether the oldest queued task has waited {@code stallNanos} by {@code nowNanos}. */
     private boolean waitedTooLong(long nowNanos) {
+        if (lifoSize != 0 && nowNanos - lifoOldestQueuedNanos >= stallNanos) {
+            return true;
+        }
         Task oldest = queue.peek();
         return oldest != null && nowNanos - oldest.queuedNanos() >= stallNanos;
     }
@@ -382,7 +410,7 @@ public final class WorkerPool {
     private void work(Worker worker) {
         for (;;) {
             Task task = queue.poll();
-            if (task == null) {
+            if (task == null && lifoSize == 0) {
                 if (sojournLimit != null) {
                     sojournLimit.queueEmpty();
                 }
@@ -391,7 +419,7 @@ public final class WorkerPool {
                 }
                 workerEnded();
                 // A task queued while we were leaving: stay for it (else its submitter, seeing no worker, runs it).
-                if (queue.isEmpty()) {
+                if (!hasQueued()) {
                     return;
                 }
                 live.incrementAndGet();
@@ -399,7 +427,7 @@ public final class WorkerPool {
                 continue;
             }
             long c = ctl.addAndGet(ONE_RUNNING - 1);
-            if (searching(c) == 0 && !queue.isEmpty()) {
+            if (searching(c) == 0 && hasQueued()) {
                 if (running(c) < parallelism) {
                     wakeOne(false);
                 } else {
@@ -407,46 +435,72 @@ public final class WorkerPool {
                 }
             }
             do {
-                if (sojournLimit != null && sojournLimit.standing()) {
-                    // The newest runs whatever it waited: the pool never sheds all it holds and idles meanwhile.
-                    run(newestOf(task, worker));
+                if (task == null || (sojournLimit != null && (lifoSize != 0 || sojournLimit.standing()))) {
+                    task = fromStack(task, worker.shed);
+                    if (task == null) {
+                        break; // another thread emptied the stack
+                    }
                 } else {
                     runOrShed(task);
                 }
-            } while ((task = queue.poll()) != null);
+                task = queue.poll();
+            } while (task != null || lifoSize != 0);
             ctl.addAndGet(1 - ONE_RUNNING);
         }
     }
 
     /**
-     * Adaptive LIFO, while the queue stands: takes {@code head} and up to {@value #LIFO_BATCH} more tasks off the
-     * queue, sheds those that waited beyond the limit, puts the others back, and returns the newest, whose caller is
-     * the likeliest to be still waiting, to be run whatever it waited (so the pool keeps serving at its capacity even
-     * when every task waited beyond the limit). Only while the queue stands, so an ordinary queue stays first in,
-     * first out.
+     * Adaptive LIFO: moves {@code polled} (taken off the queue; may be {@code null}) and everything still queued onto
+     * the stack, and runs one task of it. While the queue stands that is the newest, whose caller is the likeliest to
+     * be still waiting, run whatever it waited (so the pool keeps serving at its capacity even when every task waited
+     * beyond the limit), and the oldest ones that waited beyond the limit are shed; once it no longer stands it is the
+     * oldest, as the limit says. Returns {@code null} when the stack was empty, else a task that ran or was shed.
      */
-    private Task newestOf(Task head, Worker worker) {
-        Task[] batch = worker.batch;
-        int n = 0;
-        batch[n++] = head;
-        Task next;
-        while (n < batch.length && (next = queue.poll()) != null) {
-            batch[n++] = next;
+    private Task fromStack(Task polled, List<Task> toShed) {
+        Task pick;
+        boolean standing;
+        long now;
+        synchronized (lifo) {
+            if (polled != null) {
+                lifo.addLast(polled);
+            }
+            Task next;
+            while ((next = queue.poll()) != null) {
+                lifo.addLast(next);
+            }
+            standing = sojournLimit.standing();
+            now = System.nanoTime();
+            if (standing) {
+                Task oldest;
+                while (lifo.size() > 1 && (oldest = lifo.peekFirst()) != null
+                        && (sojournLimit.limitBroken(now - oldest.queuedNanos(), now) != 0
+                        || lifo.size() > queueCapacity)) {
+                    toShed.add(lifo.pollFirst());
+                }
+                pick = lifo.pollLast();
+            } else {
+                pick = lifo.pollFirst();
+            }
+            Task oldest = lifo.peekFirst();
+            if (oldest != null) {
+                lifoOldestQueuedNanos = oldest.queuedNanos();
+            }
+            lifoSize = lifo.size();
         }
-        Task newest = batch[n - 1];
-        batch[n - 1] = null;
-        long now = System.nanoTime();
-        sojournLimit.limitBroken(now - newest.queuedNanos(), now); // counted in the interval's sojourns; runs anyway
-        for (int i = 0; i < n - 1; i++) {
-            Task task = batch[i];
-            batch[i] = null;
-            long waited = now - task.queuedNanos();
-            long broken = sojournLimit.limitBroken(waited, now);
-            if (broken != 0 || !queue.offer(task)) {
-                shed(task, waited, broken != 0 ? broken : sojournLimit.intervalNanos());
+        for (int i = 0; i < toShed.size(); i++) {
+            Task task = toShed.get(i);
+            shed(task, now - task.queuedNanos(), sojournLimit.intervalNanos());
+        }
+        toShed.clear();
+        if (pick != null) {
+            if (standing) {
+                sojournLimit.limitBroken(now - pick.queuedNanos(), now); // a sojourn of the interval; runs anyway
+                run(pick);
+            } else {
+                runOrShed(pick);
             }
         }
-        return newest;
+        return pick;
     }
 
     private static void shed(Task task, long waited, long limit) {
@@ -502,7 +556,7 @@ public final class WorkerPool {
             if (idleAtLastLook && !shutdown) {
                 watchdogParked = true;
                 // Re-read after publishing the flag: a task left waiting since either sees the flag or is seen here.
-                if (running(ctl.get()) == 0 && queue.isEmpty() && !shutdown) {
+                if (running(ctl.get()) == 0 && !hasQueued() && !shutdown) {
                     LockSupport.park(this);
                 }
                 watchdogParked = false;
@@ -516,7 +570,7 @@ public final class WorkerPool {
                 // Every wake-up of this thread is a context switch: look less often while there is nothing to do.
                 sleep = Math.min(sleep * 2, stallNanos * MAX_WATCH_BACKOFF);
             }
-            idleAtLastLook = running(ctl.get()) == 0 && queue.isEmpty();
+            idleAtLastLook = running(ctl.get()) == 0 && !hasQueued();
         }
     }
 
@@ -531,7 +585,7 @@ public final class WorkerPool {
         try {
             long deadline = System.nanoTime() + nanos;
             do {
-                if (!queue.isEmpty() || shutdown) {
+                if (hasQueued() || shutdown) {
                     return true;
                 }
                 Thread.onSpinWait();
@@ -550,8 +604,8 @@ public final class WorkerPool {
 
         Thread thread;
         volatile int state = SEARCHING;
-        /** The tasks {@link #newestOf} looks at, with a sojourn limit only. */
-        final Task[] batch = sojournLimit == null ? null : new Task[LIFO_BATCH];
+        /** The tasks {@link #fromStack} sheds, gathered under the stack's lock and shed after it. */
+        final List<Task> shed = sojournLimit == null ? null : new ArrayList<>();
 
         /** Wakes this worker if it is parked, counting it as searching; returns whether it did. */
         boolean wake() {
@@ -572,7 +626,7 @@ public final class WorkerPool {
          * when the worker should end (the pool is shut down and nothing is queued).
          */
         boolean idle() {
-            if (shutdown && queue.isEmpty()) {
+            if (shutdown && !hasQueued()) {
                 ctl.decrementAndGet();
                 return false;
             }
@@ -582,7 +636,7 @@ public final class WorkerPool {
             state = PARKED;
             ctl.decrementAndGet();
             // A task queued after our last poll may have seen us searching and woken nobody: look once more.
-            if (!queue.isEmpty() || shutdown) {
+            if (hasQueued() || shutdown) {
                 ctl.incrementAndGet();
                 if (STATE.compareAndSet(this, PARKED, SEARCHING)) {
                     return true;

@@ -12,8 +12,8 @@ class SojournLimitTest {
 
     @Test
     void aQueueThatDrainsWithinTheTargetNeverStandsHoweverLongOneTaskWaits() {
-        long start = System.nanoTime();
         SojournLimit limit = new SojournLimit(5 * MS, 100 * MS);
+        long start = System.nanoTime();
         long now = start;
         for (int i = 0; i < 50; i++) {
             now += 10 * MS;
@@ -25,8 +25,8 @@ class SojournLimitTest {
 
     @Test
     void aQueueWhoseShortestWaitStaysAboveTheTargetForAnIntervalStandsThenShedsBeyondTheInterval() {
-        long now = System.nanoTime();
         SojournLimit limit = new SojournLimit(5 * MS, 100 * MS);
+        long now = System.nanoTime(); // after the limit's first interval began, so that +101 ms ends it
         now += 101 * MS;
         assertThat(limit.limitBroken(20 * MS, now)).isZero(); // ends the first interval, which was fine
         for (int i = 0; i < 10; i++) {
@@ -49,8 +49,8 @@ class SojournLimitTest {
 
     @Test
     void oneTaskThatWaitedBehindABlockedThreadIsNoStandingQueue() {
-        long now = System.nanoTime();
         SojournLimit limit = new SojournLimit(5 * MS, 100 * MS);
+        long now = System.nanoTime(); // after the limit's first interval began, so that +101 ms ends it
         now += 101 * MS;
         limit.limitBroken(20 * MS, now); // the only task of its interval
         now += 400 * MS;
@@ -60,8 +60,8 @@ class SojournLimitTest {
 
     @Test
     void aQueueFoundEmptyDoesNotStand() {
-        long now = System.nanoTime();
         SojournLimit limit = new SojournLimit(5 * MS, 100 * MS);
+        long now = System.nanoTime(); // after the limit's first interval began, so that +101 ms ends it
         now += 101 * MS;
         limit.limitBroken(20 * MS, now);
         limit.queueEmpty();

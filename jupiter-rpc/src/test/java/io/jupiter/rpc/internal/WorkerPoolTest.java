@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.jupiter.testkit.Await;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
@@ -13,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -160,6 +162,61 @@ class WorkerPoolTest {
             release.countDown();
         }
         Await.until("all eight tasks ran", Duration.ofSeconds(10), () -> blocked.get() == 8);
+    }
+
+    /**
+     * Ten times more offered than one thread serves, for 1.5 s: once the queue stands, the thread runs the newest
+     * task, however deep the queue (here thousands, far more than a thread could look through), and the oldest are
+     * shed; every task either runs or is shed.
+     */
+    @Test
+    void whileTheQueueStandsTheNewestRunsHoweverDeepTheQueueAndTheOldestAreShed() {
+        SojournLimit limit = new SojournLimit(TimeUnit.MILLISECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(200));
+        WorkerPool pool = new WorkerPool("test-pool", 1, 20_000, 1, NO_STALL, 0, limit);
+        pools.add(pool);
+        List<Long> waitsWhileStanding = Collections.synchronizedList(new ArrayList<>());
+        AtomicInteger ran = new AtomicInteger();
+        AtomicInteger shed = new AtomicInteger();
+        int submitted = 0;
+        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1500);
+        while (System.nanoTime() - end < 0 && submitted < 20_000) {
+            for (int i = 0; i < 10; i++) {
+                long queued = System.nanoTime();
+                pool.execute(new WorkerPool.Task() {
+                    @Override
+                    public long queuedNanos() {
+                        return queued;
+                    }
+
+                    @Override
+                    public void run() {
+                        if (limit.standing()) {
+                            waitsWhileStanding.add(System.nanoTime() - queued);
+                        }
+                        ran.incrementAndGet();
+                        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+                    }
+
+                    @Override
+                    public void shed(long waitedNanos, long limitNanos) {
+                        assertThat(waitedNanos).isGreaterThan(limitNanos);
+                        shed.incrementAndGet();
+                    }
+                });
+                submitted++;
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+        }
+        int offered = submitted;
+        Await.until("every task ran or was shed", Duration.ofSeconds(30), () -> ran.get() + shed.get() == offered);
+        assertThat(shed.get()).as("tasks shed").isPositive();
+        assertThat(waitsWhileStanding).as("tasks run while the queue stood").hasSizeGreaterThan(20);
+        List<Long> waits = new ArrayList<>(waitsWhileStanding);
+        Collections.sort(waits);
+        // The newest of thousands waited a moment; a pool that looked only at the oldest few hundred would have run
+        // tasks that waited most of the 200 ms limit.
+        assertThat(TimeUnit.NANOSECONDS.toMillis(waits.get(waits.size() / 2))).as("median wait of those run, ms")
+                .isLessThan(50);
     }
 
     @Test
