@@ -43,10 +43,10 @@ import org.slf4j.LoggerFactory;
  * Threads are started on demand, up to {@code threads}. A full queue or a shut-down pool refuses a task with
  * {@link RejectedExecutionException}, at once. With a {@link SojournLimit}, a task that waited longer than it allows
  * is not run but {@linkplain Task#shed shed} as it leaves the queue, so the queue cannot hold a backlog of tasks
- * nobody waits for; while the queue stands the pool also serves the newest task first (adaptive LIFO): the threads
- * move what is queued onto a stack, run its newest task and shed its oldest ones, and take from its bottom again
- * (first in, first out) once the queue no longer stands, until it is empty. The stack costs a lock per task, so it
- * is used only then; an ordinary queue takes the lock-free path.
+ * nobody waits for; while the queue stands and its oldest task waited half the limit's interval, the pool also serves
+ * the newest task first (adaptive LIFO): the threads move what is queued onto a stack, run its newest task and shed
+ * its oldest ones, and take from its bottom again (first in, first out) once that no longer holds, until it is empty.
+ * The stack costs a lock per task, so it is used only then; an ordinary queue takes the lock-free path.
  */
 public final class WorkerPool {
 
@@ -435,7 +435,7 @@ public final class WorkerPool {
                 }
             }
             do {
-                if (task == null || (sojournLimit != null && (lifoSize != 0 || sojournLimit.standing()))) {
+                if (task == null || (sojournLimit != null && (lifoSize != 0 || lifoDue(task)))) {
                     task = fromStack(task, worker.shed);
                     if (task == null) {
                         break; // another thread emptied the stack
@@ -450,15 +450,26 @@ public final class WorkerPool {
     }
 
     /**
+     * Whether the newest task is to be served first: the queue stands, and its oldest task ({@code head}) waited
+     * half the interval. A queue that stands by CoDel's measure but is worked off well within the interval is a deep
+     * closed loop of patient callers (a benchmark's async calls): taking the newest first there would leave its
+     * oldest calls waiting until they are shed, so it stays first in, first out.
+     */
+    private boolean lifoDue(Task head) {
+        return sojournLimit.standing()
+                && System.nanoTime() - head.queuedNanos() > sojournLimit.intervalNanos() / 2;
+    }
+
+    /**
      * Adaptive LIFO: moves {@code polled} (taken off the queue; may be {@code null}) and everything still queued onto
-     * the stack, and runs one task of it. While the queue stands that is the newest, whose caller is the likeliest to
-     * be still waiting, run whatever it waited (so the pool keeps serving at its capacity even when every task waited
-     * beyond the limit), and the oldest ones that waited beyond the limit are shed; once it no longer stands it is the
+     * the stack, and runs one task of it. While {@linkplain #lifoDue LIFO is due} that is the newest, whose caller is
+     * the likeliest to be still waiting, run whatever it waited (so the pool keeps serving at its capacity even when
+     * every task waited beyond the limit), and the oldest ones that waited beyond the limit are shed; else it is the
      * oldest, as the limit says. Returns {@code null} when the stack was empty, else a task that ran or was shed.
      */
     private Task fromStack(Task polled, List<Task> toShed) {
         Task pick;
-        boolean standing;
+        boolean newestFirst;
         long now;
         synchronized (lifo) {
             if (polled != null) {
@@ -468,9 +479,10 @@ public final class WorkerPool {
             while ((next = queue.poll()) != null) {
                 lifo.addLast(next);
             }
-            standing = sojournLimit.standing();
             now = System.nanoTime();
-            if (standing) {
+            Task bottom = lifo.peekFirst();
+            newestFirst = bottom != null && lifoDue(bottom);
+            if (newestFirst) {
                 Task oldest;
                 while (lifo.size() > 1 && (oldest = lifo.peekFirst()) != null
                         && (sojournLimit.limitBroken(now - oldest.queuedNanos(), now) != 0
@@ -493,7 +505,7 @@ public final class WorkerPool {
         }
         toShed.clear();
         if (pick != null) {
-            if (standing) {
+            if (newestFirst) {
                 sojournLimit.limitBroken(now - pick.queuedNanos(), now); // a sojourn of the interval; runs anyway
                 run(pick);
             } else {

@@ -27,6 +27,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -92,7 +93,7 @@ class KubernetesResilienceTest {
 
         api.proxy().stop();
         long down = System.nanoTime();
-        Await.until("the outage noticed", WAIT, () -> warnLines() == 1);
+        awaitShowingTheLog("the outage noticed", () -> warnLines() == 1);
         Await.holdsFor(Duration.ofMillis(Math.max(0, 4000 - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - down))),
                 () -> true);
         api.proxy().start();
@@ -112,7 +113,7 @@ class KubernetesResilienceTest {
         // The back-off starts afresh: a second outage is noticed and recovered from just the same.
         awaitWatchLive();
         api.proxy().stop();
-        Await.until("the second outage noticed", WAIT, () -> warnLines() == 2);
+        awaitShowingTheLog("the second outage noticed", () -> warnLines() == 2);
         api.proxy().start();
         api.apply(slice("greeter-c", GREETER, 8080, List.of(endpoint("10.0.0.3", READY))));
         awaitTargets(Set.of("10.0.0.1:8080", "10.0.0.2:8080", "10.0.0.3:8080"));
@@ -124,6 +125,17 @@ class KubernetesResilienceTest {
         api.apply(slice("probe", new ServiceMeta("shop", "probe", "1.0.0"), 8080,
                 List.of(endpoint("10.9.0." + (1 + events % 250), READY))));
         Await.until("a watch event", WAIT, () -> registry.eventCount() > events);
+    }
+
+    /** {@link Await#until}, with what the registry logged in the failure's message. */
+    private void awaitShowingTheLog(String what, BooleanSupplier condition) {
+        try {
+            Await.until(what, WAIT, condition);
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + "; the registry logged: " + lines.list.stream()
+                    .map(l -> l.getLevel() + " " + l.getFormattedMessage()).toList()
+                    + "; watch events " + registry.eventCount(), e);
+        }
     }
 
     private long warnLines() {

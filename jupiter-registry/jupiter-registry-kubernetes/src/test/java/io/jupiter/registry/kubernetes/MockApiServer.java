@@ -10,6 +10,9 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
 import io.fabric8.mockwebserver.http.MockResponse;
+import io.fabric8.mockwebserver.http.Response;
+import io.fabric8.mockwebserver.http.WebSocket;
+import io.fabric8.mockwebserver.http.WebSocketListener;
 import io.jupiter.registry.ServiceMeta;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -18,6 +21,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.LoggerFactory;
 
@@ -46,7 +51,9 @@ final class MockApiServer implements AutoCloseable {
                             + "\"status\":\"Failure\",\"reason\":\"Expired\",\"code\":410,"
                             + "\"message\":\"too old resource version\"}");
                 }
-                return super.handleWatch(path);
+                MockResponse response = super.handleWatch(path);
+                WebSocketListener listener = response.getWebSocketListener();
+                return listener == null ? response : response.withWebSocketUpgrade(new OffLoopClose(listener));
             }
         };
         server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), dispatcher, false);
@@ -93,6 +100,67 @@ final class MockApiServer implements AutoCloseable {
             // events to send (its watch listener then waits for its own executor); it is not what the tests test.
             LoggerFactory.getLogger(MockApiServer.class).warn("mock API server did not stop in time: {}",
                     e.toString());
+        }
+    }
+
+    /**
+     * The mock server's watch listener, with its close callbacks run off the server's event loop. When a client closes
+     * a watch while the mock still has events to send on it, the mock's listener waits (up to a minute) for its
+     * sender, which waits for the event loop the listener blocks: every connection of that event loop stalls, lists
+     * and watches alike. A real API server has no such stall, so the tests take it away rather than measure it.
+     */
+    private static final class OffLoopClose extends WebSocketListener {
+
+        private static final ExecutorService CLOSER = Executors.newCachedThreadPool(r -> {
+            Thread thread = new Thread(r, "test-mock-watch-close");
+            thread.setDaemon(true);
+            return thread;
+        });
+
+        private final WebSocketListener delegate;
+
+        OffLoopClose(WebSocketListener delegate) {
+            this.delegate = delegate;
+        }
+
+        @Override
+        public void onBeforeAccept(WebSocket webSocket, Response response) {
+            delegate.onBeforeAccept(webSocket, response);
+        }
+
+        @Override
+        public void onOpen(WebSocket webSocket, Response response) {
+            delegate.onOpen(webSocket, response);
+        }
+
+        @Override
+        public void onMessage(WebSocket webSocket, String text) {
+            delegate.onMessage(webSocket, text);
+        }
+
+        @Override
+        public void onMessage(WebSocket webSocket, byte[] bytes) {
+            delegate.onMessage(webSocket, bytes);
+        }
+
+        @Override
+        public void onPing(WebSocket webSocket, byte[] bytes) {
+            delegate.onPing(webSocket, bytes);
+        }
+
+        @Override
+        public void onClosing(WebSocket webSocket, int code, String reason) {
+            CLOSER.execute(() -> delegate.onClosing(webSocket, code, reason));
+        }
+
+        @Override
+        public void onClosed(WebSocket webSocket, int code, String reason) {
+            CLOSER.execute(() -> delegate.onClosed(webSocket, code, reason));
+        }
+
+        @Override
+        public void onFailure(WebSocket webSocket, Throwable cause, Response response) {
+            CLOSER.execute(() -> delegate.onFailure(webSocket, cause, response));
         }
     }
 
