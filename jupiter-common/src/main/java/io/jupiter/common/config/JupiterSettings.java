@@ -554,7 +554,7 @@ public final class JupiterSettings {
             .doc("least-latency balancer: how fast the latency average of a provider that gets no calls decays "
                     + "(time constant), so that a provider that was slow is tried again")
             .property("jupiter.rpc.load.balancer.latency.decay.millis")
-            .where("`LoadBalancerType.LEAST_LATENCY`"));
+            .where("`JupiterClient.Builder.latencyDecayMillis` (`LoadBalancerType.LEAST_LATENCY`)"));
 
     /** Size of a proxy's retry budget. */
     public static final Setting<Integer> RETRY_BUDGET_MAX_TOKENS = declare(Setting.of("retryBudgetMaxTokens",
