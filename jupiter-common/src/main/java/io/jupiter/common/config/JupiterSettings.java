@@ -696,7 +696,8 @@ public final class JupiterSettings {
                     ValueType.LONG, 200L)
             .bound(Bound.notNegative()).defaultText("200 ms")
             .doc("graceful shutdown: consumers have stopped sending once no request arrived for this long")
-            .property("jupiter.rpc.shutdown.quiet.millis"));
+            .property("jupiter.rpc.shutdown.quiet.millis")
+            .where("`JupiterServer.Builder.shutdownQuietMillis`"));
 
     /** Metrics. */
     public static final Setting<Boolean> METRICS = declare(Setting.of("metrics", ValueType.BOOLEAN, true)
