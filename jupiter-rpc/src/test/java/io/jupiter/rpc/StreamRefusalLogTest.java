@@ -12,6 +12,8 @@ import io.jupiter.rpc.stream.TickService;
 import io.jupiter.rpc.stream.TickServiceImpl;
 import io.jupiter.transport.Status;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.slf4j.LoggerFactory;
@@ -27,13 +29,23 @@ class StreamRefusalLogTest {
 
     private static final int OPENS = 2_000;
 
+    private final Logger root = (Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME);
+    private final ListAppender<ILoggingEvent> logged = new ListAppender<>();
+
+    @BeforeEach
+    void listen() {
+        logged.start();
+        root.addAppender(logged);
+    }
+
+    @AfterEach
+    void stopListening() {
+        root.detachAppender(logged);
+    }
+
     @Test
     void twoThousandRefusedOpensLogAFewLinesAndAreCounted() throws Exception {
         ServiceKey ticks = ServiceKey.of(TickService.class, ServiceKey.DEFAULT_VERSION);
-        Logger root = (Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME);
-        ListAppender<ILoggingEvent> logged = new ListAppender<>();
-        logged.start();
-        root.addAppender(logged);
         int[] ends;
         try (JupiterServer server = JupiterServer.builder().host("127.0.0.1").port(0)
                 .callerIdentifier(connection -> CallerIdentity.of("mallory"))
@@ -59,8 +71,6 @@ class StreamRefusalLogTest {
             assertThat(refused + busy).isEqualTo(OPENS);
             assertThat(counted).isEqualTo(OPENS);
             assertThat(lines).isBetween(1L, 10L);
-        } finally {
-            root.detachAppender(logged);
         }
     }
 
@@ -71,10 +81,6 @@ class StreamRefusalLogTest {
      */
     @Test
     void twoThousandUnreadableOpensLogAtMostALineASecond() throws Exception {
-        Logger root = (Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME);
-        ListAppender<ILoggingEvent> logged = new ListAppender<>();
-        logged.start();
-        root.addAppender(logged);
         try (JupiterServer server = JupiterServer.builder().host("127.0.0.1").port(0).build()) {
             server.register(new TickServiceImpl());
             server.start();
@@ -99,8 +105,6 @@ class StreamRefusalLogTest {
             assertThat(lines).isBetween(1L, seconds + 1);
             assertThat(logged.list).as("the connection stays open: no line says it closes")
                     .noneMatch(event -> event.getFormattedMessage().startsWith("closing"));
-        } finally {
-            root.detachAppender(logged);
         }
     }
 }
