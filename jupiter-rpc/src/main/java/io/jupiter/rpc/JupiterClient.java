@@ -46,6 +46,7 @@ public final class JupiterClient implements AutoCloseable {
         if (builder.warmUpMillis >= 0) {
             runtime.warmUpMillis(builder.warmUpMillis);
         }
+        runtime.latencyDecayMillis(builder.latencyDecayMillis);
     }
 
     /** A builder with the defaults. */
@@ -117,6 +118,7 @@ public final class JupiterClient implements AutoCloseable {
         private boolean metrics = RpcMetrics.enabledByDefault();
         private String registry;
         private long warmUpMillis = -1;
+        private long latencyDecayMillis = JupiterSettings.LATENCY_DECAY_MILLIS.get();
         private int maxInFlight = JupiterSettings.MAX_IN_FLIGHT.get();
         private Supplier<String> callerToken;
 
@@ -216,6 +218,16 @@ public final class JupiterClient implements AutoCloseable {
          */
         public Builder warmUpMillis(long millis) {
             this.warmUpMillis = JupiterSettings.WARM_UP_MILLIS.check(millis);
+            return this;
+        }
+
+        /**
+         * How fast the least-latency balancer forgets the latency of a provider that gets no calls of this client
+         * (the time constant of its average's decay toward 0), so that a provider that was slow is tried again;
+         * default 1,000 ms ({@code -Djupiter.rpc.load.balancer.latency.decay.millis}). Each client has its own.
+         */
+        public Builder latencyDecayMillis(long millis) {
+            this.latencyDecayMillis = JupiterSettings.LATENCY_DECAY_MILLIS.check(millis);
             return this;
         }
 

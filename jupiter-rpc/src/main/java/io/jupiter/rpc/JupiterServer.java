@@ -61,6 +61,8 @@ public final class JupiterServer implements AutoCloseable {
 
     private final ServerRuntime runtime;
     private final Publication publication;
+    /** How long no request must arrive before a graceful shutdown takes consumers to have stopped sending. */
+    private final long shutdownQuietMillis;
     private final boolean adaptiveDispatch;
     private final ServiceCatalog catalog;
     private volatile SocketAddress bound;
@@ -95,6 +97,7 @@ public final class JupiterServer implements AutoCloseable {
         runtime.streams().streamThreads(builder.streamThreads);
         // Without an advertised host, a wildcard bind publishes no host: the embedded registry fills in the address
         // the provider connects from (as 1.3.1 does), ZooKeeper the machine's address.
+        this.shutdownQuietMillis = builder.shutdownQuietMillis;
         this.publication = new Publication(builder.registry, builder.advertisedHost != null ? builder.advertisedHost
                 : isWildcard(builder.host) ? null : builder.host, builder.weight, builder.connCount);
         this.adaptiveDispatch = builder.adaptiveDispatch;
@@ -223,7 +226,7 @@ public final class JupiterServer implements AutoCloseable {
 
     /**
      * Shuts down without failing a call: withdraws the services from the registry, waits (up to half the timeout)
-     * until consumers stop sending, i.e. no request arrived for {@code jupiter.rpc.shutdown.quiet.millis} (200 ms),
+     * until consumers stop sending, i.e. no request arrived for {@link Builder#shutdownQuietMillis} (200 ms),
      * lets the calls already accepted finish and their responses go out (requests arriving meanwhile are answered
      * SERVER_BUSY, which a consumer may retry elsewhere), then closes.
      *
@@ -236,7 +239,7 @@ public final class JupiterServer implements AutoCloseable {
         try {
             if (publication.isActive()) {
                 unpublishAll();
-                Publication.awaitQuiet(runtime::receivedCount,
+                Publication.awaitQuiet(runtime::receivedCount, shutdownQuietMillis,
                         System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis / 2));
             }
             drained = runtime.drain(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
@@ -355,6 +358,7 @@ public final class JupiterServer implements AutoCloseable {
         private CallerIdentifier callerIdentifier;
         private TokenAuthenticator tokenAuthenticator;
         private long callerTokenTimeoutMillis = JupiterSettings.CALLER_TOKEN_TIMEOUT_MILLIS.get();
+        private long shutdownQuietMillis = JupiterSettings.SHUTDOWN_QUIET_MILLIS.get();
         private Authorizer authorizer;
 
         private Builder() {
@@ -656,6 +660,16 @@ public final class JupiterServer implements AutoCloseable {
          */
         public Builder callerTokenTimeoutMillis(long millis) {
             this.callerTokenTimeoutMillis = JupiterSettings.CALLER_TOKEN_TIMEOUT_MILLIS.check(millis);
+            return this;
+        }
+
+        /**
+         * How long no request may arrive before {@link JupiterServer#shutdownGracefully} takes the consumers to have
+         * stopped sending, once the services left the registry; default 200 ms
+         * ({@code -Djupiter.rpc.shutdown.quiet.millis}). Each server has its own.
+         */
+        public Builder shutdownQuietMillis(long millis) {
+            this.shutdownQuietMillis = JupiterSettings.SHUTDOWN_QUIET_MILLIS.check(millis);
             return this;
         }
 

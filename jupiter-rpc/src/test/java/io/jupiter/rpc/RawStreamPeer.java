@@ -18,6 +18,7 @@ import java.net.Socket;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 
 /**
  * A hostile consumer over a raw socket: writes stream opens and credits as the wire protocol spells them
@@ -39,19 +40,31 @@ public final class RawStreamPeer implements AutoCloseable {
 
     /** Opens stream {@code id} of {@code group/name 1.0.0}'s {@code method} with {@code args} (protostuff). */
     public void open(long id, String group, String name, String method, Object... args) throws IOException {
-        MessageWrapper message = new MessageWrapper("raw", new ServiceMetadata(group, name, "1.0.0"), method, args,
-                null);
-        ByteBuf body = Unpooled.buffer();
-        byte[] bytes;
-        try {
-            Serializers.get(SerializerType.PROTOSTUFF).write(body, message);
-            bytes = ByteBufUtil.getBytes(body);
-        } finally {
-            body.release();
-        }
+        byte[] bytes = openBody(group, name, method, args);
         header(ProtocolHeader.toSign(SerializerType.PROTOSTUFF.code(), ProtocolHeader.STREAM_OPEN), id,
                 bytes.length);
         out.write(bytes);
+    }
+
+    /** Opens stream {@code id} with a body no serializer can read: a tag whose varint never ends (protostuff). */
+    public void openUnreadable(long id) throws IOException {
+        byte[] bytes = new byte[16];
+        Arrays.fill(bytes, (byte) 0xff);
+        header(ProtocolHeader.toSign(SerializerType.PROTOSTUFF.code(), ProtocolHeader.STREAM_OPEN), id,
+                bytes.length);
+        out.write(bytes);
+    }
+
+    private static byte[] openBody(String group, String name, String method, Object... args) {
+        MessageWrapper message = new MessageWrapper("raw", new ServiceMetadata(group, name, "1.0.0"), method, args,
+                null);
+        ByteBuf body = Unpooled.buffer();
+        try {
+            Serializers.get(SerializerType.PROTOSTUFF).write(body, message);
+            return ByteBufUtil.getBytes(body);
+        } finally {
+            body.release();
+        }
     }
 
     /** Grants stream {@code id} {@code messages} more messages. */

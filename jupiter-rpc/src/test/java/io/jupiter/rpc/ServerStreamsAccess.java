@@ -10,4 +10,9 @@ public final class ServerStreamsAccess {
     public static int openStreams(JupiterServer server) {
         return server.streams().openStreams();
     }
+
+    /** Streams of {@code server} that hold one of its stream threads now. */
+    public static int streamsHoldingAThread(JupiterServer server) {
+        return server.streams().streamsHoldingAThread();
+    }
 }

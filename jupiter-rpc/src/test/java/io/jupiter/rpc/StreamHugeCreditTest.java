@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.jupiter.common.config.JupiterSettings;
 import io.jupiter.rpc.internal.stream.ProviderStreams;
 import io.jupiter.testkit.Await;
-import io.jupiter.transport.TransportConfig;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -32,29 +31,21 @@ class StreamHugeCreditTest {
     private static final Duration WAIT = Duration.ofSeconds(90);
 
     private final FloodServiceImpl impl = new FloodServiceImpl();
+    private AttackedServer attacked;
     private JupiterServer server;
-    private JupiterClient client;
     private GoodCaller good;
 
     @BeforeEach
     void start() {
-        server = JupiterServer.builder().host("127.0.0.1").port(0).build();
-        server.register(impl);
-        server.register(new EchoServiceImpl());
-        server.start();
-        // Generous: on a busy 2-core machine the calls are slow under the attack; what counts is that none fails.
-        client = JupiterClient.builder().transportConfig(TransportConfig.builder().threadNamePrefix("good-client")
-                .keepaliveTimeoutMillis(0).build()).build();
-        EchoService echo = client.proxy(EchoService.class).address("127.0.0.1", server.localAddress().getPort())
-                .connections(1).timeoutMillis(30_000).build();
-        good = new GoodCaller(() -> echo.hello("good"), "hello, good");
+        attacked = AttackedServer.start(EchoService.class, echo -> echo.hello("good"), "hello, good", impl,
+                new EchoServiceImpl());
+        server = attacked.server;
+        good = attacked.good;
     }
 
     @AfterEach
     void stop() throws InterruptedException {
-        good.close();
-        client.close();
-        server.close();
+        attacked.close();
     }
 
     @Test

@@ -11,6 +11,9 @@ import io.jupiter.rpc.security.CallerIdentity;
 import io.jupiter.rpc.stream.TickService;
 import io.jupiter.rpc.stream.TickServiceImpl;
 import io.jupiter.transport.Status;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.slf4j.LoggerFactory;
@@ -26,13 +29,23 @@ class StreamRefusalLogTest {
 
     private static final int OPENS = 2_000;
 
+    private final Logger root = (Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME);
+    private final ListAppender<ILoggingEvent> logged = new ListAppender<>();
+
+    @BeforeEach
+    void listen() {
+        logged.start();
+        root.addAppender(logged);
+    }
+
+    @AfterEach
+    void stopListening() {
+        root.detachAppender(logged);
+    }
+
     @Test
     void twoThousandRefusedOpensLogAFewLinesAndAreCounted() throws Exception {
         ServiceKey ticks = ServiceKey.of(TickService.class, ServiceKey.DEFAULT_VERSION);
-        Logger root = (Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME);
-        ListAppender<ILoggingEvent> logged = new ListAppender<>();
-        logged.start();
-        root.addAppender(logged);
         int[] ends;
         try (JupiterServer server = JupiterServer.builder().host("127.0.0.1").port(0)
                 .callerIdentifier(connection -> CallerIdentity.of("mallory"))
@@ -58,8 +71,40 @@ class StreamRefusalLogTest {
             assertThat(refused + busy).isEqualTo(OPENS);
             assertThat(counted).isEqualTo(OPENS);
             assertThat(lines).isBetween(1L, 10L);
-        } finally {
-            root.detachAppender(logged);
+        }
+    }
+
+    /**
+     * Issue #38: the open's body cannot be read. The line is the one an unreadable request gets ({@code ReadStage}),
+     * under the same throttle (one a second per peer): a burst of 2,000 logs at most one line for each second it
+     * lasted, and one more.
+     */
+    @Test
+    void twoThousandUnreadableOpensLogAtMostALineASecond() throws Exception {
+        try (JupiterServer server = JupiterServer.builder().host("127.0.0.1").port(0).build()) {
+            server.register(new TickServiceImpl());
+            server.start();
+            long started = System.nanoTime();
+            int[] ends;
+            try (RawStreamPeer peer = new RawStreamPeer(server.localAddress().getPort())) {
+                for (int s = 1; s <= OPENS; s++) {
+                    peer.openUnreadable(s);
+                }
+                peer.flush();
+                ends = peer.readEnds(OPENS);
+            }
+            long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started);
+            long lines = logged.list.stream()
+                    .filter(event -> event.getFormattedMessage().contains("cannot read stream")).count();
+            int refused = ends[Status.BAD_REQUEST.value() & 0xff];
+            int busy = ends[Status.SERVER_BUSY.value() & 0xff];
+            System.out.printf("StreamRefusalLogTest: %d unreadable opens refused BAD_REQUEST, %d SERVER_BUSY, %d log"
+                    + " lines in %d s%n", refused, busy, lines, seconds);
+            assertThat(refused).isPositive();
+            assertThat(refused + busy).isEqualTo(OPENS);
+            assertThat(lines).isBetween(1L, seconds + 1);
+            assertThat(logged.list).as("the connection stays open: no line says it closes")
+                    .noneMatch(event -> event.getFormattedMessage().startsWith("closing"));
         }
     }
 }

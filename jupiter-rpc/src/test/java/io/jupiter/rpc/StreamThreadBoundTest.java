@@ -7,7 +7,6 @@ import io.jupiter.rpc.internal.stream.ProviderStreams;
 import io.jupiter.rpc.stream.IntakeService;
 import io.jupiter.rpc.stream.IntakeServiceImpl;
 import io.jupiter.testkit.Await;
-import io.jupiter.transport.TransportConfig;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -32,28 +31,21 @@ class StreamThreadBoundTest {
     private static final int OPENS = 1_000;
     private static final Duration WAIT = Duration.ofSeconds(90);
 
+    private AttackedServer attacked;
     private JupiterServer server;
-    private JupiterClient client;
     private GoodCaller good;
 
     @BeforeEach
     void start() {
-        server = JupiterServer.builder().host("127.0.0.1").port(0).build();
-        server.register(new IntakeServiceImpl());
-        server.start();
-        // Generous: on a busy 2-core machine the calls are slow under the attack; what counts is that none fails.
-        client = JupiterClient.builder().transportConfig(TransportConfig.builder().threadNamePrefix("good-client")
-                .keepaliveTimeoutMillis(0).build()).build();
-        IntakeService intake = client.proxy(IntakeService.class)
-                .address("127.0.0.1", server.localAddress().getPort()).connections(1).timeoutMillis(30_000).build();
-        good = new GoodCaller(() -> intake.hello("good"), "hello, good");
+        attacked = AttackedServer.start(IntakeService.class, intake -> intake.hello("good"), "hello, good",
+                new IntakeServiceImpl());
+        server = attacked.server;
+        good = attacked.good;
     }
 
     @AfterEach
     void stop() throws InterruptedException {
-        good.close();
-        client.close();
-        server.close();
+        attacked.close();
     }
 
     @Test

@@ -6,7 +6,6 @@ import io.jupiter.common.config.JupiterSettings;
 import io.jupiter.rpc.internal.stream.ProviderStreams;
 import io.jupiter.testkit.Await;
 import io.jupiter.transport.PeerIncident;
-import io.jupiter.transport.TransportConfig;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.PooledByteBufAllocatorMetric;
 import java.lang.management.ManagementFactory;
@@ -40,29 +39,21 @@ class TopicHugeCreditTest {
     private static final Duration WAIT = Duration.ofSeconds(60);
 
     private final QuoteFeedServiceImpl feed = new QuoteFeedServiceImpl();
+    private AttackedServer attacked;
     private JupiterServer server;
-    private JupiterClient client;
     private GoodCaller good;
 
     @BeforeEach
     void start() {
-        server = JupiterServer.builder().host("127.0.0.1").port(0).build();
-        server.register(feed);
-        server.register(new EchoServiceImpl());
-        server.start();
-        // Generous: on a busy 2-core machine the calls are slow under the attack; what counts is that none fails.
-        client = JupiterClient.builder().transportConfig(TransportConfig.builder().threadNamePrefix("good-client")
-                .keepaliveTimeoutMillis(0).build()).build();
-        EchoService echo = client.proxy(EchoService.class).address("127.0.0.1", server.localAddress().getPort())
-                .connections(1).timeoutMillis(30_000).build();
-        good = new GoodCaller(() -> echo.hello("good"), "hello, good");
+        attacked = AttackedServer.start(EchoService.class, echo -> echo.hello("good"), "hello, good", feed,
+                new EchoServiceImpl());
+        server = attacked.server;
+        good = attacked.good;
     }
 
     @AfterEach
     void stop() throws InterruptedException {
-        good.close();
-        client.close();
-        server.close();
+        attacked.close();
     }
 
     @Test

@@ -554,7 +554,7 @@ public final class JupiterSettings {
             .doc("least-latency balancer: how fast the latency average of a provider that gets no calls decays "
                     + "(time constant), so that a provider that was slow is tried again")
             .property("jupiter.rpc.load.balancer.latency.decay.millis")
-            .where("`LoadBalancerType.LEAST_LATENCY`"));
+            .where("`JupiterClient.Builder.latencyDecayMillis` (`LoadBalancerType.LEAST_LATENCY`)"));
 
     /** Size of a proxy's retry budget. */
     public static final Setting<Integer> RETRY_BUDGET_MAX_TOKENS = declare(Setting.of("retryBudgetMaxTokens",
@@ -696,7 +696,8 @@ public final class JupiterSettings {
                     ValueType.LONG, 200L)
             .bound(Bound.notNegative()).defaultText("200 ms")
             .doc("graceful shutdown: consumers have stopped sending once no request arrived for this long")
-            .property("jupiter.rpc.shutdown.quiet.millis"));
+            .property("jupiter.rpc.shutdown.quiet.millis")
+            .where("`JupiterServer.Builder.shutdownQuietMillis`"));
 
     /** Metrics. */
     public static final Setting<Boolean> METRICS = declare(Setting.of("metrics", ValueType.BOOLEAN, true)

@@ -46,7 +46,8 @@ import java.util.function.Function;
  * UNKNOWN                   any other byte        RpcException              -
  * </pre>
  *
- * <p>Status to exception: {@link #exception} (by status), {@link #fromLegacyBody} (by the 1.3.1 class of an error
+ * <p>Status to exception: {@link #exception} (by status), {@link #streamEnd} (a stream's end: a
+ * {@link StreamException} whose cause is {@link #exception}'s), {@link #fromLegacyBody} (by the 1.3.1 class of an error
  * body, which says more than the status); the consumer's one place that uses them is its response reader. Exception
  * to status: {@link #fromThrowable}, an {@link RpcException}'s own status, else the default of where it was thrown;
  * the provider's one place that uses it is {@code ProviderFailures}. What a provider sends for a refusal is
@@ -217,6 +218,23 @@ public enum StatusTable {
         RpcException known = exception(status, where + detail, cause);
         return known != null ? known : new RpcException(status, where + "status 0x"
                 + Integer.toHexString(status.value() & 0xff) + ": " + detail, cause);
+    }
+
+    /**
+     * A stream's end with {@code status} (not {@code OK}), as its reader gets it: always a {@link StreamException},
+     * so that a stream's failures are one type, whose cause is the exception a call ending with the same status gets
+     * when the status has one of its own that is not a stream's ({@link ServerBusyException} for a busy provider,
+     * {@link ServiceNotFoundException}, {@link BadRequestException} for an unknown method or an unauthorized caller,
+     * {@link FlowControlException}, {@link TimeoutException}, {@link ServerErrorException}); {@code isSafeToRetry()}
+     * answers as for the call.
+     */
+    public static StreamException streamEnd(Status status, String message) {
+        Ours factory = of(status).ours;
+        RpcException asCall = factory == null ? null : factory.create(status, message, null);
+        if (asCall instanceof StreamException) {
+            asCall = null; // the stream statuses: the end is all there is to say
+        }
+        return new StreamException(status, message, asCall);
     }
 
     /**

@@ -90,4 +90,27 @@ class StatusTableTest {
         assertThat(new BroadcastException("m", new InetSocketAddress("127.0.0.1", 1),
                 new IllegalStateException()).status()).isEqualTo(Status.SERVICE_EXPECTED_ERROR);
     }
+
+    @Test
+    void aStreamsEndIsAStreamExceptionCausedByTheExceptionOfACallWithTheSameStatus() {
+        for (Status status : Status.values()) {
+            if (status == Status.OK) {
+                continue;
+            }
+            StreamException end = StatusTable.streamEnd(status, "ended");
+            assertThat(end.status()).as("%s", status).isEqualTo(status);
+            assertThat(end.isSafeToRetry()).as("%s", status).isEqualTo(StatusTable.provesNotProcessed(status));
+            RpcException asCall = StatusTable.exception(status, "ended", null);
+            if (asCall == null || asCall instanceof StreamException) {
+                assertThat(end.getCause()).as("%s", status).isNull();
+            } else {
+                assertThat(end.getCause()).as("%s", status).isExactlyInstanceOf(asCall.getClass());
+            }
+        }
+        assertThat(StatusTable.streamEnd(Status.SERVER_BUSY, "busy").getCause())
+                .isInstanceOf(ServerBusyException.class).hasMessage("busy");
+        assertThat(StatusTable.streamEnd(Status.SERVICE_NOT_FOUND, "x").getCause())
+                .isInstanceOf(ServiceNotFoundException.class);
+        assertThat(StatusTable.streamEnd(Status.SLOW_CONSUMER, "slow").getCause()).isNull();
+    }
 }

@@ -24,7 +24,7 @@ public final class Endpoint {
     /** Smooth round robin's running weight; guarded by the round-robin balancer's lock. */
     double current;
     /** Recent latency, for the peak-EWMA balancer. */
-    final LatencyEwma latency = new LatencyEwma();
+    final LatencyEwma latency;
     /** Timeouts and connection errors in a row (outlier ejection); racy updates only delay an ejection. */
     final AtomicInteger consecutiveFailures = new AtomicInteger();
     /** Attempts and failures over the failure-rate window (outlier ejection by failure rate). */
@@ -41,13 +41,16 @@ public final class Endpoint {
     long returnedAtNanos;
     long lastEjectionNanos;
 
-    public Endpoint(SocketAddress address, ConnectionGroup group, int weight, int connCount, long warmUpNanos) {
+    /** @param settings its client's warm-up and latency decay */
+    public Endpoint(SocketAddress address, ConnectionGroup group, int weight, int connCount,
+                    EndpointSettings settings) {
         this.address = address;
         this.group = group;
         this.weight = weight;
         this.connCount = connCount;
         this.sinceNanos = System.nanoTime();
-        this.warmUpNanos = warmUpNanos;
+        this.warmUpNanos = settings.warmUpNanos();
+        this.latency = new LatencyEwma(settings.latencyDecayNanos());
     }
 
     public SocketAddress address() {

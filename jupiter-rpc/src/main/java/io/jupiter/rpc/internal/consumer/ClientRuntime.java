@@ -13,6 +13,7 @@ import io.jupiter.rpc.exception.ConnectionException;
 import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.rpc.internal.WorkerPool;
 import io.jupiter.rpc.internal.balance.Endpoint;
+import io.jupiter.rpc.internal.balance.EndpointSettings;
 import io.jupiter.rpc.internal.balance.LoadBalancer;
 import io.jupiter.rpc.internal.balance.OutlierDetector;
 import io.jupiter.rpc.internal.stream.ConsumerStreams;
@@ -55,8 +56,8 @@ public final class ClientRuntime implements AutoCloseable {
     private final SharedGroups groups;
     private final Map<String, RegistryService> registries = new ConcurrentHashMap<>();
     private final List<Directory> directories = new CopyOnWriteArrayList<>();
-    private volatile long warmUpNanos = TimeUnit.MILLISECONDS.toNanos(
-            JupiterSettings.WARM_UP_MILLIS.get());
+    /** What every endpoint this client makes from now on gets: warm-up and latency decay. */
+    private volatile EndpointSettings endpointSettings = EndpointSettings.fromSettings();
     private volatile boolean closed;
 
     /**
@@ -113,7 +114,7 @@ public final class ClientRuntime implements AutoCloseable {
         for (SocketAddress address : addresses) {
             // Direct addresses: 1.3.1's default weight, no warm-up.
             endpoints.add(new Endpoint(address, groups.acquire(address, connectionsPerAddress),
-                    RegisterMeta.DEFAULT_WEIGHT, connectionsPerAddress, 0));
+                    RegisterMeta.DEFAULT_WEIGHT, connectionsPerAddress, endpointSettings.withWarmUpMillis(0)));
         }
         Directory directory = new Directory(settings.addresses.toString());
         directory.update(endpoints.toArray(new Endpoint[0]));
@@ -130,7 +131,7 @@ public final class ClientRuntime implements AutoCloseable {
         checkOpen();
         RegistryService registry = registry(registryUrl);
         ServiceKey key = settings.key;
-        RegistryDirectory directory = new RegistryDirectory(key + " via " + registryUrl, groups, warmUpNanos,
+        RegistryDirectory directory = new RegistryDirectory(key + " via " + registryUrl, groups, endpointSettings,
                 registry, timer);
         directories.add(directory);
         registry.subscribe(new ServiceMeta(key.group(), key.name(), key.version()), directory);
@@ -148,7 +149,17 @@ public final class ClientRuntime implements AutoCloseable {
 
     /** Warm-up of providers found through a registry from now on; 0 disables. */
     public void warmUpMillis(long millis) {
-        this.warmUpNanos = TimeUnit.MILLISECONDS.toNanos(millis);
+        this.endpointSettings = endpointSettings.withWarmUpMillis(millis);
+    }
+
+    /** The time constant of the latency decay of the providers of proxies made from now on. */
+    public void latencyDecayMillis(long millis) {
+        this.endpointSettings = endpointSettings.withLatencyDecayMillis(millis);
+    }
+
+    /** What the endpoints of proxies made from now on get. */
+    public EndpointSettings endpointSettings() {
+        return endpointSettings;
     }
 
     /** The registry client for a URL, connected on first use and shared by every proxy of this client. */

@@ -6,6 +6,7 @@ import io.jupiter.registry.RegisterMeta;
 import io.jupiter.registry.RegistryService;
 import io.jupiter.registry.ServiceMeta;
 import io.jupiter.rpc.internal.balance.Endpoint;
+import io.jupiter.rpc.internal.balance.EndpointSettings;
 import io.netty.util.Timeout;
 import io.netty.util.Timer;
 import java.net.InetSocketAddress;
@@ -28,7 +29,7 @@ final class RegistryDirectory extends Directory implements NotifyListener {
     private static final Logger log = LoggerFactory.getLogger(RegistryDirectory.class);
 
     private final SharedGroups groups;
-    private final long warmUpNanos;
+    private final EndpointSettings endpointSettings;
     /** How often the connections of the providers are checked for {@link RegistryService#reportUnreachable}. */
     static final long CHECK_MILLIS = 500;
 
@@ -38,11 +39,11 @@ final class RegistryDirectory extends Directory implements NotifyListener {
     private Timeout check;
     private boolean closed;
 
-    RegistryDirectory(String description, SharedGroups groups, long warmUpNanos, RegistryService registry,
-                      Timer timer) {
+    RegistryDirectory(String description, SharedGroups groups, EndpointSettings endpointSettings,
+                      RegistryService registry, Timer timer) {
         super(description);
         this.groups = groups;
-        this.warmUpNanos = warmUpNanos;
+        this.endpointSettings = endpointSettings;
         this.registry = registry;
         this.timer = timer;
         scheduleCheck();
@@ -95,7 +96,7 @@ final class RegistryDirectory extends Directory implements NotifyListener {
                     groups.release(address);
                 }
                 endpoint = new Endpoint(address, groups.acquire(address, meta.connCount()), meta.weight(),
-                        meta.connCount(), warmUpNanos);
+                        meta.connCount(), endpointSettings);
                 log.info("{}: provider {} joined", this, endpoint);
             }
             next.put(address, endpoint);

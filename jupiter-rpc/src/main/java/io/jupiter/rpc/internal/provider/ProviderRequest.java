@@ -77,7 +77,7 @@ abstract class ProviderRequest implements ProviderTask, EnvelopeListener {
     Refusal refusal;
     /** Set by the invocation stage: what interceptors and attachments need; {@code null}: the plain path. */
     ProviderCall call;
-    /** Set by the invoke stage: the method called, once resolved ({@code null} before, and for refusals). */
+    /** Set by the method stages: the method called, once resolved ({@code null} before, and for refusals). */
     MethodEntry method;
 
     /** Set by the read hand-off: read on the IO thread to learn where its method runs (cleared when handed on). */

@@ -1,6 +1,5 @@
 package io.jupiter.rpc.internal.provider;
 
-import io.jupiter.common.config.JupiterSettings;
 import io.jupiter.registry.ProviderAddress;
 import io.jupiter.registry.RegisterMeta;
 import io.jupiter.registry.Registries;
@@ -87,10 +86,10 @@ public final class Publication {
 
     /**
      * Waits until consumers stop sending: {@code received} (the requests counted so far) did not move for
-     * {@code jupiter.rpc.shutdown.quiet.millis}, or {@code deadlineNanos} came.
+     * {@code quietMillis} (the server's {@code shutdownQuietMillis}), or {@code deadlineNanos} came.
      */
-    public static void awaitQuiet(LongSupplier received, long deadlineNanos) {
-        long quietNanos = TimeUnit.MILLISECONDS.toNanos(JupiterSettings.SHUTDOWN_QUIET_MILLIS.get());
+    public static void awaitQuiet(LongSupplier received, long quietMillis, long deadlineNanos) {
+        long quietNanos = TimeUnit.MILLISECONDS.toNanos(quietMillis);
         long seen = received.getAsLong();
         long quietSince = System.nanoTime();
         while (System.nanoTime() - deadlineNanos < 0) {

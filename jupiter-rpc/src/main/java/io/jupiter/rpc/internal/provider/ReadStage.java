@@ -57,7 +57,9 @@ final class ReadStage extends ProviderStage {
             message = serializer.readRequest(request.body, request);
         } catch (RuntimeException | OutOfMemoryError | StackOverflowError e) {
             boolean close = ProviderFailures.breaksConnection(e);
-            badRequests.warnFor(request.peer(), "{}{}: cannot read {} {}: {}", close ? "closing " : "",
+            // A stream's open never closes its connection (Responder.refuse): the line says so only for a call.
+            badRequests.warnFor(request.peer(), "{}{}: cannot read {} {}: {}",
+                    close && !request.opensStream() ? "closing " : "",
                     request.connection.remoteAddress(), request.what(), request.id, LogText.of(e.getMessage()));
             responder.refuse(request, new Refusal(ProviderFailures.statusOf(e, ProviderFailures.Where.READ, null),
                     "the provider cannot read the " + request.what() + ": " + e.getMessage(), null, close));

@@ -1,7 +1,5 @@
 package io.jupiter.rpc.internal.provider;
 
-import io.jupiter.rpc.internal.Throwables;
-import io.jupiter.rpc.internal.filter.DefaultInvocation;
 import io.jupiter.rpc.internal.stream.SingleReply;
 import io.jupiter.rpc.metrics.RpcMetrics;
 import io.jupiter.rpc.metrics.StreamMetrics;
@@ -13,47 +11,33 @@ import io.jupiter.transport.Status;
  * {@link Responder}: the method's publisher (a client stream's one answer as a publisher of one message), or its
  * failure with the status {@link ProviderFailures} gives it.
  */
-final class StreamInvokeStage extends ProviderStage {
-
-    private final RpcMetrics metrics;
-    private final Responder respond;
+final class StreamInvokeStage extends MethodStage {
 
     StreamInvokeStage(RpcMetrics metrics, Responder respond) {
-        super(null);
-        this.metrics = metrics;
-        this.respond = respond;
+        super(metrics, respond);
     }
 
     @Override
-    void serve(ProviderRequest request) {
+    Object invoke(ProviderRequest request) throws Throwable {
         ServiceEntry service = request.service;
         String methodName = request.authorizedMethod;
         StreamMetrics streamMetrics = metrics.streamOpened(service.key(), methodName);
         if (streamMetrics != null) {
             request.stream.metrics(streamMetrics); // before the method runs: it may read the consumer's messages
         }
-        ProviderCall call = request.call;
-        Object[] args = call.invocation.args();
-        Object result;
-        Status status = Status.OK;
-        DefaultInvocation previous = call.enter();
-        MethodEntry method = null;
-        try {
-            Object[] all = withInboundSlot(service.methods(methodName), args);
-            method = service.resolve(methodName, all);
-            if (method.inboundParameter >= 0 && all.length > args.length) {
-                all[method.inboundParameter] = request.stream.publisher(request.serializer, method.inboundType);
-            }
-            result = method.invoke(all);
-            if (method.answersOnce) {
-                result = SingleReply.of(result); // client streaming: one answer, then the end
-            }
-        } catch (Throwable t) {
-            result = Throwables.unwrap(t);
-            status = ProviderFailures.statusOf((Throwable) result, ProviderFailures.Where.METHOD, method);
-        } finally {
-            call.exit(previous);
+        Object[] args = request.call.invocation.args();
+        Object[] all = withInboundSlot(service.methods(methodName), args);
+        MethodEntry method = service.resolve(methodName, all);
+        request.method = method;
+        if (method.inboundParameter >= 0 && all.length > args.length) {
+            all[method.inboundParameter] = request.stream.publisher(request.serializer, method.inboundType);
         }
+        Object result = method.invoke(all);
+        return method.answersOnce ? SingleReply.of(result) : result; // client streaming: one answer, then the end
+    }
+
+    @Override
+    void invoked(ProviderRequest request, Status status, Object result, long started, long done) {
         respond.answer(request, status, result, 0L);
     }
 

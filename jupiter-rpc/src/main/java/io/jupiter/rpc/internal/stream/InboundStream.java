@@ -242,7 +242,7 @@ public final class InboundStream<T> implements Flow.Publisher<T>, Flow.Subscript
         Status status = Status.fromByte(frame.status());
         String reason = StreamFrames.reasonOf(frame.body());
         frame.release();
-        inbound.add(status == Status.OK ? Status.OK : new StreamException(status, "stream " + name + " ended by "
+        inbound.add(status == Status.OK ? Status.OK : StatusTable.streamEnd(status, "stream " + name + " ended by "
                 + connection.remoteAddress() + " (" + status + "): " + reason));
         drain();
         owner.inboundEnded(status);
