@@ -271,17 +271,17 @@ public final class JupiterSettings {
     public static final Setting<Long> QUEUE_TARGET_MILLIS = declare(Setting.of("queueTargetMillis", ValueType.LONG,
                     5L)
             .bound(Bound.notNegative()).defaultText("5 ms").accepts("0: no standing queue is ever shed (1.3.1's queue)")
-            .doc("the provider queue stands once no request left it within this for a whole `queueIntervalMillis`; "
-                    + "it then serves the newest request first and sheds (SERVER_BUSY) what waited longer than "
-                    + "`queueIntervalMillis`")
+            .doc("the provider queue stands once, for 100 ms (or `queueIntervalMillis` if shorter), no request "
+                    + "was taken while the oldest had waited less than this; it then sheds (SERVER_BUSY) what waited "
+                    + "longer than `queueIntervalMillis` and serves the newest first once the oldest waited half of it")
             .property("jupiter.rpc.provider.queue.target.millis"));
 
     /** How long a queue must stand to count as standing, and the longest wait while it does (CoDel's interval). */
     public static final Setting<Long> QUEUE_INTERVAL_MILLIS = declare(Setting.of("queueIntervalMillis",
                     ValueType.LONG, 1000L)
             .bound(Bound.positive()).defaultText("1 s")
-            .doc("how long the provider queue must stand (or shed nothing) before it counts as standing (or no "
-                    + "longer does), and the longest a request may wait for a provider thread while it stands")
+            .doc("the longest a request may wait for a provider thread while the queue stands (half of it: the "
+                    + "newest is served first)")
             .property("jupiter.rpc.provider.queue.interval.millis"));
 
     /** An adaptive concurrency limit on each provider (Gradient2-like, learned from request latency). */

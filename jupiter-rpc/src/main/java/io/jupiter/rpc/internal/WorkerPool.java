@@ -456,8 +456,7 @@ public final class WorkerPool {
      * oldest calls waiting until they are shed, so it stays first in, first out.
      */
     private boolean lifoDue(Task head) {
-        return sojournLimit.standing()
-                && System.nanoTime() - head.queuedNanos() > sojournLimit.intervalNanos() / 2;
+        return sojournLimit.newestFirst(System.nanoTime() - head.queuedNanos());
     }
 
     /**
@@ -481,12 +480,13 @@ public final class WorkerPool {
             }
             now = System.nanoTime();
             Task bottom = lifo.peekFirst();
-            newestFirst = bottom != null && lifoDue(bottom);
+            newestFirst = bottom != null && sojournLimit.newestFirst(now - bottom.queuedNanos());
             if (newestFirst) {
+                // The queue is judged by the wait of its oldest task, whichever task runs.
+                sojournLimit.oldestWaited(now - bottom.queuedNanos(), now);
                 Task oldest;
                 while (lifo.size() > 1 && (oldest = lifo.peekFirst()) != null
-                        && (sojournLimit.limitBroken(now - oldest.queuedNanos(), now) != 0
-                        || lifo.size() > queueCapacity)) {
+                        && (sojournLimit.exceeds(now - oldest.queuedNanos()) || lifo.size() > queueCapacity)) {
                     toShed.add(lifo.pollFirst());
                 }
                 pick = lifo.pollLast();
@@ -506,8 +506,7 @@ public final class WorkerPool {
         toShed.clear();
         if (pick != null) {
             if (newestFirst) {
-                sojournLimit.limitBroken(now - pick.queuedNanos(), now); // a sojourn of the interval; runs anyway
-                run(pick);
+                run(pick); // whatever it waited: the pool never sheds all it holds and idles meanwhile
             } else {
                 runOrShed(pick);
             }

@@ -24,7 +24,7 @@ class SojournLimitTest {
     }
 
     @Test
-    void aQueueWhoseShortestWaitStaysAboveTheTargetForAnIntervalStandsThenShedsBeyondTheInterval() {
+    void aQueueWhoseShortestWaitStaysAboveTheTargetForAPeriodStandsThenShedsBeyondTheInterval() {
         SojournLimit limit = new SojournLimit(5 * MS, 100 * MS);
         long now = System.nanoTime(); // after the limit's first interval began, so that +101 ms ends it
         now += 101 * MS;
@@ -38,13 +38,30 @@ class SojournLimitTest {
         assertThat(limit.standing()).isTrue();
         assertThat(limit.limitBroken(50 * MS, now)).as("within the interval: runs").isZero();
         assertThat(limit.limitBroken(150 * MS, now)).as("beyond it: shed").isEqualTo(100 * MS);
-        // An interval that still sheds keeps it standing; one that sheds nothing ends it.
+        // A period whose shortest wait stayed above the target keeps it standing; one with a short wait ends it.
         now += 101 * MS;
         limit.limitBroken(1 * MS, now);
         assertThat(limit.standing()).isTrue();
+        limit.limitBroken(1 * MS, now);
+        limit.limitBroken(1 * MS, now);
         now += 101 * MS;
         limit.limitBroken(1 * MS, now);
         assertThat(limit.standing()).isFalse();
+    }
+
+    @Test
+    void aLongIntervalIsJudgedEvery100MsButShedsOnlyBeyondTheIntervalAndServesTheNewestFromHalfOfIt() {
+        SojournLimit limit = new SojournLimit(5 * MS, 1000 * MS);
+        long now = System.nanoTime();
+        for (int i = 0; i < 10; i++) {
+            now += 11 * MS;
+            assertThat(limit.limitBroken(20 * MS, now)).isZero();
+        }
+        assertThat(limit.standing()).as("judged after 100 ms, not after the 1 s interval").isTrue();
+        assertThat(limit.limitBroken(900 * MS, now)).as("within the interval: runs").isZero();
+        assertThat(limit.limitBroken(1100 * MS, now)).as("beyond it: shed").isEqualTo(1000 * MS);
+        assertThat(limit.newestFirst(400 * MS)).as("oldest below half the interval: first in, first out").isFalse();
+        assertThat(limit.newestFirst(600 * MS)).as("oldest beyond half the interval: newest first").isTrue();
     }
 
     @Test
