@@ -83,7 +83,8 @@ public final class JupiterServer implements AutoCloseable {
                 : builder.transportConfig.toBuilder().protocols(
                         builder.protocols.stream().map(p -> p.forServer(catalog)).toList()).build();
         this.runtime = new ServerRuntime(transportConfig, bindAddress,
-                builder.providerThreads, executor, builder.virtualThreads, builder.queueCapacity,
+                builder.providerThreads, executor, builder.virtualThreads, new ServerRuntime.QueueRule(
+                        builder.queueCapacity, builder.queueTargetMillis, builder.queueIntervalMillis),
                 new ServerRuntime.ConnectionLimits(
                         builder.maxInFlightPerConnection, builder.maxQueuedBytesPerConnection), builder.serializers,
                 RpcMetrics.create(RpcMetrics.Side.PROVIDER, builder.metrics), security);
@@ -336,6 +337,8 @@ public final class JupiterServer implements AutoCloseable {
                 .writerIdleMillis(0).build();
         private int providerThreads = JupiterSettings.PROVIDER_THREADS.get();
         private int queueCapacity = JupiterSettings.QUEUE_CAPACITY.get();
+        private long queueTargetMillis = JupiterSettings.QUEUE_TARGET_MILLIS.get();
+        private long queueIntervalMillis = JupiterSettings.QUEUE_INTERVAL_MILLIS.get();
         private int maxInFlightPerConnection = JupiterSettings.MAX_IN_FLIGHT_PER_CONNECTION.get();
         private long maxQueuedBytesPerConnection = JupiterSettings.MAX_QUEUED_BYTES_PER_CONNECTION.get();
         private int streamInboundWindow = JupiterSettings.STREAM_INBOUND_WINDOW.get();
@@ -486,6 +489,26 @@ public final class JupiterServer implements AutoCloseable {
         /** Requests that may queue for a provider thread before new ones get {@code SERVER_BUSY}; default 8192. */
         public Builder queueCapacity(int capacity) {
             this.queueCapacity = JupiterSettings.QUEUE_CAPACITY.check(capacity);
+            return this;
+        }
+
+        /**
+         * The built-in pool's queue stands once, for 100 ms, its oldest request had always waited longer than this
+         * (CoDel's target); it then sheds ({@code SERVER_BUSY}) what waited beyond {@link #queueIntervalMillis} and
+         * serves the newest first. Default 5 ms ({@code -Djupiter.rpc.provider.queue.target.millis}); 0: the queue
+         * never counts as standing (1.3.1's queue). See docs/reliability.md.
+         */
+        public Builder queueTargetMillis(long millis) {
+            this.queueTargetMillis = JupiterSettings.QUEUE_TARGET_MILLIS.check(millis);
+            return this;
+        }
+
+        /**
+         * The longest a request may wait for a thread of the built-in pool while its queue stands (the newest is
+         * served first from half of it). Default 1 s ({@code -Djupiter.rpc.provider.queue.interval.millis}).
+         */
+        public Builder queueIntervalMillis(long millis) {
+            this.queueIntervalMillis = JupiterSettings.QUEUE_INTERVAL_MILLIS.check(millis);
             return this;
         }
 

@@ -274,7 +274,7 @@ public final class JupiterSettings {
             .doc("the provider queue stands once, for 100 ms (or `queueIntervalMillis` if shorter), no request "
                     + "was taken while the oldest had waited less than this; it then sheds (SERVER_BUSY) what waited "
                     + "longer than `queueIntervalMillis` and serves the newest first once the oldest waited half of it")
-            .property("jupiter.rpc.provider.queue.target.millis"));
+            .property("jupiter.rpc.provider.queue.target.millis").where("`JupiterServer.Builder.queueTargetMillis`"));
 
     /** How long a queue must stand to count as standing, and the longest wait while it does (CoDel's interval). */
     public static final Setting<Long> QUEUE_INTERVAL_MILLIS = declare(Setting.of("queueIntervalMillis",
@@ -282,7 +282,8 @@ public final class JupiterSettings {
             .bound(Bound.positive()).defaultText("1 s")
             .doc("the longest a request may wait for a provider thread while the queue stands (half of it: the "
                     + "newest is served first)")
-            .property("jupiter.rpc.provider.queue.interval.millis"));
+            .property("jupiter.rpc.provider.queue.interval.millis")
+            .where("`JupiterServer.Builder.queueIntervalMillis`"));
 
     /** An adaptive concurrency limit on each provider (Gradient2-like, learned from request latency). */
     public static final Setting<Boolean> ADAPTIVE_CONCURRENCY = declare(Setting.of("adaptiveConcurrency",

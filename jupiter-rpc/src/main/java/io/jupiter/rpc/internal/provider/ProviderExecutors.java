@@ -1,6 +1,5 @@
 package io.jupiter.rpc.internal.provider;
 
-import io.jupiter.common.config.JupiterSettings;
 import io.jupiter.rpc.internal.SojournLimit;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,18 +22,18 @@ final class ProviderExecutors {
      *                        {@code executor}
      * @param executor        runs provider calls instead of the built-in pool; {@code null}: the built-in pool
      * @param ownsExecutor    whether the server made {@code executor} (it is then shut down with the server)
-     * @param queueCapacity   requests that may wait for a provider thread (or, with an executor, be handed to it and
-     *                        not finished) before new ones are refused
+     * @param queue           the queue's capacity (with an executor: calls handed to it and not finished) and rule
      */
-    ProviderExecutors(int providerThreads, Executor executor, boolean ownsExecutor, int queueCapacity,
+    ProviderExecutors(int providerThreads, Executor executor, boolean ownsExecutor, ServerRuntime.QueueRule queue,
                       ServiceRegistry services) {
+        int queueCapacity = queue.capacity();
         this.queueCapacity = queueCapacity;
         this.services = services;
         if (executor != null) {
             this.pool = new ApplicationExecutor(ownsExecutor ? "the provider's virtual threads"
                     : "the provider executor " + executor, executor, ownsExecutor, queueCapacity);
         } else if (providerThreads > 0) {
-            this.pool = new PoolExecutor(providerThreads, queueCapacity, sojournLimit());
+            this.pool = new PoolExecutor(providerThreads, queueCapacity, sojournLimit(queue));
         } else {
             this.pool = null;
         }
@@ -44,12 +43,12 @@ final class ProviderExecutors {
      * How long a request may wait for a pool thread ({@code queueTargetMillis}, {@code queueIntervalMillis});
      * {@code null} when the target is 0 (as long as the queue holds it).
      */
-    static SojournLimit sojournLimit() {
-        long target = JupiterSettings.QUEUE_TARGET_MILLIS.get();
+    static SojournLimit sojournLimit(ServerRuntime.QueueRule queue) {
+        long target = queue.targetMillis();
         if (target == 0) {
             return null;
         }
-        long interval = Math.max(target, JupiterSettings.QUEUE_INTERVAL_MILLIS.get());
+        long interval = Math.max(target, queue.intervalMillis());
         return new SojournLimit(TimeUnit.MILLISECONDS.toNanos(target), TimeUnit.MILLISECONDS.toNanos(interval));
     }
 

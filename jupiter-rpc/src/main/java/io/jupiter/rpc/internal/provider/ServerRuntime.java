@@ -58,6 +58,18 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
     }
 
     /**
+     * The provider queue's rule (docs/reliability.md, "Overload: what a full provider does").
+     *
+     * @param capacity       requests that may wait for a provider thread (or, with an executor, be handed to it and
+     *                       not finished) before new ones are refused
+     * @param targetMillis   CoDel's target: the queue stands when its oldest request waited longer for 100 ms; 0: the
+     *                       queue never counts as standing and sheds nothing (1.3.1's queue)
+     * @param intervalMillis the longest wait while the queue stands; the newest is served first from half of it
+     */
+    public record QueueRule(int capacity, long targetMillis, long intervalMillis) {
+    }
+
+    /**
      * Who callers are and who may call what.
      *
      * @param identifier names each caller when its connection opens; {@code null}: none
@@ -86,26 +98,18 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
      * @param queueCapacity   requests that may wait for a provider thread before new ones are refused
      * @param perConnection   what one connection may have in flight: requests, and bytes of unread bodies
      */
-    public ServerRuntime(TransportConfig transportConfig, SocketAddress bindAddress, int providerThreads,
-                         int queueCapacity, ConnectionLimits perConnection, Set<SerializerType> serializers,
-                         RpcMetrics metrics) {
-        this(transportConfig, bindAddress, providerThreads, null, false, queueCapacity, perConnection, serializers,
-                metrics, Security.NONE);
-    }
-
     /**
      * @param providerThreads threads of the built-in provider pool; 0 runs requests on the IO threads; unused with
      *                        an {@code executor}
      * @param executor        runs provider calls instead of the built-in pool; {@code null}: the built-in pool
      * @param ownsExecutor    whether the runtime made {@code executor} (it is then shut down with the server)
-     * @param queueCapacity   requests that may wait for a provider thread (or, with an executor, be handed to it and
-     *                        not finished) before new ones are refused
+     * @param queue           the queue's capacity and rule
      */
     public ServerRuntime(TransportConfig transportConfig, SocketAddress bindAddress, int providerThreads,
-                         Executor executor, boolean ownsExecutor, int queueCapacity, ConnectionLimits perConnection,
+                         Executor executor, boolean ownsExecutor, QueueRule queue, ConnectionLimits perConnection,
                          Set<SerializerType> serializers, RpcMetrics metrics, Security security) {
         this.metrics = metrics;
-        this.executors = new ProviderExecutors(providerThreads, executor, ownsExecutor, queueCapacity, services);
+        this.executors = new ProviderExecutors(providerThreads, executor, ownsExecutor, queue, services);
         this.chain = new ProviderChain(services, serializers, executors.pool(), metrics, security.tokens(),
                 security.tokenTimeoutMillis(), security.authorizer());
         this.connections = new ConnectionTable(perConnection.requests(), perConnection.bytes(),
