@@ -514,8 +514,9 @@ public final class JupiterServer implements AutoCloseable {
 
         /**
          * Messages of a consumer's stream (client streaming, bidirectional) this server takes ahead of what its
-         * method has read (default 32, at most 65,536): the credit it grants, so the most of one such stream it
-         * holds. A larger window lets a fast consumer run further ahead; each message is bounded by the body cap.
+         * method has read (default 1,024, at most 65,536; fewer when its messages are large, as the stream's byte
+         * window, {@code jupiter.rpc.stream.window.bytes}, comes first): the credit it grants, so the most of one
+         * such stream it holds. A larger window lets a fast consumer run further ahead.
          */
         public Builder streamInboundWindow(int messages) {
             this.streamInboundWindow = JupiterSettings.STREAM_INBOUND_WINDOW.check(messages);

@@ -298,12 +298,37 @@ public final class JupiterSettings {
 
     /** Messages of a consumer's stream a provider takes ahead of what its method has read. */
     public static final Setting<Integer> STREAM_INBOUND_WINDOW = declare(Setting.of("streamInboundWindow",
-                    ValueType.INT, 32)
+                    ValueType.INT, 1024)
             .bound(Bound.between(1, 65_536))
             .doc("messages of a consumer's stream (client, bidirectional) a provider takes ahead of what its method "
-                    + "read: the most it holds of one such stream")
+                    + "read, within `streamWindowBytes`: the most it holds of one such stream")
             .property("jupiter.rpc.stream.inbound.window")
             .where("`JupiterServer.Builder.streamInboundWindow`"));
+
+    /**
+     * Bytes of frames a receiving stream lets be on their way or queued, on either side: its message credit is sized
+     * from the sizes its messages have had so that they fit (gRPC-java's default HTTP/2 window is as large).
+     */
+    public static final Setting<Integer> STREAM_WINDOW_BYTES = declare(Setting.of("streamWindowBytes",
+                    ValueType.INT, 1024 * 1024)
+            .bound(Bound.positive()).defaultText("1 MiB")
+            .doc("bytes of frames one receiving stream (either side) lets be on their way or queued: the credit it "
+                    + "grants is sized from its messages' recent sizes to fit ([streams](streams.md#flow-control))")
+            .property("jupiter.rpc.stream.window.bytes")
+            .where("-"));
+
+    /**
+     * Bytes the receiving streams of one connection may hold together, arrived and not yet read, on either side:
+     * beyond, none of them grants credit until a reader takes bytes out.
+     */
+    public static final Setting<Long> STREAM_CONNECTION_WINDOW_BYTES = declare(Setting.of(
+                    "streamConnectionWindowBytes", ValueType.LONG, 8L * 1024 * 1024)
+            .bound(Bound.positive()).defaultText("8 MiB")
+            .doc("bytes the receiving streams of one connection (either side) may hold together, arrived and not "
+                    + "yet read: beyond, none of them grants credit until a reader takes bytes out "
+                    + "([streams](streams.md#flow-control))")
+            .property("jupiter.rpc.stream.connection.window.bytes")
+            .where("-"));
 
     /**
      * Bytes the outbound streams of one connection may buffer together on a provider beyond their credit, and, apart,

@@ -40,8 +40,12 @@ import java.util.concurrent.Flow;
  */
 public final class Streams {
 
-    /** Messages a {@link StreamIterator} asks for ahead of what it has read, by default. */
-    public static final int DEFAULT_PREFETCH = 32;
+    /**
+     * Messages a {@link StreamIterator} asks for ahead of what it has read, by default; reading a stream, fewer when
+     * its messages are large: never more than the stream's byte window ({@code jupiter.rpc.stream.window.bytes},
+     * 1 MiB) holds at their size.
+     */
+    public static final int DEFAULT_PREFETCH = 1024;
 
     /**
      * Messages of a consumer's stream (client streaming, bidirectional) a provider takes ahead of what its method

@@ -12,23 +12,24 @@ import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 
 /**
- * A subscriber read with blocking calls: it asks for {@code prefetch} messages, then for half that again each time
- * half was read, so it holds at most {@code prefetch} messages.
+ * A subscriber read with blocking calls: it asks for {@code prefetch} messages, then for more each time half was
+ * read, so it holds at most {@code prefetch} messages. Reading a stream of ours, it holds no more than the stream's
+ * byte window lets be on the way ({@link InboundStream#messagesWithinWindow}), so large messages are held by the
+ * window's bytes, not by the prefetch's count.
  */
 public final class BlockingSubscriber<T> implements Flow.Subscriber<T>, StreamIterator<T> {
 
     private final int prefetch;
-    private final int batch;
+    /** Asked for and not yet delivered. */
+    private long outstanding;
     private final ArrayDeque<T> queue = new ArrayDeque<>();
     private Flow.Subscription subscription;
-    private int readSinceRequest;
     private boolean done;
     private Throwable error;
     private boolean closed;
 
     public BlockingSubscriber(int prefetch) {
         this.prefetch = prefetch;
-        this.batch = Math.max(1, prefetch / 2);
     }
 
     @Override
@@ -42,13 +43,24 @@ public final class BlockingSubscriber<T> implements Flow.Subscriber<T>, StreamIt
         }
         if (cancel) {
             s.cancel();
-        } else {
-            s.request(prefetch);
+            return;
         }
+        long first = target(s);
+        synchronized (this) {
+            outstanding += first;
+        }
+        s.request(first);
+    }
+
+    /** The most messages to hold, asked for or queued: the prefetch, or fewer when the stream's bytes say so. */
+    private long target(Flow.Subscription s) {
+        return s instanceof InboundStream<?> stream ? Math.max(1, Math.min(prefetch, stream.messagesWithinWindow()))
+                : prefetch;
     }
 
     @Override
     public synchronized void onNext(T item) {
+        outstanding--;
         if (!closed) {
             queue.add(item);
             notifyAll();
@@ -102,15 +114,21 @@ public final class BlockingSubscriber<T> implements Flow.Subscriber<T>, StreamIt
         }
         T item;
         Flow.Subscription s = null;
+        long more = 0;
         synchronized (this) {
             item = queue.poll();
-            if (++readSinceRequest >= batch && !done) {
-                readSinceRequest = 0;
-                s = subscription;
+            if (!done) {
+                long target = target(subscription);
+                // In batches: asks again once half the target was read.
+                more = target - outstanding - queue.size();
+                if (more > 0 && more >= Math.max(1, target / 2)) {
+                    outstanding += more;
+                    s = subscription;
+                }
             }
         }
         if (s != null) {
-            s.request(batch);
+            s.request(more);
         }
         return item;
     }

@@ -140,6 +140,13 @@ public final class ConsumerStreams implements AutoCloseable {
         streams.remove(stream.id(), stream);
     }
 
+    /** {@code connection}'s receive window; a fresh one when it closed meanwhile (its streams end unread). */
+    ConnectionCreditWindow receiveWindow(Connection connection) {
+        Peer peer = peers.get(connection);
+        return peer != null ? peer.receiveWindow
+                : new ConnectionCreditWindow(ConnectionCreditWindow.CONNECTION_BYTES);
+    }
+
     ExecutorService delivery() {
         return delivery;
     }
@@ -170,6 +177,9 @@ public final class ConsumerStreams implements AutoCloseable {
     private static final class Peer {
         final long since = System.nanoTime();
         final CountDownLatch announcement = new CountDownLatch(1);
+        /** The bytes the streams read from this connection hold, arrived and not yet read. */
+        final ConnectionCreditWindow receiveWindow =
+                new ConnectionCreditWindow(ConnectionCreditWindow.CONNECTION_BYTES);
 
         void announced() {
             announcement.countDown();

@@ -18,9 +18,11 @@ import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
  * The receiving half of one stream, on either side: the consumer reading a provider's messages, or the provider
  * reading a consumer's (client streaming, bidirectional). It is the {@link Flow.Publisher} its one subscriber reads
  * and the {@link Flow.Subscription} that subscriber holds: {@code request(n)} turns into credit frames, at most
- * {@code window} messages ahead of what was delivered, so it never holds more than that; {@code cancel()} into a
- * cancel frame. Message and end frames arrive on the IO thread and are queued; one delivery task at a time reads and
- * hands them to the subscriber, in order, on a delivery thread, never the IO thread. A message beyond the credit
+ * {@code window} messages ahead of what was delivered, and no more than its {@link CreditWindow} lets in at the
+ * size its messages have had (so a stream of small messages runs a whole message window ahead, one of large
+ * messages only as many as its bytes allow); {@code cancel()} into a cancel frame. Message and end frames arrive on
+ * the IO thread and are queued; one delivery task at a time reads and hands them to the subscriber, in order, on a
+ * delivery thread, never the IO thread. A message beyond the credit
  * granted is a protocol violation its {@link Owner} handles.
  *
  * @param <T> the message type
@@ -59,6 +61,12 @@ public final class InboundStream<T> implements Flow.Publisher<T>, Flow.Subscript
     private volatile Serializer serializer;
     private final String name;
     private final int window;
+    /** Guarded by this: the bytes this stream lets in, and the sizes its messages have had. */
+    private final CreditWindow bytes;
+    /** The bytes the receiving streams of this stream's connection hold together. */
+    private final ConnectionCreditWindow shared;
+    /** Guarded by this: registered with {@link #shared} to grant again once it has room. */
+    private boolean awaitingRoom;
     private final Executor delivery;
     private final Owner owner;
     /** What messages are read as; set when the subscriber's type is known (before any credit is sent). */
@@ -86,13 +94,15 @@ public final class InboundStream<T> implements Flow.Publisher<T>, Flow.Subscript
     private volatile StreamMetrics metrics;
 
     InboundStream(long id, Connection connection, Serializer serializer, Class<T> type, String name, int window,
-                  Executor delivery, Owner owner) {
+                  ConnectionCreditWindow shared, Executor delivery, Owner owner) {
         this.id = id;
         this.connection = connection;
         this.serializer = serializer;
         this.type = type;
         this.name = name;
         this.window = window;
+        this.shared = shared;
+        this.bytes = new CreditWindow(CreditWindow.STREAM_BYTES, shared);
         this.delivery = delivery;
         this.owner = owner;
     }
@@ -166,14 +176,38 @@ public final class InboundStream<T> implements Flow.Publisher<T>, Flow.Subscript
         if (cancelled || closed) {
             return 0;
         }
+        int due = creditWithin();
+        if (due == 0 && granted + queued == 0 && demand > 0 && !awaitingRoom) {
+            // Held back by the connection with nothing on its way: no arrival will look again, a release will.
+            awaitingRoom = true;
+            shared.await(this);
+            due = creditWithin(); // a release between the first look and the registration
+        }
+        return due;
+    }
+
+    /** Credit due within this stream's and its connection's room, counted as granted. Holding this. */
+    private int creditWithin() {
         long inFlight = granted + queued;
-        long due = Math.min(demand, window) - inFlight;
+        long cap = Math.min(window, bytes.messages(queued, granted));
+        long due = Math.min(demand, cap) - inFlight;
         // Credit goes in batches: none while more than half the window is still on its way or queued.
-        if (due <= 0 || inFlight > window / 2) {
+        if (due <= 0 || inFlight > cap / 2) {
             return 0;
         }
         granted += due;
+        bytes.granted(due);
         return (int) due;
+    }
+
+    /** The connection has room again: grants what is due (called holding no stream's lock). */
+    void grantAgain() {
+        int credit;
+        synchronized (this) {
+            awaitingRoom = false;
+            credit = creditDue();
+        }
+        sendCredit(credit);
     }
 
     private void sendCredit(int credit) {
@@ -192,6 +226,7 @@ public final class InboundStream<T> implements Flow.Publisher<T>, Flow.Subscript
             return;
         }
         cancelled = true;
+        closeWindow();
         if (!closed) {
             owner.inboundCancelled(reason);
         }
@@ -214,6 +249,7 @@ public final class InboundStream<T> implements Flow.Publisher<T>, Flow.Subscript
                 credit = granted;
                 beyond = granted == 0;
                 if (!beyond) {
+                    bytes.arrived(frame.body().readableBytes(), granted);
                     granted--;
                     queued++;
                 }
@@ -224,6 +260,7 @@ public final class InboundStream<T> implements Flow.Publisher<T>, Flow.Subscript
                         + connection.remoteAddress() + " sent a message beyond the credit it was given (" + credit
                         + " left)");
                 closed = true;
+                closeWindow();
                 // The owner ends the stream first: the subscriber, told next, must not get to answer before that.
                 owner.inboundViolated(error);
                 inbound.add(error);
@@ -239,6 +276,7 @@ public final class InboundStream<T> implements Flow.Publisher<T>, Flow.Subscript
             return true;
         }
         closed = true;
+        closeWindow();
         Status status = Status.fromByte(frame.status());
         String reason = StreamFrames.reasonOf(frame.body());
         frame.release();
@@ -258,8 +296,26 @@ public final class InboundStream<T> implements Flow.Publisher<T>, Flow.Subscript
             return;
         }
         closed = true;
+        closeWindow();
         inbound.add(error);
         drain();
+    }
+
+    /**
+     * The messages this stream lets be on their way or queued now: its message window, or fewer when its messages
+     * are large enough that the window's bytes come first. A reader that holds what it was delivered (the blocking
+     * iterator) asks for no more than this, so it holds about the same bytes.
+     */
+    synchronized int messagesWithinWindow() {
+        return (int) Math.min(window, bytes.messages(queued, granted));
+    }
+
+    /** Nothing more comes: the credit still on the wire is given back to the connection, which may let others grant. */
+    private void closeWindow() {
+        synchronized (this) {
+            bytes.closed();
+        }
+        shared.wakeWaiting();
     }
 
     /** Whether nothing more is read: ended, failed or cancelled. */
@@ -298,6 +354,7 @@ public final class InboundStream<T> implements Flow.Publisher<T>, Flow.Subscript
     private void deliverOne(Object next) {
         if (next instanceof Frame frame) {
             T value;
+            int size = frame.body().readableBytes();
             try {
                 if (cancelled || terminated) {
                     return;
@@ -312,12 +369,16 @@ public final class InboundStream<T> implements Flow.Publisher<T>, Flow.Subscript
                 }
             } finally {
                 frame.release();
+                // Its bytes leave the connection's count here, read or dropped; the other streams may grant again.
+                shared.released(CreditWindow.frameBytes(size));
+                shared.wakeWaiting();
             }
             subscriber.onNext(value);
             int credit;
             synchronized (this) {
                 demand--;
                 queued--;
+                bytes.delivered(size);
                 credit = creditDue();
             }
             sendCredit(credit);

@@ -62,6 +62,8 @@ public final class ProviderStreams implements AutoCloseable {
     private volatile long connectionBufferBytes = JupiterSettings.STREAM_CONNECTION_BUFFER_BYTES.get();
     /** Each connection's writer and cap across its streams, from its first stream until it closes. */
     private final ConcurrentHashMap<Connection, StreamWriter> writers = new ConcurrentHashMap<>();
+    /** Per connection with streams: the bytes its consumers' messages hold here, arrived and not yet read. */
+    private final ConcurrentHashMap<Connection, ConnectionCreditWindow> receiveWindows = new ConcurrentHashMap<>();
 
     public ProviderStreams(StreamOpener opener) {
         this.opener = opener;
@@ -126,6 +128,8 @@ public final class ProviderStreams implements AutoCloseable {
         // Made here, on the IO thread, so that it never outlives the connection's close (which runs there too).
         writers.computeIfAbsent(connection,
                 c -> new StreamWriter(c, new ConnectionStreamBudget(connectionBufferBytes)));
+        receiveWindows.computeIfAbsent(connection,
+                c -> new ConnectionCreditWindow(ConnectionCreditWindow.CONNECTION_BYTES));
         Entry entry = new Entry(connection, id);
         if (streams.putIfAbsent(id, entry) != null) {
             connection.write(StreamFrames.end(connection.alloc(), id, StatusTable.BAD_REQUEST.status(),
@@ -318,6 +322,7 @@ public final class ProviderStreams implements AutoCloseable {
     public void disconnected(Connection connection) {
         Map<Long, Entry> streams = byConnection.remove(connection);
         writers.remove(connection);
+        receiveWindows.remove(connection);
         if (streams != null) {
             for (Entry entry : new ArrayList<>(streams.values())) {
                 entry.connectionLost();
@@ -360,6 +365,12 @@ public final class ProviderStreams implements AutoCloseable {
     }
 
     /** One stream from its open frame on: what arrived before its producer started, then the stream itself. */
+    /** {@code connection}'s receive window; a fresh one when it closed meanwhile (its streams end unread). */
+    private ConnectionCreditWindow receiveWindow(Connection connection) {
+        ConnectionCreditWindow window = receiveWindows.get(connection);
+        return window != null ? window : new ConnectionCreditWindow(ConnectionCreditWindow.CONNECTION_BYTES);
+    }
+
     private final class Entry implements InboundStream.Owner, StreamOpener.Opening {
         final Connection connection;
         final long id;
@@ -514,7 +525,7 @@ public final class ProviderStreams implements AutoCloseable {
                     return inbound;
                 }
                 inbound = new InboundStream<>(id, connection, null, null, String.valueOf(id),
-                        inboundWindow, threads, this);
+                        inboundWindow, receiveWindow(connection), threads, this);
                 inbound.metrics(metrics);
                 in = inbound;
                 ended = stream == null ? pendingEnd : null;

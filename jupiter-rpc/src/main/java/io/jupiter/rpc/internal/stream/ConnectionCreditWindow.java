@@ -1,0 +1,92 @@
+package io.jupiter.rpc.internal.stream;
+
+import io.jupiter.common.config.JupiterSettings;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The bytes the receiving streams of one connection hold together: frames arrived and not yet delivered to their
+ * readers, and the credit on the wire reserved at the size messages have had. A stream grants credit only for what
+ * fits in the room left here as well as in its own {@link CreditWindow}, so readers that stop reading hold about
+ * {@link #CONNECTION_BYTES} of one connection between them. A stream held back by this window with nothing on its way
+ * registers ({@link #await}) and is asked to grant again ({@link InboundStream#grantAgain}) when a reader takes bytes
+ * out or a stream ends; it registers first and looks once more, so a release in between is not missed.
+ *
+ * <p>Lock-free: streams count under their own locks; waking runs holding none.
+ */
+final class ConnectionCreditWindow {
+
+    /** Bytes a connection's receiving streams hold together: {@code jupiter.rpc.stream.connection.window.bytes}. */
+    static final long CONNECTION_BYTES = JupiterSettings.STREAM_CONNECTION_WINDOW_BYTES.get();
+
+    private final long limit;
+    /** Frames queued and credit reserved, in bytes, across the connection's receiving streams. */
+    private final AtomicLong held = new AtomicLong();
+    /** The size of the latest message to arrive on the connection: a new stream's first guess. */
+    private volatile long latestMessageBytes;
+    /** Streams held back by this window with nothing on their way; touched only when one is. */
+    private final ConcurrentLinkedQueue<InboundStream<?>> waiting = new ConcurrentLinkedQueue<>();
+
+    ConnectionCreditWindow(long limit) {
+        this.limit = limit;
+    }
+
+    /** Bytes there is room for now (0 when full). */
+    long room() {
+        return Math.max(0, limit - held.get());
+    }
+
+    long latestMessageBytes() {
+        return latestMessageBytes;
+    }
+
+    /** {@code bytes} of credit granted (negative: given back, as when a stream ends with credit unused). */
+    void reserve(long bytes) {
+        if (bytes != 0) {
+            held.addAndGet(bytes);
+        }
+    }
+
+    /** A frame of {@code bytes} arrived against credit reserved at {@code reserved} bytes. */
+    void arrived(long bytes, long reserved) {
+        latestMessageBytes = bytes;
+        held.addAndGet(bytes - reserved);
+    }
+
+    /** A frame of {@code bytes} left its stream (delivered or dropped); then {@link #wakeWaiting} holding no lock. */
+    void released(long bytes) {
+        held.addAndGet(-bytes);
+    }
+
+    /** {@code stream} grants nothing until bytes are given back. */
+    void await(InboundStream<?> stream) {
+        waiting.add(stream);
+    }
+
+    /** Asks the streams held back to grant again, if there is room; call holding no stream's lock. */
+    void wakeWaiting() {
+        if (waiting.isEmpty() || room() == 0) {
+            return;
+        }
+        List<InboundStream<?>> now = new ArrayList<>();
+        InboundStream<?> next;
+        while ((next = waiting.poll()) != null) {
+            now.add(next);
+        }
+        for (InboundStream<?> stream : now) {
+            stream.grantAgain();
+        }
+    }
+
+    /** Bytes held now across the connection's receiving streams (for tests). */
+    long held() {
+        return held.get();
+    }
+
+    /** Streams held back now (for tests). */
+    int waiting() {
+        return waiting.size();
+    }
+}

@@ -1,0 +1,100 @@
+package io.jupiter.rpc.internal.stream;
+
+import io.jupiter.common.config.JupiterSettings;
+import io.jupiter.transport.ProtocolHeader;
+
+/**
+ * The bytes one receiving stream lets in, while its credit on the wire stays counted in messages (so a peer of ours
+ * from before byte counting, which knows only message credit, reads the same frames): how many messages may be on
+ * their way or queued is the room left under {@link #STREAM_BYTES}, and under its connection's
+ * {@link ConnectionCreditWindow}, divided by the size its messages have had. Small messages get a whole message window
+ * at a time; large ones only as many as fit.
+ *
+ * <p>The size a message is counted at rises at once to a larger message and falls slowly (an eighth of the gap a
+ * message) towards smaller ones, so a stream whose sizes vary is held to its larger ones. Before its first message a
+ * stream counts at the size of its connection's latest message, and before any at {@link #STREAM_BYTES} /
+ * {@link #FIRST_MESSAGES} (so its first grant is the 32 messages of the releases before byte counting). Credit granted
+ * is reserved on the connection at that size until its message arrives or the stream ends. A sender that changes sizes
+ * on purpose can still put its credit times the body cap on the way, once: credit granted is not taken back. Not
+ * thread-safe: its stream's lock guards it.
+ */
+final class CreditWindow {
+
+    /** Bytes of frames a receiving stream lets be on their way or queued: {@code jupiter.rpc.stream.window.bytes}. */
+    static final long STREAM_BYTES = JupiterSettings.STREAM_WINDOW_BYTES.get();
+
+    /** Messages let in before any size is known: the message window of the releases before byte counting. */
+    static final int FIRST_MESSAGES = 32;
+
+    private final long limit;
+    private final ConnectionCreditWindow connection;
+    /** Bytes of frames arrived and not yet delivered. */
+    private long queuedBytes;
+    /** Bytes reserved on the connection for the credit on the wire. */
+    private long reservedBytes;
+    /** The frame size a message on its way is counted at; 0 until the first arrives. */
+    private long messageBytes;
+
+    CreditWindow(long limit, ConnectionCreditWindow connection) {
+        this.limit = limit;
+        this.connection = connection;
+    }
+
+    /** The bytes a frame with a body of {@code bodyBytes} is counted at. */
+    static long frameBytes(int bodyBytes) {
+        return (long) bodyBytes + ProtocolHeader.HEADER_SIZE;
+    }
+
+    private long estimate() {
+        if (messageBytes > 0) {
+            return messageBytes;
+        }
+        long latest = connection.latestMessageBytes();
+        return latest > 0 ? latest : Math.max(1, limit / FIRST_MESSAGES);
+    }
+
+    /**
+     * The messages that may be on their way or queued now, {@code queued} arrived and {@code granted} on the wire:
+     * as many as fit in the room left here and on the connection; at least 1 when nothing is, so a message larger
+     * than the window still comes, alone, unless the connection has no room at all.
+     */
+    long messages(long queued, long granted) {
+        long size = estimate();
+        long own = queued + Math.max(0, limit - queuedBytes) / size;
+        long room = connection.room();
+        long shared = queued + granted + room / size;
+        long most = Math.min(own, shared);
+        return most == 0 && room > 0 ? 1 : most;
+    }
+
+    /** {@code messages} more were granted: they are reserved on the connection at the size messages have had. */
+    void granted(long messages) {
+        long bytes = messages * estimate();
+        reservedBytes += bytes;
+        connection.reserve(bytes);
+    }
+
+    /**
+     * A message of {@code bodyBytes} arrived within the credit, {@code grantedBefore} (at least 1) on the wire before
+     * it: it is queued, and its share of the reservation becomes its real size.
+     */
+    void arrived(int bodyBytes, long grantedBefore) {
+        long frame = frameBytes(bodyBytes);
+        long share = reservedBytes / grantedBefore;
+        reservedBytes -= share;
+        queuedBytes += frame;
+        messageBytes = frame >= messageBytes ? frame : messageBytes - ((messageBytes - frame) >> 3);
+        connection.arrived(frame, share);
+    }
+
+    /** A message of {@code bodyBytes} queued before was delivered (the connection's count is given back apart). */
+    void delivered(int bodyBytes) {
+        queuedBytes -= frameBytes(bodyBytes);
+    }
+
+    /** The stream takes nothing more: the credit still on the wire is no longer reserved. */
+    void closed() {
+        connection.reserve(-reservedBytes);
+        reservedBytes = 0;
+    }
+}
