@@ -298,7 +298,7 @@ public final class JupiterSettings {
 
     /** Messages of a consumer's stream a provider takes ahead of what its method has read. */
     public static final Setting<Integer> STREAM_INBOUND_WINDOW = declare(Setting.of("streamInboundWindow",
-                    ValueType.INT, 1024)
+                    ValueType.INT, 32)
             .bound(Bound.between(1, 65_536))
             .doc("messages of a consumer's stream (client, bidirectional) a provider takes ahead of what its method "
                     + "read, within `streamWindowBytes`: the most it holds of one such stream")

@@ -43,9 +43,11 @@ public final class Streams {
     /**
      * Messages a {@link StreamIterator} asks for ahead of what it has read, by default; reading a stream, fewer when
      * its messages are large: never more than the stream's byte window ({@code jupiter.rpc.stream.window.bytes},
-     * 1 MiB) holds at their size.
+     * 1 MiB) holds at their size. 32, because credit is counted in messages: a peer that earned credit with small
+     * messages may then send that many at the body cap each. A reader that trusts its provider and wants throughput
+     * asks for more ({@link #iterate(Flow.Publisher, int)}, e.g. 1,024: docs/streams.md, "Flow control").
      */
-    public static final int DEFAULT_PREFETCH = 1024;
+    public static final int DEFAULT_PREFETCH = 32;
 
     /**
      * Messages of a consumer's stream (client streaming, bidirectional) a provider takes ahead of what its method
