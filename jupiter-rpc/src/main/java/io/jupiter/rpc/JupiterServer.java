@@ -83,8 +83,9 @@ public final class JupiterServer implements AutoCloseable {
                 : builder.transportConfig.toBuilder().protocols(
                         builder.protocols.stream().map(p -> p.forServer(catalog)).toList()).build();
         this.runtime = new ServerRuntime(transportConfig, bindAddress,
-                builder.providerThreads, executor, builder.virtualThreads, new ServerRuntime.QueueRule(
-                        builder.queueCapacity, builder.queueTargetMillis, builder.queueIntervalMillis),
+                new ServerRuntime.ProviderPool(builder.providerThreads, builder.queueCapacity,
+                        builder.queueTargetMillis, builder.queueIntervalMillis, builder.poolParallelism,
+                        builder.poolStallMicros, builder.poolSpinMicros), executor, builder.virtualThreads,
                 new ServerRuntime.ConnectionLimits(
                         builder.maxInFlightPerConnection, builder.maxQueuedBytesPerConnection), builder.serializers,
                 RpcMetrics.create(RpcMetrics.Side.PROVIDER, builder.metrics), security);
@@ -339,6 +340,9 @@ public final class JupiterServer implements AutoCloseable {
         private int queueCapacity = JupiterSettings.QUEUE_CAPACITY.get();
         private long queueTargetMillis = JupiterSettings.QUEUE_TARGET_MILLIS.get();
         private long queueIntervalMillis = JupiterSettings.QUEUE_INTERVAL_MILLIS.get();
+        private int poolParallelism = JupiterSettings.POOL_PARALLELISM.get();
+        private long poolStallMicros = JupiterSettings.POOL_STALL_MICROS.get();
+        private long poolSpinMicros = JupiterSettings.POOL_SPIN_MICROS.get();
         private int maxInFlightPerConnection = JupiterSettings.MAX_IN_FLIGHT_PER_CONNECTION.get();
         private long maxQueuedBytesPerConnection = JupiterSettings.MAX_QUEUED_BYTES_PER_CONNECTION.get();
         private int streamInboundWindow = JupiterSettings.STREAM_INBOUND_WINDOW.get();
@@ -509,6 +513,35 @@ public final class JupiterServer implements AutoCloseable {
          */
         public Builder queueIntervalMillis(long millis) {
             this.queueIntervalMillis = JupiterSettings.QUEUE_INTERVAL_MILLIS.check(millis);
+            return this;
+        }
+
+        /**
+         * Threads of the built-in pool that run calls at once before a new call wakes another (blocked ones aside: a
+         * call that waited {@link #poolStallMicros} wakes one anyway). Default half the processors, at least 1
+         * ({@code -Djupiter.rpc.pool.parallelism}).
+         */
+        public Builder poolParallelism(int threads) {
+            this.poolParallelism = JupiterSettings.POOL_PARALLELISM.check(threads);
+            return this;
+        }
+
+        /**
+         * How long a call may wait, every awake thread of the built-in pool busy, before it wakes another; default
+         * 1 ms ({@code -Djupiter.rpc.pool.stall.micros}).
+         */
+        public Builder poolStallMicros(long micros) {
+            this.poolStallMicros = JupiterSettings.POOL_STALL_MICROS.check(micros);
+            return this;
+        }
+
+        /**
+         * How long one idle thread of the built-in pool keeps looking for work before it parks; default 0 (parks at
+         * once; {@code -Djupiter.rpc.pool.spin.micros}). Helps one caller at a time on a machine with spare cores,
+         * costs throughput on a busy one (benchmark.md).
+         */
+        public Builder poolSpinMicros(long micros) {
+            this.poolSpinMicros = JupiterSettings.POOL_SPIN_MICROS.check(micros);
             return this;
         }
 

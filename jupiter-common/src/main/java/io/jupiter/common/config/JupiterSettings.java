@@ -250,20 +250,23 @@ public final class JupiterSettings {
                     () -> Math.max(1, Runtime.getRuntime().availableProcessors() / 2), "max(1, processors / 2)")
             .bound(Bound.positive())
             .doc("provider threads running at once before a request wakes another")
-            .property("jupiter.rpc.pool.parallelism"));
+            .property("jupiter.rpc.pool.parallelism")
+            .where("`JupiterServer.Builder.poolParallelism`"));
 
     /** Wait that wakes another provider thread anyway. */
     public static final Setting<Long> POOL_STALL_MICROS = declare(Setting.of("poolStallMicros", ValueType.LONG, 1_000L)
             .bound(Bound.positive()).defaultText("1 ms")
             .doc("how long a request may wait, every awake provider thread busy, before it wakes another")
-            .property("jupiter.rpc.pool.stall.micros"));
+            .property("jupiter.rpc.pool.stall.micros")
+            .where("`JupiterServer.Builder.poolStallMicros`"));
 
     /** How long an idle provider thread looks for work before it parks. */
     public static final Setting<Long> POOL_SPIN_MICROS = declare(Setting.of("poolSpinMicros", ValueType.LONG, 0L)
             .bound(Bound.notNegative()).defaultText("0 (parks at once)")
             .doc("how long one idle provider thread keeps looking for work before it parks (helps one caller at a "
                     + "time on a machine with spare cores, costs throughput on a busy one: benchmark.md)")
-            .property("jupiter.rpc.pool.spin.micros"));
+            .property("jupiter.rpc.pool.spin.micros")
+            .where("`JupiterServer.Builder.poolSpinMicros`"));
 
     // ---- overload, on the provider (issue #35) ----
 

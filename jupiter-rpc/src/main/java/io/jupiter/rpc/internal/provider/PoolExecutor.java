@@ -15,8 +15,10 @@ final class PoolExecutor implements ProviderExecutor {
     private final WorkerPool pool;
 
     /** @param sojournLimit how long a request may wait before it is shed; {@code null}: as long as it is queued */
-    PoolExecutor(int threads, int queueCapacity, SojournLimit sojournLimit) {
-        this.pool = new WorkerPool("jupiter-provider", threads, queueCapacity, sojournLimit);
+    PoolExecutor(ServerRuntime.ProviderPool settings, SojournLimit sojournLimit) {
+        this.pool = new WorkerPool("jupiter-provider", settings.threads(), settings.capacity(),
+                settings.parallelism(), TimeUnit.MICROSECONDS.toNanos(settings.stallMicros()),
+                TimeUnit.MICROSECONDS.toNanos(settings.spinMicros()), sojournLimit);
     }
 
     @Override

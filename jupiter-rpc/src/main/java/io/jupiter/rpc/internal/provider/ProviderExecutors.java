@@ -18,22 +18,21 @@ final class ProviderExecutors {
     private final ServiceRegistry services;
 
     /**
-     * @param providerThreads threads of the built-in pool; 0 runs requests on the IO threads; unused with an
-     *                        {@code executor}
      * @param executor        runs provider calls instead of the built-in pool; {@code null}: the built-in pool
      * @param ownsExecutor    whether the server made {@code executor} (it is then shut down with the server)
-     * @param queue           the queue's capacity (with an executor: calls handed to it and not finished) and rule
+     * @param settings        the built-in pool (0 threads: calls run on the IO threads) and its queue, whose capacity
+     *                        also bounds the calls handed to an {@code executor} and not finished
      */
-    ProviderExecutors(int providerThreads, Executor executor, boolean ownsExecutor, ServerRuntime.QueueRule queue,
+    ProviderExecutors(ServerRuntime.ProviderPool settings, Executor executor, boolean ownsExecutor,
                       ServiceRegistry services) {
-        int queueCapacity = queue.capacity();
+        int queueCapacity = settings.capacity();
         this.queueCapacity = queueCapacity;
         this.services = services;
         if (executor != null) {
             this.pool = new ApplicationExecutor(ownsExecutor ? "the provider's virtual threads"
                     : "the provider executor " + executor, executor, ownsExecutor, queueCapacity);
-        } else if (providerThreads > 0) {
-            this.pool = new PoolExecutor(providerThreads, queueCapacity, sojournLimit(queue));
+        } else if (settings.threads() > 0) {
+            this.pool = new PoolExecutor(settings, sojournLimit(settings));
         } else {
             this.pool = null;
         }
@@ -43,7 +42,7 @@ final class ProviderExecutors {
      * How long a request may wait for a pool thread ({@code queueTargetMillis}, {@code queueIntervalMillis});
      * {@code null} when the target is 0 (as long as the queue holds it).
      */
-    static SojournLimit sojournLimit(ServerRuntime.QueueRule queue) {
+    static SojournLimit sojournLimit(ServerRuntime.ProviderPool queue) {
         long target = queue.targetMillis();
         if (target == 0) {
             return null;

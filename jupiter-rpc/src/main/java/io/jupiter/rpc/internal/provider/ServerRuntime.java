@@ -58,15 +58,20 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
     }
 
     /**
-     * The provider queue's rule (docs/reliability.md, "Overload: what a full provider does").
+     * The built-in provider pool and its queue (docs/reliability.md, "Overload: what a full provider does").
      *
+     * @param threads        threads of the built-in pool; 0 runs requests on the IO threads; unused with an executor
      * @param capacity       requests that may wait for a provider thread (or, with an executor, be handed to it and
      *                       not finished) before new ones are refused
      * @param targetMillis   CoDel's target: the queue stands when its oldest request waited longer for 100 ms; 0: the
      *                       queue never counts as standing and sheds nothing (1.3.1's queue)
      * @param intervalMillis the longest wait while the queue stands; the newest is served first from half of it
+     * @param parallelism    threads running at once before a request wakes another
+     * @param stallMicros    how long a request may wait, every awake thread busy, before it wakes another
+     * @param spinMicros     how long one idle thread keeps looking for work before it parks
      */
-    public record QueueRule(int capacity, long targetMillis, long intervalMillis) {
+    public record ProviderPool(int threads, int capacity, long targetMillis, long intervalMillis, int parallelism,
+                               long stallMicros, long spinMicros) {
     }
 
     /**
@@ -99,17 +104,15 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
      * @param perConnection   what one connection may have in flight: requests, and bytes of unread bodies
      */
     /**
-     * @param providerThreads threads of the built-in provider pool; 0 runs requests on the IO threads; unused with
-     *                        an {@code executor}
      * @param executor        runs provider calls instead of the built-in pool; {@code null}: the built-in pool
      * @param ownsExecutor    whether the runtime made {@code executor} (it is then shut down with the server)
-     * @param queue           the queue's capacity and rule
+     * @param pool            the built-in pool (its queue's capacity also bounds what is handed to an executor)
      */
-    public ServerRuntime(TransportConfig transportConfig, SocketAddress bindAddress, int providerThreads,
-                         Executor executor, boolean ownsExecutor, QueueRule queue, ConnectionLimits perConnection,
+    public ServerRuntime(TransportConfig transportConfig, SocketAddress bindAddress, ProviderPool pool,
+                         Executor executor, boolean ownsExecutor, ConnectionLimits perConnection,
                          Set<SerializerType> serializers, RpcMetrics metrics, Security security) {
         this.metrics = metrics;
-        this.executors = new ProviderExecutors(providerThreads, executor, ownsExecutor, queue, services);
+        this.executors = new ProviderExecutors(pool, executor, ownsExecutor, services);
         this.chain = new ProviderChain(services, serializers, executors.pool(), metrics, security.tokens(),
                 security.tokenTimeoutMillis(), security.authorizer());
         this.connections = new ConnectionTable(perConnection.requests(), perConnection.bytes(),
