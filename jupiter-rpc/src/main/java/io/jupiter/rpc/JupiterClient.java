@@ -47,6 +47,7 @@ public final class JupiterClient implements AutoCloseable {
             runtime.warmUpMillis(builder.warmUpMillis);
         }
         runtime.latencyDecayMillis(builder.latencyDecayMillis);
+        runtime.cancelCalls(builder.cancelCalls);
     }
 
     /** A builder with the defaults. */
@@ -119,6 +120,7 @@ public final class JupiterClient implements AutoCloseable {
         private String registry;
         private long warmUpMillis = -1;
         private long latencyDecayMillis = JupiterSettings.LATENCY_DECAY_MILLIS.get();
+        private boolean cancelCalls = JupiterSettings.CANCEL_CALLS.get();
         private int maxInFlight = JupiterSettings.MAX_IN_FLIGHT.get();
         private Supplier<String> callerToken;
 
@@ -228,6 +230,17 @@ public final class JupiterClient implements AutoCloseable {
          */
         public Builder latencyDecayMillis(long millis) {
             this.latencyDecayMillis = JupiterSettings.LATENCY_DECAY_MILLIS.check(millis);
+            return this;
+        }
+
+        /**
+         * Whether a call whose caller stopped waiting (a timeout, a cancelled future, a hedge's loser) is cancelled at
+         * its provider, so that the provider drops it if it has not started; default on
+         * ({@code -Djupiter.rpc.consumer.cancel}). Only providers of ours that said they take cancels are told; off,
+         * this client's bytes are 1.3.1's. See docs/protocol.md, "Cancellation of calls".
+         */
+        public Builder cancelCalls(boolean cancel) {
+            this.cancelCalls = cancel;
             return this;
         }
 

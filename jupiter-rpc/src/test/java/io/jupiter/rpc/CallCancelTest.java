@@ -181,6 +181,25 @@ class CallCancelTest {
         }
     }
 
+    /** The builder's {@code cancelCalls(false)} wins over the JVM-wide default (on): each client has its own. */
+    @Test
+    void aClientBuiltWithCancelsOffSendsNoneWhateverTheJvmDefault() throws Exception {
+        Impl impl = new Impl();
+        try (JupiterServer server = JupiterServer.builder().host("127.0.0.1").port(0).providerThreads(1).build();
+             JupiterClient client = JupiterClient.builder().propagateDeadline(false).cancelCalls(false).build()) {
+            int port = start(server, impl);
+            Cancels sync = syncProxy(client, port);
+            AsyncCancels async = client.proxy(AsyncCancels.class).address("127.0.0.1", port).connections(1)
+                    .timeoutMillis(10_000).build();
+            CompletableFuture<String> held = holdTheOneThread(sync, async, impl);
+            assertThatThrownBy(sync::count).isInstanceOf(TimeoutException.class);
+            impl.release.countDown();
+            assertThat(held.get(10, TimeUnit.SECONDS)).isEqualTo("held");
+            Await.until("the abandoned call ran", Duration.ofSeconds(10), () -> impl.counted.get() == 1);
+            assertThat(server.metrics().registry().meter(MetricNames.CALL_CANCELLED).getCount()).isZero();
+        }
+    }
+
     @Test
     void cancelsForUnknownIdsCostBoundedMemoryAndNothingElse() throws Exception {
         Impl impl = new Impl();

@@ -710,7 +710,8 @@ public final class JupiterSettings {
             .doc("tell a provider of ours when a call's caller stops waiting (timeout, cancelled future, a hedge that "
                     + "lost), so it drops the call if it has not started; asked per connection, never sent to a "
                     + "1.3.1 provider")
-            .property("jupiter.rpc.consumer.cancel"));
+            .property("jupiter.rpc.consumer.cancel")
+            .where("`JupiterClient.Builder.cancelCalls`"));
 
     /** Exceptions reach callers with their stack traces. */
     public static final Setting<Boolean> SEND_STACK_TRACES = declare(Setting.of("sendStackTraces", ValueType.BOOLEAN,

@@ -19,10 +19,15 @@ final class CallCancels {
     /** Per open connection that was asked: whether its provider answered (it takes cancels). */
     private final ConcurrentHashMap<Connection, Boolean> providers = new ConcurrentHashMap<>();
     /** Whether providers are asked, and told ({@code cancelCalls}); off: the client's bytes are 1.3.1's. */
-    private final boolean enabled;
+    private volatile boolean enabled;
 
     /** @param enabled whether to ask providers and tell those that answer ({@code -Djupiter.rpc.consumer.cancel}) */
     CallCancels(boolean enabled) {
+        this.enabled = enabled;
+    }
+
+    /** Sets whether providers are asked from now on (the client's builder does, before its first call). */
+    void enabled(boolean enabled) {
         this.enabled = enabled;
     }
 

@@ -152,6 +152,11 @@ public final class ClientRuntime implements AutoCloseable {
         this.endpointSettings = endpointSettings.withWarmUpMillis(millis);
     }
 
+    /** Whether this client asks providers about cancels and tells those that take them; set before the first call. */
+    public void cancelCalls(boolean enabled) {
+        cancels.enabled(enabled);
+    }
+
     /** The time constant of the latency decay of the providers of proxies made from now on. */
     public void latencyDecayMillis(long millis) {
         this.endpointSettings = endpointSettings.withLatencyDecayMillis(millis);
