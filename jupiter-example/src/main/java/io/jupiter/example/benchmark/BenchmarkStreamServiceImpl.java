@@ -8,7 +8,7 @@ import java.util.concurrent.Flow;
 
 /**
  * Sends ticks through the blocking sink, whose {@code send} waits for the reader's credit, until the stream ends
- * (with the default stream options, or a buffer of the benchmark's window, {@link StreamReader#WINDOW}, when set);
+ * (with a buffer of the benchmark's window, {@link StreamReader#WINDOW}: the default 32 unless set);
  * and publishes ticks to one topic, from a {@link TopicPublisher} that runs while the topic has subscribers.
  */
 @ServiceProviderImpl(version = "1.0.0")
@@ -16,8 +16,7 @@ public class BenchmarkStreamServiceImpl implements BenchmarkStreamService {
 
     private final Topic<StreamTick> topic = new Topic<>();
     private final TopicPublisher publisher = new TopicPublisher(topic);
-    private final StreamOptions options = Integer.getInteger(StreamReader.WINDOW_PROPERTY) == null
-            ? StreamOptions.DEFAULTS : StreamOptions.builder().bufferMessages(StreamReader.WINDOW).build();
+    private final StreamOptions options = StreamOptions.builder().bufferMessages(StreamReader.WINDOW).build();
 
     @Override
     public Flow.Publisher<StreamTick> ticks(String payload) {
