@@ -22,6 +22,7 @@ import io.netty.handler.codec.http2.DefaultHttp2ResetFrame;
 import io.netty.handler.codec.http2.DefaultHttp2WindowUpdateFrame;
 import io.netty.handler.codec.http2.Http2DataFrame;
 import io.netty.handler.codec.http2.Http2Error;
+import io.netty.handler.codec.http2.Http2FrameCodec;
 import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
 import io.netty.handler.codec.http2.Http2FrameStream;
 import io.netty.handler.codec.http2.Http2Headers;
@@ -67,6 +68,10 @@ final class GrpcHandler extends ChannelDuplexHandler {
         CompositeByteBuf data;
         int bytes;
         ScheduledFuture<?> deadline;
+        /** The service answering the call here, or {@code null} for a call of the provider's. */
+        BuiltInService builtIn;
+        String builtInMethod;
+        boolean headersSent;
 
         Call(Http2FrameStream stream, Http2Headers headers) {
             this.stream = stream;
@@ -91,27 +96,38 @@ final class GrpcHandler extends ChannelDuplexHandler {
     private final MethodLookup lookup;
     private final RequestFrames frames;
     private final ProtobufMethods protobuf;
+    private final Map<String, BuiltInService> builtIns;
+    private final Http2FrameCodec codec;
     private final int maxMessageSize;
     private final Map<Integer, Call> calls = new HashMap<>();
     /** Request bytes buffered over all calls of the connection; at most the body cap, as the frame decoder's. */
     private long buffered;
 
-    private GrpcHandler(MethodLookup lookup, RequestFrames frames, ProtobufMethods protobuf, int maxMessageSize) {
+    private GrpcHandler(MethodLookup lookup, RequestFrames frames, ProtobufMethods protobuf,
+                        Map<String, BuiltInService> builtIns, Http2FrameCodec codec, int maxMessageSize) {
         this.lookup = lookup;
         this.frames = frames;
         this.protobuf = protobuf;
+        this.builtIns = builtIns;
+        this.codec = codec;
         this.maxMessageSize = maxMessageSize;
     }
 
-    /** Installs the HTTP/2 codec and a gRPC handler before {@code beforeName}. */
+    /**
+     * Installs the HTTP/2 codec and a gRPC handler before {@code beforeName}.
+     *
+     * @param builtIns the services answered here (health, reflection), by gRPC service name
+     */
     static void install(ChannelPipeline pipeline, String beforeName, TransportConfig config, MethodLookup lookup,
-                        RequestFrames frames, ProtobufMethods protobuf) {
+                        RequestFrames frames, ProtobufMethods protobuf, Map<String, BuiltInService> builtIns) {
         Http2Settings settings = Http2Settings.defaultSettings()
                 .maxConcurrentStreams(MAX_CONCURRENT_STREAMS)
                 .maxHeaderListSize(MAX_HEADER_LIST_SIZE);
-        pipeline.addBefore(beforeName, "h2-codec", Http2FrameCodecBuilder.forServer()
-                .initialSettings(settings).validateHeaders(true).build());
-        pipeline.addBefore(beforeName, "grpc", new GrpcHandler(lookup, frames, protobuf, config.maxBodySize()));
+        Http2FrameCodec codec = Http2FrameCodecBuilder.forServer()
+                .initialSettings(settings).validateHeaders(true).build();
+        pipeline.addBefore(beforeName, "h2-codec", codec);
+        pipeline.addBefore(beforeName, "grpc", new GrpcHandler(lookup, frames, protobuf, builtIns, codec,
+                config.maxBodySize()));
     }
 
     @Override
@@ -148,10 +164,106 @@ final class GrpcHandler extends ChannelDuplexHandler {
                 ctx.flush();
                 return;
             }
+            if (!routeToBuiltIn(ctx, call)) {
+                return;
+            }
         }
         if (frame.isEndStream()) {
-            call(ctx, call);
+            end(ctx, call);
         }
+    }
+
+    /**
+     * Marks {@code call} as one of a built-in service's when its path names one; returns {@code false} if it names
+     * a method that service lacks (the call is then ended {@code UNIMPLEMENTED}).
+     */
+    private boolean routeToBuiltIn(ChannelHandlerContext ctx, Call call) {
+        String path = String.valueOf(call.headers.path());
+        int slash = path.lastIndexOf('/');
+        BuiltInService builtIn = slash > 1 ? builtIns.get(path.substring(1, slash)) : null;
+        if (builtIn == null) {
+            return true;
+        }
+        String method = path.substring(slash + 1);
+        if (!builtIn.serves(method)) {
+            fail(ctx, call, StatusTable.SERVICE_NOT_FOUND.status(), StatusCodes.grpc(
+                    StatusTable.SERVICE_NOT_FOUND.status()), "no method " + method + " in " + builtIn.name());
+            return false;
+        }
+        call.builtIn = builtIn;
+        call.builtInMethod = method;
+        return true;
+    }
+
+    /** The client half-closed {@code call}: a provider's call is made, a built-in one ends {@code OK}. */
+    private void end(ChannelHandlerContext ctx, Call call) {
+        if (call.builtIn == null) {
+            call(ctx, call);
+            return;
+        }
+        calls.remove(call.stream.id());
+        buffered -= call.release();
+        if (!call.headersSent) {
+            ctx.write(new DefaultHttp2HeadersFrame(responseHeaders()).stream(call.stream));
+        }
+        ctx.write(new DefaultHttp2HeadersFrame(new DefaultHttp2Headers().setInt(GRPC_STATUS, 0), true)
+                .stream(call.stream));
+        ctx.flush();
+    }
+
+    /**
+     * Answers each complete request message buffered for a built-in {@code call}; returns {@code false} if the call
+     * failed. A client that does not read the answers (its stream's window is full) has its call ended
+     * {@code RESOURCE_EXHAUSTED} rather than answers queued without bound.
+     */
+    private boolean answerBuiltIn(ChannelHandlerContext ctx, Call call) {
+        CompositeByteBuf data = call.data;
+        int consumed = 0;
+        while (data.readableBytes() >= 5) {
+            int start = data.readerIndex();
+            long length = data.getUnsignedInt(start + 1);
+            if (data.getByte(start) != 0) {
+                fail(ctx, call, StatusTable.BAD_REQUEST.status(), StatusCodes.grpc(StatusTable.BAD_REQUEST.status()),
+                        "compressed messages are not supported");
+                return false;
+            }
+            if (data.readableBytes() - 5 < length) {
+                break;
+            }
+            if (!codec.encoder().flowController().isWritable(codec.connection().stream(call.stream.id()))) {
+                fail(ctx, call, StatusTable.SLOW_CONSUMER.status(), StatusCodes.grpc(StatusTable.SLOW_CONSUMER
+                        .status()), "the client does not read the answers");
+                return false;
+            }
+            byte[] request = new byte[(int) length];
+            data.skipBytes(5).readBytes(request);
+            consumed += 5 + request.length;
+            byte[] response;
+            try {
+                response = call.builtIn.answer(call.builtInMethod, request);
+            } catch (ForeignCallException e) {
+                fail(ctx, call, e.status(), e.grpcCode(), e.getMessage());
+                return false;
+            }
+            if (!call.headersSent) {
+                call.headersSent = true;
+                ctx.write(new DefaultHttp2HeadersFrame(responseHeaders()).stream(call.stream));
+            }
+            ctx.write(new DefaultHttp2DataFrame(message(ctx, response)).stream(call.stream));
+        }
+        data.discardReadComponents();
+        call.bytes -= consumed;
+        buffered -= consumed;
+        return true;
+    }
+
+    private static Http2Headers responseHeaders() {
+        return new DefaultHttp2Headers().status(HttpResponseStatus.OK.codeAsText()).set(CONTENT_TYPE, GRPC);
+    }
+
+    /** A gRPC length-prefixed, uncompressed message. */
+    private static ByteBuf message(ChannelHandlerContext ctx, byte[] bytes) {
+        return ctx.alloc().buffer(5 + bytes.length).writeByte(0).writeInt(bytes.length).writeBytes(bytes);
     }
 
     private void onData(ChannelHandlerContext ctx, Http2DataFrame frame) {
@@ -180,8 +292,11 @@ final class GrpcHandler extends ChannelDuplexHandler {
         buffered += incoming;
         call.bytes += incoming;
         call.data.addComponent(true, frame.content().retain());
+        if (call.builtIn != null && !answerBuiltIn(ctx, call)) {
+            return;
+        }
         if (frame.isEndStream()) {
-            call(ctx, call);
+            end(ctx, call);
         } else {
             ctx.flush();
         }
@@ -192,7 +307,7 @@ final class GrpcHandler extends ChannelDuplexHandler {
         try {
             request = toFrame(ctx, call);
         } catch (ForeignCallException e) {
-            fail(ctx, call, e.status(), StatusCodes.grpc(e.status()), e.getMessage());
+            fail(ctx, call, e.status(), e.grpcCode(), e.getMessage());
             return;
         } catch (RuntimeException e) { // the arguments cannot be written in the server's serializer
             fail(ctx, call, StatusTable.SERVER_ERROR.status(),
@@ -290,12 +405,8 @@ final class GrpcHandler extends ChannelDuplexHandler {
         }
         calls.remove(call.stream.id());
         buffered -= call.release();
-        byte[] bytes = message.toByteArray();
-        ByteBuf out = ctx.alloc().buffer(5 + bytes.length);
-        out.writeByte(0).writeInt(bytes.length).writeBytes(bytes);
-        ctx.write(new DefaultHttp2HeadersFrame(new DefaultHttp2Headers().status(HttpResponseStatus.OK.codeAsText())
-                .set(CONTENT_TYPE, GRPC)).stream(call.stream));
-        ctx.write(new DefaultHttp2DataFrame(out).stream(call.stream));
+        ctx.write(new DefaultHttp2HeadersFrame(responseHeaders()).stream(call.stream));
+        ctx.write(new DefaultHttp2DataFrame(message(ctx, message.toByteArray())).stream(call.stream));
         ctx.write(new DefaultHttp2HeadersFrame(new DefaultHttp2Headers().setInt(GRPC_STATUS, 0), true)
                 .stream(call.stream), promise);
         ctx.flush();
@@ -305,11 +416,11 @@ final class GrpcHandler extends ChannelDuplexHandler {
     private void fail(ChannelHandlerContext ctx, Call call, Status status, int grpcCode, String message) {
         calls.remove(call.stream.id());
         buffered -= call.release();
-        Http2Headers trailers = new DefaultHttp2Headers().status(HttpResponseStatus.OK.codeAsText())
-                .set(CONTENT_TYPE, GRPC).setInt(GRPC_STATUS, grpcCode)
-                .set(GRPC_MESSAGE, percentEncode(status.name() + ": " + message));
+        Http2Headers trailers = call.headersSent ? new DefaultHttp2Headers() : responseHeaders();
+        trailers.setInt(GRPC_STATUS, grpcCode).set(GRPC_MESSAGE, percentEncode(status.name() + ": " + message));
         ctx.write(new DefaultHttp2HeadersFrame(trailers, true).stream(call.stream));
-        if (grpcCode == 8 && status == StatusTable.BAD_REQUEST.status()) {
+        if (grpcCode == 8 && (status == StatusTable.BAD_REQUEST.status()
+                || status == StatusTable.SLOW_CONSUMER.status())) { // the reset frees what the stream queued
             ctx.write(new DefaultHttp2ResetFrame(Http2Error.CANCEL).stream(call.stream));
         }
         ctx.flush();

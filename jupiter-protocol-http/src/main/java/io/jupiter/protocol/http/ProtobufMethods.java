@@ -14,6 +14,23 @@ final class ProtobufMethods {
 
     private final ConcurrentHashMap<Method, Parser<?>> parsers = new ConcurrentHashMap<>();
 
+    /** Whether {@code method} takes one protobuf message and returns one, so is callable over gRPC. */
+    static boolean callable(Method method) {
+        Class<?>[] types = method.getParameterTypes();
+        return types.length == 1 && Message.class.isAssignableFrom(types[0])
+                && Message.class.isAssignableFrom(method.getReturnType());
+    }
+
+    /** The prototype of a protobuf message class (its default instance). */
+    static Message prototype(Class<?> type) {
+        try {
+            return (Message) type.getMethod("getDefaultInstance").invoke(null);
+        } catch (ReflectiveOperationException | ClassCastException e) {
+            throw new ForeignCallException(StatusTable.SERVER_ERROR.status(),
+                    "no default instance of " + type.getName() + ": " + e);
+        }
+    }
+
     /**
      * The parser of {@code method}'s parameter.
      *
@@ -24,21 +41,13 @@ final class ProtobufMethods {
         if (parser != null) {
             return parser;
         }
-        Class<?>[] types = method.getParameterTypes();
-        if (types.length != 1 || !Message.class.isAssignableFrom(types[0])
-                || !Message.class.isAssignableFrom(method.getReturnType())) {
+        if (!callable(method)) {
             throw new ForeignCallException(StatusTable.SERVICE_NOT_FOUND.status(),
                     method.getDeclaringClass().getName() + "."
                     + method.getName() + " is not callable over gRPC (expected: one protobuf message parameter and"
                     + " a protobuf message result)");
         }
-        try {
-            Message prototype = (Message) types[0].getMethod("getDefaultInstance").invoke(null);
-            parser = prototype.getParserForType();
-        } catch (ReflectiveOperationException e) {
-            throw new ForeignCallException(StatusTable.SERVER_ERROR.status(),
-                    "no parser for " + types[0].getName() + ": " + e);
-        }
+        parser = prototype(method.getParameterTypes()[0]).getParserForType();
         parsers.putIfAbsent(method, parser);
         return parser;
     }
