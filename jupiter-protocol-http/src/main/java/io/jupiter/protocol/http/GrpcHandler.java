@@ -5,11 +5,13 @@ import com.google.protobuf.Message;
 import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.rpc.internal.filter.Deadlines;
 import io.jupiter.transport.Frame;
+import io.jupiter.transport.ProtocolHeader;
 import io.jupiter.transport.Status;
 import io.jupiter.transport.TransportConfig;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufInputStream;
 import io.netty.buffer.CompositeByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPipeline;
@@ -72,6 +74,8 @@ final class GrpcHandler extends ChannelDuplexHandler {
         BuiltInService builtIn;
         String builtInMethod;
         boolean headersSent;
+        /** Whether its request frame went to the provider (so a cancel may still drop it there). */
+        boolean forwarded;
 
         Call(Http2FrameStream stream, Http2Headers headers) {
             this.stream = stream;
@@ -141,6 +145,7 @@ final class GrpcHandler extends ChannelDuplexHandler {
                 Call call = calls.remove(reset.stream().id());
                 if (call != null) {
                     buffered -= call.release();
+                    cancelAtProvider(ctx, call);
                 }
             }
         } finally {
@@ -322,11 +327,27 @@ final class GrpcHandler extends ChannelDuplexHandler {
                 if (calls.get(call.stream.id()) == call) {
                     fail(ctx, call, StatusTable.SERVER_TIMEOUT.status(), StatusCodes.GRPC_DEADLINE_EXCEEDED,
                             "deadline of " + timeout + " ms exceeded");
+                    cancelAtProvider(ctx, call);
                 }
             }, timeout, TimeUnit.MILLISECONDS);
         }
         ctx.flush();
+        call.forwarded = true;
         ctx.fireChannelRead(request);
+    }
+
+    /**
+     * Tells the provider that nobody waits for {@code call} any more (the client reset its stream, or its deadline
+     * passed): the cancel a Jupiter consumer sends ({@link ProtocolHeader#STREAM_CANCEL} with status
+     * {@link ProtocolHeader#CALL_CANCEL} and the invoke id), so a call still queued for a thread is dropped there
+     * unanswered. A call already running runs to its end; its answer finds no call here and is dropped.
+     */
+    private static void cancelAtProvider(ChannelHandlerContext ctx, Call call) {
+        if (call.forwarded) {
+            call.forwarded = false;
+            ctx.fireChannelRead(new Frame(ProtocolHeader.STREAM_CANCEL, (byte) 0, ProtocolHeader.CALL_CANCEL,
+                    call.stream.id(), Unpooled.EMPTY_BUFFER, System.nanoTime()));
+        }
     }
 
     private Frame toFrame(ChannelHandlerContext ctx, Call call) {
