@@ -56,6 +56,12 @@ final class GrpcHandler extends ChannelDuplexHandler {
     static final int MAX_CONCURRENT_STREAMS = 100;
     static final int MAX_HEADER_LIST_SIZE = 8192;
     static final int MAX_ATTACHMENTS = 32;
+    /**
+     * The credit a server stream has at the provider: at most this many of its messages are on their way to the
+     * client at once (between the provider and the client's HTTP/2 window); half of it is given back each time
+     * that many were written to the socket.
+     */
+    static final int STREAM_WINDOW = 16;
 
     private static final AsciiString GRPC = AsciiString.cached("application/grpc");
     private static final AsciiString GRPC_STATUS = AsciiString.cached("grpc-status");
@@ -76,6 +82,10 @@ final class GrpcHandler extends ChannelDuplexHandler {
         boolean headersSent;
         /** Whether its request frame went to the provider (so a cancel may still drop it there). */
         boolean forwarded;
+        /** For a server stream: the class of its messages; {@code null} for a unary call. */
+        Class<?> streamMessages;
+        /** For a server stream: messages written to the client since credit was last given back. */
+        int writtenSinceCredit;
 
         Call(Http2FrameStream stream, Http2Headers headers) {
             this.stream = stream;
@@ -204,16 +214,26 @@ final class GrpcHandler extends ChannelDuplexHandler {
     private void end(ChannelHandlerContext ctx, Call call) {
         if (call.builtIn == null) {
             call(ctx, call);
-            return;
+        } else {
+            endOk(ctx, call);
         }
+    }
+
+    /** Ends {@code call} {@code OK}, after the messages written so far. */
+    private void endOk(ChannelHandlerContext ctx, Call call) {
         calls.remove(call.stream.id());
         buffered -= call.release();
-        if (!call.headersSent) {
-            ctx.write(new DefaultHttp2HeadersFrame(responseHeaders()).stream(call.stream));
-        }
+        sendHeadersOnce(ctx, call);
         ctx.write(new DefaultHttp2HeadersFrame(new DefaultHttp2Headers().setInt(GRPC_STATUS, 0), true)
                 .stream(call.stream));
         ctx.flush();
+    }
+
+    private static void sendHeadersOnce(ChannelHandlerContext ctx, Call call) {
+        if (!call.headersSent) {
+            call.headersSent = true;
+            ctx.write(new DefaultHttp2HeadersFrame(responseHeaders()).stream(call.stream));
+        }
     }
 
     /**
@@ -250,10 +270,7 @@ final class GrpcHandler extends ChannelDuplexHandler {
                 fail(ctx, call, e.status(), e.grpcCode(), e.getMessage());
                 return false;
             }
-            if (!call.headersSent) {
-                call.headersSent = true;
-                ctx.write(new DefaultHttp2HeadersFrame(responseHeaders()).stream(call.stream));
-            }
+            sendHeadersOnce(ctx, call);
             ctx.write(new DefaultHttp2DataFrame(message(ctx, response)).stream(call.stream));
         }
         data.discardReadComponents();
@@ -334,19 +351,31 @@ final class GrpcHandler extends ChannelDuplexHandler {
         ctx.flush();
         call.forwarded = true;
         ctx.fireChannelRead(request);
+        if (call.streamMessages != null) {
+            giveCredit(ctx, call, STREAM_WINDOW);
+        }
+    }
+
+    /** Lets the provider send {@code messages} more of a server stream (the credit a Jupiter consumer gives). */
+    private static void giveCredit(ChannelHandlerContext ctx, Call call, int messages) {
+        ByteBuf body = ctx.alloc().buffer(4).writeInt(messages);
+        ctx.fireChannelRead(new Frame(ProtocolHeader.STREAM_CREDIT, (byte) 0, (byte) 0, call.stream.id(), body,
+                System.nanoTime()));
     }
 
     /**
      * Tells the provider that nobody waits for {@code call} any more (the client reset its stream, or its deadline
      * passed): the cancel a Jupiter consumer sends ({@link ProtocolHeader#STREAM_CANCEL} with status
      * {@link ProtocolHeader#CALL_CANCEL} and the invoke id), so a call still queued for a thread is dropped there
-     * unanswered. A call already running runs to its end; its answer finds no call here and is dropped.
+     * unanswered. A call already running runs to its end; its answer finds no call here and is dropped. A server
+     * stream gets the stream's cancel (status 0), which ends it at the provider (its producer's send throws).
      */
     private static void cancelAtProvider(ChannelHandlerContext ctx, Call call) {
         if (call.forwarded) {
             call.forwarded = false;
-            ctx.fireChannelRead(new Frame(ProtocolHeader.STREAM_CANCEL, (byte) 0, ProtocolHeader.CALL_CANCEL,
-                    call.stream.id(), Unpooled.EMPTY_BUFFER, System.nanoTime()));
+            byte status = call.streamMessages == null ? ProtocolHeader.CALL_CANCEL : 0;
+            ctx.fireChannelRead(new Frame(ProtocolHeader.STREAM_CANCEL, (byte) 0, status, call.stream.id(),
+                    Unpooled.EMPTY_BUFFER, System.nanoTime()));
         }
     }
 
@@ -359,6 +388,9 @@ final class GrpcHandler extends ChannelDuplexHandler {
         }
         CallTarget target = lookup.find(path.substring(1, slash), path.substring(slash + 1), null, null, 1);
         var parser = protobuf.parameterParser(target.method());
+        if (ProtobufMethods.serverStreaming(target.method())) {
+            call.streamMessages = ProtobufMethods.responseType(target.method());
+        }
         ByteBuf data = call.data;
         if (data == null || data.readableBytes() < 5) {
             throw new ForeignCallException(StatusTable.BAD_REQUEST.status(), "no request message");
@@ -378,7 +410,10 @@ final class GrpcHandler extends ChannelDuplexHandler {
         } catch (InvalidProtocolBufferException e) {
             throw new ForeignCallException(StatusTable.BAD_REQUEST.status(), "request message: " + e.getMessage());
         }
-        return frames.request(ctx.alloc(), call.stream.id(), target, new Object[] {argument}, attachments(call));
+        Object[] args = {argument};
+        return call.streamMessages == null
+                ? frames.request(ctx.alloc(), call.stream.id(), target, args, attachments(call))
+                : frames.streamOpen(ctx.alloc(), call.stream.id(), target, args, attachments(call));
     }
 
     private static Map<String, String> attachments(Call call) {
@@ -408,6 +443,11 @@ final class GrpcHandler extends ChannelDuplexHandler {
             ctx.write(msg, promise);
             return;
         }
+        byte code = ProtocolHeader.messageCode(frame.getByte(frame.readerIndex() + ProtocolHeader.SIGN_OFFSET));
+        if (code == ProtocolHeader.STREAM_MESSAGE || code == ProtocolHeader.STREAM_END) {
+            writeStreamFrame(ctx, frame, code, promise);
+            return;
+        }
         Answer answer = Answer.take(frame);
         Call call = answer == null || answer.id() > Integer.MAX_VALUE ? null : calls.get((int) answer.id());
         if (call == null) {
@@ -431,6 +471,66 @@ final class GrpcHandler extends ChannelDuplexHandler {
         ctx.write(new DefaultHttp2HeadersFrame(new DefaultHttp2Headers().setInt(GRPC_STATUS, 0), true)
                 .stream(call.stream), promise);
         ctx.flush();
+    }
+
+    /**
+     * A server stream's message or end, from the provider: a message becomes a response message, written against
+     * the client's HTTP/2 window, and each {@link #STREAM_WINDOW}/2 written give the provider as much credit back;
+     * the end becomes the trailers, with its status.
+     */
+    private void writeStreamFrame(ChannelHandlerContext ctx, ByteBuf frame, byte code, ChannelPromise promise) {
+        Call call;
+        Status status;
+        Object value = null;
+        String reason = null;
+        try {
+            int start = frame.readerIndex();
+            long id = frame.getLong(start + ProtocolHeader.ID_OFFSET);
+            call = id > Integer.MAX_VALUE ? null : calls.get((int) id);
+            if (call == null || call.streamMessages == null) {
+                promise.trySuccess(); // a stream reset or timed out meanwhile
+                return;
+            }
+            status = Status.fromByte(frame.getByte(start + ProtocolHeader.STATUS_OFFSET));
+            ByteBuf body = frame.slice(start + ProtocolHeader.HEADER_SIZE,
+                    frame.readableBytes() - ProtocolHeader.HEADER_SIZE);
+            if (code == ProtocolHeader.STREAM_END) {
+                reason = body.toString(StandardCharsets.UTF_8);
+            } else {
+                try {
+                    value = frames.serializer().read(body, call.streamMessages);
+                } catch (RuntimeException e) {
+                    status = StatusTable.SERVER_ERROR.status();
+                    reason = "a stream message could not be read: " + e.getMessage();
+                }
+            }
+        } finally {
+            frame.release();
+        }
+        promise.trySuccess();
+        if (code == ProtocolHeader.STREAM_END && status == Status.OK) {
+            endOk(ctx, call);
+        } else if (reason != null) {
+            fail(ctx, call, status, StatusCodes.grpc(status), reason.isEmpty() ? status.name() : reason);
+            if (code == ProtocolHeader.STREAM_MESSAGE) {
+                cancelAtProvider(ctx, call);
+            }
+        } else if (value instanceof Message message) {
+            sendHeadersOnce(ctx, call);
+            ctx.write(new DefaultHttp2DataFrame(message(ctx, message.toByteArray())).stream(call.stream))
+                    .addListener(written -> {
+                        if (written.isSuccess() && calls.get(call.stream.id()) == call
+                                && ++call.writtenSinceCredit >= STREAM_WINDOW / 2) {
+                            giveCredit(ctx, call, call.writtenSinceCredit);
+                            call.writtenSinceCredit = 0;
+                        }
+                    });
+            ctx.flush();
+        } else {
+            fail(ctx, call, StatusTable.SERVER_ERROR.status(), StatusCodes.grpc(StatusTable.SERVER_ERROR.status()),
+                    "a stream message is not a protobuf message");
+            cancelAtProvider(ctx, call);
+        }
     }
 
     /** Ends {@code call} with a trailers-only response carrying {@code grpcCode}. */

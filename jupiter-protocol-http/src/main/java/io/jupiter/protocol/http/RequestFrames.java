@@ -40,6 +40,17 @@ final class RequestFrames {
      * @param attachments the call's attachments, or {@code null}
      */
     Frame request(ByteBufAllocator alloc, long id, CallTarget target, Object[] args, Map<String, String> attachments) {
+        return frame(ProtocolHeader.REQUEST, alloc, id, target, args, attachments);
+    }
+
+    /** The open of a stream (as a Jupiter consumer sends it) calling {@code target} with {@code args}. */
+    Frame streamOpen(ByteBufAllocator alloc, long id, CallTarget target, Object[] args,
+                     Map<String, String> attachments) {
+        return frame(ProtocolHeader.STREAM_OPEN, alloc, id, target, args, attachments);
+    }
+
+    private Frame frame(byte messageCode, ByteBufAllocator alloc, long id, CallTarget target, Object[] args,
+                        Map<String, String> attachments) {
         ServiceKey key = target.key();
         MessageWrapper message = new MessageWrapper(appName, new ServiceMetadata(key.group(), key.name(),
                 key.version()), target.method().getName(), args, attachments);
@@ -50,6 +61,6 @@ final class RequestFrames {
             body.release();
             throw e;
         }
-        return new Frame(ProtocolHeader.REQUEST, serializer.type().code(), (byte) 0, id, body, System.nanoTime());
+        return new Frame(messageCode, serializer.type().code(), (byte) 0, id, body, System.nanoTime());
     }
 }

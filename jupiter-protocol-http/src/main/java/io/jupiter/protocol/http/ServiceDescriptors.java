@@ -21,7 +21,8 @@ import java.util.TreeMap;
  * The protobuf descriptors of what a server serves over gRPC, for the reflection service. A Jupiter service is a Java
  * interface, not a compiled {@code .proto}, so its file is written here: one file per service named
  * {@code jupiter/{service name with / for .}.proto}, whose package and service spell the service's name, with one
- * rpc per gRPC-callable method (one protobuf message in, one out), importing the files of those messages.
+ * rpc per gRPC-callable method (one protobuf message in, one out or a server stream of them), importing the files
+ * of those messages.
  *
  * <p>A service is described when its name is registered once (several groups or versions under one name are not
  * callable over gRPC) and it has at least one callable method; an overloaded name is left out, as gRPC cannot call
@@ -135,11 +136,15 @@ final class ServiceDescriptors {
         Set<FileDescriptor> imports = new LinkedHashSet<>();
         for (Method m : methods) {
             Descriptor in = descriptor(m.getParameterTypes()[0]);
-            Descriptor out = descriptor(m.getReturnType());
+            Descriptor out = descriptor(ProtobufMethods.responseType(m));
             imports.add(in.getFile());
             imports.add(out.getFile());
-            service.addMethod(MethodDescriptorProto.newBuilder().setName(m.getName())
-                    .setInputType("." + in.getFullName()).setOutputType("." + out.getFullName()));
+            MethodDescriptorProto.Builder method = MethodDescriptorProto.newBuilder().setName(m.getName())
+                    .setInputType("." + in.getFullName()).setOutputType("." + out.getFullName());
+            if (ProtobufMethods.serverStreaming(m)) {
+                method.setServerStreaming(true);
+            }
+            service.addMethod(method);
         }
         FileDescriptorProto.Builder file = FileDescriptorProto.newBuilder().setName(fileName(serviceName))
                 .setSyntax("proto3").addService(service);
@@ -172,7 +177,7 @@ final class ServiceDescriptors {
         for (List<Method> methods : services.values()) {
             for (Method m : methods) {
                 addWithImports(descriptor(m.getParameterTypes()[0]).getFile(), files);
-                addWithImports(descriptor(m.getReturnType()).getFile(), files);
+                addWithImports(descriptor(ProtobufMethods.responseType(m)).getFile(), files);
             }
         }
         return files;

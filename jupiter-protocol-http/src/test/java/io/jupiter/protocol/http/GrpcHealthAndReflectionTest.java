@@ -44,6 +44,7 @@ import org.junit.jupiter.api.Test;
 class GrpcHealthAndReflectionTest {
 
     private static final String GREETER = Greeter.class.getName();
+    private static final String TICKER = Ticker.class.getName();
 
     private static JupiterServer server;
     private static ManagedChannel channel;
@@ -53,6 +54,7 @@ class GrpcHealthAndReflectionTest {
         server = JupiterServer.builder().host("127.0.0.1").port(0).protocols(HttpProtocols.httpAndGrpc()).build();
         server.register(new GreeterImpl(), Greeter.class);
         server.register(new CalculatorImpl(), Calculator.class); // no protobuf method: not described
+        server.register(new TickerImpl(), Ticker.class); // server streams
         channel = ManagedChannelBuilder.forAddress("127.0.0.1", server.start().getPort()).usePlaintext().build();
     }
 
@@ -93,7 +95,20 @@ class GrpcHealthAndReflectionTest {
             assertThat(list.getValidHost()).isEqualTo("localhost");
             assertThat(list.getOriginalRequest().getListServices()).isEqualTo("*");
             assertThat(list.getListServicesResponse().getServiceList()).extracting(ServiceResponse::getName)
-                    .containsExactly(GREETER);
+                    .containsExactly(GREETER, TICKER);
+        }
+    }
+
+    @Test
+    void reflectionDescribesServerStreamingMethods() throws Exception {
+        try (Reflection reflection = new Reflection()) {
+            FileDescriptor file = build(reflection.ask(ServerReflectionRequest.newBuilder()
+                    .setFileContainingSymbol(TICKER).build()).getFileDescriptorResponse()
+                    .getFileDescriptorProtoList()).get(ServiceDescriptors.fileName(TICKER));
+            Descriptors.MethodDescriptor count = file.findServiceByName("Ticker").findMethodByName("count");
+            assertThat(count.isServerStreaming()).isTrue();
+            assertThat(count.isClientStreaming()).isFalse();
+            assertThat(count.getOutputType().getFullName()).isEqualTo("google.protobuf.Int64Value");
         }
     }
 
@@ -145,7 +160,7 @@ class GrpcHealthAndReflectionTest {
         try (Reflection reflection = new Reflection(v1)) {
             assertThat(reflection.ask(ServerReflectionRequest.newBuilder().setListServices("").build())
                     .getListServicesResponse().getServiceList()).extracting(ServiceResponse::getName)
-                    .containsExactly(GREETER);
+                    .containsExactly(GREETER, TICKER);
         }
     }
 

@@ -1,0 +1,104 @@
+package io.jupiter.transport.netty.internal;
+
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOutboundHandlerAdapter;
+import io.netty.channel.ChannelPromise;
+import io.netty.util.ReferenceCountUtil;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.nio.channels.ClosedChannelException;
+import java.util.ArrayDeque;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Beside a {@link ProtocolSniffer}: holds what the server writes on a connection before its protocol is known (a
+ * provider's streams announcement, written as the connection opens), so that a client of another protocol, which
+ * speaks first, never reads 1.3.1 bytes. Once the sniffer has decided, the held writes go on: to the socket for
+ * 1.3.1, through the other protocol's handlers otherwise (which drop what they do not answer). A peer that has sent
+ * nothing after {@value #HOLD_MILLIS} ms is taken to speak 1.3.1 for this (a Jupiter consumer may wait for the
+ * announcement before it sends a stream's first frame), and the writes go to the socket.
+ */
+final class FirstWritesHold extends ChannelOutboundHandlerAdapter {
+
+    /** How long writes are held for a peer that sends nothing. */
+    static final long HOLD_MILLIS = 100;
+
+    private record Held(Object message, ChannelPromise promise) {
+    }
+
+    private final ArrayDeque<Held> held = new ArrayDeque<>();
+    private ChannelHandlerContext ctx;
+    private ScheduledFuture<?> timer;
+    private boolean released;
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        this.ctx = ctx;
+        timer = ctx.executor().schedule(this::release, HOLD_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+        if (released) {
+            ctx.write(msg, promise);
+        } else {
+            held.add(new Held(msg, promise));
+        }
+    }
+
+    @Override
+    public void flush(ChannelHandlerContext ctx) {
+        if (released) {
+            ctx.flush();
+        }
+    }
+
+    /** The wait is over, or the protocol is 1.3.1: the held writes go to the socket, in order. */
+    void release() {
+        Held[] writes = open();
+        for (Held h : writes) {
+            ctx.write(h.message(), h.promise());
+        }
+        ctx.flush();
+    }
+
+    /**
+     * Another protocol's handlers are about to be installed: from now on every write goes straight on (theirs
+     * too, such as HTTP/2's settings), and the writes held so far are returned, for {@link #replay}.
+     */
+    Runnable openFor(ChannelHandlerContext dispatcher) {
+        Held[] writes = open();
+        return () -> {
+            for (Held h : writes) {
+                dispatcher.write(h.message(), h.promise());
+            }
+            dispatcher.flush();
+        };
+    }
+
+    /** Stops holding, removes this handler; returns what it held. Once; later calls return nothing. */
+    private Held[] open() {
+        if (released) {
+            return new Held[0];
+        }
+        released = true;
+        timer.cancel(false);
+        Held[] writes = held.toArray(new Held[0]);
+        held.clear();
+        if (!ctx.isRemoved()) {
+            ctx.pipeline().remove(this);
+        }
+        return writes;
+    }
+
+    @Override
+    public void handlerRemoved(ChannelHandlerContext ctx) {
+        released = true;
+        if (timer != null) {
+            timer.cancel(false);
+        }
+        for (Held h; (h = held.poll()) != null; ) { // the channel closed before its protocol was known
+            ReferenceCountUtil.release(h.message());
+            h.promise().tryFailure(new ClosedChannelException());
+        }
+    }
+}
