@@ -11,7 +11,6 @@ import io.jupiter.transport.TransportConfig;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufInputStream;
 import io.netty.buffer.CompositeByteBuf;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPipeline;
@@ -358,9 +357,7 @@ final class GrpcHandler extends ChannelDuplexHandler {
 
     /** Lets the provider send {@code messages} more of a server stream (the credit a Jupiter consumer gives). */
     private static void giveCredit(ChannelHandlerContext ctx, Call call, int messages) {
-        ByteBuf body = ctx.alloc().buffer(4).writeInt(messages);
-        ctx.fireChannelRead(new Frame(ProtocolHeader.STREAM_CREDIT, (byte) 0, (byte) 0, call.stream.id(), body,
-                System.nanoTime()));
+        ctx.fireChannelRead(RequestFrames.credit(ctx.alloc(), call.stream.id(), messages));
     }
 
     /**
@@ -373,9 +370,7 @@ final class GrpcHandler extends ChannelDuplexHandler {
     private static void cancelAtProvider(ChannelHandlerContext ctx, Call call) {
         if (call.forwarded) {
             call.forwarded = false;
-            byte status = call.streamMessages == null ? ProtocolHeader.CALL_CANCEL : 0;
-            ctx.fireChannelRead(new Frame(ProtocolHeader.STREAM_CANCEL, (byte) 0, status, call.stream.id(),
-                    Unpooled.EMPTY_BUFFER, System.nanoTime()));
+            ctx.fireChannelRead(RequestFrames.cancel(call.stream.id(), call.streamMessages == null));
         }
     }
 

@@ -10,6 +10,7 @@ import io.jupiter.transport.Frame;
 import io.jupiter.transport.ProtocolHeader;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
 import java.util.Map;
 import java.util.Set;
 
@@ -47,6 +48,21 @@ final class RequestFrames {
     Frame streamOpen(ByteBufAllocator alloc, long id, CallTarget target, Object[] args,
                      Map<String, String> attachments) {
         return frame(ProtocolHeader.STREAM_OPEN, alloc, id, target, args, attachments);
+    }
+
+    /** A stream's credit, as a Jupiter consumer gives it: the provider may send {@code messages} more. */
+    static Frame credit(ByteBufAllocator alloc, long id, int messages) {
+        return new Frame(ProtocolHeader.STREAM_CREDIT, (byte) 0, (byte) 0, id, alloc.buffer(4).writeInt(messages),
+                System.nanoTime());
+    }
+
+    /**
+     * A cancel, as a Jupiter consumer sends it: of a stream ({@code call} false, status 0), or of a unary call not
+     * started yet ({@link ProtocolHeader#CALL_CANCEL}).
+     */
+    static Frame cancel(long id, boolean call) {
+        return new Frame(ProtocolHeader.STREAM_CANCEL, (byte) 0, call ? ProtocolHeader.CALL_CANCEL : 0, id,
+                Unpooled.EMPTY_BUFFER, System.nanoTime());
     }
 
     private Frame frame(byte messageCode, ByteBufAllocator alloc, long id, CallTarget target, Object[] args,

@@ -28,7 +28,6 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -131,7 +130,7 @@ class GrpcServerStreamTest {
         Await.until("one message delivered", Duration.ofSeconds(30), () -> delivered.get() == 1
                 || closed.get() != null);
         assertThat(closed.get()).as("the call's end").isNull();
-        long held = awaitStable(ticker.flooded);
+        long held = Counts.awaitStable(ticker.flooded);
         // Client window (4) + the server's writer (16) + the provider's stream buffer (32) + the one in send.
         assertThat(held).as("messages the producer sent while the client read one").isBetween(1L, 100L);
         assertThat(ticker.floodEnded).isNotDone();
@@ -155,18 +154,5 @@ class GrpcServerStreamTest {
             it.forEachRemaining(v -> received.add(v.getValue()));
             assertThat(received).containsExactly(1L, 2L, 3L);
         }
-    }
-
-    /** The count once it has not moved over five looks 200 ms apart (30 s at most). */
-    private static long awaitStable(AtomicLong counter) throws InterruptedException {
-        long last = -1;
-        int same = 0;
-        for (int i = 0; i < 150 && same < 5; i++) {
-            long now = counter.get();
-            same = now == last ? same + 1 : 0;
-            last = now;
-            Thread.sleep(200);
-        }
-        return last;
     }
 }
