@@ -46,6 +46,11 @@ import java.util.concurrent.TimeUnit;
  * response message and trailers. {@code grpc-timeout} travels as the deadline attachment, and answers
  * {@code DEADLINE_EXCEEDED} here when it passes first; custom ASCII metadata travels as attachments.
  *
+ * <p>A server-streaming method opens a Jupiter stream instead (the open, then credit as messages reach the socket),
+ * whose messages and end become the response messages and trailers. A client's {@code RST_STREAM}, or the deadline,
+ * sends the provider the cancel a Jupiter consumer would. The health and reflection services
+ * ({@link BuiltInService}) are answered here, message by message.
+ *
  * <p>Limits: a request message larger than the body cap resets the stream ({@code RESOURCE_EXHAUSTED}); at most
  * {@value #MAX_CONCURRENT_STREAMS} calls per connection at once (HTTP/2 setting), headers of at most
  * {@value #MAX_HEADER_LIST_SIZE} bytes, {@value #MAX_ATTACHMENTS} metadata entries.

@@ -15,7 +15,8 @@ import java.util.concurrent.TimeUnit;
  * speaks first, never reads 1.3.1 bytes. Once the sniffer has decided, the held writes go on: to the socket for
  * 1.3.1, through the other protocol's handlers otherwise (which drop what they do not answer). A peer that has sent
  * nothing after {@value #HOLD_MILLIS} ms is taken to speak 1.3.1 for this (a Jupiter consumer may wait for the
- * announcement before it sends a stream's first frame), and the writes go to the socket.
+ * announcement before it sends a stream's first frame), and the writes go to the socket; one that sent bytes other
+ * than 1.3.1's first is waited for until the sniffer decides.
  */
 final class FirstWritesHold extends ChannelOutboundHandlerAdapter {
 
@@ -54,6 +55,16 @@ final class FirstWritesHold extends ChannelOutboundHandlerAdapter {
     public void flush(ChannelHandlerContext ctx) {
         if (released) {
             ctx.flush();
+        }
+    }
+
+    /**
+     * The peer sent its first bytes and they are not 1.3.1's: it speaks first, so the writes are held until the
+     * sniffer decides (within its 64 bytes), however long the peer takes to send them.
+     */
+    void peerSpoke() {
+        if (timer != null) {
+            timer.cancel(false);
         }
     }
 
@@ -103,7 +114,9 @@ final class FirstWritesHold extends ChannelOutboundHandlerAdapter {
         }
         for (Held h; (h = held.poll()) != null; ) { // the channel closed before its protocol was known
             ReferenceCountUtil.release(h.message());
-            h.promise().tryFailure(new ClosedChannelException());
+            if (!h.promise().isVoid()) { // a void promise would report the failure as a pipeline exception
+                h.promise().tryFailure(new ClosedChannelException());
+            }
         }
     }
 }

@@ -46,6 +46,7 @@ final class ProtocolSniffer extends ByteToMessageDecoder {
         }
         ChannelPipeline pipeline = ctx.pipeline();
         if (in.getByte(in.readerIndex()) != (byte) (ProtocolHeader.MAGIC >> 8)) {
+            hold.peerSpoke();
             boolean undecided = false;
             for (PortProtocol protocol : config.protocols()) {
                 PortProtocol.Detection detection = protocol.detect(in);
