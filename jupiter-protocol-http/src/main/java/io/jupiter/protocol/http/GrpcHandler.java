@@ -5,6 +5,7 @@ import com.google.protobuf.Message;
 import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.rpc.internal.filter.Deadlines;
 import io.jupiter.transport.Frame;
+import io.jupiter.transport.ProtocolHeader;
 import io.jupiter.transport.Status;
 import io.jupiter.transport.TransportConfig;
 import io.netty.buffer.ByteBuf;
@@ -22,6 +23,7 @@ import io.netty.handler.codec.http2.DefaultHttp2ResetFrame;
 import io.netty.handler.codec.http2.DefaultHttp2WindowUpdateFrame;
 import io.netty.handler.codec.http2.Http2DataFrame;
 import io.netty.handler.codec.http2.Http2Error;
+import io.netty.handler.codec.http2.Http2FrameCodec;
 import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
 import io.netty.handler.codec.http2.Http2FrameStream;
 import io.netty.handler.codec.http2.Http2Headers;
@@ -44,6 +46,11 @@ import java.util.concurrent.TimeUnit;
  * response message and trailers. {@code grpc-timeout} travels as the deadline attachment, and answers
  * {@code DEADLINE_EXCEEDED} here when it passes first; custom ASCII metadata travels as attachments.
  *
+ * <p>A server-streaming method opens a Jupiter stream instead (the open, then credit as messages reach the socket),
+ * whose messages and end become the response messages and trailers. A client's {@code RST_STREAM}, or the deadline,
+ * sends the provider the cancel a Jupiter consumer would. The health and reflection services
+ * ({@link BuiltInService}) are answered here, message by message.
+ *
  * <p>Limits: a request message larger than the body cap resets the stream ({@code RESOURCE_EXHAUSTED}); at most
  * {@value #MAX_CONCURRENT_STREAMS} calls per connection at once (HTTP/2 setting), headers of at most
  * {@value #MAX_HEADER_LIST_SIZE} bytes, {@value #MAX_ATTACHMENTS} metadata entries.
@@ -53,6 +60,12 @@ final class GrpcHandler extends ChannelDuplexHandler {
     static final int MAX_CONCURRENT_STREAMS = 100;
     static final int MAX_HEADER_LIST_SIZE = 8192;
     static final int MAX_ATTACHMENTS = 32;
+    /**
+     * The credit a server stream has at the provider: at most this many of its messages are on their way to the
+     * client at once (between the provider and the client's HTTP/2 window); half of it is given back each time
+     * that many were written to the socket.
+     */
+    static final int STREAM_WINDOW = 16;
 
     private static final AsciiString GRPC = AsciiString.cached("application/grpc");
     private static final AsciiString GRPC_STATUS = AsciiString.cached("grpc-status");
@@ -67,6 +80,16 @@ final class GrpcHandler extends ChannelDuplexHandler {
         CompositeByteBuf data;
         int bytes;
         ScheduledFuture<?> deadline;
+        /** The service answering the call here, or {@code null} for a call of the provider's. */
+        BuiltInService builtIn;
+        String builtInMethod;
+        boolean headersSent;
+        /** Whether its request frame went to the provider (so a cancel may still drop it there). */
+        boolean forwarded;
+        /** For a server stream: the class of its messages; {@code null} for a unary call. */
+        Class<?> streamMessages;
+        /** For a server stream: messages written to the client since credit was last given back. */
+        int writtenSinceCredit;
 
         Call(Http2FrameStream stream, Http2Headers headers) {
             this.stream = stream;
@@ -91,27 +114,38 @@ final class GrpcHandler extends ChannelDuplexHandler {
     private final MethodLookup lookup;
     private final RequestFrames frames;
     private final ProtobufMethods protobuf;
+    private final Map<String, BuiltInService> builtIns;
+    private final Http2FrameCodec codec;
     private final int maxMessageSize;
     private final Map<Integer, Call> calls = new HashMap<>();
     /** Request bytes buffered over all calls of the connection; at most the body cap, as the frame decoder's. */
     private long buffered;
 
-    private GrpcHandler(MethodLookup lookup, RequestFrames frames, ProtobufMethods protobuf, int maxMessageSize) {
+    private GrpcHandler(MethodLookup lookup, RequestFrames frames, ProtobufMethods protobuf,
+                        Map<String, BuiltInService> builtIns, Http2FrameCodec codec, int maxMessageSize) {
         this.lookup = lookup;
         this.frames = frames;
         this.protobuf = protobuf;
+        this.builtIns = builtIns;
+        this.codec = codec;
         this.maxMessageSize = maxMessageSize;
     }
 
-    /** Installs the HTTP/2 codec and a gRPC handler before {@code beforeName}. */
+    /**
+     * Installs the HTTP/2 codec and a gRPC handler before {@code beforeName}.
+     *
+     * @param builtIns the services answered here (health, reflection), by gRPC service name
+     */
     static void install(ChannelPipeline pipeline, String beforeName, TransportConfig config, MethodLookup lookup,
-                        RequestFrames frames, ProtobufMethods protobuf) {
+                        RequestFrames frames, ProtobufMethods protobuf, Map<String, BuiltInService> builtIns) {
         Http2Settings settings = Http2Settings.defaultSettings()
                 .maxConcurrentStreams(MAX_CONCURRENT_STREAMS)
                 .maxHeaderListSize(MAX_HEADER_LIST_SIZE);
-        pipeline.addBefore(beforeName, "h2-codec", Http2FrameCodecBuilder.forServer()
-                .initialSettings(settings).validateHeaders(true).build());
-        pipeline.addBefore(beforeName, "grpc", new GrpcHandler(lookup, frames, protobuf, config.maxBodySize()));
+        Http2FrameCodec codec = Http2FrameCodecBuilder.forServer()
+                .initialSettings(settings).validateHeaders(true).build();
+        pipeline.addBefore(beforeName, "h2-codec", codec);
+        pipeline.addBefore(beforeName, "grpc", new GrpcHandler(lookup, frames, protobuf, builtIns, codec,
+                config.maxBodySize()));
     }
 
     @Override
@@ -125,6 +159,7 @@ final class GrpcHandler extends ChannelDuplexHandler {
                 Call call = calls.remove(reset.stream().id());
                 if (call != null) {
                     buffered -= call.release();
+                    cancelAtProvider(ctx, call);
                 }
             }
         } finally {
@@ -148,10 +183,113 @@ final class GrpcHandler extends ChannelDuplexHandler {
                 ctx.flush();
                 return;
             }
+            if (!routeToBuiltIn(ctx, call)) {
+                return;
+            }
         }
         if (frame.isEndStream()) {
-            call(ctx, call);
+            end(ctx, call);
         }
+    }
+
+    /**
+     * Marks {@code call} as one of a built-in service's when its path names one; returns {@code false} if it names
+     * a method that service lacks (the call is then ended {@code UNIMPLEMENTED}).
+     */
+    private boolean routeToBuiltIn(ChannelHandlerContext ctx, Call call) {
+        String path = String.valueOf(call.headers.path());
+        int slash = path.lastIndexOf('/');
+        BuiltInService builtIn = slash > 1 ? builtIns.get(path.substring(1, slash)) : null;
+        if (builtIn == null) {
+            return true;
+        }
+        String method = path.substring(slash + 1);
+        if (!builtIn.serves(method)) {
+            fail(ctx, call, StatusTable.SERVICE_NOT_FOUND.status(), StatusCodes.grpc(
+                    StatusTable.SERVICE_NOT_FOUND.status()), "no method " + method + " in " + builtIn.name());
+            return false;
+        }
+        call.builtIn = builtIn;
+        call.builtInMethod = method;
+        return true;
+    }
+
+    /** The client half-closed {@code call}: a provider's call is made, a built-in one ends {@code OK}. */
+    private void end(ChannelHandlerContext ctx, Call call) {
+        if (call.builtIn == null) {
+            call(ctx, call);
+        } else {
+            endOk(ctx, call);
+        }
+    }
+
+    /** Ends {@code call} {@code OK}, after the messages written so far. */
+    private void endOk(ChannelHandlerContext ctx, Call call) {
+        calls.remove(call.stream.id());
+        buffered -= call.release();
+        sendHeadersOnce(ctx, call);
+        ctx.write(new DefaultHttp2HeadersFrame(new DefaultHttp2Headers().setInt(GRPC_STATUS, 0), true)
+                .stream(call.stream));
+        ctx.flush();
+    }
+
+    private static void sendHeadersOnce(ChannelHandlerContext ctx, Call call) {
+        if (!call.headersSent) {
+            call.headersSent = true;
+            ctx.write(new DefaultHttp2HeadersFrame(responseHeaders()).stream(call.stream));
+        }
+    }
+
+    /**
+     * Answers each complete request message buffered for a built-in {@code call}; returns {@code false} if the call
+     * failed. A client that does not read the answers (its stream's window is full) has its call ended
+     * {@code RESOURCE_EXHAUSTED} rather than answers queued without bound.
+     */
+    private boolean answerBuiltIn(ChannelHandlerContext ctx, Call call) {
+        CompositeByteBuf data = call.data;
+        int consumed = 0;
+        while (data.readableBytes() >= 5) {
+            int start = data.readerIndex();
+            long length = data.getUnsignedInt(start + 1);
+            if (data.getByte(start) != 0) {
+                fail(ctx, call, StatusTable.BAD_REQUEST.status(), StatusCodes.grpc(StatusTable.BAD_REQUEST.status()),
+                        "compressed messages are not supported");
+                return false;
+            }
+            if (data.readableBytes() - 5 < length) {
+                break;
+            }
+            if (!codec.encoder().flowController().isWritable(codec.connection().stream(call.stream.id()))) {
+                fail(ctx, call, StatusTable.SLOW_CONSUMER.status(), StatusCodes.grpc(StatusTable.SLOW_CONSUMER
+                        .status()), "the client does not read the answers");
+                return false;
+            }
+            byte[] request = new byte[(int) length];
+            data.skipBytes(5).readBytes(request);
+            consumed += 5 + request.length;
+            byte[] response;
+            try {
+                response = call.builtIn.answer(call.builtInMethod, request);
+            } catch (ForeignCallException e) {
+                fail(ctx, call, e.status(), e.grpcCode(), e.getMessage());
+                return false;
+            }
+            sendHeadersOnce(ctx, call);
+            ctx.write(new DefaultHttp2DataFrame(message(ctx, response)).stream(call.stream));
+        }
+        data.discardReadComponents();
+        call.bytes -= consumed;
+        buffered -= consumed;
+        return true;
+    }
+
+    private static Http2Headers responseHeaders() {
+        return new DefaultHttp2Headers().status(HttpResponseStatus.OK.codeAsText()).set(CONTENT_TYPE, GRPC);
+    }
+
+    /** A gRPC length-prefixed, uncompressed message. */
+    private static ByteBuf message(ChannelHandlerContext ctx, byte[] bytes) {
+        return ctx.alloc().buffer(5 + bytes.length).writeByte(0).writeInt(bytes.length).writeBytes(bytes);
     }
 
     private void onData(ChannelHandlerContext ctx, Http2DataFrame frame) {
@@ -180,8 +318,11 @@ final class GrpcHandler extends ChannelDuplexHandler {
         buffered += incoming;
         call.bytes += incoming;
         call.data.addComponent(true, frame.content().retain());
+        if (call.builtIn != null && !answerBuiltIn(ctx, call)) {
+            return;
+        }
         if (frame.isEndStream()) {
-            call(ctx, call);
+            end(ctx, call);
         } else {
             ctx.flush();
         }
@@ -192,7 +333,7 @@ final class GrpcHandler extends ChannelDuplexHandler {
         try {
             request = toFrame(ctx, call);
         } catch (ForeignCallException e) {
-            fail(ctx, call, e.status(), StatusCodes.grpc(e.status()), e.getMessage());
+            fail(ctx, call, e.status(), e.grpcCode(), e.getMessage());
             return;
         } catch (RuntimeException e) { // the arguments cannot be written in the server's serializer
             fail(ctx, call, StatusTable.SERVER_ERROR.status(),
@@ -207,11 +348,35 @@ final class GrpcHandler extends ChannelDuplexHandler {
                 if (calls.get(call.stream.id()) == call) {
                     fail(ctx, call, StatusTable.SERVER_TIMEOUT.status(), StatusCodes.GRPC_DEADLINE_EXCEEDED,
                             "deadline of " + timeout + " ms exceeded");
+                    cancelAtProvider(ctx, call);
                 }
             }, timeout, TimeUnit.MILLISECONDS);
         }
         ctx.flush();
+        call.forwarded = true;
         ctx.fireChannelRead(request);
+        if (call.streamMessages != null) {
+            giveCredit(ctx, call, STREAM_WINDOW);
+        }
+    }
+
+    /** Lets the provider send {@code messages} more of a server stream (the credit a Jupiter consumer gives). */
+    private static void giveCredit(ChannelHandlerContext ctx, Call call, int messages) {
+        ctx.fireChannelRead(RequestFrames.credit(ctx.alloc(), call.stream.id(), messages));
+    }
+
+    /**
+     * Tells the provider that nobody waits for {@code call} any more (the client reset its stream, or its deadline
+     * passed): the cancel a Jupiter consumer sends ({@link ProtocolHeader#STREAM_CANCEL} with status
+     * {@link ProtocolHeader#CALL_CANCEL} and the invoke id), so a call still queued for a thread is dropped there
+     * unanswered. A call already running runs to its end; its answer finds no call here and is dropped. A server
+     * stream gets the stream's cancel (status 0), which ends it at the provider (its producer's send throws).
+     */
+    private static void cancelAtProvider(ChannelHandlerContext ctx, Call call) {
+        if (call.forwarded) {
+            call.forwarded = false;
+            ctx.fireChannelRead(RequestFrames.cancel(call.stream.id(), call.streamMessages == null));
+        }
     }
 
     private Frame toFrame(ChannelHandlerContext ctx, Call call) {
@@ -223,6 +388,9 @@ final class GrpcHandler extends ChannelDuplexHandler {
         }
         CallTarget target = lookup.find(path.substring(1, slash), path.substring(slash + 1), null, null, 1);
         var parser = protobuf.parameterParser(target.method());
+        if (ProtobufMethods.serverStreaming(target.method())) {
+            call.streamMessages = ProtobufMethods.responseType(target.method());
+        }
         ByteBuf data = call.data;
         if (data == null || data.readableBytes() < 5) {
             throw new ForeignCallException(StatusTable.BAD_REQUEST.status(), "no request message");
@@ -242,7 +410,10 @@ final class GrpcHandler extends ChannelDuplexHandler {
         } catch (InvalidProtocolBufferException e) {
             throw new ForeignCallException(StatusTable.BAD_REQUEST.status(), "request message: " + e.getMessage());
         }
-        return frames.request(ctx.alloc(), call.stream.id(), target, new Object[] {argument}, attachments(call));
+        Object[] args = {argument};
+        return call.streamMessages == null
+                ? frames.request(ctx.alloc(), call.stream.id(), target, args, attachments(call))
+                : frames.streamOpen(ctx.alloc(), call.stream.id(), target, args, attachments(call));
     }
 
     private static Map<String, String> attachments(Call call) {
@@ -272,6 +443,11 @@ final class GrpcHandler extends ChannelDuplexHandler {
             ctx.write(msg, promise);
             return;
         }
+        byte code = ProtocolHeader.messageCode(frame.getByte(frame.readerIndex() + ProtocolHeader.SIGN_OFFSET));
+        if (code == ProtocolHeader.STREAM_MESSAGE || code == ProtocolHeader.STREAM_END) {
+            writeStreamFrame(ctx, frame, code, promise);
+            return;
+        }
         Answer answer = Answer.take(frame);
         Call call = answer == null || answer.id() > Integer.MAX_VALUE ? null : calls.get((int) answer.id());
         if (call == null) {
@@ -290,26 +466,82 @@ final class GrpcHandler extends ChannelDuplexHandler {
         }
         calls.remove(call.stream.id());
         buffered -= call.release();
-        byte[] bytes = message.toByteArray();
-        ByteBuf out = ctx.alloc().buffer(5 + bytes.length);
-        out.writeByte(0).writeInt(bytes.length).writeBytes(bytes);
-        ctx.write(new DefaultHttp2HeadersFrame(new DefaultHttp2Headers().status(HttpResponseStatus.OK.codeAsText())
-                .set(CONTENT_TYPE, GRPC)).stream(call.stream));
-        ctx.write(new DefaultHttp2DataFrame(out).stream(call.stream));
+        ctx.write(new DefaultHttp2HeadersFrame(responseHeaders()).stream(call.stream));
+        ctx.write(new DefaultHttp2DataFrame(message(ctx, message.toByteArray())).stream(call.stream));
         ctx.write(new DefaultHttp2HeadersFrame(new DefaultHttp2Headers().setInt(GRPC_STATUS, 0), true)
                 .stream(call.stream), promise);
         ctx.flush();
+    }
+
+    /**
+     * A server stream's message or end, from the provider: a message becomes a response message, written against
+     * the client's HTTP/2 window, and each {@link #STREAM_WINDOW}/2 written give the provider as much credit back;
+     * the end becomes the trailers, with its status.
+     */
+    private void writeStreamFrame(ChannelHandlerContext ctx, ByteBuf frame, byte code, ChannelPromise promise) {
+        Call call;
+        Status status;
+        Object value = null;
+        String reason = null;
+        try {
+            int start = frame.readerIndex();
+            long id = frame.getLong(start + ProtocolHeader.ID_OFFSET);
+            call = id > Integer.MAX_VALUE ? null : calls.get((int) id);
+            if (call == null || call.streamMessages == null) {
+                promise.trySuccess(); // a stream reset or timed out meanwhile
+                return;
+            }
+            status = Status.fromByte(frame.getByte(start + ProtocolHeader.STATUS_OFFSET));
+            ByteBuf body = frame.slice(start + ProtocolHeader.HEADER_SIZE,
+                    frame.readableBytes() - ProtocolHeader.HEADER_SIZE);
+            if (code == ProtocolHeader.STREAM_END) {
+                reason = body.toString(StandardCharsets.UTF_8);
+            } else {
+                try {
+                    value = frames.serializer().read(body, call.streamMessages);
+                } catch (RuntimeException e) {
+                    status = StatusTable.SERVER_ERROR.status();
+                    reason = "a stream message could not be read: " + e.getMessage();
+                }
+            }
+        } finally {
+            frame.release();
+        }
+        promise.trySuccess();
+        if (code == ProtocolHeader.STREAM_END && status == Status.OK) {
+            endOk(ctx, call);
+        } else if (reason != null) {
+            fail(ctx, call, status, StatusCodes.grpc(status), reason.isEmpty() ? status.name() : reason);
+            if (code == ProtocolHeader.STREAM_MESSAGE) {
+                cancelAtProvider(ctx, call);
+            }
+        } else if (value instanceof Message message) {
+            sendHeadersOnce(ctx, call);
+            ctx.write(new DefaultHttp2DataFrame(message(ctx, message.toByteArray())).stream(call.stream))
+                    .addListener(written -> {
+                        if (written.isSuccess() && calls.get(call.stream.id()) == call
+                                && ++call.writtenSinceCredit >= STREAM_WINDOW / 2) {
+                            giveCredit(ctx, call, call.writtenSinceCredit);
+                            call.writtenSinceCredit = 0;
+                        }
+                    });
+            ctx.flush();
+        } else {
+            fail(ctx, call, StatusTable.SERVER_ERROR.status(), StatusCodes.grpc(StatusTable.SERVER_ERROR.status()),
+                    "a stream message is not a protobuf message");
+            cancelAtProvider(ctx, call);
+        }
     }
 
     /** Ends {@code call} with a trailers-only response carrying {@code grpcCode}. */
     private void fail(ChannelHandlerContext ctx, Call call, Status status, int grpcCode, String message) {
         calls.remove(call.stream.id());
         buffered -= call.release();
-        Http2Headers trailers = new DefaultHttp2Headers().status(HttpResponseStatus.OK.codeAsText())
-                .set(CONTENT_TYPE, GRPC).setInt(GRPC_STATUS, grpcCode)
-                .set(GRPC_MESSAGE, percentEncode(status.name() + ": " + message));
+        Http2Headers trailers = call.headersSent ? new DefaultHttp2Headers() : responseHeaders();
+        trailers.setInt(GRPC_STATUS, grpcCode).set(GRPC_MESSAGE, percentEncode(status.name() + ": " + message));
         ctx.write(new DefaultHttp2HeadersFrame(trailers, true).stream(call.stream));
-        if (grpcCode == 8 && status == StatusTable.BAD_REQUEST.status()) {
+        if (grpcCode == 8 && (status == StatusTable.BAD_REQUEST.status()
+                || status == StatusTable.SLOW_CONSUMER.status())) { // the reset frees what the stream queued
             ctx.write(new DefaultHttp2ResetFrame(Http2Error.CANCEL).stream(call.stream));
         }
         ctx.flush();

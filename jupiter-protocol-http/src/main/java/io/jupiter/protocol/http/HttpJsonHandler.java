@@ -2,28 +2,37 @@ package io.jupiter.protocol.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.jupiter.rpc.internal.StatusTable;
+import io.jupiter.rpc.internal.stream.StreamShape;
 import io.jupiter.transport.Frame;
+import io.jupiter.transport.ProtocolHeader;
 import io.jupiter.transport.Status;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufInputStream;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelDuplexHandler;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.PrematureChannelClosureException;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpContent;
+import io.netty.handler.codec.http.DefaultHttpResponse;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.netty.util.ReferenceCountUtil;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -32,6 +41,9 @@ import java.util.List;
  * connection), and each response frame the connection writes back becomes the HTTP response, in request order
  * (HTTP/1.1 pipelining answers in order). A request refused here (bad path, unknown service, bad JSON) is answered
  * here, in its turn, with the status the provider would have sent.
+ *
+ * <p>A server-stream method ({@code Flow.Publisher<R> m(args)}) answers newline-delimited JSON: one chunked
+ * {@code application/x-ndjson} response, a line per message, flow-controlled by what the socket takes.
  *
  * <p>Query parameters {@code group} and {@code version} choose among several registrations of one service name.
  * More than {@value #MAX_PIPELINED} requests waiting for their answers close the connection.
@@ -42,12 +54,22 @@ final class HttpJsonHandler extends ChannelDuplexHandler {
     static final int MAX_PIPELINED = 64;
 
     private static final String JSON = "application/json";
+    private static final String NDJSON = "application/x-ndjson";
+    /** The credit a server stream has at the provider: lines on their way to the client at once. */
+    static final int STREAM_WINDOW = 16;
 
     /** One request, in arrival order, and its response once known. */
     private static final class Pending {
         final long id;
         final boolean keepAlive;
         FullHttpResponse response;
+        /** For a server stream: the class of its messages; {@code null} for a call. */
+        Class<?> streamMessages;
+        /** A stream's lines not written yet (at most its credit: {@link #STREAM_WINDOW}). */
+        final ArrayDeque<byte[]> lines = new ArrayDeque<>();
+        boolean headSent;
+        boolean ended;
+        int writtenSinceCredit;
 
         Pending(long id, boolean keepAlive) {
             this.id = id;
@@ -60,6 +82,8 @@ final class HttpJsonHandler extends ChannelDuplexHandler {
     private final JsonCalls json;
     private final ArrayDeque<Pending> pending = new ArrayDeque<>();
     private long nextId = 1;
+    /** A stream whose message could not be written, to cancel at the provider once out of the write path; or 0. */
+    private long cancelAtProvider;
 
     HttpJsonHandler(MethodLookup lookup, RequestFrames frames, JsonCalls json) {
         this.lookup = lookup;
@@ -82,7 +106,7 @@ final class HttpJsonHandler extends ChannelDuplexHandler {
             pending.add(call);
             Frame frame;
             try {
-                frame = toFrame(ctx, call.id, request);
+                frame = toFrame(ctx, call, request);
             } catch (ForeignCallException e) {
                 call.response = error(e.status(), e.getMessage(), request.decoderResult().isFailure()
                         ? HttpResponseStatus.BAD_REQUEST : null);
@@ -94,12 +118,15 @@ final class HttpJsonHandler extends ChannelDuplexHandler {
                 return;
             }
             ctx.fireChannelRead(frame);
+            if (call.streamMessages != null) {
+                ctx.fireChannelRead(RequestFrames.credit(ctx.alloc(), call.id, STREAM_WINDOW));
+            }
         } finally {
             request.release();
         }
     }
 
-    private Frame toFrame(ChannelHandlerContext ctx, long id, FullHttpRequest request) {
+    private Frame toFrame(ChannelHandlerContext ctx, Pending call, FullHttpRequest request) {
         if (request.decoderResult().isFailure()) {
             throw new ForeignCallException(StatusTable.BAD_REQUEST.status(), "malformed HTTP request: "
                     + request.decoderResult().cause());
@@ -119,7 +146,15 @@ final class HttpJsonHandler extends ChannelDuplexHandler {
         CallTarget target = lookup.find(parts[1], parts[2], parameter(uri, "group"), parameter(uri, "version"),
                 values.length);
         Object[] args = json.arguments(target.method(), values);
-        return frames.request(ctx.alloc(), id, target, args, null);
+        if (StreamShape.of(target.method()) == StreamShape.SERVER) {
+            call.streamMessages = StreamShape.messageType(target.method().getGenericReturnType());
+            return frames.streamOpen(ctx.alloc(), call.id, target, args, null);
+        }
+        if (StreamShape.of(target.method()) != StreamShape.NONE) {
+            throw new ForeignCallException(StatusTable.SERVICE_NOT_FOUND.status(), target.method().getName()
+                    + " takes a stream: not callable over HTTP/JSON");
+        }
+        return frames.request(ctx.alloc(), call.id, target, args, null);
     }
 
     private static String parameter(QueryStringDecoder uri, String name) {
@@ -133,6 +168,16 @@ final class HttpJsonHandler extends ChannelDuplexHandler {
             ctx.write(msg, promise);
             return;
         }
+        byte code = ProtocolHeader.messageCode(frame.getByte(frame.readerIndex() + ProtocolHeader.SIGN_OFFSET));
+        if (code == ProtocolHeader.STREAM_MESSAGE || code == ProtocolHeader.STREAM_END) {
+            try {
+                streamFrame(frame, code);
+            } finally {
+                frame.release();
+            }
+            writeReady(ctx, promise);
+            return;
+        }
         Answer answer = Answer.take(frame);
         Pending call = answer == null ? null : find(answer.id());
         if (call == null) {
@@ -144,6 +189,49 @@ final class HttpJsonHandler extends ChannelDuplexHandler {
         writeReady(ctx, promise);
     }
 
+    /**
+     * A server stream's message (a JSON line) or end, from the provider; written in the stream's turn. An error
+     * before the first line is the call's error response; after it, a last line {@code {"status", "message"}}.
+     */
+    private void streamFrame(ByteBuf frame, byte code) {
+        int start = frame.readerIndex();
+        Pending call = find(frame.getLong(start + ProtocolHeader.ID_OFFSET));
+        if (call == null || call.streamMessages == null || call.ended) {
+            return;
+        }
+        Status status = Status.fromByte(frame.getByte(start + ProtocolHeader.STATUS_OFFSET));
+        ByteBuf body = frame.slice(start + ProtocolHeader.HEADER_SIZE, frame.readableBytes()
+                - ProtocolHeader.HEADER_SIZE);
+        String reason = null;
+        if (code == ProtocolHeader.STREAM_MESSAGE) {
+            try {
+                call.lines.add(line(json.result(frames.serializer().read(body, call.streamMessages))));
+                return;
+            } catch (Exception e) {
+                status = StatusTable.SERVER_ERROR.status();
+                reason = "a stream message could not be written as JSON: " + e.getMessage();
+                cancelAtProvider = call.id;
+            }
+        } else if (status != Status.OK) {
+            reason = body.toString(StandardCharsets.UTF_8);
+        }
+        call.ended = true;
+        if (reason != null) {
+            String message = reason.isEmpty() ? status.name() : reason;
+            if (call.headSent || !call.lines.isEmpty()) {
+                call.lines.add(line(json.error(status, message)));
+            } else {
+                call.response = error(status, message, null);
+            }
+        }
+    }
+
+    private static byte[] line(byte[] json) {
+        byte[] line = Arrays.copyOf(json, json.length + 1);
+        line[json.length] = '\n';
+        return line;
+    }
+
     private Pending find(long id) {
         for (Pending call : pending) {
             if (call.id == id) {
@@ -153,23 +241,38 @@ final class HttpJsonHandler extends ChannelDuplexHandler {
         return null;
     }
 
-    /** Writes the responses known at the head of the queue; {@code promise} completes with the last of them. */
+    /**
+     * Writes the responses known at the head of the queue, in request order, then completes {@code promise}. A
+     * server stream at the head writes its lines so far as chunks of one {@code application/x-ndjson} response,
+     * each line written to the socket giving the provider credit back ({@link #STREAM_WINDOW}/2 at a time), and
+     * ends it once the stream ended; the responses behind it wait for it.
+     */
     private void writeReady(ChannelHandlerContext ctx, ChannelPromise promise) {
+        if (cancelAtProvider != 0) {
+            ctx.fireChannelRead(RequestFrames.cancel(cancelAtProvider, false));
+            cancelAtProvider = 0;
+        }
         boolean wrote = false;
-        while (!pending.isEmpty() && pending.peek().response != null) {
-            Pending call = pending.poll();
-            FullHttpResponse response = call.response;
-            HttpUtil.setKeepAlive(response, call.keepAlive);
-            boolean last = pending.isEmpty() || pending.peek().response == null;
-            ChannelPromise written = last && promise != null ? promise : ctx.newPromise();
-            ctx.write(response, written);
+        while (!pending.isEmpty()) {
+            Pending call = pending.peek();
+            if (call.response == null) {
+                if (call.streamMessages == null) {
+                    break; // a call not answered yet
+                }
+                wrote |= writeStream(ctx, call);
+                if (!call.ended) {
+                    break;
+                }
+                pending.poll();
+                continue;
+            }
+            pending.poll();
+            HttpUtil.setKeepAlive(call.response, call.keepAlive);
+            ChannelFuture written = ctx.write(call.response);
             if (!call.keepAlive) {
                 written.addListener(ChannelFutureListener.CLOSE);
             }
             wrote = true;
-            if (last) {
-                promise = null;
-            }
         }
         if (promise != null) {
             promise.trySuccess();
@@ -177,6 +280,38 @@ final class HttpJsonHandler extends ChannelDuplexHandler {
         if (wrote) {
             ctx.flush();
         }
+    }
+
+    /** Writes what {@code call}, a stream at the head of the queue, has so far; returns whether it wrote. */
+    private boolean writeStream(ChannelHandlerContext ctx, Pending call) {
+        boolean wrote = false;
+        if (!call.headSent && (!call.lines.isEmpty() || call.ended)) {
+            call.headSent = true;
+            HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
+            head.headers().set(HttpHeaderNames.CONTENT_TYPE, NDJSON)
+                    .set(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED)
+                    .set(HttpHeaderNames.CACHE_CONTROL, HttpHeaderValues.NO_STORE);
+            HttpUtil.setKeepAlive(head, call.keepAlive);
+            ctx.write(head);
+            wrote = true;
+        }
+        for (byte[] line; (line = call.lines.poll()) != null; ) {
+            ctx.write(new DefaultHttpContent(Unpooled.wrappedBuffer(line))).addListener(written -> {
+                if (written.isSuccess() && !call.ended && ++call.writtenSinceCredit >= STREAM_WINDOW / 2) {
+                    ctx.fireChannelRead(RequestFrames.credit(ctx.alloc(), call.id, call.writtenSinceCredit));
+                    call.writtenSinceCredit = 0;
+                }
+            });
+            wrote = true;
+        }
+        if (call.ended && call.headSent) {
+            ChannelFuture last = ctx.write(LastHttpContent.EMPTY_LAST_CONTENT);
+            if (!call.keepAlive) {
+                last.addListener(ChannelFutureListener.CLOSE);
+            }
+            wrote = true;
+        }
+        return wrote;
     }
 
     private FullHttpResponse ok(Object result) {

@@ -8,6 +8,9 @@ import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * Tells HTTP/1.1 and HTTP/2 (prior knowledge, as gRPC clients speak cleartext) from a connection's first bytes, and
@@ -15,7 +18,7 @@ import java.nio.charset.StandardCharsets;
  *
  * <pre>
  *  HTTP/1.1:  HttpServerCodec → HttpObjectAggregator(body cap) → HttpJsonHandler → frame dispatcher
- *  HTTP/2:    Http2FrameCodec → GrpcHandler → frame dispatcher
+ *  HTTP/2:    Http2FrameCodec → GrpcHandler → frame dispatcher (health and reflection: answered by GrpcHandler)
  * </pre>
  */
 final class InteropProtocol implements NettyPortProtocol {
@@ -30,10 +33,15 @@ final class InteropProtocol implements NettyPortProtocol {
     private final ServiceCatalog catalog;
     private final MethodLookup lookup;
     private final ProtobufMethods protobuf = new ProtobufMethods();
+    private final Map<String, BuiltInService> builtIns;
 
     InteropProtocol(ServiceCatalog catalog) {
         this.catalog = catalog;
         this.lookup = new MethodLookup(catalog);
+        ServiceDescriptors descriptors = new ServiceDescriptors(catalog);
+        this.builtIns = Stream.of(new HealthService(catalog), new ReflectionService(ReflectionService.V1ALPHA,
+                descriptors), new ReflectionService(ReflectionService.V1, descriptors))
+                .collect(Collectors.toUnmodifiableMap(BuiltInService::name, s -> s));
     }
 
     @Override
@@ -62,7 +70,7 @@ final class InteropProtocol implements NettyPortProtocol {
     public void install(ChannelPipeline pipeline, String beforeName, TransportConfig config, ByteBuf firstBytes) {
         if (prefix(firstBytes, HTTP2_PREFACE) == Detection.MATCH) {
             GrpcHandler.install(pipeline, beforeName, config, lookup,
-                    new RequestFrames(catalog.serializers(), "grpc"), protobuf);
+                    new RequestFrames(catalog.serializers(), "grpc"), protobuf, builtIns);
             return;
         }
         RequestFrames frames = new RequestFrames(catalog.serializers(), "http");

@@ -10,6 +10,7 @@ import io.jupiter.transport.Frame;
 import io.jupiter.transport.ProtocolHeader;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
 import java.util.Map;
 import java.util.Set;
 
@@ -40,6 +41,32 @@ final class RequestFrames {
      * @param attachments the call's attachments, or {@code null}
      */
     Frame request(ByteBufAllocator alloc, long id, CallTarget target, Object[] args, Map<String, String> attachments) {
+        return frame(ProtocolHeader.REQUEST, alloc, id, target, args, attachments);
+    }
+
+    /** The open of a stream (as a Jupiter consumer sends it) calling {@code target} with {@code args}. */
+    Frame streamOpen(ByteBufAllocator alloc, long id, CallTarget target, Object[] args,
+                     Map<String, String> attachments) {
+        return frame(ProtocolHeader.STREAM_OPEN, alloc, id, target, args, attachments);
+    }
+
+    /** A stream's credit, as a Jupiter consumer gives it: the provider may send {@code messages} more. */
+    static Frame credit(ByteBufAllocator alloc, long id, int messages) {
+        return new Frame(ProtocolHeader.STREAM_CREDIT, (byte) 0, (byte) 0, id, alloc.buffer(4).writeInt(messages),
+                System.nanoTime());
+    }
+
+    /**
+     * A cancel, as a Jupiter consumer sends it: of a stream ({@code call} false, status 0), or of a unary call not
+     * started yet ({@link ProtocolHeader#CALL_CANCEL}).
+     */
+    static Frame cancel(long id, boolean call) {
+        return new Frame(ProtocolHeader.STREAM_CANCEL, (byte) 0, call ? ProtocolHeader.CALL_CANCEL : 0, id,
+                Unpooled.EMPTY_BUFFER, System.nanoTime());
+    }
+
+    private Frame frame(byte messageCode, ByteBufAllocator alloc, long id, CallTarget target, Object[] args,
+                        Map<String, String> attachments) {
         ServiceKey key = target.key();
         MessageWrapper message = new MessageWrapper(appName, new ServiceMetadata(key.group(), key.name(),
                 key.version()), target.method().getName(), args, attachments);
@@ -50,6 +77,6 @@ final class RequestFrames {
             body.release();
             throw e;
         }
-        return new Frame(ProtocolHeader.REQUEST, serializer.type().code(), (byte) 0, id, body, System.nanoTime());
+        return new Frame(messageCode, serializer.type().code(), (byte) 0, id, body, System.nanoTime());
     }
 }

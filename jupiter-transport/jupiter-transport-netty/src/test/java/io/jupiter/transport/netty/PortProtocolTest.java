@@ -3,6 +3,7 @@ package io.jupiter.transport.netty;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jupiter.transport.Acceptor;
+import io.jupiter.transport.Connection;
 import io.jupiter.transport.Frame;
 import io.jupiter.transport.FrameHandler;
 import io.jupiter.transport.Frames;
@@ -78,6 +79,12 @@ class PortProtocolTest {
                 @Override
                 public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
                     ByteBuf frame = (ByteBuf) msg;
+                    byte sign = frame.getByte(frame.readerIndex() + ProtocolHeader.SIGN_OFFSET);
+                    if (ProtocolHeader.messageCode(sign) != ProtocolHeader.RESPONSE) {
+                        frame.release(); // an announcement: nothing this protocol says
+                        promise.setSuccess();
+                        return;
+                    }
                     long id = frame.getLong(frame.readerIndex() + ProtocolHeader.ID_OFFSET);
                     String body = frame.toString(frame.readerIndex() + ProtocolHeader.HEADER_SIZE,
                             frame.readableBytes() - ProtocolHeader.HEADER_SIZE, StandardCharsets.UTF_8);
@@ -96,6 +103,19 @@ class PortProtocolTest {
         frame.release();
         connection.write(Frames.fillHeader(response, ProtocolHeader.toSign(SERIALIZER, ProtocolHeader.RESPONSE),
                 Status.OK.value(), frame.id()));
+    };
+
+    /** {@link #ECHO}, writing a streams announcement first on each connection, as a provider with streams does. */
+    private static final FrameHandler ANNOUNCING_ECHO = new FrameHandler() {
+        @Override
+        public void frameReceived(Connection connection, Frame frame) {
+            ECHO.frameReceived(connection, frame);
+        }
+
+        @Override
+        public void connected(Connection connection) {
+            connection.write(Frames.announcement(connection.alloc(), ProtocolHeader.STREAMS_ANNOUNCED));
+        }
     };
 
     private final List<AutoCloseable> toClose = new ArrayList<>();
@@ -153,10 +173,48 @@ class PortProtocolTest {
         assertThat(line.getInputStream().read()).as("closed").isEqualTo(-1);
     }
 
+    /**
+     * What the server writes as a connection opens waits for its protocol: another protocol's peer, which speaks
+     * first, never reads it (its handlers drop it); a 1.3.1 peer reads it before its answer; a peer that sends
+     * nothing gets it after the hold.
+     */
+    @Test
+    void whatTheServerWritesFirstWaitsUntilTheProtocolIsKnown() throws Exception {
+        Acceptor acceptor = acceptor(List.of(new LineProtocol()), ANNOUNCING_ECHO);
+        Socket line = socket(acceptor);
+        // A slow peer: its first bytes, then nothing for twice the hold (500 ms), then the rest.
+        line.getOutputStream().write("LI".getBytes(StandardCharsets.US_ASCII));
+        Thread.sleep(1_000);
+        line.getOutputStream().write("NE 7 hi\n".getBytes(StandardCharsets.US_ASCII));
+        BufferedReader in = new BufferedReader(new InputStreamReader(line.getInputStream(), StandardCharsets.UTF_8));
+        assertThat(in.readLine()).as("the line peer's first bytes").isEqualTo("OK 7 hi");
+
+        Socket legacy = socket(acceptor);
+        legacy.getOutputStream().write(request(3, "x"));
+        readAnnouncement(legacy);
+        assertThat(readResponseBody(legacy, 3)).isEqualTo("x");
+
+        Socket silent = socket(acceptor); // sends nothing: taken for 1.3.1 once the hold is over
+        readAnnouncement(silent);
+    }
+
+    private static void readAnnouncement(Socket socket) throws IOException {
+        DataInputStream in = new DataInputStream(socket.getInputStream());
+        assertThat(in.readShort()).isEqualTo(ProtocolHeader.MAGIC);
+        assertThat(ProtocolHeader.messageCode(in.readByte())).isEqualTo(ProtocolHeader.HEARTBEAT);
+        assertThat(in.readByte()).isEqualTo(ProtocolHeader.STREAMS_ANNOUNCED);
+        assertThat(in.readLong()).isZero();
+        assertThat(in.readInt()).isZero();
+    }
+
     private Acceptor acceptor(List<PortProtocol> protocols) {
+        return acceptor(protocols, ECHO);
+    }
+
+    private Acceptor acceptor(List<PortProtocol> protocols, FrameHandler handler) {
         TransportConfig config = TransportConfig.builder().ioThreads(1).threadNamePrefix("port-protocol")
                 .acceptedMessageCodes(ProtocolHeader.PROVIDER_MESSAGE_CODES).protocols(protocols).build();
-        NettyAcceptor acceptor = new NettyAcceptor(config, new InetSocketAddress("127.0.0.1", 0), ECHO);
+        NettyAcceptor acceptor = new NettyAcceptor(config, new InetSocketAddress("127.0.0.1", 0), handler);
         toClose.add(acceptor);
         acceptor.start();
         return acceptor;

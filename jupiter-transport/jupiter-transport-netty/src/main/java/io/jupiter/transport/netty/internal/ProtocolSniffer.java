@@ -17,7 +17,8 @@ import java.util.List;
  *
  * <p>A first byte {@code 0xba} (the 1.3.1 magic's) is 1.3.1 at once, so a 1.3.1 peer's bytes meet the same decoder
  * as without other protocols. Bytes no protocol claims, or still undecided after {@value #MAX_SNIFF_BYTES} bytes,
- * also go to the frame decoder, which refuses them as any bad frame.
+ * also go to the frame decoder, which refuses them as any bad frame. What the server writes before then is held
+ * ({@link FirstWritesHold}).
  */
 final class ProtocolSniffer extends ByteToMessageDecoder {
 
@@ -29,10 +30,13 @@ final class ProtocolSniffer extends ByteToMessageDecoder {
 
     private final TransportConfig config;
     private final String decoderName;
+    private final FirstWritesHold hold;
 
-    ProtocolSniffer(TransportConfig config, String decoderName) {
+    /** @param hold the hold of what the server writes meanwhile, after this sniffer in the pipeline */
+    ProtocolSniffer(TransportConfig config, String decoderName, FirstWritesHold hold) {
         this.config = config;
         this.decoderName = decoderName;
+        this.hold = hold;
     }
 
     @Override
@@ -42,6 +46,7 @@ final class ProtocolSniffer extends ByteToMessageDecoder {
         }
         ChannelPipeline pipeline = ctx.pipeline();
         if (in.getByte(in.readerIndex()) != (byte) (ProtocolHeader.MAGIC >> 8)) {
+            hold.peerSpoke();
             boolean undecided = false;
             for (PortProtocol protocol : config.protocols()) {
                 PortProtocol.Detection detection = protocol.detect(in);
@@ -49,7 +54,10 @@ final class ProtocolSniffer extends ByteToMessageDecoder {
                     if (pipeline.get("coalesce") != null) {
                         pipeline.remove("coalesce"); // batches 1.3.1 frames; this protocol writes its own bytes
                     }
+                    // What the server wrote meanwhile goes through the protocol's handlers, after their own writes.
+                    Runnable replay = hold.openFor(pipeline.context(DISPATCHER));
                     ((NettyPortProtocol) protocol).install(pipeline, DISPATCHER, config, in);
+                    replay.run();
                     pipeline.remove(this);
                     return;
                 }
@@ -60,6 +68,7 @@ final class ProtocolSniffer extends ByteToMessageDecoder {
             }
         }
         pipeline.addAfter(ctx.name(), decoderName, new FrameDecoder(config, true));
+        hold.release();
         pipeline.remove(this);
     }
 }

@@ -105,7 +105,9 @@ public final class ServerChannelInitializer extends ChannelInitializer<Channel> 
         if (config.protocols().isEmpty()) {
             pipeline.addLast("decoder", new FrameDecoder(config, true));
         } else {
-            pipeline.addLast("sniffer", new ProtocolSniffer(config, "decoder"));
+            FirstWritesHold hold = new FirstWritesHold();
+            pipeline.addLast("sniffer", new ProtocolSniffer(config, "decoder", hold));
+            pipeline.addLast("sniffer-hold", hold);
         }
         pipeline.addLast(ProtocolSniffer.DISPATCHER, dispatcher);
     }

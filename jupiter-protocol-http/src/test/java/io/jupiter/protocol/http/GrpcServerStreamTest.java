@@ -1,0 +1,158 @@
+package io.jupiter.protocol.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.google.protobuf.Int64Value;
+import com.google.protobuf.Message;
+import com.google.protobuf.Parser;
+import com.google.protobuf.StringValue;
+import io.grpc.CallOptions;
+import io.grpc.ClientCall;
+import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
+import io.grpc.MethodDescriptor;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.stub.ClientCalls;
+import io.jupiter.rpc.JupiterClient;
+import io.jupiter.rpc.JupiterServer;
+import io.jupiter.rpc.internal.StatusTable;
+import io.jupiter.rpc.stream.StreamIterator;
+import io.jupiter.rpc.stream.Streams;
+import io.jupiter.testkit.Await;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * gRPC server streaming with grpc-java's own client, onto a Jupiter server stream ({@code Flow.Publisher} of
+ * protobuf messages): messages in order, the end's status, the method's error, and flow control from the client's
+ * HTTP/2 window back to the provider's producer.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class GrpcServerStreamTest {
+
+    /** The client's HTTP/2 window, fixed (no automatic growth): four flood messages. */
+    private static final int CLIENT_WINDOW = 64 * 1024;
+
+    private static final MethodDescriptor<Int64Value, Int64Value> COUNT = method("count", Int64Value.parser());
+    private static final MethodDescriptor<Int64Value, Int64Value> FAIL_AFTER = method("failAfter",
+            Int64Value.parser());
+    private static final MethodDescriptor<Int64Value, StringValue> FLOOD = method("flood", StringValue.parser());
+
+    private static <R extends Message> MethodDescriptor<Int64Value, R> method(
+            String name, Parser<R> response) {
+        return MethodDescriptor.<Int64Value, R>newBuilder()
+                .setType(MethodDescriptor.MethodType.SERVER_STREAMING)
+                .setFullMethodName(MethodDescriptor.generateFullMethodName(Ticker.class.getName(), name))
+                .setRequestMarshaller(new ProtoMarshaller<>(Int64Value.parser()))
+                .setResponseMarshaller(new ProtoMarshaller<>(response))
+                .build();
+    }
+
+    private final TickerImpl ticker = new TickerImpl();
+    private JupiterServer server;
+    private ManagedChannel channel;
+
+    @BeforeEach
+    void start() {
+        server = JupiterServer.builder().host("127.0.0.1").port(0).protocols(HttpProtocols.httpAndGrpc()).build();
+        server.register(ticker, Ticker.class);
+        channel = NettyChannelBuilder.forAddress("127.0.0.1", server.start().getPort()).usePlaintext()
+                .flowControlWindow(CLIENT_WINDOW).build();
+    }
+
+    @AfterEach
+    void stop() throws InterruptedException {
+        channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
+        server.close();
+    }
+
+    @Test
+    void messagesArriveInOrderThenTheEnd() {
+        List<Long> received = new ArrayList<>();
+        Iterator<Int64Value> it = ClientCalls.blockingServerStreamingCall(channel, COUNT,
+                CallOptions.DEFAULT.withDeadlineAfter(30, TimeUnit.SECONDS), Int64Value.of(100));
+        it.forEachRemaining(v -> received.add(v.getValue()));
+        assertThat(received).hasSize(100).startsWith(1L, 2L, 3L).endsWith(100L);
+        // An empty stream, and the connection serving on.
+        assertThat(ClientCalls.blockingServerStreamingCall(channel, COUNT, CallOptions.DEFAULT, Int64Value.of(0))
+                .hasNext()).isFalse();
+    }
+
+    @Test
+    void theMethodsErrorEndsTheStreamAfterItsMessages() {
+        Iterator<Int64Value> it = ClientCalls.blockingServerStreamingCall(channel, FAIL_AFTER,
+                CallOptions.DEFAULT.withDeadlineAfter(30, TimeUnit.SECONDS), Int64Value.of(2));
+        assertThat(it.next().getValue()).isEqualTo(1);
+        assertThat(it.next().getValue()).isEqualTo(2);
+        assertThatThrownBy(it::hasNext).isInstanceOfSatisfying(StatusRuntimeException.class, e -> {
+            assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNKNOWN);
+            assertThat(e.getStatus().getDescription()).contains("failed after 2");
+        });
+    }
+
+    /**
+     * A client that asks for one message and reads no more: its window fills, the server's writer holds at most
+     * {@link GrpcHandler#STREAM_WINDOW} messages more, and the provider's producer waits with its own bounded
+     * buffer; nothing near the 2,000 messages it would send. The client's cancel then ends the producer.
+     */
+    @Test
+    void aClientThatStopsReadingHoldsTheProducerBackAndItsCancelEndsIt() throws Exception {
+        AtomicInteger delivered = new AtomicInteger();
+        AtomicReference<Status> closed = new AtomicReference<>();
+        ClientCall<Int64Value, StringValue> call = channel.newCall(FLOOD, CallOptions.DEFAULT);
+        call.start(new ClientCall.Listener<>() {
+            @Override
+            public void onMessage(StringValue message) {
+                delivered.incrementAndGet();
+            }
+
+            @Override
+            public void onClose(Status status, Metadata trailers) {
+                closed.set(status);
+            }
+        }, new Metadata());
+        call.request(1);
+        call.sendMessage(Int64Value.of(2_000));
+        call.halfClose();
+
+        Await.until("one message delivered", Duration.ofSeconds(30), () -> delivered.get() == 1
+                || closed.get() != null);
+        assertThat(closed.get()).as("the call's end").isNull();
+        long held = Counts.awaitStable(ticker.flooded);
+        // Client window (4) + the server's writer (16) + the provider's stream buffer (32) + the one in send.
+        assertThat(held).as("messages the producer sent while the client read one").isBetween(1L, 100L);
+        assertThat(ticker.floodEnded).isNotDone();
+
+        call.cancel("enough", null);
+        assertThat(ticker.floodEnded.get(30, TimeUnit.SECONDS)).as("how the producer ended")
+                .isEqualTo(StatusTable.STREAM_CANCELLED.status());
+    }
+
+    /**
+     * A Jupiter consumer reads the same stream over 1.3.1's frames on the same port: the provider's streams
+     * announcement, held while the connection's protocol was not known, reached it.
+     */
+    @Test
+    void aJupiterConsumerReadsTheSameStreamOnTheSamePort() {
+        try (JupiterClient client = JupiterClient.builder().build();
+             StreamIterator<Int64Value> it = Streams.iterate(client.proxy(Ticker.class)
+                     .address("127.0.0.1", server.localAddress().getPort()).timeoutMillis(10_000).build()
+                     .count(Int64Value.of(3)))) {
+            List<Long> received = new ArrayList<>();
+            it.forEachRemaining(v -> received.add(v.getValue()));
+            assertThat(received).containsExactly(1L, 2L, 3L);
+        }
+    }
+}

@@ -1,0 +1,143 @@
+package io.jupiter.protocol.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.protobuf.StringValue;
+import io.grpc.CallOptions;
+import io.grpc.ManagedChannel;
+import io.grpc.ManagedChannelBuilder;
+import io.grpc.stub.ClientCalls;
+import io.jupiter.rpc.JupiterServer;
+import io.jupiter.rpc.metrics.MetricNames;
+import java.io.IOException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Hostile HTTP/2 peers against the sniffing port, on real sockets: rapid resets, more streams than allowed, huge
+ * header lists, a SETTINGS flood. Each attack ends with its stream refused or its connection closed, nothing of it
+ * reaches the provider, and a grpc-java client on another connection is served throughout.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class HostileHttp2Test {
+
+    private static final String SAY_HELLO = "/" + Greeter.class.getName() + "/sayHello";
+    private static final int REFUSED_STREAM = 0x7;
+    private static final int CANCEL = 0x8;
+
+    private JupiterServer server;
+    private int port;
+    private ManagedChannel bystander;
+
+    @BeforeEach
+    void start() {
+        server = JupiterServer.builder().host("127.0.0.1").port(0).protocols(HttpProtocols.httpAndGrpc()).build();
+        server.register(new GreeterImpl(), Greeter.class);
+        port = server.start().getPort();
+        bystander = ManagedChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build();
+        assertBystanderServed();
+    }
+
+    @AfterEach
+    void stop() throws InterruptedException {
+        assertBystanderServed();
+        bystander.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
+        server.close();
+    }
+
+    private void assertBystanderServed() {
+        assertThat(ClientCalls.blockingUnaryCall(bystander, GrpcMethods.SAY_HELLO,
+                CallOptions.DEFAULT.withDeadlineAfter(30, TimeUnit.SECONDS), StringValue.of("bystander"))
+                .getValue()).isEqualTo("Hello, bystander");
+    }
+
+    private long requestsReceived() {
+        return server.metrics().registry().histogram(MetricNames.REQUEST_SIZE).getCount();
+    }
+
+    /** CVE-2023-44487: streams opened and reset at once, never counted against the concurrent-stream limit. */
+    @Test
+    void rapidResetClosesTheConnection() throws IOException {
+        long before = requestsReceived();
+        try (RawHttp2Client attacker = new RawHttp2Client(port, 0)) {
+            int streamId = 1;
+            try {
+                for (int i = 0; i < 10_000; i++, streamId += 2) {
+                    attacker.headers(streamId, RawHttp2Client.grpcHeaders(SAY_HELLO), false);
+                    attacker.rstStream(streamId, CANCEL);
+                }
+                attacker.flush();
+            } catch (IOException closedWhileWriting) {
+                // the server closed the connection before all of it was written: what is expected
+            }
+            RawHttp2Client.Frame last = attacker.readUntil(f -> f.type() == RawHttp2Client.GOAWAY);
+            if (last != null) {
+                assertThat(last.errorCode()).as("GOAWAY's error code").isNotZero();
+                assertThat(attacker.readUntil(f -> false)).as("the connection closes after its GOAWAY").isNull();
+            }
+        }
+        assertThat(requestsReceived()).as("requests that reached the provider").isEqualTo(before);
+    }
+
+    /** At most 100 streams at once: the 101st is refused, the 100 before it are still served. */
+    @Test
+    void aStreamBeyondTheConcurrentLimitIsRefused() throws IOException {
+        try (RawHttp2Client attacker = new RawHttp2Client(port, 0)) {
+            int streams = GrpcHandler.MAX_CONCURRENT_STREAMS + 1;
+            for (int i = 0; i < streams; i++) {
+                attacker.headers(1 + 2 * i, RawHttp2Client.grpcHeaders(SAY_HELLO), false); // held open
+            }
+            attacker.flush();
+            int beyond = 1 + 2 * GrpcHandler.MAX_CONCURRENT_STREAMS;
+            RawHttp2Client.Frame refused = attacker.readUntil(f -> f.type() == RawHttp2Client.RST_STREAM
+                    || f.type() == RawHttp2Client.GOAWAY);
+            assertThat(refused).as("the server's answer to stream %d", beyond).isNotNull();
+            assertThat(refused.type()).isEqualTo(RawHttp2Client.RST_STREAM);
+            assertThat(refused.streamId()).isEqualTo(beyond);
+            assertThat(refused.errorCode()).isEqualTo(REFUSED_STREAM);
+        }
+    }
+
+    /** A header list far over the 8 KiB cap: refused before any of it is a call. */
+    @Test
+    void aHugeHeaderListIsRefused() throws Exception {
+        long before = requestsReceived();
+        try (RawHttp2Client attacker = new RawHttp2Client(port, 0)) {
+            attacker.headersInPieces(1, RawHttp2Client.grpcHeaders(SAY_HELLO).set("x-huge", "h".repeat(64 * 1024)));
+            attacker.flush();
+            RawHttp2Client.Frame answer = attacker.readUntil(f -> f.streamId() == 1
+                    || f.type() == RawHttp2Client.GOAWAY);
+            if (answer != null && answer.type() == RawHttp2Client.HEADERS) {
+                assertThat(attacker.decode(answer).status()).as("the response's :status").hasToString("431");
+            } else if (answer != null) {
+                assertThat(answer.type()).isIn(RawHttp2Client.RST_STREAM, RawHttp2Client.GOAWAY);
+            } // else: the connection was closed
+        }
+        assertThat(requestsReceived()).as("requests that reached the provider").isEqualTo(before);
+    }
+
+    /**
+     * A million SETTINGS frames from a peer that reads nothing: each asks for an ACK, which queue once its window
+     * is full; Netty's cap on queued control frames closes the connection.
+     */
+    @Test
+    void aSettingsFloodFromAPeerThatDoesNotReadClosesTheConnection() throws IOException {
+        try (RawHttp2Client attacker = new RawHttp2Client(port, 4096)) {
+            boolean closed = false;
+            try {
+                for (int i = 0; i < 1_000_000; i++) {
+                    attacker.frame(RawHttp2Client.SETTINGS, 0, 0, new byte[0]);
+                }
+                attacker.flush();
+            } catch (IOException e) {
+                closed = true; // reset while writing: the server closed the connection
+            }
+            if (!closed) {
+                assertThat(attacker.readUntil(f -> false)).as("the connection closes").isNull();
+            }
+        }
+    }
+}

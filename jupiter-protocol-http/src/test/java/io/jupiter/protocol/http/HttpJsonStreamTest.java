@@ -1,0 +1,101 @@
+package io.jupiter.protocol.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.jupiter.rpc.JupiterServer;
+import io.jupiter.testkit.Await;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** HTTP/JSON server streams as newline-delimited JSON, read with the machine's own curl. */
+class HttpJsonStreamTest {
+
+    private static final NumbersImpl numbers = new NumbersImpl();
+    private static JupiterServer server;
+    private static int port;
+    private static String base;
+
+    @BeforeAll
+    static void start() {
+        server = JupiterServer.builder().host("127.0.0.1").port(0).protocols(HttpProtocols.httpAndGrpc()).build();
+        server.register(numbers, Numbers.class);
+        server.register(new CalculatorImpl(), Calculator.class);
+        port = server.start().getPort();
+        base = "http://127.0.0.1:" + port + "/";
+    }
+
+    @AfterAll
+    static void stop() {
+        server.close();
+    }
+
+    @Test
+    void aServerStreamIsOneJsonLinePerMessage() throws Exception {
+        Curl.Reply reply = Curl.post(base + Numbers.class.getName() + "/upTo", "[3]");
+        assertThat(reply).isEqualTo(new Curl.Reply(200, "1\n2\n3\n", 0));
+        // Past the credit of 16 at the provider: given back as lines are written.
+        Curl.Reply many = Curl.post(base + Numbers.class.getName() + "/upTo", "[1000]");
+        assertThat(many.status()).isEqualTo(200);
+        assertThat(many.body()).isEqualTo(LongStream.rangeClosed(1, 1000).mapToObj(Long::toString)
+                .collect(Collectors.joining("\n", "", "\n")));
+        assertThat(Curl.post(base + Numbers.class.getName() + "/upTo", "[0]")).isEqualTo(new Curl.Reply(200, "", 0));
+    }
+
+    @Test
+    void anErrorAfterTheFirstLineIsTheLastLineAndBeforeItTheResponse() throws Exception {
+        Curl.Reply reply = Curl.post(base + Numbers.class.getName() + "/failAfter", "[2]");
+        assertThat(reply.status()).isEqualTo(200);
+        List<String> lines = reply.body().lines().toList();
+        assertThat(lines).hasSize(3).startsWith("1", "2");
+        assertThat(lines.get(2)).contains("\"status\":\"SERVICE_UNEXPECTED_ERROR\"")
+                .contains("IllegalStateException: failed after 2");
+
+        Curl.Reply refused = Curl.post(base + Numbers.class.getName() + "/failAfter", "[0]");
+        assertThat(refused.status()).isEqualTo(500);
+        assertThat(refused.body()).contains("\"status\":\"SERVICE_UNEXPECTED_ERROR\"");
+    }
+
+    /** curl's keep-alive connection carries a stream, then a plain call, in order. */
+    @Test
+    void aCallAfterAStreamOnTheSameConnection() throws Exception {
+        Curl.Reply replies = Curl.run(List.of("curl", "-sS", "--max-time", "20",
+                "-H", "Content-Type: application/json", "--data-binary", "[2]",
+                base + Numbers.class.getName() + "/upTo", "--next",
+                "-H", "Content-Type: application/json", "--data-binary", "[2, 3]",
+                base + Calculator.class.getName() + "/add", "-w", "\n%{http_code}"));
+        assertThat(replies.body()).isEqualTo("1\n2\n5");
+        assertThat(replies.status()).isEqualTo(200);
+    }
+
+    /**
+     * A client that sends its request and reads nothing (receive buffer 4 KiB): the lines go only as the socket
+     * takes them, so the producer is held at what the kernel's buffers take (the send buffer grows to 4 MiB here:
+     * 256 lines of 16 KiB), the 16 of the credit and the provider's buffer of 32; far from the 4,000 it would send.
+     */
+    @Test
+    void aClientThatDoesNotReadHoldsTheProducerBack() throws Exception {
+        byte[] body = "[4000, 16384]".getBytes(StandardCharsets.US_ASCII);
+        try (Socket socket = new Socket()) {
+            socket.setReceiveBufferSize(4096);
+            socket.connect(new InetSocketAddress("127.0.0.1", port), 10_000);
+            OutputStream out = socket.getOutputStream();
+            out.write(("POST /" + Numbers.class.getName() + "/text HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                    + "Content-Type: application/json\r\nContent-Length: " + body.length + "\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.write(body);
+            out.flush();
+            Await.until("the stream started", Duration.ofSeconds(30), () -> numbers.texts.get() > 0);
+            assertThat(Counts.awaitStable(numbers.texts)).as("lines the producer sent to a client that reads none")
+                    .isBetween(1L, 1000L);
+        }
+    }
+}
