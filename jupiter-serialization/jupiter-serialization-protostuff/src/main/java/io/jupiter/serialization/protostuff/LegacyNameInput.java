@@ -92,6 +92,13 @@ final class LegacyNameInput implements Input {
      * with it set, every string is left to protostuff's decoder.
      */
     private static final boolean CESU8_COMPAT = Boolean.getBoolean("io.protostuff.cesu8_compat");
+    /** The request's attachments: a field of {@link MessageWrapper}, a map of string keys and values. */
+    private static final String ATTACHMENTS = "attachments";
+    /** The fields of a map entry (protostuff's {@code MapSchema}): the key, then the value. */
+    private static final int ENTRY_KEY = 1;
+    private static final int ENTRY_VALUE = 2;
+    /** A longer attachment value is decoded every time: short ones (a deadline, a flag) repeat, ids do not. */
+    private static final int REPEATED_VALUE_MAX_LENGTH = 16;
 
     private final ByteBufInput in;
     private final ClassAllowList allowList;
@@ -101,6 +108,8 @@ final class LegacyNameInput implements Input {
     private Schema<?> lastSchema;
     private int arrayHeader;
     private int depth;
+    /** Whether the request's attachments are being read (their keys, and short values, repeat). */
+    private boolean inAttachments;
     /** The request's arguments being checked against their expected types; {@code null} for other reads. */
     private final ArgumentReader arguments;
 
@@ -140,7 +149,8 @@ final class LegacyNameInput implements Input {
         int field = lastField;
         boolean className = field > 0 && field < NAMES_A_CLASS.length && NAMES_A_CLASS[field]
                 && !(lastSchema instanceof RuntimeSchema);
-        String value = CESU8_COMPAT ? in.readString() : readUtf8(className || isEnvelope(lastSchema));
+        String value = CESU8_COMPAT ? in.readString()
+                : readUtf8(className || isEnvelope(lastSchema), inAttachments && isAttachmentString(field));
         return className ? checkedClassName(field, value) : value;
     }
 
@@ -149,12 +159,24 @@ final class LegacyNameInput implements Input {
         return type == MessageWrapper.class || type == ServiceMetadata.class;
     }
 
+    /** An attachment's key, or its value (repeated when short). */
+    private static boolean isAttachmentString(int field) {
+        return field == ENTRY_KEY || field == ENTRY_VALUE;
+    }
+
+    /** Whether the nested value about to be merged is the request's attachments (a field of the root). */
+    private boolean attachmentsStart() {
+        return depth == 0 && lastSchema != null && lastSchema.typeClass() == MessageWrapper.class
+                && ATTACHMENTS.equals(lastSchema.getFieldName(lastField));
+    }
+
     /**
      * Reads a string as protostuff does without its copy into an array of its own (and with the charset given as an
      * object: protostuff looks it up by name for every string); a string every message repeats comes from
-     * {@link RepeatedStrings}.
+     * {@link RepeatedStrings}: the envelope's strings and class names ({@code repeated}), an attachment's key, and
+     * its value when short ({@code attachment}).
      */
-    private String readUtf8(boolean repeated) throws IOException {
+    private String readUtf8(boolean repeated, boolean attachment) throws IOException {
         int mark = in.position();
         int length = in.readRawVarint32();
         if (length < 0 || in.remaining() < length) {
@@ -165,7 +187,9 @@ final class LegacyNameInput implements Input {
         ByteBuf buffer = in.buffer();
         int start = in.position();
         in.skip(length);
-        if (repeated && length <= RepeatedStrings.MAX_LENGTH) {
+        boolean repeats = repeated || attachment
+                && (lastField == ENTRY_KEY || length <= REPEATED_VALUE_MAX_LENGTH);
+        if (repeats && length <= RepeatedStrings.MAX_LENGTH) {
             return REPEATED.read(buffer, start, length);
         }
         return buffer.toString(start, length, StandardCharsets.UTF_8);
@@ -198,6 +222,7 @@ final class LegacyNameInput implements Input {
 
     @Override
     public <T> T mergeObject(T value, Schema<T> schema) throws IOException {
+        boolean attachments = attachmentsStart();
         if (++depth > MAX_DEPTH) {
             throw new ReadLimitException("values nested deeper than " + MAX_DEPTH + " (-D"
                     + ReadLimits.MAX_DEPTH_PROPERTY + ")");
@@ -206,7 +231,13 @@ final class LegacyNameInput implements Input {
             arguments.valueStarts(depth - 1);
         }
         T message = value == null ? schema.newMessage() : value;
+        if (attachments) {
+            inAttachments = true;
+        }
         schema.mergeFrom(this, message);
+        if (attachments) {
+            inAttachments = false;
+        }
         depth--;
         if (!schema.isInitialized(message)) {
             throw new UninitializedMessageException(message, schema);

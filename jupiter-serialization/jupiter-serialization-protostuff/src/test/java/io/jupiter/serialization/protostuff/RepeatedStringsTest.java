@@ -8,6 +8,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.util.concurrent.FastThreadLocalThread;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -113,6 +114,46 @@ class RepeatedStringsTest {
         assertThat(second.getArgs()).containsExactly("payload-1", 42L);
         assertThat(second.getArgs()[0]).isNotSameAs(first.getArgs()[0]);
         assertThat(second.getAttachments()).containsEntry("k", "v");
+    }
+
+    @Test
+    void attachmentKeysAndShortValuesAreSharedAcrossReadsButNotLongValuesNorAMapArgument() {
+        ProtostuffSerializer serializer = new ProtostuffSerializer();
+        String longValue = "trace-0123456789abcdef";
+        Map<String, String> attachments = Map.of("jupiter.timeout", "3000", "trace", longValue);
+        MessageWrapper first = roundTrip(serializer, new Object[] {new HashMap<>(Map.of("mk", "mv"))},
+                attachments);
+        MessageWrapper second = roundTrip(serializer, new Object[] {new HashMap<>(Map.of("mk", "mv"))},
+                attachments);
+
+        assertThat(second.getAttachments()).isEqualTo(attachments);
+        assertThat(keyOf(second.getAttachments(), "jupiter.timeout"))
+                .isSameAs(keyOf(first.getAttachments(), "jupiter.timeout"));
+        assertThat(second.getAttachments().get("jupiter.timeout"))
+                .isSameAs(first.getAttachments().get("jupiter.timeout"));
+        assertThat(second.getAttachments().get("trace")).isNotSameAs(first.getAttachments().get("trace"));
+        // A map among the arguments is the caller's data: its strings are decoded anew every time.
+        Map<?, ?> firstArgument = (Map<?, ?>) first.getArgs()[0];
+        Map<?, ?> secondArgument = (Map<?, ?>) second.getArgs()[0];
+        assertThat(secondArgument).isEqualTo(Map.of("mk", "mv"));
+        assertThat(secondArgument.get("mk")).isNotSameAs(firstArgument.get("mk"));
+    }
+
+    private static Object keyOf(Map<String, String> map, String key) {
+        return map.keySet().stream().filter(key::equals).findFirst().orElseThrow();
+    }
+
+    private static MessageWrapper roundTrip(ProtostuffSerializer serializer, Object[] args,
+                                            Map<String, String> attachments) {
+        MessageWrapper request = new MessageWrapper("app", new ServiceMetadata("group-a", "org.example.Hello", "1.0.0"),
+                "hello", args, attachments);
+        ByteBuf buffer = Unpooled.directBuffer();
+        try {
+            serializer.write(buffer, request);
+            return serializer.read(buffer, MessageWrapper.class);
+        } finally {
+            buffer.release();
+        }
     }
 
     private static MessageWrapper roundTrip(ProtostuffSerializer serializer, String argument) {
