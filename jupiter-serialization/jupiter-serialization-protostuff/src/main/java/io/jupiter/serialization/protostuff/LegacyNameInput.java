@@ -17,6 +17,7 @@ import io.protostuff.runtime.RuntimeSchema;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 
 /**
  * Protostuff input that checks every class name read from the wire against the {@link ClassAllowList}, and reads
@@ -94,6 +95,8 @@ final class LegacyNameInput implements Input {
     private static final boolean CESU8_COMPAT = Boolean.getBoolean("io.protostuff.cesu8_compat");
     /** The request's attachments: a field of {@link MessageWrapper}, a map of string keys and values. */
     private static final String ATTACHMENTS = "attachments";
+    /** The initial capacity of the attachments' map: up to three entries without a resize. */
+    private static final int ATTACHMENTS_CAPACITY = 4;
     /** The fields of a map entry (protostuff's {@code MapSchema}): the key, then the value. */
     private static final int ENTRY_KEY = 1;
     private static final int ENTRY_VALUE = 2;
@@ -164,6 +167,15 @@ final class LegacyNameInput implements Input {
         return field == ENTRY_KEY || field == ENTRY_VALUE;
     }
 
+    /**
+     * The map the request's attachments are read into: the {@code HashMap} protostuff would make for the field, sized
+     * for the few entries a request carries (one, the deadline, from a default client) rather than for sixteen.
+     */
+    @SuppressWarnings("unchecked")
+    private static <T> T newAttachments() {
+        return (T) new HashMap<String, String>(ATTACHMENTS_CAPACITY);
+    }
+
     /** Whether the nested value about to be merged is the request's attachments (a field of the root). */
     private boolean attachmentsStart() {
         return depth == 0 && lastSchema != null && lastSchema.typeClass() == MessageWrapper.class
@@ -230,7 +242,7 @@ final class LegacyNameInput implements Input {
         if (arguments != null) {
             arguments.valueStarts(depth - 1);
         }
-        T message = value == null ? schema.newMessage() : value;
+        T message = value != null ? value : attachments ? newAttachments() : schema.newMessage();
         if (attachments) {
             inAttachments = true;
         }

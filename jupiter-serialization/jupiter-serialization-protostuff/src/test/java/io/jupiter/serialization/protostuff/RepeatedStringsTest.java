@@ -139,6 +139,19 @@ class RepeatedStringsTest {
         assertThat(secondArgument.get("mk")).isNotSameAs(firstArgument.get("mk"));
     }
 
+    @Test
+    void attachmentsAreReadIntoAHashMapWhateverTheirNumber() {
+        ProtostuffSerializer serializer = new ProtostuffSerializer();
+        for (int entries : new int[] {1, 3, 4, 40}) {
+            Map<String, String> attachments = new HashMap<>();
+            for (int i = 0; i < entries; i++) {
+                attachments.put("key-" + i, "value-" + i);
+            }
+            MessageWrapper read = roundTrip(serializer, new Object[] {"x"}, attachments);
+            assertThat(read.getAttachments()).isInstanceOf(HashMap.class).isEqualTo(attachments);
+        }
+    }
+
     private static Object keyOf(Map<String, String> map, String key) {
         return map.keySet().stream().filter(key::equals).findFirst().orElseThrow();
     }
