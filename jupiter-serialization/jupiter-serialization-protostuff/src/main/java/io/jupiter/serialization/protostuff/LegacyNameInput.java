@@ -8,6 +8,9 @@ import io.jupiter.serialization.wire.LegacyClassNames;
 import io.jupiter.serialization.wire.MessageWrapper;
 import io.jupiter.serialization.wire.ServiceMetadata;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.util.concurrent.FastThreadLocal;
+import io.netty.util.concurrent.FastThreadLocalThread;
 import io.protostuff.ByteString;
 import io.protostuff.Input;
 import io.protostuff.Output;
@@ -103,8 +106,24 @@ final class LegacyNameInput implements Input {
     /** A longer attachment value is decoded every time: short ones (a deadline, a flag) repeat, ids do not. */
     private static final int REPEATED_VALUE_MAX_LENGTH = 16;
 
+    /**
+     * Each Jupiter thread's own input, reset for every read rather than made anew (with its {@link ByteBufInput}):
+     * a read on such a thread allocates neither unless one read starts inside another ({@link #inUse}).
+     */
+    private static final FastThreadLocal<LegacyNameInput> OWN = new FastThreadLocal<>() {
+        @Override
+        protected LegacyNameInput initialValue() {
+            return new LegacyNameInput(Unpooled.EMPTY_BUFFER, ClassAllowList.global(), null, true);
+        }
+    };
+
     private final ByteBufInput in;
-    private final ClassAllowList allowList;
+    /** Whether this is a thread's own input ({@link #OWN}). */
+    private final boolean own;
+    /** Whether a thread's own input is reading now ({@link #of} to {@link #done}). */
+    private boolean inUse;
+    // Not final: a thread's own input is reset for each read.
+    private ClassAllowList allowList;
     /** What is left of the body's {@link LengthBudget}, kept here rather than in an object of its own. */
     private long budget;
     private int lastField;
@@ -114,7 +133,7 @@ final class LegacyNameInput implements Input {
     /** Whether the request's attachments are being read (their keys, and short values, repeat). */
     private boolean inAttachments;
     /** The request's arguments being checked against their expected types; {@code null} for other reads. */
-    private final ArgumentReader arguments;
+    private ArgumentReader arguments;
 
     /** Reads the readable bytes of {@code buffer}, leaving its indexes where they are. */
     LegacyNameInput(ByteBuf buffer, ClassAllowList allowList) {
@@ -122,10 +141,50 @@ final class LegacyNameInput implements Input {
     }
 
     LegacyNameInput(ByteBuf buffer, ClassAllowList allowList, ArgumentReader arguments) {
+        this(buffer, allowList, arguments, false);
+    }
+
+    private LegacyNameInput(ByteBuf buffer, ClassAllowList allowList, ArgumentReader arguments, boolean own) {
         this.budget = buffer.readableBytes();
         this.in = ByteBufInput.readable(buffer);
         this.allowList = allowList;
         this.arguments = arguments;
+        this.own = own;
+    }
+
+    /**
+     * An input reading the readable bytes of {@code buffer}, as {@code new LegacyNameInput(...)} would: this thread's
+     * own one on a Jupiter thread when it is free. Hand it back with {@link #done} once the read is over.
+     */
+    static LegacyNameInput of(ByteBuf buffer, ClassAllowList allowList, ArgumentReader arguments) {
+        if (!(Thread.currentThread() instanceof FastThreadLocalThread)) {
+            return new LegacyNameInput(buffer, allowList, arguments);
+        }
+        LegacyNameInput input = OWN.get();
+        if (input.inUse) {
+            return new LegacyNameInput(buffer, allowList, arguments); // a read inside a read
+        }
+        ByteBufInput.readable(buffer, input.in); // first: it may fail (a released buffer), leaving the input free
+        input.inUse = true;
+        input.budget = buffer.readableBytes();
+        input.allowList = allowList;
+        input.arguments = arguments;
+        input.lastField = 0;
+        input.lastSchema = null;
+        input.arrayHeader = HEADER_NONE;
+        input.depth = 0;
+        input.inAttachments = false;
+        return input;
+    }
+
+    /** The read is over: a thread's own input lets go of what it read and is free again. */
+    void done() {
+        if (own) {
+            in.clear();
+            arguments = null;
+            lastSchema = null;
+            inUse = false;
+        }
     }
 
     private static Class<?> arraySchemaClass() {
