@@ -6,6 +6,8 @@
 #
 #   bench/alloc.sh                     # 32 threads, 3 s warm-up, 8 s measured
 #   THREADS=1 bench/alloc.sh
+#   ONLY_OURS=1 bench/alloc.sh         # this framework's row only (no 1.3.1 build or run)
+#   ONLY_OURS=1 JAR=/tmp/before.jar bench/alloc.sh   # a jar built before (no build), to compare two commits
 #
 # Needs python3 (to read the recording's JSON). Client and server share the machine's cores.
 set -euo pipefail
@@ -14,7 +16,15 @@ cd "$(dirname "$0")/.."
 THREADS=${THREADS:-32}
 OUT=target/alloc-bench
 mkdir -p "$OUT"
-source bench/build-legacy.sh
+if [ "${ONLY_OURS:-0}" = 1 ]; then
+  if [ -z "${JAR:-}" ]; then
+    echo "building..." >&2
+    mvn -B -q -DskipTests package -pl jupiter-example -am >&2
+    JAR=jupiter-example/target/jupiter-example.jar
+  fi
+else
+  source bench/build-legacy.sh
+fi
 cat > "$OUT/alloc.jfc" <<'JFC'
 <?xml version="1.0" encoding="UTF-8"?>
 <configuration version="2.0" label="allocation per thread">
@@ -57,6 +67,12 @@ PY
 }
 
 read -r _ ours_qps ours <<< "$(measure jupiter 18131 java -jar "$JAR" benchmark-server --host 127.0.0.1 --port 18131)"
+if [ "${ONLY_OURS:-0}" = 1 ]; then
+  printf "| provider | qps (sync, %s threads) | bytes allocated per call |\n|---|---:|---:|\n" "$THREADS"
+  printf "| jupiter | %s | %s |\n" "$ours_qps" "$ours"
+  echo "machine: $(nproc) cores, $(java -version 2>&1 | head -1)" >&2
+  exit 0
+fi
 read -r _ old_qps old <<< "$(measure jupiter-1.3.1 18132 "${LEGACY_JAVA[@]}" compat.legacy.LegacyBenchmarkServer 18132 true)"
 printf "| provider | qps (sync, %s threads) | bytes allocated per call |\n|---|---:|---:|\n" "$THREADS"
 printf "| jupiter | %s | %s |\n| jupiter 1.3.1 | %s | %s |\n" "$ours_qps" "$ours" "$old_qps" "$old"

@@ -13,7 +13,8 @@ public final class ContextHolder {
     /** Set once, never cleared: before that, no thread has a context and the hot path skips the lookup. */
     private static volatile boolean used;
 
-    DefaultInvocation serving;
+    /** The request this thread serves (its invocation made when asked for), or {@code null}. */
+    private ServedRequest serving;
     Map<String, String> scoped;
 
     private ContextHolder() {
@@ -36,18 +37,23 @@ public final class ContextHolder {
 
     /** The provider invocation this thread serves, or {@code null}. */
     public static DefaultInvocation serving() {
-        return used ? LOCAL.get().serving : null;
+        return used ? LOCAL.get().servingInvocation() : null;
     }
 
-    /** Makes {@code invocation} the one this thread serves; returns the previous one, to restore. */
-    public static DefaultInvocation enter(DefaultInvocation invocation) {
+    /** The invocation of the request this context's thread serves, or {@code null}. */
+    DefaultInvocation servingInvocation() {
+        return serving == null ? null : serving.invocation();
+    }
+
+    /** Makes {@code request} the one this thread serves; returns the previous one, to restore. */
+    public static ServedRequest enter(ServedRequest request) {
         ContextHolder holder = current();
-        DefaultInvocation previous = holder.serving;
-        holder.serving = invocation;
+        ServedRequest previous = holder.serving;
+        holder.serving = request;
         return previous;
     }
 
-    public static void exit(DefaultInvocation previous) {
+    public static void exit(ServedRequest previous) {
         LOCAL.get().serving = previous;
     }
 

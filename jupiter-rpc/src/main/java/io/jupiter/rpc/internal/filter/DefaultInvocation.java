@@ -15,7 +15,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /** The {@link Invocation} of both sides. Created only when an interceptor, a filter or an attachment needs it. */
-public final class DefaultInvocation implements Invocation {
+public final class DefaultInvocation implements Invocation, ServedRequest {
 
     private final Side side;
     private final ServiceKey service;
@@ -60,7 +60,7 @@ public final class DefaultInvocation implements Invocation {
         DefaultInvocation invocation = new DefaultInvocation(Side.CONSUMER, service, methodName, args, appName, now);
         invocation.deadlineNanos = now + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         if (context != null) {
-            DefaultInvocation parent = context.serving;
+            DefaultInvocation parent = context.servingInvocation();
             if (parent != null) {
                 if (parent.attachments != null && !parent.attachments.isEmpty()) {
                     Map<String, String> carried = invocation.ownAttachments();
@@ -120,6 +120,12 @@ public final class DefaultInvocation implements Invocation {
             ownAttachments().put(Deadlines.KEY, Long.toString(timeoutMillis));
         }
         return attachments;
+    }
+
+    /** Itself: a provider invocation made before its method runs (interceptors, streams) is served as it is. */
+    @Override
+    public DefaultInvocation invocation() {
+        return this;
     }
 
     /** Whether the deadline of this (provider) invocation has passed. */

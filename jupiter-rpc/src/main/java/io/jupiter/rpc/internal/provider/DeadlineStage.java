@@ -36,8 +36,8 @@ final class DeadlineStage extends ProviderStage {
         }
         // Taken first either way, so a cancel is forgotten once its call is here.
         boolean cancelled = request.cancelled();
-        if (request.call != null && request.call.invocation.deadlinePassed()) {
-            DefaultInvocation invocation = request.call.invocation;
+        if (request.deadlinePassed()) {
+            DefaultInvocation invocation = request.invocation();
             metrics.deadlineExpired();
             log.debug("dropping request {} from {} ({}): its deadline passed {} ms ago, before it could run",
                     request.id, request.connection.remoteAddress(), invocation, -invocation.remainingMillis());

@@ -1,7 +1,8 @@
 package io.jupiter.rpc.internal.provider;
 
 import io.jupiter.rpc.internal.Throwables;
-import io.jupiter.rpc.internal.filter.DefaultInvocation;
+import io.jupiter.rpc.internal.filter.ContextHolder;
+import io.jupiter.rpc.internal.filter.ServedRequest;
 import io.jupiter.rpc.metrics.RpcMetrics;
 import io.jupiter.transport.Status;
 
@@ -25,7 +26,8 @@ abstract class MethodStage extends ProviderStage {
     @Override
     final void serve(ProviderRequest request) {
         ProviderCall call = request.call;
-        DefaultInvocation outer = call == null ? null : call.enter();
+        ServedRequest outer = call != null ? call.enter()
+                : request.servesAttachments ? ContextHolder.enter(request) : null;
         long started = startedNanos(request);
         Object result;
         Status status = Status.OK;
@@ -40,6 +42,8 @@ abstract class MethodStage extends ProviderStage {
         long done = started != 0L || request.timed ? System.nanoTime() : 0L;
         if (call != null) {
             call.exit(outer);
+        } else if (request.servesAttachments) {
+            ContextHolder.exit(outer);
         }
         invoked(request, status, result, started, done);
     }

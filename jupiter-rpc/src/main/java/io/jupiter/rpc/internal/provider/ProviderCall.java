@@ -4,6 +4,7 @@ import io.jupiter.rpc.filter.Interceptor;
 import io.jupiter.rpc.internal.filter.ContextHolder;
 import io.jupiter.rpc.internal.filter.DefaultInvocation;
 import io.jupiter.rpc.internal.filter.InterceptorChain;
+import io.jupiter.rpc.internal.filter.ServedRequest;
 import io.jupiter.transport.Status;
 
 /**
@@ -26,8 +27,8 @@ final class ProviderCall {
      * Makes this request the one the thread serves (for {@code RpcContext}) and runs the interceptors'
      * {@code enterMethod}; returns what to restore.
      */
-    DefaultInvocation enter() {
-        DefaultInvocation previous = ContextHolder.enter(invocation);
+    ServedRequest enter() {
+        ServedRequest previous = ContextHolder.enter(invocation);
         if (chain != null) {
             scopes = chain.enterMethod(invocation);
         }
@@ -35,7 +36,7 @@ final class ProviderCall {
     }
 
     /** Undoes {@link #enter()}, on the same thread. */
-    void exit(DefaultInvocation previous) {
+    void exit(ServedRequest previous) {
         InterceptorChain.exitMethod(scopes);
         scopes = null;
         ContextHolder.exit(previous);

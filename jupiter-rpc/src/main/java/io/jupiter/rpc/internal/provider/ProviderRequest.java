@@ -3,6 +3,9 @@ package io.jupiter.rpc.internal.provider;
 import io.jupiter.rpc.flow.FlowLimiter;
 import io.jupiter.rpc.internal.AdaptiveConcurrencyLimit;
 import io.jupiter.rpc.internal.AdaptiveDispatch;
+import io.jupiter.rpc.internal.filter.Deadlines;
+import io.jupiter.rpc.internal.filter.DefaultInvocation;
+import io.jupiter.rpc.internal.filter.ServedRequest;
 import io.jupiter.rpc.internal.stream.StreamOpener;
 import io.jupiter.rpc.security.CallerIdentity;
 import io.jupiter.serialization.ArgumentTypes;
@@ -23,8 +26,9 @@ import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
  * on where it was handed over) and its serializer can tell it the envelope ({@link #envelopeRead}: the service
  * lookup).
  */
-abstract class ProviderRequest implements ProviderTask, EnvelopeListener {
+abstract class ProviderRequest implements ProviderTask, EnvelopeListener, ServedRequest {
 
+    private static final Object[] NO_ARGS = new Object[0];
     private static final AtomicIntegerFieldUpdater<ProviderRequest> LEFT =
             AtomicIntegerFieldUpdater.newUpdater(ProviderRequest.class, "left");
 
@@ -75,8 +79,15 @@ abstract class ProviderRequest implements ProviderTask, EnvelopeListener {
     AdaptiveDispatch dispatch;
     /** Set by the service lookup when it refused the request; answered by the read stage once the body is released. */
     Refusal refusal;
-    /** Set by the invocation stage: what interceptors and attachments need; {@code null}: the plain path. */
+    /** Set by the invocation stage: what interceptors and streams need; {@code null}: the plain path. */
     ProviderCall call;
+    /**
+     * Set by the invocation stage: a call with attachments and nothing else that needs its invocation; the request
+     * is the thread's context while its method runs, and its invocation is made only if asked for.
+     */
+    boolean servesAttachments;
+    /** The invocation, once made ({@link #invocation}). */
+    private DefaultInvocation invocation;
     /** Set by the method stages: the method called, once resolved ({@code null} before, and for refusals). */
     MethodEntry method;
 
@@ -130,6 +141,34 @@ abstract class ProviderRequest implements ProviderTask, EnvelopeListener {
     /** What this request is, for messages: "request" or "stream's open". */
     final String what() {
         return stream == null ? "request" : "stream's open";
+    }
+
+    /** The invocation interceptors and {@code RpcContext} see, made the first time it is asked for. */
+    @Override
+    public final DefaultInvocation invocation() {
+        DefaultInvocation made = invocation;
+        if (made == null) {
+            Object[] args = message.getArgs();
+            if (args == null && opensStream()) {
+                args = NO_ARGS;
+            }
+            made = DefaultInvocation.provider(service.key(), message.getMethodName(), args, message.getAppName(),
+                    connection.remoteAddress(), caller, message.getAttachments(), receivedNanos, bodyBytes, id);
+            if (opensStream()) {
+                made.stream(true);
+            }
+            invocation = made;
+        }
+        return made;
+    }
+
+    /** Whether the deadline the consumer sent with this request (an attachment) has passed; never without one. */
+    final boolean deadlinePassed() {
+        if (invocation != null) {
+            return invocation.deadlinePassed();
+        }
+        return servesAttachments && Deadlines.passed(Deadlines.fromAttachment(
+                message.getAttachments().get(Deadlines.KEY), receivedNanos));
     }
 
     /** Whether the consumer cancelled this request ({@link CancelledCalls}); forgets the cancel if so. */

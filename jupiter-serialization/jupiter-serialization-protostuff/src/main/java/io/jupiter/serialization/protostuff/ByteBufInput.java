@@ -53,11 +53,12 @@ final class ByteBufInput implements Input {
         }
     };
 
-    private final ByteBuf buffer;
+    // Not final: a thread's own reader is reset for each read (LegacyNameInput#of).
+    private ByteBuf buffer;
     /** The buffer's array when it has one: bytes are read from it without the buffer's checks on every read. */
-    private final byte[] array;
-    private final int arrayBase;
-    private final int limit;
+    private byte[] array;
+    private int arrayBase;
+    private int limit;
     private int position;
     private int lastTag;
     /** The end of the packed field being read, or 0. */
@@ -65,11 +66,23 @@ final class ByteBufInput implements Input {
 
     /** Reads {@code buffer} from {@code start} (inclusive) to {@code limit} (exclusive). */
     ByteBufInput(ByteBuf buffer, int start, int limit) {
+        reset(buffer, start, limit);
+    }
+
+    /** From now on reads {@code buffer} from {@code start} to {@code limit}, as a new input would. */
+    private void reset(ByteBuf buffer, int start, int limit) {
         this.buffer = buffer;
         this.array = buffer.hasArray() ? buffer.array() : null;
         this.arrayBase = array != null ? buffer.arrayOffset() : 0;
         this.position = start;
         this.limit = limit;
+        this.lastTag = 0;
+        this.packedLimit = 0;
+    }
+
+    /** Lets go of the buffer read (a reused input must not keep it reachable). */
+    void clear() {
+        reset(Unpooled.EMPTY_BUFFER, 0, 0);
     }
 
     /**
@@ -79,13 +92,26 @@ final class ByteBufInput implements Input {
      * and one copy of a few hundred bytes costs less than that.
      */
     static ByteBufInput readable(ByteBuf buffer) {
+        return readable(buffer, null);
+    }
+
+    /** {@link #readable(ByteBuf)} into {@code reused}, reset to read it; a new input if {@code reused} is null. */
+    static ByteBufInput readable(ByteBuf buffer, ByteBufInput reused) {
+        ByteBuf read = buffer;
+        int start = buffer.readerIndex();
+        int limit = buffer.writerIndex();
         int length = buffer.readableBytes();
         if (!buffer.hasArray() && length <= COPIED_MAX && Thread.currentThread() instanceof FastThreadLocalThread) {
-            ByteBuf scratch = SCRATCH.get();
-            buffer.getBytes(buffer.readerIndex(), scratch, 0, length);
-            return new ByteBufInput(scratch, 0, length);
+            read = SCRATCH.get();
+            buffer.getBytes(start, read, 0, length);
+            start = 0;
+            limit = length;
         }
-        return new ByteBufInput(buffer, buffer.readerIndex(), buffer.writerIndex());
+        if (reused == null) {
+            return new ByteBufInput(read, start, limit);
+        }
+        reused.reset(read, start, limit);
+        return reused;
     }
 
     /** Where the next byte would be read. */

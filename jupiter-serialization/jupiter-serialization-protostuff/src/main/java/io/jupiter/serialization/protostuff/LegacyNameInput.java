@@ -8,6 +8,9 @@ import io.jupiter.serialization.wire.LegacyClassNames;
 import io.jupiter.serialization.wire.MessageWrapper;
 import io.jupiter.serialization.wire.ServiceMetadata;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.util.concurrent.FastThreadLocal;
+import io.netty.util.concurrent.FastThreadLocalThread;
 import io.protostuff.ByteString;
 import io.protostuff.Input;
 import io.protostuff.Output;
@@ -17,6 +20,7 @@ import io.protostuff.runtime.RuntimeSchema;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 
 /**
  * Protostuff input that checks every class name read from the wire against the {@link ClassAllowList}, and reads
@@ -92,17 +96,44 @@ final class LegacyNameInput implements Input {
      * with it set, every string is left to protostuff's decoder.
      */
     private static final boolean CESU8_COMPAT = Boolean.getBoolean("io.protostuff.cesu8_compat");
+    /** The request's attachments: a field of {@link MessageWrapper}, a map of string keys and values. */
+    private static final String ATTACHMENTS = "attachments";
+    /** The initial capacity of the attachments' map: up to three entries without a resize. */
+    private static final int ATTACHMENTS_CAPACITY = 4;
+    /** The fields of a map entry (protostuff's {@code MapSchema}): the key, then the value. */
+    private static final int ENTRY_KEY = 1;
+    private static final int ENTRY_VALUE = 2;
+    /** A longer attachment value is decoded every time: short ones (a deadline, a flag) repeat, ids do not. */
+    private static final int REPEATED_VALUE_MAX_LENGTH = 16;
+
+    /**
+     * Each Jupiter thread's own input, reset for every read rather than made anew (with its {@link ByteBufInput}):
+     * a read on such a thread allocates neither unless one read starts inside another ({@link #inUse}).
+     */
+    private static final FastThreadLocal<LegacyNameInput> OWN = new FastThreadLocal<>() {
+        @Override
+        protected LegacyNameInput initialValue() {
+            return new LegacyNameInput(Unpooled.EMPTY_BUFFER, ClassAllowList.global(), null, true);
+        }
+    };
 
     private final ByteBufInput in;
-    private final ClassAllowList allowList;
+    /** Whether this is a thread's own input ({@link #OWN}). */
+    private final boolean own;
+    /** Whether a thread's own input is reading now ({@link #of} to {@link #done}). */
+    private boolean inUse;
+    // Not final: a thread's own input is reset for each read.
+    private ClassAllowList allowList;
     /** What is left of the body's {@link LengthBudget}, kept here rather than in an object of its own. */
     private long budget;
     private int lastField;
     private Schema<?> lastSchema;
     private int arrayHeader;
     private int depth;
+    /** Whether the request's attachments are being read (their keys, and short values, repeat). */
+    private boolean inAttachments;
     /** The request's arguments being checked against their expected types; {@code null} for other reads. */
-    private final ArgumentReader arguments;
+    private ArgumentReader arguments;
 
     /** Reads the readable bytes of {@code buffer}, leaving its indexes where they are. */
     LegacyNameInput(ByteBuf buffer, ClassAllowList allowList) {
@@ -110,10 +141,50 @@ final class LegacyNameInput implements Input {
     }
 
     LegacyNameInput(ByteBuf buffer, ClassAllowList allowList, ArgumentReader arguments) {
+        this(buffer, allowList, arguments, false);
+    }
+
+    private LegacyNameInput(ByteBuf buffer, ClassAllowList allowList, ArgumentReader arguments, boolean own) {
         this.budget = buffer.readableBytes();
         this.in = ByteBufInput.readable(buffer);
         this.allowList = allowList;
         this.arguments = arguments;
+        this.own = own;
+    }
+
+    /**
+     * An input reading the readable bytes of {@code buffer}, as {@code new LegacyNameInput(...)} would: this thread's
+     * own one on a Jupiter thread when it is free. Hand it back with {@link #done} once the read is over.
+     */
+    static LegacyNameInput of(ByteBuf buffer, ClassAllowList allowList, ArgumentReader arguments) {
+        if (!(Thread.currentThread() instanceof FastThreadLocalThread)) {
+            return new LegacyNameInput(buffer, allowList, arguments);
+        }
+        LegacyNameInput input = OWN.get();
+        if (input.inUse) {
+            return new LegacyNameInput(buffer, allowList, arguments); // a read inside a read
+        }
+        ByteBufInput.readable(buffer, input.in); // first: it may fail (a released buffer), leaving the input free
+        input.inUse = true;
+        input.budget = buffer.readableBytes();
+        input.allowList = allowList;
+        input.arguments = arguments;
+        input.lastField = 0;
+        input.lastSchema = null;
+        input.arrayHeader = HEADER_NONE;
+        input.depth = 0;
+        input.inAttachments = false;
+        return input;
+    }
+
+    /** The read is over: a thread's own input lets go of what it read and is free again. */
+    void done() {
+        if (own) {
+            in.clear();
+            arguments = null;
+            lastSchema = null;
+            inUse = false;
+        }
     }
 
     private static Class<?> arraySchemaClass() {
@@ -140,7 +211,8 @@ final class LegacyNameInput implements Input {
         int field = lastField;
         boolean className = field > 0 && field < NAMES_A_CLASS.length && NAMES_A_CLASS[field]
                 && !(lastSchema instanceof RuntimeSchema);
-        String value = CESU8_COMPAT ? in.readString() : readUtf8(className || isEnvelope(lastSchema));
+        String value = CESU8_COMPAT ? in.readString()
+                : readUtf8(className || isEnvelope(lastSchema), inAttachments && isAttachmentString(field));
         return className ? checkedClassName(field, value) : value;
     }
 
@@ -149,12 +221,33 @@ final class LegacyNameInput implements Input {
         return type == MessageWrapper.class || type == ServiceMetadata.class;
     }
 
+    /** An attachment's key, or its value (repeated when short). */
+    private static boolean isAttachmentString(int field) {
+        return field == ENTRY_KEY || field == ENTRY_VALUE;
+    }
+
+    /**
+     * The map the request's attachments are read into: the {@code HashMap} protostuff would make for the field, sized
+     * for the few entries a request carries (one, the deadline, from a default client) rather than for sixteen.
+     */
+    @SuppressWarnings("unchecked")
+    private static <T> T newAttachments() {
+        return (T) new HashMap<String, String>(ATTACHMENTS_CAPACITY);
+    }
+
+    /** Whether the nested value about to be merged is the request's attachments (a field of the root). */
+    private boolean attachmentsStart() {
+        return depth == 0 && lastSchema != null && lastSchema.typeClass() == MessageWrapper.class
+                && ATTACHMENTS.equals(lastSchema.getFieldName(lastField));
+    }
+
     /**
      * Reads a string as protostuff does without its copy into an array of its own (and with the charset given as an
      * object: protostuff looks it up by name for every string); a string every message repeats comes from
-     * {@link RepeatedStrings}.
+     * {@link RepeatedStrings}: the envelope's strings and class names ({@code repeated}), an attachment's key, and
+     * its value when short ({@code attachment}).
      */
-    private String readUtf8(boolean repeated) throws IOException {
+    private String readUtf8(boolean repeated, boolean attachment) throws IOException {
         int mark = in.position();
         int length = in.readRawVarint32();
         if (length < 0 || in.remaining() < length) {
@@ -165,7 +258,9 @@ final class LegacyNameInput implements Input {
         ByteBuf buffer = in.buffer();
         int start = in.position();
         in.skip(length);
-        if (repeated && length <= RepeatedStrings.MAX_LENGTH) {
+        boolean repeats = repeated || attachment
+                && (lastField == ENTRY_KEY || length <= REPEATED_VALUE_MAX_LENGTH);
+        if (repeats && length <= RepeatedStrings.MAX_LENGTH) {
             return REPEATED.read(buffer, start, length);
         }
         return buffer.toString(start, length, StandardCharsets.UTF_8);
@@ -198,6 +293,7 @@ final class LegacyNameInput implements Input {
 
     @Override
     public <T> T mergeObject(T value, Schema<T> schema) throws IOException {
+        boolean attachments = attachmentsStart();
         if (++depth > MAX_DEPTH) {
             throw new ReadLimitException("values nested deeper than " + MAX_DEPTH + " (-D"
                     + ReadLimits.MAX_DEPTH_PROPERTY + ")");
@@ -205,8 +301,14 @@ final class LegacyNameInput implements Input {
         if (arguments != null) {
             arguments.valueStarts(depth - 1);
         }
-        T message = value == null ? schema.newMessage() : value;
+        T message = value != null ? value : attachments ? newAttachments() : schema.newMessage();
+        if (attachments) {
+            inAttachments = true;
+        }
         schema.mergeFrom(this, message);
+        if (attachments) {
+            inAttachments = false;
+        }
         depth--;
         if (!schema.isInitialized(message)) {
             throw new UninitializedMessageException(message, schema);

@@ -137,8 +137,9 @@ public final class ProtostuffSerializer implements Serializer {
         if (contextLoader != null) {
             thread.setContextClassLoader(RememberingClassLoader.over(contextLoader));
         }
+        LegacyNameInput input = null;
         try {
-            LegacyNameInput input = new LegacyNameInput(in, allowList, arguments);
+            input = LegacyNameInput.of(in, allowList, arguments);
             schema.mergeFrom(input, message);
             input.checkLastTagWas(0);
             in.skipBytes(readable);
@@ -150,6 +151,9 @@ public final class ProtostuffSerializer implements Serializer {
             }
             throw ReadFailures.of("protostuff", type, readable, e);
         } finally {
+            if (input != null) {
+                input.done();
+            }
             if (contextLoader != null) {
                 thread.setContextClassLoader(contextLoader);
             }

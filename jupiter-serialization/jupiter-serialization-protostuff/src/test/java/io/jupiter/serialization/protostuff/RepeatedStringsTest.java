@@ -8,6 +8,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.util.concurrent.FastThreadLocalThread;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -115,9 +116,50 @@ class RepeatedStringsTest {
         assertThat(second.getAttachments()).containsEntry("k", "v");
     }
 
-    private static MessageWrapper roundTrip(ProtostuffSerializer serializer, String argument) {
+    @Test
+    void attachmentKeysAndShortValuesAreSharedAcrossReadsButNotLongValuesNorAMapArgument() {
+        ProtostuffSerializer serializer = new ProtostuffSerializer();
+        String longValue = "trace-0123456789abcdef";
+        Map<String, String> attachments = Map.of("jupiter.timeout", "3000", "trace", longValue);
+        MessageWrapper first = roundTrip(serializer, new Object[] {new HashMap<>(Map.of("mk", "mv"))},
+                attachments);
+        MessageWrapper second = roundTrip(serializer, new Object[] {new HashMap<>(Map.of("mk", "mv"))},
+                attachments);
+
+        assertThat(second.getAttachments()).isEqualTo(attachments);
+        assertThat(keyOf(second.getAttachments(), "jupiter.timeout"))
+                .isSameAs(keyOf(first.getAttachments(), "jupiter.timeout"));
+        assertThat(second.getAttachments().get("jupiter.timeout"))
+                .isSameAs(first.getAttachments().get("jupiter.timeout"));
+        assertThat(second.getAttachments().get("trace")).isNotSameAs(first.getAttachments().get("trace"));
+        // A map among the arguments is the caller's data: its strings are decoded anew every time.
+        Map<?, ?> firstArgument = (Map<?, ?>) first.getArgs()[0];
+        Map<?, ?> secondArgument = (Map<?, ?>) second.getArgs()[0];
+        assertThat(secondArgument).isEqualTo(Map.of("mk", "mv"));
+        assertThat(secondArgument.get("mk")).isNotSameAs(firstArgument.get("mk"));
+    }
+
+    @Test
+    void attachmentsAreReadIntoAHashMapWhateverTheirNumber() {
+        ProtostuffSerializer serializer = new ProtostuffSerializer();
+        for (int entries : new int[] {1, 3, 4, 40}) {
+            Map<String, String> attachments = new HashMap<>();
+            for (int i = 0; i < entries; i++) {
+                attachments.put("key-" + i, "value-" + i);
+            }
+            MessageWrapper read = roundTrip(serializer, new Object[] {"x"}, attachments);
+            assertThat(read.getAttachments()).isInstanceOf(HashMap.class).isEqualTo(attachments);
+        }
+    }
+
+    private static Object keyOf(Map<String, String> map, String key) {
+        return map.keySet().stream().filter(key::equals).findFirst().orElseThrow();
+    }
+
+    private static MessageWrapper roundTrip(ProtostuffSerializer serializer, Object[] args,
+                                            Map<String, String> attachments) {
         MessageWrapper request = new MessageWrapper("app", new ServiceMetadata("group-a", "org.example.Hello", "1.0.0"),
-                "hello", new Object[] {argument, 42L}, Map.of("k", "v"));
+                "hello", args, attachments);
         ByteBuf buffer = Unpooled.directBuffer();
         try {
             serializer.write(buffer, request);
@@ -125,5 +167,9 @@ class RepeatedStringsTest {
         } finally {
             buffer.release();
         }
+    }
+
+    private static MessageWrapper roundTrip(ProtostuffSerializer serializer, String argument) {
+        return roundTrip(serializer, new Object[] {argument, 42L}, Map.of("k", "v"));
     }
 }
