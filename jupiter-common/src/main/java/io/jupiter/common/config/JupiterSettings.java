@@ -878,6 +878,15 @@ public final class JupiterSettings {
                     + "outage is seen within about this long after the API server is back")
             .property("jupiter.registry.retry.max.millis"));
 
+    /** Kubernetes registry: how long a watch may stay silent before the namespace is listed and watched afresh. */
+    public static final Setting<Long> K8S_WATCH_IDLE_MILLIS = declare(Setting.of("k8sWatchIdleMillis",
+                    ValueType.LONG, 120_000L)
+            .bound(Bound.between(1_000, 3_600_000)).defaultText("2 min")
+            .doc("Kubernetes registry: a watch that delivered nothing (no change, no bookmark) for this long is "
+                    + "replaced by a fresh list and watch, so a connection that died without the client noticing "
+                    + "costs at most this long")
+            .property("jupiter.registry.kubernetes.watch.idle.millis"));
+
     /** Shortest interval between two DNS resolutions asked for by a failed connection. */
     public static final Setting<Long> DNS_RERESOLVE_FLOOR_MILLIS = declare(Setting.of("dnsReresolveFloorMillis",
                     ValueType.LONG, 1000L)

@@ -12,6 +12,7 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import io.fabric8.kubernetes.api.model.discovery.v1.Endpoint;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
+import io.jupiter.common.config.JupiterSettings;
 import io.jupiter.registry.RegisterMeta;
 import io.jupiter.registry.Registries;
 import io.jupiter.registry.ServiceMeta;
@@ -51,17 +52,23 @@ class KubernetesResilienceTest {
     private final Logger serviceLog = ((LoggerContext) LoggerFactory.getILoggerFactory())
             .getLogger(KubernetesRegistryService.class);
 
+    /** A silent watch is replaced after 3 s here (2 min by default): the outage test's cuts must be noticed. */
+    private static final String WATCH_IDLE = JupiterSettings.K8S_WATCH_IDLE_MILLIS.property();
+
     @BeforeEach
     void start() throws Exception {
+        System.setProperty(WATCH_IDLE, "3000");
         lines.start();
         serviceLog.setLevel(Level.INFO);
         serviceLog.addAppender(lines);
         api = new MockApiServer();
         registry = (KubernetesRegistryService) Registries.connect(api.registryUrl());
+        System.clearProperty(WATCH_IDLE);
     }
 
     @AfterEach
     void stop() {
+        System.clearProperty(WATCH_IDLE);
         serviceLog.detachAppender(lines);
         serviceLog.setLevel(null);
         api.proxy().stop();

@@ -6,6 +6,7 @@ import static io.jupiter.registry.kubernetes.MockApiServer.endpoint;
 import static io.jupiter.registry.kubernetes.MockApiServer.slice;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jupiter.common.config.JupiterSettings;
 import io.jupiter.registry.ServiceMeta;
 import io.jupiter.rpc.JupiterClient;
 import io.jupiter.rpc.JupiterServer;
@@ -43,13 +44,21 @@ class KubernetesRollingUpdateTest {
     private final List<Provider> providers = new ArrayList<>();
     private JupiterClient client;
 
+    /**
+     * A silent watch is replaced after 3 s here (2 min by default): a proxy cut right after a watch started can go
+     * unnoticed by the client (docs/kubernetes.md), and the test must not wait minutes for it.
+     */
+    private static final String WATCH_IDLE = JupiterSettings.K8S_WATCH_IDLE_MILLIS.property();
+
     @BeforeEach
     void start() throws Exception {
+        System.setProperty(WATCH_IDLE, "3000");
         api = new MockApiServer();
     }
 
     @AfterEach
     void stop() {
+        System.clearProperty(WATCH_IDLE);
         api.proxy().stop();
         if (client != null) {
             client.close();

@@ -41,7 +41,9 @@ import org.slf4j.LoggerFactory;
  *       afresh and a new watch starts from the list's resource version. A failed list or watch is retried with
  *       exponential back-off ({@value #MIN_BACKOFF_MILLIS} ms doubling to {@code jupiter.registry.retry.max.millis},
  *       1 s by default, with jitter; reset by the first list that succeeds), and so is every watch but the first of
- *       a row that ends within {@value #MIN_WATCH_MILLIS} ms of its start; meanwhile the last list is kept. An
+ *       a row that ends within {@value #MIN_WATCH_MILLIS} ms of its start; meanwhile the last list is kept. A watch
+ *       that delivers nothing (no change, no bookmark) for {@code jupiter.registry.kubernetes.watch.idle.millis}
+ *       (2 min) is replaced the same way, so a connection that died without a word costs at most that long. An
  *       outage logs one WARN line (the cause and the retry interval) and one INFO line when the API server answers
  *       again.</li>
  *   <li>Untrusted slices: every endpoint passes {@link ProviderRecords} (see {@link SliceProviders}) before it
@@ -61,14 +63,18 @@ public final class KubernetesRegistryService extends ReadOnlyRegistryService {
     /** A watch that ends sooner than this after it started counts as a failure (back-off before the next list). */
     static final long MIN_WATCH_MILLIS = 1000;
 
+
     private final KubernetesTarget target;
     private final long maxBackoffMillis = JupiterSettings.REGISTRY_RETRY_MAX_MILLIS.get();
+    private final long watchIdleMillis = JupiterSettings.K8S_WATCH_IDLE_MILLIS.get();
 
     // Worker-confined.
     private KubernetesClient client;
     private Watch watch;
     private Object watchId;
     private long watchStartedNanos;
+    /** When the current watch last delivered anything (a change, a bookmark), or started. */
+    private long watchHeardNanos;
     private int failures;
     /** When the current outage began (the first failed list in a row), or 0. */
     private long outageStartedNanos;
@@ -155,6 +161,8 @@ public final class KubernetesRegistryService extends ReadOnlyRegistryService {
                             .withAllowWatchBookmarks(true).build(), new SliceWatcher(id));
             watches++;
             watchStartedNanos = System.nanoTime();
+            watchHeardNanos = watchStartedNanos;
+            schedule(() -> checkSilence(id), watchIdleMillis);
             if (outageStartedNanos != 0) {
                 log.info("the API server answers again: watching the EndpointSlices of namespace {} again (after {} "
                         + "ms)", target.namespace(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime()
@@ -198,9 +206,32 @@ public final class KubernetesRegistryService extends ReadOnlyRegistryService {
         }
     }
 
+    /**
+     * A watch that delivered nothing for {@code watchIdleMillis} is replaced by a fresh list and watch: its connection
+     * may have died without the client reading its end (seen with a connection cut right after a watch started), and
+     * a real API server sends a bookmark now and then on a live one.
+     */
+    private void checkSilence(Object id) {
+        if (closed() || id != watchId) {
+            return; // that watch ended; its successor checks its own
+        }
+        long silentNanos = System.nanoTime() - watchHeardNanos;
+        long idleNanos = TimeUnit.MILLISECONDS.toNanos(watchIdleMillis);
+        if (silentNanos < idleNanos) {
+            schedule(() -> checkSilence(id), TimeUnit.NANOSECONDS.toMillis(idleNanos - silentNanos) + 1);
+            return;
+        }
+        log.debug("watch of namespace {} silent for {} ms; listing again", target.namespace(),
+                TimeUnit.NANOSECONDS.toMillis(silentNanos));
+        relist();
+    }
+
     private void sliceChanged(Object id, Watcher.Action action, EndpointSlice slice) {
-        if (closed() || id != watchId || slice == null || slice.getMetadata() == null
-                || slice.getMetadata().getName() == null) {
+        if (closed() || id != watchId) {
+            return;
+        }
+        watchHeardNanos = System.nanoTime();
+        if (slice == null || slice.getMetadata() == null || slice.getMetadata().getName() == null) {
             return;
         }
         events++;
