@@ -99,14 +99,10 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
     }
 
     /**
-     * @param providerThreads threads of the provider pool; 0 runs requests on the IO threads
-     * @param queueCapacity   requests that may wait for a provider thread before new ones are refused
-     * @param perConnection   what one connection may have in flight: requests, and bytes of unread bodies
-     */
-    /**
+     * @param pool            the built-in pool (its queue's capacity also bounds what is handed to an executor)
      * @param executor        runs provider calls instead of the built-in pool; {@code null}: the built-in pool
      * @param ownsExecutor    whether the runtime made {@code executor} (it is then shut down with the server)
-     * @param pool            the built-in pool (its queue's capacity also bounds what is handed to an executor)
+     * @param perConnection   what one connection may have in flight: requests, and bytes of unread bodies
      */
     public ServerRuntime(TransportConfig transportConfig, SocketAddress bindAddress, ProviderPool pool,
                          Executor executor, boolean ownsExecutor, ConnectionLimits perConnection,

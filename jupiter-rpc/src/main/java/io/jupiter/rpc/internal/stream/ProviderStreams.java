@@ -364,13 +364,13 @@ public final class ProviderStreams implements AutoCloseable {
         }
     }
 
-    /** One stream from its open frame on: what arrived before its producer started, then the stream itself. */
     /** {@code connection}'s receive window; a fresh one when it closed meanwhile (its streams end unread). */
     private ConnectionCreditWindow receiveWindow(Connection connection) {
         ConnectionCreditWindow window = receiveWindows.get(connection);
         return window != null ? window : new ConnectionCreditWindow(ConnectionCreditWindow.CONNECTION_BYTES);
     }
 
+    /** One stream from its open frame on: what arrived before its producer started, then the stream itself. */
     private final class Entry implements InboundStream.Owner, StreamOpener.Opening {
         final Connection connection;
         final long id;
