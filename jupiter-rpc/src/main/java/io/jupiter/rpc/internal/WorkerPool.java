@@ -456,7 +456,8 @@ public final class WorkerPool {
      * oldest calls waiting until they are shed, so it stays first in, first out.
      */
     private boolean lifoDue(Task head) {
-        return sojournLimit.newestFirst(System.nanoTime() - head.queuedNanos());
+        // standing() first: an ordinary queue pays no clock read here (runOrShed reads it once).
+        return sojournLimit.standing() && sojournLimit.newestFirst(System.nanoTime() - head.queuedNanos());
     }
 
     /**
