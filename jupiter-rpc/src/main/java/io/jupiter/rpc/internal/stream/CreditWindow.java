@@ -56,15 +56,15 @@ final class CreditWindow {
     /**
      * The messages that may be on their way or queued now, {@code queued} arrived and {@code granted} on the wire:
      * as many as fit in the room left here and on the connection; at least 1 when nothing is, so a message larger
-     * than the window still comes, alone, unless the connection has no room at all.
+     * than the window still comes, alone, and a stream whose connection's room other streams' first grants took
+     * still opens and moves, one message at a time (a stream never waits for room with nothing on its way).
      */
     long messages(long queued, long granted) {
         long size = estimate();
         long own = queued + Math.max(0, limit - queuedBytes) / size;
-        long room = connection.room();
-        long shared = queued + granted + room / size;
+        long shared = queued + granted + connection.room() / size;
         long most = Math.min(own, shared);
-        return most == 0 && room > 0 ? 1 : most;
+        return most == 0 && queued + granted == 0 ? 1 : most;
     }
 
     /** {@code messages} more were granted: they are reserved on the connection at the size messages have had. */
