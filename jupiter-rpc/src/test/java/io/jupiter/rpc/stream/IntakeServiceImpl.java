@@ -7,6 +7,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
@@ -21,14 +22,24 @@ public final class IntakeServiceImpl implements IntakeService {
     final AtomicReference<Run> latest = new AtomicReference<>();
     /** What the consumer's producer has sent, for {@link #slowCount}; set by the test. */
     volatile LongSupplier senderProgress = () -> 0;
+    /** {@link #sum} calls running now: each waits in its iterator until the consumer's stream ends. */
+    private final AtomicInteger summing = new AtomicInteger();
+
+    /** How many {@link #sum} calls are running now. */
+    public int summing() {
+        return summing.get();
+    }
 
     @Override
     public long sum(Flow.Publisher<Long> numbers) {
+        summing.incrementAndGet();
         long sum = 0;
         try (StreamIterator<Long> it = Streams.iterate(numbers)) {
             while (it.hasNext()) {
                 sum += it.next();
             }
+        } finally {
+            summing.decrementAndGet();
         }
         return sum;
     }
