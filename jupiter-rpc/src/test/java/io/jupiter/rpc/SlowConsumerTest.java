@@ -2,6 +2,10 @@ package io.jupiter.rpc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.jupiter.serialization.SerializerType;
 import io.jupiter.serialization.Serializers;
 import io.jupiter.serialization.wire.MessageWrapper;
@@ -14,7 +18,12 @@ import io.netty.buffer.UnpooledByteBufAllocator;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 /**
  * A peer that sends requests but never reads the answers cannot make the provider buffer without bound: the water
@@ -28,11 +37,33 @@ class SlowConsumerTest {
     private static final int REQUESTS = 200;
     private static final int RESPONSE_BYTES = 1024 * 1024;
 
+    private final Logger root = (Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME);
+    /** What the provider logged, for the failure message: why the connection was (not) closed. */
+    private final ListAppender<ILoggingEvent> logged = new ListAppender<>();
+
+    @BeforeEach
+    void listen() {
+        logged.start();
+        root.addAppender(logged);
+    }
+
+    @AfterEach
+    void stopListening() {
+        root.detachAppender(logged);
+    }
+
     @Test
     void aPeerThatNeverReadsIsCutOffBeforeMemoryRunsOut() throws Exception {
+        AtomicInteger fills = new AtomicInteger();
         try (JupiterServer server = JupiterServer.builder().host("127.0.0.1").port(0).build();
              JupiterClient client = JupiterClient.builder().build()) {
-            server.register(new EchoServiceImpl());
+            server.register(new EchoServiceImpl() {
+                @Override
+                public byte[] fill(int size) {
+                    fills.incrementAndGet();
+                    return super.fill(size);
+                }
+            });
             int port = server.start().getPort();
             EchoService good = client.proxy(EchoService.class).address("127.0.0.1", port).timeoutMillis(20_000)
                     .build();
@@ -55,7 +86,8 @@ class SlowConsumerTest {
                     peak = Math.max(peak, PooledByteBufAllocator.DEFAULT.metric().usedDirectMemory());
                     TimeUnit.MILLISECONDS.sleep(5);
                 }
-                assertThat(server.connectionCount()).as("the stuck peer's connection is closed").isEqualTo(1);
+                assertThat(server.connectionCount()).as("the stuck peer's connection is closed (%d of its %d answers"
+                        + " made; logged: %s)", fills.get() - 1, REQUESTS, warnings()).isEqualTo(1);
             }
             long grew = peak - baseline;
             System.out.printf("SlowConsumerTest: pooled direct memory grew by at most %d KiB while %d MiB of "
@@ -65,6 +97,11 @@ class SlowConsumerTest {
             assertThat(grew).as("growth of pooled direct memory").isLessThan(64L * 1024 * 1024);
             assertThat(good.fill(64 * 1024)).hasSize(64 * 1024);
         }
+    }
+
+    private String warnings() {
+        return logged.list.stream().filter(event -> event.getLevel().isGreaterOrEqual(Level.WARN))
+                .map(ILoggingEvent::getFormattedMessage).collect(Collectors.joining(" | "));
     }
 
     private static byte[] fillRequest() {
