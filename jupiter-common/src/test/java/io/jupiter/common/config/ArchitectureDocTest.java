@@ -218,14 +218,12 @@ class ArchitectureDocTest {
         int depth = 0;
         for (int i = from; i < source.length(); i++) {
             char c = source.charAt(i);
-            if (c == '"') {
+            if (c == '"' || c == '\'') {
                 int end = endOfLiteral(source, i);
-                if (depth == 0) {
+                if (c == '"' && depth == 0) {
                     literals.add(source.substring(i + 1, end));
                 }
                 i = end;
-            } else if (c == '\'') {
-                i = endOfChar(source, i);
             } else if (c == '(' || c == '{' || c == '[') {
                 depth++;
             } else if (c == ')' || c == '}' || c == ']') {
@@ -243,12 +241,8 @@ class ArchitectureDocTest {
         StringBuilder out = new StringBuilder(source.length());
         for (int i = 0; i < source.length(); i++) {
             char c = source.charAt(i);
-            if (c == '"') {
+            if (c == '"' || c == '\'') {
                 int end = endOfLiteral(source, i);
-                out.append(source, i, end + 1);
-                i = end;
-            } else if (c == '\'') {
-                int end = endOfChar(source, i);
                 out.append(source, i, end + 1);
                 i = end;
             } else if (source.startsWith("//", i)) {
@@ -265,8 +259,12 @@ class ArchitectureDocTest {
         return out.toString();
     }
 
-    /** The index of the quote that closes the string literal (or text block) opening at {@code start}. */
+    /**
+     * The index of the quote that closes the string literal (or text block) or char literal opening at {@code start}
+     * (a line end closes an unclosed one).
+     */
     private static int endOfLiteral(String source, int start) {
+        char quote = source.charAt(start);
         if (source.startsWith("\"\"\"", start)) {
             int end = source.indexOf("\"\"\"", start + 3);
             return end < 0 ? source.length() - 1 : end + 2;
@@ -275,20 +273,7 @@ class ArchitectureDocTest {
             char c = source.charAt(i);
             if (c == '\\') {
                 i++;
-            } else if (c == '"' || c == '\n') {
-                return i;
-            }
-        }
-        return source.length() - 1;
-    }
-
-    /** The index of the quote that closes the char literal opening at {@code start}. */
-    private static int endOfChar(String source, int start) {
-        for (int i = start + 1; i < source.length(); i++) {
-            char c = source.charAt(i);
-            if (c == '\\') {
-                i++;
-            } else if (c == '\'' || c == '\n') {
+            } else if (c == quote || c == '\n') {
                 return i;
             }
         }
