@@ -39,9 +39,9 @@ final class CancelledCalls {
      * A frame about cancels, on the connection's IO thread: the consumer's question, or a call's cancel. Returns
      * whether it was one (then it is released here); any other frame is left to the caller.
      *
-     * @param open what the server keeps of the connection; {@code null} if it is not (or no longer) open
+     * @param cancels the connection's; {@code null} if it is not (or no longer) open
      */
-    static boolean received(Connection connection, OpenConnection open, Frame frame) {
+    static boolean received(Connection connection, CancelledCalls cancels, Frame frame) {
         byte code = frame.messageCode();
         boolean question = code == ProtocolHeader.HEARTBEAT
                 && (frame.status() & ProtocolHeader.CALL_CANCELS_ANNOUNCED) != 0;
@@ -51,11 +51,11 @@ final class CancelledCalls {
         }
         long id = frame.id();
         frame.release();
-        if (open != null) {
+        if (cancels != null) {
             if (question) {
-                open.cancels.asked(connection);
+                cancels.asked(connection);
             } else {
-                open.cancels.cancelled(id);
+                cancels.cancelled(id);
             }
         }
         return true;

@@ -134,7 +134,7 @@ final class ProviderChain implements StreamOpener {
             }
             return;
         }
-        if (CancelledCalls.received(connection, open, frame)) {
+        if (CancelledCalls.received(connection, open == null ? null : open.cancels, frame)) {
             return; // a consumer's question about cancels, or a call's cancel
         }
         byte code = frame.messageCode();
