@@ -147,11 +147,15 @@ class StreamByteWindowTest {
         return settled(count, READ);
     }
 
-    /** {@code count} once at least {@code least} and still for half a second (bounded: the loop ends). */
+    /**
+     * {@code count} once it reached {@code least} (awaited: a slow machine may not have sent the first yet) and held
+     * still for half a second (bounded: the loop ends).
+     */
     private static long settled(LongSupplier count, long least) {
+        Await.until("the count reaches " + least, Duration.ofSeconds(30), () -> count.getAsLong() >= least);
         for (int i = 0; i < 40; i++) {
             long now = count.getAsLong();
-            if (now >= least && Await.holdsFor(Duration.ofMillis(500), () -> count.getAsLong() == now)) {
+            if (Await.holdsFor(Duration.ofMillis(500), () -> count.getAsLong() == now)) {
                 return now;
             }
         }
