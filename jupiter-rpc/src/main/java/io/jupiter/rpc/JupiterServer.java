@@ -74,7 +74,8 @@ public final class JupiterServer implements AutoCloseable {
                 + builder.registry + " (expected: none for a server on " + TransportAddresses.format(bindAddress)
                 + "; a registry publishes host:port)");
         ServerRuntime.Security security = new ServerRuntime.Security(builder.callerIdentifier,
-                builder.tokenAuthenticator, builder.authorizer, builder.callerTokenTimeoutMillis);
+                builder.tokenAuthenticator, builder.authorizer, builder.callerTokenTimeoutMillis,
+                builder.refusalLogIntervalMillis);
         Executor executor = builder.virtualThreads
                 ? VirtualThreads.newThreadPerTaskExecutor("jupiter-provider-virtual-")
                 : builder.executor;
@@ -365,6 +366,7 @@ public final class JupiterServer implements AutoCloseable {
         private CallerIdentifier callerIdentifier;
         private TokenAuthenticator tokenAuthenticator;
         private long callerTokenTimeoutMillis = JupiterSettings.CALLER_TOKEN_TIMEOUT_MILLIS.get();
+        private long refusalLogIntervalMillis = JupiterSettings.REFUSAL_LOG_INTERVAL_MILLIS.get();
         private long shutdownQuietMillis = JupiterSettings.SHUTDOWN_QUIET_MILLIS.get();
         private Authorizer authorizer;
 
@@ -718,6 +720,17 @@ public final class JupiterServer implements AutoCloseable {
          */
         public Builder callerTokenTimeoutMillis(long millis) {
             this.callerTokenTimeoutMillis = JupiterSettings.CALLER_TOKEN_TIMEOUT_MILLIS.check(millis);
+            return this;
+        }
+
+        /**
+         * The refusals a peer causes (a caller token missing or refused, a call or stream open its caller may not
+         * make, a body that cannot be read, a frame a provider does not take) are logged at most once this often for
+         * each peer IP and cause; the next line says how many were dropped meanwhile. Every refusal is answered and
+         * counted all the same. Default 1 min ({@code -Djupiter.rpc.refusal.log.interval.millis}).
+         */
+        public Builder refusalLogIntervalMillis(long millis) {
+            this.refusalLogIntervalMillis = JupiterSettings.REFUSAL_LOG_INTERVAL_MILLIS.check(millis);
             return this;
         }
 

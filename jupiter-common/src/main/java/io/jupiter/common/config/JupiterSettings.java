@@ -399,6 +399,16 @@ public final class JupiterSettings {
             .property("jupiter.rpc.caller.token.timeout.millis")
             .where("`JupiterServer.Builder.callerTokenTimeoutMillis` ([security](security.md#caller-tokens))"));
 
+    /** How often a provider logs a line for one peer and cause of refusal at most. */
+    public static final Setting<Long> REFUSAL_LOG_INTERVAL_MILLIS = declare(Setting.of("refusalLogIntervalMillis",
+                    ValueType.LONG, 60_000L)
+            .bound(Bound.positive()).defaultText("1 min")
+            .doc("a provider logs the refusals a peer causes (caller token, authorization, unreadable request, "
+                    + "stream open) at most once this often per peer IP and cause, the next line saying how many "
+                    + "were dropped; every refusal is still counted ([security](security.md#refusal-log-lines))")
+            .property("jupiter.rpc.refusal.log.interval.millis")
+            .where("`JupiterServer.Builder.refusalLogIntervalMillis`"));
+
     /** The class allow-list's mode. */
     public static final Setting<String> ALLOWLIST_MODE = declare(Setting.of("allowlist",
                     ValueType.oneOf("strict", "warn", "off"), "strict")
