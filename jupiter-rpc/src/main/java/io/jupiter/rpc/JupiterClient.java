@@ -5,6 +5,7 @@ import io.jupiter.common.config.JupiterSettings;
 import io.jupiter.rpc.filter.Interceptor;
 import io.jupiter.rpc.generic.GenericInvoker;
 import io.jupiter.rpc.internal.consumer.ClientRuntime;
+import io.jupiter.rpc.internal.stream.StreamWindows;
 import io.jupiter.rpc.metrics.RpcMetrics;
 import io.jupiter.transport.ProtocolHeader;
 import io.jupiter.transport.TransportConfig;
@@ -48,6 +49,7 @@ public final class JupiterClient implements AutoCloseable {
         }
         runtime.latencyDecayMillis(builder.latencyDecayMillis);
         runtime.cancelCalls(builder.cancelCalls);
+        runtime.streamWindows(new StreamWindows(builder.streamWindowBytes, builder.streamConnectionWindowBytes));
     }
 
     /** A builder with the defaults. */
@@ -122,6 +124,8 @@ public final class JupiterClient implements AutoCloseable {
         private long latencyDecayMillis = JupiterSettings.LATENCY_DECAY_MILLIS.get();
         private boolean cancelCalls = JupiterSettings.CANCEL_CALLS.get();
         private int maxInFlight = JupiterSettings.MAX_IN_FLIGHT.get();
+        private int streamWindowBytes = JupiterSettings.STREAM_WINDOW_BYTES.get();
+        private long streamConnectionWindowBytes = JupiterSettings.STREAM_CONNECTION_WINDOW_BYTES.get();
         private Supplier<String> callerToken;
 
         private Builder() {
@@ -136,6 +140,26 @@ public final class JupiterClient implements AutoCloseable {
         /** Transport settings (heartbeat interval, IO threads, body cap, ...); see {@link TransportConfig}. */
         public Builder transportConfig(TransportConfig config) {
             this.transportConfig = Requires.notNull(config, "transportConfig");
+            return this;
+        }
+
+        /**
+         * Bytes of frames one receiving stream lets be on their way or queued (default 1 MiB,
+         * {@code -Djupiter.rpc.stream.window.bytes}): the credit it grants is sized from its messages' recent sizes
+         * to fit. For the streams of providers this client reads.
+         */
+        public Builder streamWindowBytes(int bytes) {
+            this.streamWindowBytes = JupiterSettings.STREAM_WINDOW_BYTES.check(bytes);
+            return this;
+        }
+
+        /**
+         * Bytes the receiving streams of one connection may hold together, arrived and not yet read (default 8 MiB,
+         * {@code -Djupiter.rpc.stream.connection.window.bytes}): beyond, none of them grants credit until a reader
+         * takes bytes out. For the streams of providers this client reads.
+         */
+        public Builder streamConnectionWindowBytes(long bytes) {
+            this.streamConnectionWindowBytes = JupiterSettings.STREAM_CONNECTION_WINDOW_BYTES.check(bytes);
             return this;
         }
 

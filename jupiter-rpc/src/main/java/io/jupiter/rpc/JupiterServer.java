@@ -11,6 +11,7 @@ import io.jupiter.rpc.internal.provider.Publication;
 import io.jupiter.rpc.internal.provider.ServerRuntime;
 import io.jupiter.rpc.internal.provider.ServiceEntry;
 import io.jupiter.rpc.internal.stream.ProviderStreams;
+import io.jupiter.rpc.internal.stream.StreamWindows;
 import io.jupiter.rpc.metrics.RpcMetrics;
 import io.jupiter.rpc.protocol.ServerProtocol;
 import io.jupiter.rpc.protocol.ServiceCatalog;
@@ -97,6 +98,7 @@ public final class JupiterServer implements AutoCloseable {
         runtime.sendStackTraces(builder.sendStackTraces);
         runtime.streams().inboundWindow(builder.streamInboundWindow);
         runtime.streams().connectionBufferBytes(builder.streamConnectionBufferBytes);
+        runtime.streams().windows(new StreamWindows(builder.streamWindowBytes, builder.streamConnectionWindowBytes));
         runtime.streams().streamThreads(builder.streamThreads);
         // Without an advertised host, a wildcard bind publishes no host: the embedded registry fills in the address
         // the provider connects from (as 1.3.1 does), ZooKeeper the machine's address.
@@ -348,6 +350,8 @@ public final class JupiterServer implements AutoCloseable {
         private long maxQueuedBytesPerConnection = JupiterSettings.MAX_QUEUED_BYTES_PER_CONNECTION.get();
         private int streamInboundWindow = JupiterSettings.STREAM_INBOUND_WINDOW.get();
         private long streamConnectionBufferBytes = JupiterSettings.STREAM_CONNECTION_BUFFER_BYTES.get();
+        private int streamWindowBytes = JupiterSettings.STREAM_WINDOW_BYTES.get();
+        private long streamConnectionWindowBytes = JupiterSettings.STREAM_CONNECTION_WINDOW_BYTES.get();
         private int streamThreads = JupiterSettings.STREAM_THREADS.get();
         private String registry;
         private String advertisedHost;
@@ -569,6 +573,26 @@ public final class JupiterServer implements AutoCloseable {
          */
         public Builder streamConnectionBufferBytes(long bytes) {
             this.streamConnectionBufferBytes = JupiterSettings.STREAM_CONNECTION_BUFFER_BYTES.check(bytes);
+            return this;
+        }
+
+        /**
+         * Bytes of frames one receiving stream lets be on their way or queued (default 1 MiB,
+         * {@code -Djupiter.rpc.stream.window.bytes}): the credit it grants is sized from its messages' recent sizes
+         * to fit. For the streams of consumers (client streaming, bidirectional) this server reads.
+         */
+        public Builder streamWindowBytes(int bytes) {
+            this.streamWindowBytes = JupiterSettings.STREAM_WINDOW_BYTES.check(bytes);
+            return this;
+        }
+
+        /**
+         * Bytes the receiving streams of one connection may hold together, arrived and not yet read (default 8 MiB,
+         * {@code -Djupiter.rpc.stream.connection.window.bytes}): beyond, none of them grants credit until a reader
+         * takes bytes out. For the streams of consumers this server reads.
+         */
+        public Builder streamConnectionWindowBytes(long bytes) {
+            this.streamConnectionWindowBytes = JupiterSettings.STREAM_CONNECTION_WINDOW_BYTES.check(bytes);
             return this;
         }
 

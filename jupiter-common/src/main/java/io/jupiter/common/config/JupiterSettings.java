@@ -318,7 +318,7 @@ public final class JupiterSettings {
             .doc("bytes of frames one receiving stream (either side) lets be on their way or queued: the credit it "
                     + "grants is sized from its messages' recent sizes to fit ([streams](streams.md#flow-control))")
             .property("jupiter.rpc.stream.window.bytes")
-            .where("-"));
+            .where("`JupiterServer.Builder.streamWindowBytes`, `JupiterClient.Builder.streamWindowBytes`"));
 
     /**
      * Bytes the receiving streams of one connection may hold together, arrived and not yet read, on either side:
@@ -331,7 +331,8 @@ public final class JupiterSettings {
                     + "yet read: beyond, none of them grants credit until a reader takes bytes out "
                     + "([streams](streams.md#flow-control))")
             .property("jupiter.rpc.stream.connection.window.bytes")
-            .where("-"));
+            .where("`JupiterServer.Builder.streamConnectionWindowBytes`, "
+                    + "`JupiterClient.Builder.streamConnectionWindowBytes`"));
 
     /**
      * Bytes the outbound streams of one connection may buffer together on a provider beyond their credit, and, apart,

@@ -55,6 +55,8 @@ public final class ProviderStreams implements AutoCloseable {
     private volatile int inboundWindow = JupiterSettings.STREAM_INBOUND_WINDOW.get();
     /** Bytes the streams of one connection may hold together: buffered, or waiting for the IO thread. */
     private volatile long connectionBufferBytes = JupiterSettings.STREAM_CONNECTION_BUFFER_BYTES.get();
+    /** The byte windows of the consumers' streams, per stream and per connection. */
+    private volatile StreamWindows windows = StreamWindows.fromSettings();
     /** Each connection's writer and cap across its streams, from its first stream until it closes. */
     private final ConcurrentHashMap<Connection, StreamWriter> writers = new ConcurrentHashMap<>();
     /** Per connection with streams: the bytes its consumers' messages hold here, arrived and not yet read. */
@@ -125,7 +127,7 @@ public final class ProviderStreams implements AutoCloseable {
         writers.computeIfAbsent(connection,
                 c -> new StreamWriter(c, new ConnectionStreamBudget(connectionBufferBytes)));
         receiveWindows.computeIfAbsent(connection,
-                c -> new ConnectionCreditWindow(ConnectionCreditWindow.CONNECTION_BYTES));
+                c -> new ConnectionCreditWindow(windows));
         Entry entry = new Entry(connection, id);
         if (streams.putIfAbsent(id, entry) != null) {
             connection.write(StreamFrames.end(connection.alloc(), id, StatusTable.BAD_REQUEST.status(),
@@ -269,6 +271,11 @@ public final class ProviderStreams implements AutoCloseable {
         this.connectionBufferBytes = JupiterSettings.STREAM_CONNECTION_BUFFER_BYTES.check(bytes);
     }
 
+    /** Sets the byte windows of the consumers' streams, for the connections whose first stream opens next. */
+    public void windows(StreamWindows bytes) {
+        this.windows = bytes;
+    }
+
     /** Bytes buffered now beyond their receivers' credit, by all the streams of all connections. */
     public long bufferedBytes() {
         long bytes = 0;
@@ -363,7 +370,7 @@ public final class ProviderStreams implements AutoCloseable {
     /** {@code connection}'s receive window; a fresh one when it closed meanwhile (its streams end unread). */
     private ConnectionCreditWindow receiveWindow(Connection connection) {
         ConnectionCreditWindow window = receiveWindows.get(connection);
-        return window != null ? window : new ConnectionCreditWindow(ConnectionCreditWindow.CONNECTION_BYTES);
+        return window != null ? window : new ConnectionCreditWindow(windows);
     }
 
     /** One stream from its open frame on: what arrived before its producer started, then the stream itself. */
