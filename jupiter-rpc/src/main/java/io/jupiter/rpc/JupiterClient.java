@@ -144,9 +144,9 @@ public final class JupiterClient implements AutoCloseable {
         }
 
         /**
-         * Bytes of frames one receiving stream lets be on their way or queued (default 1 MiB,
-         * {@code -Djupiter.rpc.stream.window.bytes}): the credit it grants is sized from its messages' recent sizes
-         * to fit. For the streams of providers this client reads.
+         * The byte window of each stream this client reads from a provider, as a server's for its consumers'
+         * streams ({@link JupiterServer.Builder#streamWindowBytes}; default 1 MiB,
+         * {@code -Djupiter.rpc.stream.window.bytes}).
          */
         public Builder streamWindowBytes(int bytes) {
             this.streamWindowBytes = JupiterSettings.STREAM_WINDOW_BYTES.check(bytes);
@@ -154,9 +154,9 @@ public final class JupiterClient implements AutoCloseable {
         }
 
         /**
-         * Bytes the receiving streams of one connection may hold together, arrived and not yet read (default 8 MiB,
-         * {@code -Djupiter.rpc.stream.connection.window.bytes}): beyond, none of them grants credit until a reader
-         * takes bytes out. For the streams of providers this client reads.
+         * What the streams this client reads on one connection may hold together, as a server's
+         * ({@link JupiterServer.Builder#streamConnectionWindowBytes}; default 8 MiB,
+         * {@code -Djupiter.rpc.stream.connection.window.bytes}).
          */
         public Builder streamConnectionWindowBytes(long bytes) {
             this.streamConnectionWindowBytes = JupiterSettings.STREAM_CONNECTION_WINDOW_BYTES.check(bytes);
