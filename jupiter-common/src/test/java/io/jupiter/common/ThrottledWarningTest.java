@@ -42,7 +42,7 @@ class ThrottledWarningTest {
         }
         assertThat(lines).hasSize(2);
         assertThat(lines.get(0)).isEqualTo("burst");
-        assertThat(lines.get(1)).matches("again \\(and \\d+ more since the last such line\\)");
+        assertThat(lines.get(1)).matches("again … and [\\d,]+ more like it in the 50 ms after the previous one");
         int dropped = Integer.parseInt(lines.get(1).replaceAll("\\D", ""));
         assertThat(dropped).isGreaterThanOrEqualTo(9);
     }
@@ -59,6 +59,39 @@ class ThrottledWarningTest {
         assertThat(lines).containsExactly("malformed frame from 10.0.0.1", "reset by 10.0.0.1");
         assertThat(warning.logged()).isEqualTo(2);
         assertThat(warning.suppressed()).isEqualTo(198);
+    }
+
+    @Test
+    void peersBeyondTheCapShareOneLinePerCauseAndTheTableStaysBounded() throws Exception {
+        ThrottledWarning warning = new ThrottledWarning(recording(), 1, TimeUnit.HOURS, Level.WARN, 8);
+        // A hostile peer with many addresses: 1,000 addresses, two causes each.
+        for (int i = 0; i < 1000; i++) {
+            InetAddress address = InetAddress.getByName("10.1." + (i / 250) + "." + (i % 250));
+            warning.logFor(address, "malformed", "malformed frame from {}", address.getHostAddress());
+            warning.logFor(address, "reset", "reset by {}", address.getHostAddress());
+        }
+        // The first 8 pairs got their own lines; every other peer shares one line per cause.
+        assertThat(lines).hasSize(10);
+        assertThat(lines.subList(8, 10))
+                .allMatch(line -> line.endsWith("(one line for every peer beyond the first 8)"));
+        assertThat(warning.remembered()).isEqualTo(10);
+        assertThat(warning.logged() + warning.suppressed()).isEqualTo(2000);
+    }
+
+    @Test
+    void peersWhoseIntervalIsOverMakeRoomForNewOnes() throws Exception {
+        ThrottledWarning warning = new ThrottledWarning(recording(), 20, TimeUnit.MILLISECONDS, Level.WARN, 4);
+        for (int i = 1; i <= 4; i++) {
+            warning.warnFor("10.0.0." + i, "from {}", i);
+        }
+        long over = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(40);
+        while (System.nanoTime() - over < 0) {
+            Thread.onSpinWait(); // the four peers' interval ends
+        }
+        warning.warnFor("10.0.0.5", "from {}", 5);
+        // The idle four were forgotten: the fifth has a line of its own, not the shared one.
+        assertThat(lines).containsExactly("from 1", "from 2", "from 3", "from 4", "from 5");
+        assertThat(warning.remembered()).isEqualTo(1);
     }
 
     @Test

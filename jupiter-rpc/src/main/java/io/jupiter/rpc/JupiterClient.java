@@ -5,6 +5,7 @@ import io.jupiter.common.config.JupiterSettings;
 import io.jupiter.rpc.filter.Interceptor;
 import io.jupiter.rpc.generic.GenericInvoker;
 import io.jupiter.rpc.internal.consumer.ClientRuntime;
+import io.jupiter.rpc.internal.stream.StreamWindows;
 import io.jupiter.rpc.metrics.RpcMetrics;
 import io.jupiter.transport.ProtocolHeader;
 import io.jupiter.transport.TransportConfig;
@@ -48,6 +49,7 @@ public final class JupiterClient implements AutoCloseable {
         }
         runtime.latencyDecayMillis(builder.latencyDecayMillis);
         runtime.cancelCalls(builder.cancelCalls);
+        runtime.streamWindows(new StreamWindows(builder.streamWindowBytes, builder.streamConnectionWindowBytes));
     }
 
     /** A builder with the defaults. */
@@ -122,6 +124,8 @@ public final class JupiterClient implements AutoCloseable {
         private long latencyDecayMillis = JupiterSettings.LATENCY_DECAY_MILLIS.get();
         private boolean cancelCalls = JupiterSettings.CANCEL_CALLS.get();
         private int maxInFlight = JupiterSettings.MAX_IN_FLIGHT.get();
+        private int streamWindowBytes = JupiterSettings.STREAM_WINDOW_BYTES.get();
+        private long streamConnectionWindowBytes = JupiterSettings.STREAM_CONNECTION_WINDOW_BYTES.get();
         private Supplier<String> callerToken;
 
         private Builder() {
@@ -136,6 +140,26 @@ public final class JupiterClient implements AutoCloseable {
         /** Transport settings (heartbeat interval, IO threads, body cap, ...); see {@link TransportConfig}. */
         public Builder transportConfig(TransportConfig config) {
             this.transportConfig = Requires.notNull(config, "transportConfig");
+            return this;
+        }
+
+        /**
+         * The byte window of each stream this client reads from a provider, as a server's for its consumers'
+         * streams ({@link JupiterServer.Builder#streamWindowBytes}; default 1 MiB,
+         * {@code -Djupiter.rpc.stream.window.bytes}).
+         */
+        public Builder streamWindowBytes(int bytes) {
+            this.streamWindowBytes = JupiterSettings.STREAM_WINDOW_BYTES.check(bytes);
+            return this;
+        }
+
+        /**
+         * What the streams this client reads on one connection may hold together, as a server's
+         * ({@link JupiterServer.Builder#streamConnectionWindowBytes}; default 8 MiB,
+         * {@code -Djupiter.rpc.stream.connection.window.bytes}).
+         */
+        public Builder streamConnectionWindowBytes(long bytes) {
+            this.streamConnectionWindowBytes = JupiterSettings.STREAM_CONNECTION_WINDOW_BYTES.check(bytes);
             return this;
         }
 

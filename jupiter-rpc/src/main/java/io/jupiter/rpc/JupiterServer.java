@@ -11,6 +11,7 @@ import io.jupiter.rpc.internal.provider.Publication;
 import io.jupiter.rpc.internal.provider.ServerRuntime;
 import io.jupiter.rpc.internal.provider.ServiceEntry;
 import io.jupiter.rpc.internal.stream.ProviderStreams;
+import io.jupiter.rpc.internal.stream.StreamWindows;
 import io.jupiter.rpc.metrics.RpcMetrics;
 import io.jupiter.rpc.protocol.ServerProtocol;
 import io.jupiter.rpc.protocol.ServiceCatalog;
@@ -74,7 +75,8 @@ public final class JupiterServer implements AutoCloseable {
                 + builder.registry + " (expected: none for a server on " + TransportAddresses.format(bindAddress)
                 + "; a registry publishes host:port)");
         ServerRuntime.Security security = new ServerRuntime.Security(builder.callerIdentifier,
-                builder.tokenAuthenticator, builder.authorizer, builder.callerTokenTimeoutMillis);
+                builder.tokenAuthenticator, builder.authorizer, builder.callerTokenTimeoutMillis,
+                builder.refusalLogIntervalMillis);
         Executor executor = builder.virtualThreads
                 ? VirtualThreads.newThreadPerTaskExecutor("jupiter-provider-virtual-")
                 : builder.executor;
@@ -96,6 +98,7 @@ public final class JupiterServer implements AutoCloseable {
         runtime.sendStackTraces(builder.sendStackTraces);
         runtime.streams().inboundWindow(builder.streamInboundWindow);
         runtime.streams().connectionBufferBytes(builder.streamConnectionBufferBytes);
+        runtime.streams().windows(new StreamWindows(builder.streamWindowBytes, builder.streamConnectionWindowBytes));
         runtime.streams().streamThreads(builder.streamThreads);
         // Without an advertised host, a wildcard bind publishes no host: the embedded registry fills in the address
         // the provider connects from (as 1.3.1 does), ZooKeeper the machine's address.
@@ -347,6 +350,8 @@ public final class JupiterServer implements AutoCloseable {
         private long maxQueuedBytesPerConnection = JupiterSettings.MAX_QUEUED_BYTES_PER_CONNECTION.get();
         private int streamInboundWindow = JupiterSettings.STREAM_INBOUND_WINDOW.get();
         private long streamConnectionBufferBytes = JupiterSettings.STREAM_CONNECTION_BUFFER_BYTES.get();
+        private int streamWindowBytes = JupiterSettings.STREAM_WINDOW_BYTES.get();
+        private long streamConnectionWindowBytes = JupiterSettings.STREAM_CONNECTION_WINDOW_BYTES.get();
         private int streamThreads = JupiterSettings.STREAM_THREADS.get();
         private String registry;
         private String advertisedHost;
@@ -365,6 +370,7 @@ public final class JupiterServer implements AutoCloseable {
         private CallerIdentifier callerIdentifier;
         private TokenAuthenticator tokenAuthenticator;
         private long callerTokenTimeoutMillis = JupiterSettings.CALLER_TOKEN_TIMEOUT_MILLIS.get();
+        private long refusalLogIntervalMillis = JupiterSettings.REFUSAL_LOG_INTERVAL_MILLIS.get();
         private long shutdownQuietMillis = JupiterSettings.SHUTDOWN_QUIET_MILLIS.get();
         private Authorizer authorizer;
 
@@ -571,6 +577,26 @@ public final class JupiterServer implements AutoCloseable {
         }
 
         /**
+         * Bytes of frames one receiving stream lets be on their way or queued (default 1 MiB,
+         * {@code -Djupiter.rpc.stream.window.bytes}): the credit it grants is sized from its messages' recent sizes
+         * to fit. For the streams of consumers (client streaming, bidirectional) this server reads.
+         */
+        public Builder streamWindowBytes(int bytes) {
+            this.streamWindowBytes = JupiterSettings.STREAM_WINDOW_BYTES.check(bytes);
+            return this;
+        }
+
+        /**
+         * Bytes the receiving streams of one connection may hold together, arrived and not yet read (default 8 MiB,
+         * {@code -Djupiter.rpc.stream.connection.window.bytes}): beyond, none of them grants credit until a reader
+         * takes bytes out. For the streams of consumers this server reads.
+         */
+        public Builder streamConnectionWindowBytes(long bytes) {
+            this.streamConnectionWindowBytes = JupiterSettings.STREAM_CONNECTION_WINDOW_BYTES.check(bytes);
+            return this;
+        }
+
+        /**
          * Streams that may hold a thread of this server at once, across every connection (default 512): an open
          * while its method runs (a method reading the consumer's messages with a blocking iterator holds it as long
          * as the stream lasts) and a sink-driven producer. An open or a producer beyond is refused with
@@ -718,6 +744,17 @@ public final class JupiterServer implements AutoCloseable {
          */
         public Builder callerTokenTimeoutMillis(long millis) {
             this.callerTokenTimeoutMillis = JupiterSettings.CALLER_TOKEN_TIMEOUT_MILLIS.check(millis);
+            return this;
+        }
+
+        /**
+         * The refusals a peer causes (a caller token missing or refused, a call or stream open its caller may not
+         * make, a body that cannot be read, a frame a provider does not take) are logged at most once this often for
+         * each peer IP and cause; the next line says how many were dropped meanwhile. Every refusal is answered and
+         * counted all the same. Default 1 min ({@code -Djupiter.rpc.refusal.log.interval.millis}).
+         */
+        public Builder refusalLogIntervalMillis(long millis) {
+            this.refusalLogIntervalMillis = JupiterSettings.REFUSAL_LOG_INTERVAL_MILLIS.check(millis);
             return this;
         }
 

@@ -318,7 +318,7 @@ public final class JupiterSettings {
             .doc("bytes of frames one receiving stream (either side) lets be on their way or queued: the credit it "
                     + "grants is sized from its messages' recent sizes to fit ([streams](streams.md#flow-control))")
             .property("jupiter.rpc.stream.window.bytes")
-            .where("-"));
+            .where("`JupiterServer.Builder.streamWindowBytes`, `JupiterClient.Builder.streamWindowBytes`"));
 
     /**
      * Bytes the receiving streams of one connection may hold together, arrived and not yet read, on either side:
@@ -331,7 +331,8 @@ public final class JupiterSettings {
                     + "yet read: beyond, none of them grants credit until a reader takes bytes out "
                     + "([streams](streams.md#flow-control))")
             .property("jupiter.rpc.stream.connection.window.bytes")
-            .where("-"));
+            .where("`JupiterServer.Builder.streamConnectionWindowBytes`, "
+                    + "`JupiterClient.Builder.streamConnectionWindowBytes`"));
 
     /**
      * Bytes the outbound streams of one connection may buffer together on a provider beyond their credit, and, apart,
@@ -398,6 +399,16 @@ public final class JupiterSettings {
                     + " this long after it opened, whatever else it sent (heartbeats too)")
             .property("jupiter.rpc.caller.token.timeout.millis")
             .where("`JupiterServer.Builder.callerTokenTimeoutMillis` ([security](security.md#caller-tokens))"));
+
+    /** How often a provider logs a line for one peer and cause of refusal at most. */
+    public static final Setting<Long> REFUSAL_LOG_INTERVAL_MILLIS = declare(Setting.of("refusalLogIntervalMillis",
+                    ValueType.LONG, 60_000L)
+            .bound(Bound.positive()).defaultText("1 min")
+            .doc("a provider logs the refusals a peer causes (caller token, authorization, unreadable request, "
+                    + "stream open) at most once this often per peer IP and cause, the next line saying how many "
+                    + "were dropped; every refusal is still counted ([security](security.md#refusal-log-lines))")
+            .property("jupiter.rpc.refusal.log.interval.millis")
+            .where("`JupiterServer.Builder.refusalLogIntervalMillis`"));
 
     /** The class allow-list's mode. */
     public static final Setting<String> ALLOWLIST_MODE = declare(Setting.of("allowlist",

@@ -1,7 +1,6 @@
 package io.jupiter.rpc.internal;
 
 import io.jupiter.common.Requires;
-import io.jupiter.common.config.JupiterSettings;
 import io.netty.util.concurrent.FastThreadLocalThread;
 import io.netty.util.internal.PlatformDependent;
 import java.util.ArrayDeque;
@@ -65,25 +64,6 @@ public final class WorkerPool {
 
     private static final Logger log = LoggerFactory.getLogger(WorkerPool.class);
 
-    /**
-     * Threads that may run tasks at once before a new task wakes another: half the cores, at least one (the other
-     * half is left to the IO threads); {@code -Djupiter.rpc.pool.parallelism}.
-     */
-    public static final int DEFAULT_PARALLELISM = JupiterSettings.POOL_PARALLELISM.get();
-    /**
-     * How long a task may wait, with every awake thread running a task, before it wakes another: 1 ms;
-     * {@code -Djupiter.rpc.pool.stall.micros}.
-     */
-    public static final long DEFAULT_STALL_NANOS = TimeUnit.MICROSECONDS.toNanos(
-            JupiterSettings.POOL_STALL_MICROS.get());
-
-    /**
-     * How long one idle thread keeps looking for a task before it parks: 0 by default (park at once);
-     * {@code -Djupiter.rpc.pool.spin.micros}.
-     */
-    public static final long DEFAULT_SPIN_NANOS = TimeUnit.MICROSECONDS.toNanos(
-            JupiterSettings.POOL_SPIN_MICROS.get());
-
     /** The watchdog's longest sleep while tasks run, in multiples of {@code stallNanos}. */
     private static final int MAX_WATCH_BACKOFF = 16;
 
@@ -130,16 +110,6 @@ public final class WorkerPool {
     private final Thread watchdog;
     private volatile boolean watchdogParked;
     private volatile boolean shutdown;
-
-    /** A pool with the default parallelism and stall time. */
-    public WorkerPool(String name, int threads, int queueCapacity) {
-        this(name, threads, queueCapacity, DEFAULT_PARALLELISM, DEFAULT_STALL_NANOS, DEFAULT_SPIN_NANOS, null);
-    }
-
-    /** A pool with the default parallelism and stall time, which sheds the tasks that waited beyond {@code limit}. */
-    public WorkerPool(String name, int threads, int queueCapacity, SojournLimit limit) {
-        this(name, threads, queueCapacity, DEFAULT_PARALLELISM, DEFAULT_STALL_NANOS, DEFAULT_SPIN_NANOS, limit);
-    }
 
     /** A pool that runs every task, however long it waited. */
     public WorkerPool(String name, int threads, int queueCapacity, int parallelism, long stallNanos,

@@ -17,6 +17,7 @@ import io.jupiter.rpc.internal.balance.EndpointSettings;
 import io.jupiter.rpc.internal.balance.LoadBalancer;
 import io.jupiter.rpc.internal.balance.OutlierDetector;
 import io.jupiter.rpc.internal.stream.ConsumerStreams;
+import io.jupiter.rpc.internal.stream.StreamWindows;
 import io.jupiter.rpc.metrics.RpcMetrics;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.transport.Connector;
@@ -102,8 +103,13 @@ public final class ClientRuntime implements AutoCloseable {
         // than responses arrive, twice the in-flight window) run on the IO thread: back-pressure, nothing lost.
         this.pool = callbackExecutor == null && consumerThreads > 0
                 ? new WorkerPool("jupiter-consumer", consumerThreads, Math.max(1024, 2 * maxInFlight), consumerThreads,
-                        WorkerPool.DEFAULT_STALL_NANOS, 0)
+                        TimeUnit.MICROSECONDS.toNanos(JupiterSettings.POOL_STALL_MICROS.get()), 0)
                 : null;
+    }
+
+    /** Sets the byte windows of the providers' streams this client reads, for the connections that open next. */
+    public void streamWindows(StreamWindows windows) {
+        streams.windows(windows);
     }
 
     /** A proxy of {@code settings.serviceInterface} calling the given addresses. */

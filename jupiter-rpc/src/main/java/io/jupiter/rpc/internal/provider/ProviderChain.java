@@ -1,6 +1,6 @@
 package io.jupiter.rpc.internal.provider;
 
-import io.jupiter.common.ThrottledWarning;
+import io.jupiter.rpc.internal.RefusalLog;
 import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.rpc.internal.stream.StreamOpener;
 import io.jupiter.rpc.metrics.RpcMetrics;
@@ -14,7 +14,6 @@ import io.jupiter.transport.Connection;
 import io.jupiter.transport.Frame;
 import io.jupiter.transport.ProtocolHeader;
 import io.jupiter.transport.Status;
-import io.jupiter.transport.TransportAddresses;
 import io.netty.buffer.ByteBuf;
 import java.util.List;
 import java.util.Set;
@@ -52,8 +51,6 @@ import org.slf4j.LoggerFactory;
 final class ProviderChain implements StreamOpener {
 
     private static final Logger log = LoggerFactory.getLogger(ProviderChain.class);
-    /** Warnings a peer can trigger with every frame it sends: at most one line a second per peer. */
-    private static final ThrottledWarning badFrames = new ThrottledWarning(log, 1, TimeUnit.SECONDS);
 
     final Responder responder;
     final Draining draining = new Draining();
@@ -61,6 +58,8 @@ final class ProviderChain implements StreamOpener {
     final TokenGate tokenGate;
     final StreamGate streams;
     private final RpcMetrics metrics;
+    /** The lines of the refusals a peer causes, for every stage of this server: one throttle. */
+    private final RefusalLog refusals;
     private final ServiceLookup lookup;
     private final LongAdder received = new LongAdder();
     /** The first stage. */
@@ -74,21 +73,23 @@ final class ProviderChain implements StreamOpener {
      * @param pool the server's provider executor; {@code null}: requests run on the IO threads
      * @param tokens names callers by their tokens; {@code null}: no token is asked for
      * @param authorizer who may call what; {@code null}: everyone everything
+     * @param refusalLogMillis at most one line this often per peer and cause of refusal
      */
     ProviderChain(ServiceRegistry services, Set<SerializerType> serializers, ProviderExecutor pool, RpcMetrics metrics,
-                  TokenAuthenticator tokens, long tokenTimeoutMillis, Authorizer authorizer) {
+                  TokenAuthenticator tokens, long tokenTimeoutMillis, Authorizer authorizer, long refusalLogMillis) {
         this.metrics = metrics;
         this.responder = new Responder(metrics);
-        this.lookup = new ServiceLookup(services, authorizer);
-        this.tokenGate = tokens == null ? null : new TokenGate(tokens, tokenTimeoutMillis);
-        this.streams = new StreamGate(this);
+        this.refusals = new RefusalLog(refusalLogMillis);
+        this.lookup = new ServiceLookup(services, authorizer, refusals);
+        this.tokenGate = tokens == null ? null : new TokenGate(tokens, tokenTimeoutMillis, refusals);
+        this.streams = new StreamGate(this, refusals);
         AcceptedSerializers accepted = new AcceptedSerializers(serializers);
         HandOver handOver = new HandOver(responder, draining);
         // The chain, top down: one line a stage.
         List<UnaryOperator<ProviderStage>> stages = List.of(
                 next -> admission = new AdmissionStage(responder, draining, next),
                 next -> readHandOff = new ReadHandOffStage(pool, accepted, handOver, next),
-                next -> new ReadStage(accepted, services, responder, next),
+                next -> new ReadStage(accepted, services, responder, refusals, next),
                 next -> callHandOff = new CallHandOffStage(pool, handOver, next),
                 next -> new DispatchTimerStage(next),
                 next -> new InvocationStage(next),
@@ -151,7 +152,7 @@ final class ProviderChain implements StreamOpener {
         if (code != ProtocolHeader.REQUEST) {
             // The decoder of a provider's connections passes requests, stream frames and announcements only; this
             // is a safety net.
-            badFrames.warnFor(TransportAddresses.ipOf(connection.remoteAddress()),
+            refusals.refused(connection, RefusalLog.Cause.BAD_FRAME,
                     "dropping a frame with message code 0x{} from {}: a provider accepts only requests",
                     Integer.toHexString(frame.messageCode()), connection.remoteAddress());
             frame.release();

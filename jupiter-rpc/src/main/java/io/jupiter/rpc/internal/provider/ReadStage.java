@@ -1,15 +1,12 @@
 package io.jupiter.rpc.internal.provider;
 
 import io.jupiter.common.LogText;
-import io.jupiter.common.ThrottledWarning;
+import io.jupiter.rpc.internal.RefusalLog;
 import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.Serializers;
 import io.jupiter.serialization.wire.MessageWrapper;
 import io.jupiter.serialization.wire.ServiceMetadata;
-import java.util.concurrent.TimeUnit;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The read stage, for calls and stream opens alike: the serializer must be one this server accepts and the body
@@ -22,19 +19,20 @@ import org.slf4j.LoggerFactory;
  */
 final class ReadStage extends ProviderStage {
 
-    private static final Logger log = LoggerFactory.getLogger(ReadStage.class);
-    /** Warnings a peer can trigger with every request it sends: at most one line a second per peer. */
-    private static final ThrottledWarning badRequests = new ThrottledWarning(log, 1, TimeUnit.SECONDS);
 
     private final AcceptedSerializers accepted;
     private final ServiceRegistry services;
     private final Responder responder;
+    /** A peer can send a bad request at will: the server's refusal lines. */
+    private final RefusalLog badRequests;
 
-    ReadStage(AcceptedSerializers accepted, ServiceRegistry services, Responder responder, ProviderStage next) {
+    ReadStage(AcceptedSerializers accepted, ServiceRegistry services, Responder responder, RefusalLog badRequests,
+              ProviderStage next) {
         super(next);
         this.accepted = accepted;
         this.services = services;
         this.responder = responder;
+        this.badRequests = badRequests;
     }
 
     @Override
@@ -58,7 +56,7 @@ final class ReadStage extends ProviderStage {
         } catch (RuntimeException | OutOfMemoryError | StackOverflowError e) {
             boolean close = ProviderFailures.breaksConnection(e);
             // A stream's open never closes its connection (Responder.refuse): the line says so only for a call.
-            badRequests.warnFor(request.peer(), "{}{}: cannot read {} {}: {}",
+            badRequests.refused(request.connection, RefusalLog.Cause.UNREADABLE, "{}{}: cannot read {} {}: {}",
                     close && !request.opensStream() ? "closing " : "",
                     request.connection.remoteAddress(), request.what(), request.id, LogText.of(e.getMessage()));
             responder.refuse(request, new Refusal(ProviderFailures.statusOf(e, ProviderFailures.Where.READ, null),
@@ -83,7 +81,8 @@ final class ReadStage extends ProviderStage {
                 || read != request.authorizedMetadata && services.find(read) != request.service) {
             // What was looked up and authorized must be what runs: a serializer that let a later field rename the
             // service or method is refused here, whichever serializer it is.
-            badRequests.warnFor(request.peer(), "{}: {} {} refused: its envelope changed after it was"
+            badRequests.refused(request.connection, RefusalLog.Cause.ENVELOPE_CHANGED,
+                    "{}: {} {} refused: its envelope changed after it was"
                     + " authorized ({}.{})", request.connection.remoteAddress(), request.what(), request.id,
                     request.service.key(), LogText.of(request.authorizedMethod));
             responder.refuse(request, Refusal.of(StatusTable.BAD_REQUEST.status(), "the " + request.what()
@@ -102,7 +101,8 @@ final class ReadStage extends ProviderStage {
                 ? "the provider has no serializer with code " + request.serializerCode
                 : "the provider does not accept the " + known.type().id() + " serializer"
                         + " (enable it with JupiterServer.Builder.serializers)";
-        badRequests.warnFor(request.peer(), "{}{}: {} {} refused: {}", request.opensStream() ? "" : "closing ",
+        badRequests.refused(request.connection, RefusalLog.Cause.SERIALIZER_REFUSED,
+                "{}{}: {} {} refused: {}", request.opensStream() ? "" : "closing ",
                 request.connection.remoteAddress(), request.what(), request.id, why);
         responder.refuse(request, Refusal.closing(StatusTable.BAD_REQUEST.status(), why));
     }

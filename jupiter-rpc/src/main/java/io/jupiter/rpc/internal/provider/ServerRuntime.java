@@ -1,6 +1,5 @@
 package io.jupiter.rpc.internal.provider;
 
-import io.jupiter.common.config.JupiterSettings;
 import io.jupiter.rpc.filter.Interceptor;
 import io.jupiter.rpc.flow.FlowLimiter;
 import io.jupiter.rpc.internal.AdaptiveConcurrencyLimit;
@@ -82,13 +81,10 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
      *                   asked for. Not with an {@code identifier}: a connection's caller is named once
      * @param authorizer who may call what; {@code null}: everyone everything
      * @param tokenTimeoutMillis with {@code tokens}: how long a connection may go without presenting its token
+     * @param refusalLogMillis   at most one log line this often per peer IP and cause of refusal
      */
     public record Security(CallerIdentifier identifier, TokenAuthenticator tokens, Authorizer authorizer,
-                           long tokenTimeoutMillis) {
-
-        /** All callers anonymous, all calls allowed (as 1.3.1). */
-        public static final Security NONE = new Security(null, null, null,
-                JupiterSettings.CALLER_TOKEN_TIMEOUT_MILLIS.get());
+                           long tokenTimeoutMillis, long refusalLogMillis) {
 
         public Security {
             if (identifier != null && tokens != null) {
@@ -110,7 +106,7 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
         this.metrics = metrics;
         this.executors = new ProviderExecutors(pool, executor, ownsExecutor, services);
         this.chain = new ProviderChain(services, serializers, executors.pool(), metrics, security.tokens(),
-                security.tokenTimeoutMillis(), security.authorizer());
+                security.tokenTimeoutMillis(), security.authorizer(), security.refusalLogMillis());
         this.connections = new ConnectionTable(perConnection.requests(), perConnection.bytes(),
                 security.identifier(), chain.tokenGate, chain.draining);
         // A provider has no use for responses: a peer sending one is not a consumer, and is closed at the header.

@@ -1,16 +1,13 @@
 package io.jupiter.rpc.internal.provider;
 
 import io.jupiter.common.LogText;
-import io.jupiter.common.ThrottledWarning;
 import io.jupiter.rpc.internal.AdaptiveConcurrencyLimit;
+import io.jupiter.rpc.internal.RefusalLog;
 import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.rpc.security.Authorizer;
 import io.jupiter.serialization.ArgumentTypes;
 import io.jupiter.serialization.SerializerType;
 import io.jupiter.serialization.wire.ServiceMetadata;
-import java.util.concurrent.TimeUnit;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The service lookup, part of the {@link ReadStage}: run by the serializer as soon as the envelope is read, before
@@ -25,17 +22,16 @@ import org.slf4j.LoggerFactory;
  */
 final class ServiceLookup {
 
-    private static final Logger log = LoggerFactory.getLogger(ServiceLookup.class);
-    /** Warnings a peer can trigger with every request it sends: at most one line a second per peer. */
-    private static final ThrottledWarning refusals = new ThrottledWarning(log, 1, TimeUnit.SECONDS);
-
     private final ServiceRegistry services;
     /** {@code null}: every caller may call every method. */
     private final Authorizer authorizer;
+    /** A peer can send a refused request at will: the server's refusal lines. */
+    private final RefusalLog refusals;
 
-    ServiceLookup(ServiceRegistry services, Authorizer authorizer) {
+    ServiceLookup(ServiceRegistry services, Authorizer authorizer, RefusalLog refusals) {
         this.services = services;
         this.authorizer = authorizer;
+        this.refusals = refusals;
     }
 
     /** What the arguments may be, once the request may go on; {@code null} once its refusal is left on it. */
@@ -69,7 +65,8 @@ final class ServiceLookup {
             return null;
         }
         if (authorizer != null && !authorizer.permits(request.caller, service.key(), methodName)) {
-            refusals.warnFor(request.peer(), "{}: {} refused: caller {} may not call {}.{}",
+            refusals.refused(request.connection, request.opensStream() ? RefusalLog.Cause.STREAM_NOT_AUTHORIZED
+                    : RefusalLog.Cause.CALL_NOT_AUTHORIZED, "{}: {} refused: caller {} may not call {}.{}",
                     request.connection.remoteAddress(), request.opensStream() ? "stream" : "request " + request.id,
                     LogText.of(request.caller.toString()), service.key(), LogText.of(methodName));
             request.refusal = Refusal.of(StatusTable.BAD_REQUEST.status(), "caller " + request.caller

@@ -1,15 +1,11 @@
 package io.jupiter.rpc.internal.provider;
 
-import io.jupiter.common.ThrottledWarning;
+import io.jupiter.rpc.internal.RefusalLog;
 import io.jupiter.rpc.internal.stream.ProviderStreams;
 import io.jupiter.rpc.internal.stream.StreamOpener;
 import io.jupiter.rpc.security.CallerIdentity;
 import io.jupiter.transport.Connection;
 import io.jupiter.transport.Frame;
-import io.jupiter.transport.TransportAddresses;
-import java.util.concurrent.TimeUnit;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Where a stream frame of a connection whose caller is named (caller token included) goes: to the server's
@@ -19,16 +15,16 @@ import org.slf4j.LoggerFactory;
  */
 final class StreamGate {
 
-    private static final Logger log = LoggerFactory.getLogger(StreamGate.class);
-    /** A peer can send a refused stream frame on every connection it opens: one line a second per peer at most. */
-    private static final ThrottledWarning refused = new ThrottledWarning(log, 1, TimeUnit.SECONDS);
 
     final ProviderStreams streams;
+    /** A peer can send a refused stream frame on every connection it opens: the server's refusal lines. */
+    private final RefusalLog refused;
     /** Whether a registered service has a stream method: then each connection hears the announcement first. */
     private volatile boolean servesStreams;
 
-    StreamGate(StreamOpener opener) {
-        this.streams = new ProviderStreams(opener);
+    StreamGate(StreamOpener opener, RefusalLog refused) {
+        this.streams = new ProviderStreams(opener, refused);
+        this.refused = refused;
     }
 
     /** Whether connections hear the announcement and stream frames are served. */
@@ -49,7 +45,7 @@ final class StreamGate {
     void received(Connection connection, OpenConnection open, Frame frame) {
         if (!servesStreams) {
             // It announced none, so no consumer of ours sends one.
-            refused.warnFor(TransportAddresses.ipOf(connection.remoteAddress()),
+            refused.refused(connection, RefusalLog.Cause.STREAMS_NOT_SERVED,
                     "closing {}: a stream frame (message code 0x{}) to a provider that serves no stream method",
                     connection.remoteAddress(), Integer.toHexString(frame.messageCode()));
             frame.release();

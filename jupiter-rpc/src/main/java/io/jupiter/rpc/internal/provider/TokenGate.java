@@ -1,13 +1,12 @@
 package io.jupiter.rpc.internal.provider;
 
-import io.jupiter.common.ThrottledWarning;
+import io.jupiter.rpc.internal.RefusalLog;
 import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.rpc.security.CallerIdentity;
 import io.jupiter.rpc.security.TokenAuthenticator;
 import io.jupiter.transport.Connection;
 import io.jupiter.transport.Frame;
 import io.jupiter.transport.ProtocolHeader;
-import io.jupiter.transport.TransportAddresses;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
@@ -15,8 +14,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The caller token of a server with a {@link TokenAuthenticator}, in front of the provider's chain: takes the
@@ -40,10 +37,6 @@ final class TokenGate {
     /** The answer to the first request of a connection whose token was refused. */
     static final String REFUSED = "caller token refused";
 
-    private static final Logger log = LoggerFactory.getLogger(TokenGate.class);
-    /** A peer can open connections at will: at most one line a second per peer. */
-    private static final ThrottledWarning refusals = new ThrottledWarning(log, 1, TimeUnit.SECONDS);
-
     private final TokenAuthenticator authenticator;
     /** Connections open whose first frame has not arrived. */
     private final Set<Connection> awaitingToken = ConcurrentHashMap.newKeySet();
@@ -51,10 +44,13 @@ final class TokenGate {
     private final Set<Connection> tokenRefused = ConcurrentHashMap.newKeySet();
 
     private final long deadlineMillis;
+    /** A peer can open connections at will: the server's refusal lines. */
+    private final RefusalLog refusals;
 
-    TokenGate(TokenAuthenticator authenticator, long deadlineMillis) {
+    TokenGate(TokenAuthenticator authenticator, long deadlineMillis, RefusalLog refusals) {
         this.authenticator = authenticator;
         this.deadlineMillis = deadlineMillis;
+        this.refusals = refusals;
     }
 
     void opened(Connection connection) {
@@ -66,7 +62,8 @@ final class TokenGate {
 
     private void closeIfStillWaiting(Connection connection) {
         if (awaitingToken.remove(connection)) {
-            refusals.warnFor(peer(connection), "closing {}: no caller token within {} ms of opening",
+            refusals.refused(connection, RefusalLog.Cause.NO_TOKEN_IN_TIME,
+                    "closing {}: no caller token within {} ms of opening",
                     connection.remoteAddress(), deadlineMillis);
             connection.close();
         }
@@ -86,7 +83,8 @@ final class TokenGate {
     Refusal received(Connection connection, OpenConnection open, Frame frame) {
         if (awaitingToken.remove(connection)) {
             if (frame.messageCode() != ProtocolHeader.CALLER_TOKEN) {
-                refusals.warnFor(peer(connection), "closing {}: its first frame is not a caller token",
+                refusals.refused(connection, RefusalLog.Cause.FIRST_FRAME_NOT_A_TOKEN,
+                        "closing {}: its first frame is not a caller token",
                         connection.remoteAddress());
                 return refuse(connection, frame, MISSING);
             }
@@ -131,7 +129,8 @@ final class TokenGate {
             }
         }
         if (refused != null) {
-            refusals.warnFor(peer(connection), "refusing {}: its caller token was refused ({}); its first request is"
+            refusals.refused(connection, RefusalLog.Cause.TOKEN_REFUSED,
+                    "refusing {}: its caller token was refused ({}); its first request is"
                     + " answered BAD_REQUEST, then it is closed", connection.remoteAddress(), refused);
             return null;
         }
@@ -154,9 +153,5 @@ final class TokenGate {
         } else {
             connection.close();
         }
-    }
-
-    private static Object peer(Connection connection) {
-        return TransportAddresses.ipOf(connection.remoteAddress());
     }
 }

@@ -1,6 +1,5 @@
 package io.jupiter.rpc.internal.stream;
 
-import io.jupiter.common.config.JupiterSettings;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -9,8 +8,10 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The bytes the receiving streams of one connection hold together: frames arrived and not yet delivered to their
  * readers, and the credit on the wire reserved at the size messages have had. A stream grants credit only for what
- * fits in the room left here as well as in its own {@link CreditWindow}, so readers that stop reading hold about
- * {@link #CONNECTION_BYTES} of one connection between them. A stream held back by this window with nothing on its way
+ * fits in the room left here as well as in its own {@link CreditWindow}, so readers that stop reading hold about this
+ * window's limit ({@code streamConnectionWindowBytes}) of one connection between them; it also carries each of its
+ * streams' limit ({@code streamWindowBytes}), both per server or client ({@link StreamWindows}). A stream held back
+ * by this window with nothing on its way
  * registers ({@link #await}) and is asked to grant again ({@link InboundStream#grantAgain}) when a reader takes bytes
  * out or a stream ends; it registers first and looks once more, so a release in between is not missed.
  *
@@ -18,10 +19,8 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class ConnectionCreditWindow {
 
-    /** Bytes a connection's receiving streams hold together: {@code jupiter.rpc.stream.connection.window.bytes}. */
-    static final long CONNECTION_BYTES = JupiterSettings.STREAM_CONNECTION_WINDOW_BYTES.get();
-
     private final long limit;
+    private final long streamLimit;
     /** Frames queued and credit reserved, in bytes, across the connection's receiving streams. */
     private final AtomicLong held = new AtomicLong();
     /** The size of the latest message to arrive on the connection: a new stream's first guess. */
@@ -29,8 +28,23 @@ final class ConnectionCreditWindow {
     /** Streams held back by this window with nothing on their way; touched only when one is. */
     private final ConcurrentLinkedQueue<InboundStream<?>> waiting = new ConcurrentLinkedQueue<>();
 
-    ConnectionCreditWindow(long limit) {
+    /**
+     * @param limit       bytes the connection's receiving streams hold together
+     * @param streamLimit bytes of frames each of them lets be on their way or queued
+     */
+    ConnectionCreditWindow(long limit, long streamLimit) {
         this.limit = limit;
+        this.streamLimit = streamLimit;
+    }
+
+    /** A connection's window as {@code windows} say. */
+    ConnectionCreditWindow(StreamWindows windows) {
+        this(windows.connectionBytes(), windows.streamBytes());
+    }
+
+    /** Bytes of frames each receiving stream of the connection lets be on their way or queued. */
+    long streamLimit() {
+        return streamLimit;
     }
 
     /** Bytes there is room for now (0 when full). */

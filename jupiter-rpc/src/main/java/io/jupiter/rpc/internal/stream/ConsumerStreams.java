@@ -52,6 +52,13 @@ public final class ConsumerStreams implements AutoCloseable {
             : Executors.newCachedThreadPool(new NamedThreadFactory("jupiter-stream-delivery", true));
     /** The client's metrics; {@code null}: none. */
     private volatile RpcMetrics metrics;
+    /** The byte windows of the providers' streams, per stream and per connection. */
+    private volatile StreamWindows windows = StreamWindows.fromSettings();
+
+    /** Sets the byte windows of the providers' streams, for the connections that open next. */
+    public void windows(StreamWindows bytes) {
+        this.windows = bytes;
+    }
 
     /** Records the streams opened from now on in {@code clientMetrics} (their listeners', if any). */
     public void metrics(RpcMetrics clientMetrics) {
@@ -66,7 +73,7 @@ public final class ConsumerStreams implements AutoCloseable {
 
     /** A connection opened (before any of its frames arrives). */
     public void connected(Connection connection) {
-        peers.put(connection, new Peer());
+        peers.put(connection, new Peer(new ConnectionCreditWindow(windows)));
     }
 
     /**
@@ -144,7 +151,7 @@ public final class ConsumerStreams implements AutoCloseable {
     ConnectionCreditWindow receiveWindow(Connection connection) {
         Peer peer = peers.get(connection);
         return peer != null ? peer.receiveWindow
-                : new ConnectionCreditWindow(ConnectionCreditWindow.CONNECTION_BYTES);
+                : new ConnectionCreditWindow(windows);
     }
 
     ExecutorService delivery() {
@@ -178,8 +185,11 @@ public final class ConsumerStreams implements AutoCloseable {
         final long since = System.nanoTime();
         final CountDownLatch announcement = new CountDownLatch(1);
         /** The bytes the streams read from this connection hold, arrived and not yet read. */
-        final ConnectionCreditWindow receiveWindow =
-                new ConnectionCreditWindow(ConnectionCreditWindow.CONNECTION_BYTES);
+        final ConnectionCreditWindow receiveWindow;
+
+        Peer(ConnectionCreditWindow receiveWindow) {
+            this.receiveWindow = receiveWindow;
+        }
 
         void announced() {
             announcement.countDown();

@@ -1,27 +1,24 @@
 package io.jupiter.rpc.internal.stream;
 
-import io.jupiter.common.config.JupiterSettings;
 import io.jupiter.transport.ProtocolHeader;
 
 /**
  * The bytes one receiving stream lets in, while its credit on the wire stays counted in messages (so a peer of ours
  * from before byte counting, which knows only message credit, reads the same frames): how many messages may be on
- * their way or queued is the room left under {@link #STREAM_BYTES}, and under its connection's
+ * their way or queued is the room left under its limit (the {@link StreamWindows#streamBytes}
+ * of its server or client), and under its connection's
  * {@link ConnectionCreditWindow}, divided by the size its messages have had. Small messages get a whole message window
  * at a time; large ones only as many as fit.
  *
  * <p>The size a message is counted at rises at once to a larger message and falls slowly (an eighth of the gap a
  * message) towards smaller ones, so a stream whose sizes vary is held to its larger ones. Before its first message a
- * stream counts at the size of its connection's latest message, and before any at {@link #STREAM_BYTES} /
+ * stream counts at the size of its connection's latest message, and before any at its limit /
  * {@link #FIRST_MESSAGES} (so its first grant is the 32 messages of the releases before byte counting). Credit granted
  * is reserved on the connection at that size until its message arrives or the stream ends. A sender that changes sizes
  * on purpose can still put its credit times the body cap on the way, once: credit granted is not taken back. Not
  * thread-safe: its stream's lock guards it.
  */
 final class CreditWindow {
-
-    /** Bytes of frames a receiving stream lets be on their way or queued: {@code jupiter.rpc.stream.window.bytes}. */
-    static final long STREAM_BYTES = JupiterSettings.STREAM_WINDOW_BYTES.get();
 
     /** Messages let in before any size is known: the message window of the releases before byte counting. */
     static final int FIRST_MESSAGES = 32;

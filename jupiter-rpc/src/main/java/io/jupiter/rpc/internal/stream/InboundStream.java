@@ -102,7 +102,7 @@ public final class InboundStream<T> implements Flow.Publisher<T>, Flow.Subscript
         this.name = name;
         this.window = window;
         this.shared = shared;
-        this.bytes = new CreditWindow(CreditWindow.STREAM_BYTES, shared);
+        this.bytes = new CreditWindow(shared.streamLimit(), shared);
         this.delivery = delivery;
         this.owner = owner;
     }

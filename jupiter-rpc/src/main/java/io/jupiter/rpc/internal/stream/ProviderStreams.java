@@ -2,9 +2,9 @@ package io.jupiter.rpc.internal.stream;
 
 import io.jupiter.common.LogText;
 import io.jupiter.common.NamedThreadFactory;
-import io.jupiter.common.ThrottledWarning;
 import io.jupiter.common.config.JupiterSettings;
 import io.jupiter.rpc.exception.StreamException;
+import io.jupiter.rpc.internal.RefusalLog;
 import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.rpc.internal.VirtualThreads;
 import io.jupiter.rpc.metrics.StreamMetrics;
@@ -16,7 +16,6 @@ import io.jupiter.transport.Frame;
 import io.jupiter.transport.Frames;
 import io.jupiter.transport.ProtocolHeader;
 import io.jupiter.transport.Status;
-import io.jupiter.transport.TransportAddresses;
 import io.netty.buffer.ByteBuf;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,8 +29,6 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The provider's streams: routes the stream frames of every connection (on its IO thread) to the stream they name,
@@ -40,14 +37,12 @@ import org.slf4j.LoggerFactory;
  */
 public final class ProviderStreams implements AutoCloseable {
 
-    private static final Logger log = LoggerFactory.getLogger(ProviderStreams.class);
-    /** A peer may cause them at will: one line a second per peer at most. */
-    private static final ThrottledWarning failedOpens = new ThrottledWarning(log, 1, TimeUnit.SECONDS);
-
     /** Streams one connection may have open at once; an open beyond is ended {@code SERVER_BUSY}. */
     public static final int MAX_STREAMS_PER_CONNECTION = 10_000;
 
     private final StreamOpener opener;
+    /** A peer may make opens fail at will: the server's refusal lines. */
+    private final RefusalLog failedOpens;
     /** Opens streams and runs sink-driven producers: a virtual thread each where the JDK has them. */
     private final ExecutorService threads;
     /** {@link #threads} with the provider-wide bound on the streams that hold one (opens, producers). */
@@ -60,13 +55,16 @@ public final class ProviderStreams implements AutoCloseable {
     private volatile int inboundWindow = JupiterSettings.STREAM_INBOUND_WINDOW.get();
     /** Bytes the streams of one connection may hold together: buffered, or waiting for the IO thread. */
     private volatile long connectionBufferBytes = JupiterSettings.STREAM_CONNECTION_BUFFER_BYTES.get();
+    /** The byte windows of the consumers' streams, per stream and per connection. */
+    private volatile StreamWindows windows = StreamWindows.fromSettings();
     /** Each connection's writer and cap across its streams, from its first stream until it closes. */
     private final ConcurrentHashMap<Connection, StreamWriter> writers = new ConcurrentHashMap<>();
     /** Per connection with streams: the bytes its consumers' messages hold here, arrived and not yet read. */
     private final ConcurrentHashMap<Connection, ConnectionCreditWindow> receiveWindows = new ConcurrentHashMap<>();
 
-    public ProviderStreams(StreamOpener opener) {
+    public ProviderStreams(StreamOpener opener, RefusalLog failedOpens) {
         this.opener = opener;
+        this.failedOpens = failedOpens;
         this.threads = VirtualThreads.available() ? VirtualThreads.newThreadPerTaskExecutor("jupiter-stream-")
                 : Executors.newCachedThreadPool(new NamedThreadFactory("jupiter-stream", true));
         this.streamThreads = new StreamThreads(threads, VirtualThreads.available() ? null
@@ -129,7 +127,7 @@ public final class ProviderStreams implements AutoCloseable {
         writers.computeIfAbsent(connection,
                 c -> new StreamWriter(c, new ConnectionStreamBudget(connectionBufferBytes)));
         receiveWindows.computeIfAbsent(connection,
-                c -> new ConnectionCreditWindow(ConnectionCreditWindow.CONNECTION_BYTES));
+                c -> new ConnectionCreditWindow(windows));
         Entry entry = new Entry(connection, id);
         if (streams.putIfAbsent(id, entry) != null) {
             connection.write(StreamFrames.end(connection.alloc(), id, StatusTable.BAD_REQUEST.status(),
@@ -170,7 +168,7 @@ public final class ProviderStreams implements AutoCloseable {
         try {
             opener.open(entry.connection, entry.id, caller, serializerCode, body, receivedNanos, entry);
         } catch (RuntimeException | Error e) {
-            failedOpens.warnFor(TransportAddresses.ipOf(entry.connection.remoteAddress()),
+            failedOpens.refused(entry.connection, RefusalLog.Cause.OPEN_FAILED,
                     "stream {} from {}: open failed: {}", entry.id, entry.connection.remoteAddress(),
                     LogText.of(e.toString()));
             entry.refused(StatusTable.SERVER_ERROR.status(), "the provider could not open the stream: " + e);
@@ -273,6 +271,11 @@ public final class ProviderStreams implements AutoCloseable {
         this.connectionBufferBytes = JupiterSettings.STREAM_CONNECTION_BUFFER_BYTES.check(bytes);
     }
 
+    /** Sets the byte windows of the consumers' streams, for the connections whose first stream opens next. */
+    public void windows(StreamWindows bytes) {
+        this.windows = bytes;
+    }
+
     /** Bytes buffered now beyond their receivers' credit, by all the streams of all connections. */
     public long bufferedBytes() {
         long bytes = 0;
@@ -367,7 +370,7 @@ public final class ProviderStreams implements AutoCloseable {
     /** {@code connection}'s receive window; a fresh one when it closed meanwhile (its streams end unread). */
     private ConnectionCreditWindow receiveWindow(Connection connection) {
         ConnectionCreditWindow window = receiveWindows.get(connection);
-        return window != null ? window : new ConnectionCreditWindow(ConnectionCreditWindow.CONNECTION_BYTES);
+        return window != null ? window : new ConnectionCreditWindow(windows);
     }
 
     /** One stream from its open frame on: what arrived before its producer started, then the stream itself. */
