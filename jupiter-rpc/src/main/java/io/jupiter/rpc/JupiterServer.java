@@ -7,6 +7,7 @@ import io.jupiter.rpc.filter.Interceptor;
 import io.jupiter.rpc.flow.FlowLimiter;
 import io.jupiter.rpc.internal.AdaptiveConcurrencyLimit;
 import io.jupiter.rpc.internal.VirtualThreads;
+import io.jupiter.rpc.internal.provider.ProviderPool;
 import io.jupiter.rpc.internal.provider.Publication;
 import io.jupiter.rpc.internal.provider.ServerRuntime;
 import io.jupiter.rpc.internal.provider.ServiceEntry;
@@ -85,7 +86,7 @@ public final class JupiterServer implements AutoCloseable {
                 : builder.transportConfig.toBuilder().protocols(
                         builder.protocols.stream().map(p -> p.forServer(catalog)).toList()).build();
         this.runtime = new ServerRuntime(transportConfig, bindAddress,
-                new ServerRuntime.ProviderPool(builder.providerThreads, builder.queueCapacity,
+                new ProviderPool(builder.providerThreads, builder.queueCapacity,
                         builder.queueTargetMillis, builder.queueIntervalMillis, builder.poolParallelism,
                         builder.poolStallMicros, builder.poolSpinMicros), executor, builder.virtualThreads,
                 new ServerRuntime.ConnectionLimits(

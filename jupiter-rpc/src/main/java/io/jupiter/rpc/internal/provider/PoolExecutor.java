@@ -15,7 +15,7 @@ final class PoolExecutor implements ProviderExecutor {
     private final WorkerPool pool;
 
     /** @param sojournLimit how long a request may wait before it is shed; {@code null}: as long as it is queued */
-    PoolExecutor(ServerRuntime.ProviderPool settings, SojournLimit sojournLimit) {
+    PoolExecutor(ProviderPool settings, SojournLimit sojournLimit) {
         this.pool = new WorkerPool("jupiter-provider", settings.threads(), settings.capacity(),
                 settings.parallelism(), TimeUnit.MICROSECONDS.toNanos(settings.stallMicros()),
                 TimeUnit.MICROSECONDS.toNanos(settings.spinMicros()), sojournLimit);

@@ -23,7 +23,7 @@ final class ProviderExecutors {
      * @param settings        the built-in pool (0 threads: calls run on the IO threads) and its queue, whose capacity
      *                        also bounds the calls handed to an {@code executor} and not finished
      */
-    ProviderExecutors(ServerRuntime.ProviderPool settings, Executor executor, boolean ownsExecutor,
+    ProviderExecutors(ProviderPool settings, Executor executor, boolean ownsExecutor,
                       ServiceRegistry services) {
         int queueCapacity = settings.capacity();
         this.queueCapacity = queueCapacity;
@@ -42,7 +42,7 @@ final class ProviderExecutors {
      * How long a request may wait for a pool thread ({@code queueTargetMillis}, {@code queueIntervalMillis});
      * {@code null} when the target is 0 (as long as the queue holds it).
      */
-    static SojournLimit sojournLimit(ServerRuntime.ProviderPool queue) {
+    static SojournLimit sojournLimit(ProviderPool queue) {
         long target = queue.targetMillis();
         if (target == 0) {
             return null;

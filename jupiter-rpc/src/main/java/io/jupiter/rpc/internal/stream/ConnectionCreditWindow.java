@@ -8,12 +8,12 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The bytes the receiving streams of one connection hold together: frames arrived and not yet delivered to their
  * readers, and the credit on the wire reserved at the size messages have had. A stream grants credit only for what
- * fits in the room left here as well as in its own {@link CreditWindow}, so readers that stop reading hold about this
- * window's limit ({@code streamConnectionWindowBytes}) of one connection between them; it also carries each of its
- * streams' limit ({@code streamWindowBytes}), both per server or client ({@link StreamWindows}). A stream held back
- * by this window with nothing on its way
- * registers ({@link #await}) and is asked to grant again ({@link InboundStream#grantAgain}) when a reader takes bytes
- * out or a stream ends; it registers first and looks once more, so a release in between is not missed.
+ * fits in the room left here as well as in its own window ({@code CreditWindow}), so readers that stop reading hold
+ * about this window's limit ({@code streamConnectionWindowBytes}) of one connection between them; it also carries
+ * each of its streams' limit ({@code streamWindowBytes}), both per server or client ({@link StreamWindows}). A stream
+ * held back by this window with nothing on its way registers ({@link #await}) and is asked to grant again (the task
+ * it registered runs) when a reader takes bytes out or a stream ends; it registers first and looks once more, so a
+ * release in between is not missed.
  *
  * <p>Lock-free: streams count under their own locks; waking runs holding none.
  */
@@ -26,7 +26,7 @@ final class ConnectionCreditWindow {
     /** The size of the latest message to arrive on the connection: a new stream's first guess. */
     private volatile long latestMessageBytes;
     /** Streams held back by this window with nothing on their way; touched only when one is. */
-    private final ConcurrentLinkedQueue<InboundStream<?>> waiting = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<Runnable> waiting = new ConcurrentLinkedQueue<>();
 
     /**
      * @param limit       bytes the connection's receiving streams hold together
@@ -74,9 +74,9 @@ final class ConnectionCreditWindow {
         held.addAndGet(-bytes);
     }
 
-    /** {@code stream} grants nothing until bytes are given back. */
-    void await(InboundStream<?> stream) {
-        waiting.add(stream);
+    /** A stream grants nothing until bytes are given back; then {@code grantAgain} runs (once). */
+    void await(Runnable grantAgain) {
+        waiting.add(grantAgain);
     }
 
     /** Asks the streams held back to grant again, if there is room; call holding no stream's lock. */
@@ -84,13 +84,13 @@ final class ConnectionCreditWindow {
         if (waiting.isEmpty() || room() == 0) {
             return;
         }
-        List<InboundStream<?>> now = new ArrayList<>();
-        InboundStream<?> next;
+        List<Runnable> now = new ArrayList<>();
+        Runnable next;
         while ((next = waiting.poll()) != null) {
             now.add(next);
         }
-        for (InboundStream<?> stream : now) {
-            stream.grantAgain();
+        for (Runnable grantAgain : now) {
+            grantAgain.run();
         }
     }
 

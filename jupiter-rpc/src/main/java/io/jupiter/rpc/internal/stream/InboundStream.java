@@ -180,7 +180,7 @@ public final class InboundStream<T> implements Flow.Publisher<T>, Flow.Subscript
         if (due == 0 && granted + queued == 0 && demand > 0 && !awaitingRoom) {
             // Held back by the connection with nothing on its way: no arrival will look again, a release will.
             awaitingRoom = true;
-            shared.await(this);
+            shared.await(this::grantAgain);
             due = creditWithin(); // a release between the first look and the registration
         }
         return due;
