@@ -3,9 +3,7 @@ package io.jupiter.rpc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import io.jupiter.serialization.SerializerType;
 import io.jupiter.serialization.Serializers;
 import io.jupiter.serialization.wire.MessageWrapper;
@@ -20,10 +18,8 @@ import java.net.Socket;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.slf4j.LoggerFactory;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A peer that sends requests but never reads the answers cannot make the provider buffer without bound: the water
@@ -37,20 +33,8 @@ class SlowConsumerTest {
     private static final int REQUESTS = 200;
     private static final int RESPONSE_BYTES = 1024 * 1024;
 
-    private final Logger root = (Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME);
-    /** What the provider logged, for the failure message: why the connection was (not) closed. */
-    private final ListAppender<ILoggingEvent> logged = new ListAppender<>();
-
-    @BeforeEach
-    void listen() {
-        logged.start();
-        root.addAppender(logged);
-    }
-
-    @AfterEach
-    void stopListening() {
-        root.detachAppender(logged);
-    }
+    @RegisterExtension
+    final CapturedLog logged = new CapturedLog();
 
     @Test
     void aPeerThatNeverReadsIsCutOffBeforeMemoryRunsOut() throws Exception {
@@ -100,7 +84,7 @@ class SlowConsumerTest {
     }
 
     private String warnings() {
-        return logged.list.stream().filter(event -> event.getLevel().isGreaterOrEqual(Level.WARN))
+        return logged.events().stream().filter(event -> event.getLevel().isGreaterOrEqual(Level.WARN))
                 .map(ILoggingEvent::getFormattedMessage).collect(Collectors.joining(" | "));
     }
 

@@ -2,9 +2,6 @@ package io.jupiter.rpc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import io.jupiter.rpc.metrics.MetricNames;
 import io.jupiter.rpc.security.AuthorizationRules;
 import io.jupiter.rpc.security.CallerIdentity;
@@ -12,11 +9,9 @@ import io.jupiter.rpc.stream.TickService;
 import io.jupiter.rpc.stream.TickServiceImpl;
 import io.jupiter.transport.Status;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.slf4j.LoggerFactory;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Issue #36: a peer opens 2,000 streams of a method it may not call, at once. Each is refused with its reason, as a
@@ -29,19 +24,8 @@ class StreamRefusalLogTest {
 
     private static final int OPENS = 2_000;
 
-    private final Logger root = (Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME);
-    private final ListAppender<ILoggingEvent> logged = new ListAppender<>();
-
-    @BeforeEach
-    void listen() {
-        logged.start();
-        root.addAppender(logged);
-    }
-
-    @AfterEach
-    void stopListening() {
-        root.detachAppender(logged);
-    }
+    @RegisterExtension
+    final CapturedLog logged = new CapturedLog();
 
     @Test
     void twoThousandRefusedOpensLogAFewLinesAndAreCounted() throws Exception {
@@ -60,7 +44,7 @@ class StreamRefusalLogTest {
                 ends = peer.readEnds(OPENS);
             }
             long counted = server.metrics().registry().meter(MetricNames.REJECTION).getCount();
-            long lines = logged.list.stream()
+            long lines = logged.events().stream()
                     .filter(event -> event.getFormattedMessage().contains("stream refused")).count();
             int refused = ends[Status.BAD_REQUEST.value() & 0xff];
             int busy = ends[Status.SERVER_BUSY.value() & 0xff];
@@ -94,7 +78,7 @@ class StreamRefusalLogTest {
                 ends = peer.readEnds(OPENS);
             }
             long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started);
-            long lines = logged.list.stream()
+            long lines = logged.events().stream()
                     .filter(event -> event.getFormattedMessage().contains("cannot read stream")).count();
             int refused = ends[Status.BAD_REQUEST.value() & 0xff];
             int busy = ends[Status.SERVER_BUSY.value() & 0xff];
@@ -103,7 +87,7 @@ class StreamRefusalLogTest {
             assertThat(refused).isPositive();
             assertThat(refused + busy).isEqualTo(OPENS);
             assertThat(lines).isBetween(1L, seconds + 1);
-            assertThat(logged.list).as("the connection stays open: no line says it closes")
+            assertThat(logged.events()).as("the connection stays open: no line says it closes")
                     .noneMatch(event -> event.getFormattedMessage().startsWith("closing"));
         }
     }

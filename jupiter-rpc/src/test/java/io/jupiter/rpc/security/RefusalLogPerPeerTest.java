@@ -2,9 +2,8 @@ package io.jupiter.rpc.security;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
+import io.jupiter.rpc.CapturedLog;
 import io.jupiter.rpc.JupiterServer;
 import io.jupiter.rpc.RawStreamPeer;
 import io.jupiter.rpc.ServiceKey;
@@ -18,11 +17,9 @@ import java.io.DataInputStream;
 import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.slf4j.LoggerFactory;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Issue #38: the refusals one peer causes are logged at most once per {@code refusalLogIntervalMillis} (a minute by
@@ -35,19 +32,8 @@ class RefusalLogPerPeerTest {
     private static final int REFUSALS = 2_000;
     private static final ServiceKey TICKS = ServiceKey.of(TickService.class, ServiceKey.DEFAULT_VERSION);
 
-    private final Logger root = (Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME);
-    private final ListAppender<ILoggingEvent> logged = new ListAppender<>();
-
-    @BeforeEach
-    void listen() {
-        logged.start();
-        root.addAppender(logged);
-    }
-
-    @AfterEach
-    void stopListening() {
-        root.detachAppender(logged);
-    }
+    @RegisterExtension
+    final CapturedLog logged = new CapturedLog();
 
     @Test
     void twoThousandRefusedCallsAndOpensLogOneLinePerCauseAndAreAllCounted() throws Exception {
@@ -102,7 +88,7 @@ class RefusalLogPerPeerTest {
 
     /** Three refused calls a few milliseconds apart, from one peer: the lines they got. */
     private long refusedCallsLogged(JupiterServer server) throws Exception {
-        logged.list.clear();
+        logged.events().clear();
         try (Socket socket = RawCalls.connect(server.localAddress().getPort())) {
             skipAnnouncement(socket);
             for (int i = 0; i < 3; i++) {
@@ -139,7 +125,7 @@ class RefusalLogPerPeerTest {
 
     /** The refusal lines of callers who may not call what they called, for {@code what}. */
     private long lines(String what) {
-        return logged.list.stream().map(ILoggingEvent::getFormattedMessage)
+        return logged.events().stream().map(ILoggingEvent::getFormattedMessage)
                 .filter(line -> line.contains("may not call") && line.contains(what)).count();
     }
 }
