@@ -8,6 +8,7 @@ import io.jupiter.serialization.wire.MessageWrapper;
 import io.jupiter.serialization.wire.ServiceMetadata;
 import io.jupiter.transport.Frame;
 import io.jupiter.transport.ProtocolHeader;
+import io.jupiter.transport.Status;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
@@ -48,6 +49,28 @@ final class RequestFrames {
     Frame streamOpen(ByteBufAllocator alloc, long id, CallTarget target, Object[] args,
                      Map<String, String> attachments) {
         return frame(ProtocolHeader.STREAM_OPEN, alloc, id, target, args, attachments);
+    }
+
+    /**
+     * One of the consumer's messages of a client or bidirectional stream, written in the stream's serializer (the
+     * open's), as a Jupiter consumer sends it against the provider's credit.
+     */
+    Frame streamMessage(ByteBufAllocator alloc, long id, Object message) {
+        ByteBuf body = alloc.buffer();
+        try {
+            serializer.write(body, message);
+        } catch (RuntimeException e) {
+            body.release();
+            throw e;
+        }
+        return new Frame(ProtocolHeader.STREAM_MESSAGE, serializer.type().code(), Status.OK.value(), id, body,
+                System.nanoTime());
+    }
+
+    /** The consumer's end of its messages (the provider's side of the stream goes on, and answers). */
+    static Frame streamEnd(long id) {
+        return new Frame(ProtocolHeader.STREAM_END, (byte) 0, Status.OK.value(), id, Unpooled.EMPTY_BUFFER,
+                System.nanoTime());
     }
 
     /** A stream's credit, as a Jupiter consumer gives it: the provider may send {@code messages} more. */
