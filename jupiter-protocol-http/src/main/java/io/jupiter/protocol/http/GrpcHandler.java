@@ -716,13 +716,14 @@ final class GrpcHandler extends ChannelDuplexHandler {
             return;
         }
         Call call = calls.get(error.stream().id());
-        if (call != null) {
+        if (call != null) { // its trailers say why, then the reset
             fail(ctx, call, StatusTable.BAD_REQUEST.status(), 8, "HTTP/2 " + error.error() + ": "
                     + error.getMessage());
             cancelAtProvider(ctx, call);
+        } else {
+            ctx.write(new DefaultHttp2ResetFrame(error.error()).stream(error.stream()));
+            ctx.flush();
         }
-        ctx.write(new DefaultHttp2ResetFrame(error.error()).stream(error.stream()));
-        ctx.flush();
     }
 
     @Override
