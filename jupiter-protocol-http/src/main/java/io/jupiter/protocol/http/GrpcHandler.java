@@ -3,7 +3,6 @@ package io.jupiter.protocol.http;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
 import io.jupiter.rpc.internal.StatusTable;
-import io.jupiter.rpc.internal.filter.Deadlines;
 import io.jupiter.transport.Frame;
 import io.jupiter.transport.ProtocolHeader;
 import io.jupiter.transport.Status;
@@ -39,7 +38,6 @@ import io.netty.util.concurrent.ScheduledFuture;
 import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -60,13 +58,12 @@ import java.util.function.Consumer;
  *
  * <p>Limits: a request message larger than the body cap resets the stream ({@code RESOURCE_EXHAUSTED}); at most
  * {@value #MAX_CONCURRENT_STREAMS} calls per connection at once (HTTP/2 setting), headers of at most
- * {@value #MAX_HEADER_LIST_SIZE} bytes, {@value #MAX_ATTACHMENTS} metadata entries.
+ * {@value #MAX_HEADER_LIST_SIZE} bytes, {@value GrpcMetadata#MAX_ATTACHMENTS} metadata entries.
  */
 final class GrpcHandler extends ChannelDuplexHandler {
 
     static final int MAX_CONCURRENT_STREAMS = 100;
     static final int MAX_HEADER_LIST_SIZE = 8192;
-    static final int MAX_ATTACHMENTS = 32;
     /**
      * The credit a server stream has at the provider: at most this many of its messages are on their way to the
      * client at once (between the provider and the client's HTTP/2 window); half of it is given back each time
@@ -412,7 +409,7 @@ final class GrpcHandler extends ChannelDuplexHandler {
                 return true;
             }
             Frame open = frames.streamOpen(ctx.alloc(), call.stream.id(), call.target, new Object[0],
-                    attachments(call));
+                    GrpcMetadata.attachments(call.headers));
             raiseConnectionWindow(ctx);
             call.inbound = new ClientMessages(call.stream.id(), call.stream, parser, frames, maxMessageSize);
             armDeadline(ctx, call);
@@ -525,30 +522,10 @@ final class GrpcHandler extends ChannelDuplexHandler {
             throw new ForeignCallException(StatusTable.BAD_REQUEST.status(), "request message: " + e.getMessage());
         }
         Object[] args = {argument};
+        Map<String, String> attachments = GrpcMetadata.attachments(call.headers);
         return call.streamMessages == null
-                ? frames.request(ctx.alloc(), call.stream.id(), target, args, attachments(call))
-                : frames.streamOpen(ctx.alloc(), call.stream.id(), target, args, attachments(call));
-    }
-
-    private static Map<String, String> attachments(Call call) {
-        Map<String, String> attachments = new HashMap<>();
-        long timeout = GrpcTimeout.millis(call.headers.get(GRPC_TIMEOUT));
-        if (timeout > 0) {
-            attachments.put(Deadlines.KEY, Long.toString(timeout));
-        }
-        for (Map.Entry<CharSequence, CharSequence> header : call.headers) {
-            String name = header.getKey().toString().toLowerCase(Locale.ROOT);
-            if (name.startsWith(":") || name.startsWith("grpc-") || name.endsWith("-bin") || name.equals("te")
-                    || name.equals("content-type") || name.equals("user-agent") || name.startsWith("jupiter.")) {
-                continue;
-            }
-            if (attachments.size() >= MAX_ATTACHMENTS) {
-                throw new ForeignCallException(StatusTable.BAD_REQUEST.status(), "more than " + MAX_ATTACHMENTS
-                        + " metadata entries");
-            }
-            attachments.put(name, header.getValue().toString());
-        }
-        return attachments.isEmpty() ? null : attachments;
+                ? frames.request(ctx.alloc(), call.stream.id(), target, args, attachments)
+                : frames.streamOpen(ctx.alloc(), call.stream.id(), target, args, attachments);
     }
 
     @Override
@@ -683,26 +660,14 @@ final class GrpcHandler extends ChannelDuplexHandler {
         calls.remove(call.stream.id());
         buffered -= call.release();
         Http2Headers trailers = call.headersSent ? new DefaultHttp2Headers() : responseHeaders();
-        trailers.setInt(GRPC_STATUS, grpcCode).set(GRPC_MESSAGE, percentEncode(status.name() + ": " + message));
+        trailers.setInt(GRPC_STATUS, grpcCode)
+                .set(GRPC_MESSAGE, GrpcMetadata.percentEncode(status.name() + ": " + message));
         ctx.write(new DefaultHttp2HeadersFrame(trailers, true).stream(call.stream));
         if (grpcCode == 8 && (status == StatusTable.BAD_REQUEST.status()
                 || status == StatusTable.SLOW_CONSUMER.status())) { // the reset frees what the stream queued
             ctx.write(new DefaultHttp2ResetFrame(Http2Error.CANCEL).stream(call.stream));
         }
         ctx.flush();
-    }
-
-    /** gRPC's percent-encoding of {@code grpc-message}: everything outside printable ASCII, and {@code %}. */
-    static String percentEncode(String text) {
-        StringBuilder out = new StringBuilder(text.length());
-        for (byte b : text.getBytes(StandardCharsets.UTF_8)) {
-            if (b >= 0x20 && b <= 0x7e && b != '%') {
-                out.append((char) b);
-            } else {
-                out.append('%').append(String.format("%02X", b & 0xff));
-            }
-        }
-        return out.toString();
     }
 
     /**
