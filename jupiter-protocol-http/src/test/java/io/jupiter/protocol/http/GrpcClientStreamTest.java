@@ -48,6 +48,8 @@ class GrpcClientStreamTest {
             MethodDescriptor.MethodType.BIDI_STREAMING, "echo", StringValue.parser(), StringValue.parser());
     private static final MethodDescriptor<StringValue, Int64Value> STALL = method(
             MethodDescriptor.MethodType.CLIENT_STREAMING, "stall", StringValue.parser(), Int64Value.parser());
+    private static final MethodDescriptor<Int64Value, Int64Value> REJECT = method(
+            MethodDescriptor.MethodType.CLIENT_STREAMING, "reject", Int64Value.parser(), Int64Value.parser());
     private static final MethodDescriptor<StringValue, Int64Value> COUNT = method(
             MethodDescriptor.MethodType.CLIENT_STREAMING, "count", StringValue.parser(), Int64Value.parser());
 
@@ -117,6 +119,19 @@ class GrpcClientStreamTest {
         ClientCalls.asyncClientStreamingCall(channel.newCall(SUM, CallOptions.DEFAULT), empty).onCompleted();
         assertThat(empty.closed.get(30, TimeUnit.SECONDS).getCode()).isEqualTo(Status.Code.OK);
         assertThat(empty.messages).containsExactly(Int64Value.of(0));
+    }
+
+    @Test
+    void theMethodsExceptionEndsTheCallUnknownWithItsMessage() throws Exception {
+        Received<Int64Value> answer = new Received<>();
+        StreamObserver<Int64Value> numbers = ClientCalls.asyncClientStreamingCall(
+                channel.newCall(REJECT, CallOptions.DEFAULT.withDeadlineAfter(30, TimeUnit.SECONDS)), answer);
+        numbers.onNext(Int64Value.of(7));
+        numbers.onNext(Int64Value.of(8));
+        Status status = answer.closed.get(30, TimeUnit.SECONDS);
+        assertThat(status.getCode()).isEqualTo(Status.Code.UNKNOWN);
+        assertThat(status.getDescription()).contains("IllegalArgumentException: rejected 7");
+        assertThat(answer.messages).isEmpty();
     }
 
     @Test

@@ -16,6 +16,9 @@ public interface Tally {
     /** How many messages arrived: reads the first, waits until the test resumes it, then reads the rest. */
     Int64Value stall(Flow.Publisher<StringValue> chunks);
 
+    /** Reads one number and throws {@link IllegalArgumentException} naming it. */
+    Int64Value reject(Flow.Publisher<Int64Value> numbers);
+
     /** How many messages arrived, counting as it reads; notes how its reading ended. */
     Int64Value count(Flow.Publisher<StringValue> chunks);
 }

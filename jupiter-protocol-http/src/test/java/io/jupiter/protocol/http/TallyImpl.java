@@ -66,6 +66,13 @@ final class TallyImpl implements Tally {
     }
 
     @Override
+    public Int64Value reject(Flow.Publisher<Int64Value> numbers) {
+        try (StreamIterator<Int64Value> it = Streams.iterate(numbers)) {
+            throw new IllegalArgumentException("rejected " + it.next().getValue());
+        }
+    }
+
+    @Override
     public Int64Value count(Flow.Publisher<StringValue> chunks) {
         try (StreamIterator<StringValue> it = Streams.iterate(chunks)) {
             while (it.hasNext()) {
