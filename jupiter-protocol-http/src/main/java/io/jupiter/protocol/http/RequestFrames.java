@@ -56,15 +56,8 @@ final class RequestFrames {
      * open's), as a Jupiter consumer sends it against the provider's credit.
      */
     Frame streamMessage(ByteBufAllocator alloc, long id, Object message) {
-        ByteBuf body = alloc.buffer();
-        try {
-            serializer.write(body, message);
-        } catch (RuntimeException e) {
-            body.release();
-            throw e;
-        }
-        return new Frame(ProtocolHeader.STREAM_MESSAGE, serializer.type().code(), Status.OK.value(), id, body,
-                System.nanoTime());
+        return new Frame(ProtocolHeader.STREAM_MESSAGE, serializer.type().code(), Status.OK.value(), id,
+                body(alloc, message), System.nanoTime());
     }
 
     /** The consumer's end of its messages (the provider's side of the stream goes on, and answers). */
@@ -93,13 +86,18 @@ final class RequestFrames {
         ServiceKey key = target.key();
         MessageWrapper message = new MessageWrapper(appName, new ServiceMetadata(key.group(), key.name(),
                 key.version()), target.method().getName(), args, attachments);
+        return new Frame(messageCode, serializer.type().code(), (byte) 0, id, body(alloc, message), System.nanoTime());
+    }
+
+    /** {@code value} written in the serializer; nothing is held when it cannot be written. */
+    private ByteBuf body(ByteBufAllocator alloc, Object value) {
         ByteBuf body = alloc.buffer();
         try {
-            serializer.write(body, message);
+            serializer.write(body, value);
         } catch (RuntimeException e) {
             body.release();
             throw e;
         }
-        return new Frame(messageCode, serializer.type().code(), (byte) 0, id, body, System.nanoTime());
+        return body;
     }
 }

@@ -81,27 +81,6 @@ class GrpcClientStreamTest {
         server.close();
     }
 
-    /** What a call's response observer saw: its messages, then how it ended. */
-    private static final class Received<R> implements StreamObserver<R> {
-        final List<R> messages = new CopyOnWriteArrayList<>();
-        final CompletableFuture<Status> closed = new CompletableFuture<>();
-
-        @Override
-        public void onNext(R value) {
-            messages.add(value);
-        }
-
-        @Override
-        public void onError(Throwable t) {
-            closed.complete(Status.fromThrowable(t));
-        }
-
-        @Override
-        public void onCompleted() {
-            closed.complete(Status.OK);
-        }
-    }
-
     @Test
     void aClientStreamIsSummed() throws Exception {
         Received<Int64Value> answer = new Received<>();

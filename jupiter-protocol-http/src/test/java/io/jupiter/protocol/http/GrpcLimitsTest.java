@@ -16,7 +16,6 @@ import io.grpc.stub.StreamObserver;
 import io.jupiter.rpc.JupiterServer;
 import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.transport.TransportConfig;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -81,27 +80,13 @@ class GrpcLimitsTest {
             ManagedChannel channel = ManagedChannelBuilder.forAddress("127.0.0.1", server.start().getPort())
                     .usePlaintext().build();
             try {
-                CompletableFuture<Status> closed = new CompletableFuture<>();
+                Received<Int64Value> answer = new Received<>();
                 StreamObserver<StringValue> chunks = ClientCalls.asyncClientStreamingCall(channel.newCall(COUNT,
-                        CallOptions.DEFAULT.withDeadlineAfter(20, TimeUnit.SECONDS)), new StreamObserver<>() {
-                            @Override
-                            public void onNext(Int64Value value) {
-                            }
-
-                            @Override
-                            public void onError(Throwable t) {
-                                closed.complete(Status.fromThrowable(t));
-                            }
-
-                            @Override
-                            public void onCompleted() {
-                                closed.complete(Status.OK);
-                            }
-                        });
+                        CallOptions.DEFAULT.withDeadlineAfter(20, TimeUnit.SECONDS)), answer);
                 chunks.onNext(StringValue.of("one"));
                 chunks.onNext(StringValue.of("two"));
                 chunks.onNext(StringValue.of("x".repeat(CAP + 1)));
-                Status status = closed.get(20, TimeUnit.SECONDS);
+                Status status = answer.closed.get(20, TimeUnit.SECONDS);
                 assertThat(status.getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
                 assertThat(status.getDescription()).contains("cap");
                 assertThat(tally.countEnded.get(20, TimeUnit.SECONDS)).as("how the method's reading ended")
