@@ -1,11 +1,9 @@
 package io.jupiter.protocol.http;
 
-import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Parser;
 import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.transport.Frame;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufInputStream;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http2.DefaultHttp2WindowUpdateFrame;
@@ -103,11 +101,7 @@ final class ClientMessages {
         boolean waiting = false;
         while (pending != null && pending.readableBytes() >= 5) {
             int start = pending.readerIndex();
-            if (pending.getByte(start) != 0) {
-                throw new ForeignCallException(StatusTable.BAD_REQUEST.status(),
-                        "compressed messages are not supported");
-            }
-            long length = pending.getUnsignedInt(start + 1);
+            long length = GrpcMessages.length(pending, start);
             if (length > maxMessageSize) {
                 throw new ForeignCallException(StatusTable.BAD_REQUEST.status(), 8,
                         "request message over the " + maxMessageSize + "-byte cap");
@@ -119,7 +113,7 @@ final class ClientMessages {
                 waiting = true;
                 break;
             }
-            Frame message = toFrame(ctx, parse(pending.slice(start + 5, (int) length)));
+            Frame message = toFrame(ctx, GrpcMessages.parse(parser, pending.slice(start + 5, (int) length)));
             pending.skipBytes(5 + (int) length);
             credit--;
             ctx.fireChannelRead(message);
@@ -137,14 +131,6 @@ final class ClientMessages {
                     + held() + " bytes of it)");
         }
         ctx.flush();
-    }
-
-    private Object parse(ByteBuf bytes) {
-        try {
-            return parser.parseFrom(new ByteBufInputStream(bytes));
-        } catch (InvalidProtocolBufferException e) {
-            throw new ForeignCallException(StatusTable.BAD_REQUEST.status(), "request message: " + e.getMessage());
-        }
     }
 
     private Frame toFrame(ChannelHandlerContext ctx, Object message) {

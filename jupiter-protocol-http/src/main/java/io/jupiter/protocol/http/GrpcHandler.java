@@ -1,6 +1,5 @@
 package io.jupiter.protocol.http;
 
-import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
 import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.transport.Frame;
@@ -8,7 +7,6 @@ import io.jupiter.transport.ProtocolHeader;
 import io.jupiter.transport.Status;
 import io.jupiter.transport.TransportConfig;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufInputStream;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelDuplexHandler;
@@ -298,7 +296,7 @@ final class GrpcHandler extends ChannelDuplexHandler {
                 return false;
             }
             sendHeadersOnce(ctx, call);
-            ctx.write(new DefaultHttp2DataFrame(message(ctx, response)).stream(call.stream));
+            ctx.write(new DefaultHttp2DataFrame(GrpcMessages.frame(ctx.alloc(), response)).stream(call.stream));
         }
         data.discardReadComponents();
         call.bytes -= consumed;
@@ -308,11 +306,6 @@ final class GrpcHandler extends ChannelDuplexHandler {
 
     private static Http2Headers responseHeaders() {
         return new DefaultHttp2Headers().status(HttpResponseStatus.OK.codeAsText()).set(CONTENT_TYPE, GRPC);
-    }
-
-    /** A gRPC length-prefixed, uncompressed message. */
-    private static ByteBuf message(ChannelHandlerContext ctx, byte[] bytes) {
-        return ctx.alloc().buffer(5 + bytes.length).writeByte(0).writeInt(bytes.length).writeBytes(bytes);
     }
 
     private void onData(ChannelHandlerContext ctx, Http2DataFrame frame) {
@@ -502,26 +495,7 @@ final class GrpcHandler extends ChannelDuplexHandler {
     private Frame toFrame(ChannelHandlerContext ctx, Call call) {
         CallTarget target = call.target;
         var parser = protobuf.parameterParser(target.method());
-        ByteBuf data = call.data;
-        if (data == null || data.readableBytes() < 5) {
-            throw new ForeignCallException(StatusTable.BAD_REQUEST.status(), "no request message");
-        }
-        if (data.getByte(data.readerIndex()) != 0) {
-            throw new ForeignCallException(StatusTable.BAD_REQUEST.status(), "compressed messages are not supported");
-        }
-        long length = data.getUnsignedInt(data.readerIndex() + 1);
-        if (length != data.readableBytes() - 5) {
-            throw new ForeignCallException(StatusTable.BAD_REQUEST.status(),
-                    "one request message expected (declared " + length
-                    + " bytes, " + (data.readableBytes() - 5) + " sent)");
-        }
-        Object argument;
-        try {
-            argument = parser.parseFrom(new ByteBufInputStream(data.skipBytes(5)));
-        } catch (InvalidProtocolBufferException e) {
-            throw new ForeignCallException(StatusTable.BAD_REQUEST.status(), "request message: " + e.getMessage());
-        }
-        Object[] args = {argument};
+        Object[] args = {GrpcMessages.single(parser, call.data)};
         Map<String, String> attachments = GrpcMetadata.attachments(call.headers);
         return call.streamMessages == null
                 ? frames.request(ctx.alloc(), call.stream.id(), target, args, attachments)
@@ -562,7 +536,8 @@ final class GrpcHandler extends ChannelDuplexHandler {
         calls.remove(call.stream.id());
         buffered -= call.release();
         ctx.write(new DefaultHttp2HeadersFrame(responseHeaders()).stream(call.stream));
-        ctx.write(new DefaultHttp2DataFrame(message(ctx, message.toByteArray())).stream(call.stream));
+        ctx.write(new DefaultHttp2DataFrame(GrpcMessages.frame(ctx.alloc(), message.toByteArray()))
+                .stream(call.stream));
         ctx.write(new DefaultHttp2HeadersFrame(new DefaultHttp2Headers().setInt(GRPC_STATUS, 0), true)
                 .stream(call.stream), promise);
         ctx.flush();
@@ -612,7 +587,8 @@ final class GrpcHandler extends ChannelDuplexHandler {
             }
         } else if (value instanceof Message message) {
             sendHeadersOnce(ctx, call);
-            ctx.write(new DefaultHttp2DataFrame(message(ctx, message.toByteArray())).stream(call.stream))
+            ctx.write(new DefaultHttp2DataFrame(GrpcMessages.frame(ctx.alloc(), message.toByteArray()))
+                            .stream(call.stream))
                     .addListener(written -> {
                         if (written.isSuccess() && calls.get(call.stream.id()) == call
                                 && ++call.writtenSinceCredit >= STREAM_WINDOW / 2) {
