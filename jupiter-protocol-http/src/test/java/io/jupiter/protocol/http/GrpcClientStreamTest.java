@@ -16,6 +16,8 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.ClientCalls;
 import io.grpc.stub.StreamObserver;
 import io.jupiter.rpc.JupiterServer;
+import io.jupiter.rpc.filter.Interceptor;
+import io.jupiter.rpc.filter.Invocation;
 import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.testkit.Await;
 import java.time.Duration;
@@ -111,6 +113,47 @@ class GrpcClientStreamTest {
         assertThat(status.getCode()).isEqualTo(Status.Code.UNKNOWN);
         assertThat(status.getDescription()).contains("IllegalArgumentException: rejected 7");
         assertThat(answer.messages).isEmpty();
+    }
+
+    /** The provider's chain serves these streams: its Authorizer refuses one, its interceptors see the other. */
+    @Test
+    void theServersAuthorizerAndInterceptorsSeeTheStreams() throws Exception {
+        AtomicLong streamsIntercepted = new AtomicLong();
+        try (JupiterServer guarded = JupiterServer.builder().host("127.0.0.1").port(0)
+                .protocols(HttpProtocols.httpAndGrpc())
+                .authorizer((caller, service, method) -> !method.equals("echo"))
+                .interceptor(new Interceptor() {
+                    @Override
+                    public void beforeInvoke(Invocation invocation) {
+                        if (invocation.isStream()) {
+                            streamsIntercepted.incrementAndGet();
+                        }
+                    }
+                })
+                .build()) {
+            guarded.register(new TallyImpl(), Tally.class);
+            ManagedChannel other = NettyChannelBuilder.forAddress("127.0.0.1", guarded.start().getPort())
+                    .usePlaintext().build();
+            try {
+                Received<StringValue> refused = new Received<>();
+                ClientCalls.asyncBidiStreamingCall(other.newCall(ECHO, CallOptions.DEFAULT), refused)
+                        .onNext(StringValue.of("let me in"));
+                Status status = refused.closed.get(30, TimeUnit.SECONDS);
+                assertThat(status.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+                assertThat(status.getDescription()).contains("not authorized");
+
+                Received<Int64Value> answer = new Received<>();
+                StreamObserver<Int64Value> numbers = ClientCalls.asyncClientStreamingCall(
+                        other.newCall(SUM, CallOptions.DEFAULT), answer);
+                numbers.onNext(Int64Value.of(2));
+                numbers.onCompleted();
+                assertThat(answer.closed.get(30, TimeUnit.SECONDS).getCode()).isEqualTo(Status.Code.OK);
+                assertThat(answer.messages).containsExactly(Int64Value.of(2));
+                assertThat(streamsIntercepted).as("streams the interceptor saw").hasValue(1);
+            } finally {
+                other.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
+            }
+        }
     }
 
     @Test
