@@ -1,16 +1,14 @@
 package io.jupiter.protocol.http;
 
-import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
 import io.jupiter.rpc.internal.StatusTable;
-import io.jupiter.rpc.internal.filter.Deadlines;
 import io.jupiter.transport.Frame;
 import io.jupiter.transport.ProtocolHeader;
 import io.jupiter.transport.Status;
 import io.jupiter.transport.TransportConfig;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufInputStream;
 import io.netty.buffer.CompositeByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPipeline;
@@ -21,11 +19,13 @@ import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.DefaultHttp2HeadersFrame;
 import io.netty.handler.codec.http2.DefaultHttp2ResetFrame;
 import io.netty.handler.codec.http2.DefaultHttp2WindowUpdateFrame;
+import io.netty.handler.codec.http2.Http2CodecUtil;
 import io.netty.handler.codec.http2.Http2DataFrame;
 import io.netty.handler.codec.http2.Http2Error;
 import io.netty.handler.codec.http2.Http2FrameCodec;
 import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
 import io.netty.handler.codec.http2.Http2FrameStream;
+import io.netty.handler.codec.http2.Http2FrameStreamException;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2HeadersFrame;
 import io.netty.handler.codec.http2.Http2ResetFrame;
@@ -33,11 +33,12 @@ import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.util.AsciiString;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
+import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * gRPC unary calls over HTTP/2, one per connection, after Netty's {@code Http2FrameCodec}: each call's request
@@ -47,25 +48,32 @@ import java.util.concurrent.TimeUnit;
  * {@code DEADLINE_EXCEEDED} here when it passes first; custom ASCII metadata travels as attachments.
  *
  * <p>A server-streaming method opens a Jupiter stream instead (the open, then credit as messages reach the socket),
- * whose messages and end become the response messages and trailers. A client's {@code RST_STREAM}, or the deadline,
- * sends the provider the cancel a Jupiter consumer would. The health and reflection services
+ * whose messages and end become the response messages and trailers. A client- or bidirectional-streaming method
+ * opens its stream when the call's headers arrive; the client's messages go to it through {@link ClientMessages}, as
+ * its reader asks for them. A client's {@code RST_STREAM}, or the deadline, sends the provider the cancel a Jupiter
+ * consumer would. The health and reflection services
  * ({@link BuiltInService}) are answered here, message by message.
  *
  * <p>Limits: a request message larger than the body cap resets the stream ({@code RESOURCE_EXHAUSTED}); at most
  * {@value #MAX_CONCURRENT_STREAMS} calls per connection at once (HTTP/2 setting), headers of at most
- * {@value #MAX_HEADER_LIST_SIZE} bytes, {@value #MAX_ATTACHMENTS} metadata entries.
+ * {@value #MAX_HEADER_LIST_SIZE} bytes, {@value GrpcMetadata#MAX_ATTACHMENTS} metadata entries.
  */
 final class GrpcHandler extends ChannelDuplexHandler {
 
     static final int MAX_CONCURRENT_STREAMS = 100;
     static final int MAX_HEADER_LIST_SIZE = 8192;
-    static final int MAX_ATTACHMENTS = 32;
     /**
      * The credit a server stream has at the provider: at most this many of its messages are on their way to the
      * client at once (between the provider and the client's HTTP/2 window); half of it is given back each time
      * that many were written to the socket.
      */
     static final int STREAM_WINDOW = 16;
+    /**
+     * The connection's HTTP/2 receive window, raised to this once the connection opens a client stream: streams whose
+     * methods read slowly each hold their stream's window (64 KiB) unread, and sixteen of them may do so before the
+     * connection's other calls wait.
+     */
+    static final int CONNECTION_WINDOW = 1 << 20;
 
     private static final AsciiString GRPC = AsciiString.cached("application/grpc");
     private static final AsciiString GRPC_STATUS = AsciiString.cached("grpc-status");
@@ -90,6 +98,10 @@ final class GrpcHandler extends ChannelDuplexHandler {
         Class<?> streamMessages;
         /** For a server stream: messages written to the client since credit was last given back. */
         int writtenSinceCredit;
+        /** The provider's method it calls; {@code null} for a built-in service's. */
+        CallTarget target;
+        /** For a client or bidirectional stream: the client's messages on their way; else {@code null}. */
+        ClientMessages inbound;
 
         Call(Http2FrameStream stream, Http2Headers headers) {
             this.stream = stream;
@@ -103,6 +115,9 @@ final class GrpcHandler extends ChannelDuplexHandler {
             if (data != null) {
                 data.release();
                 data = null;
+            }
+            if (inbound != null) {
+                inbound.release();
             }
             if (deadline != null) {
                 deadline.cancel(false);
@@ -120,6 +135,7 @@ final class GrpcHandler extends ChannelDuplexHandler {
     private final Map<Integer, Call> calls = new HashMap<>();
     /** Request bytes buffered over all calls of the connection; at most the body cap, as the frame decoder's. */
     private long buffered;
+    private boolean connectionWindowRaised;
 
     private GrpcHandler(MethodLookup lookup, RequestFrames frames, ProtobufMethods protobuf,
                         Map<String, BuiltInService> builtIns, Http2FrameCodec codec, int maxMessageSize) {
@@ -183,7 +199,7 @@ final class GrpcHandler extends ChannelDuplexHandler {
                 ctx.flush();
                 return;
             }
-            if (!routeToBuiltIn(ctx, call)) {
+            if (!routeToBuiltIn(ctx, call) || call.builtIn == null && !place(ctx, call)) {
                 return;
             }
         }
@@ -214,9 +230,14 @@ final class GrpcHandler extends ChannelDuplexHandler {
         return true;
     }
 
-    /** The client half-closed {@code call}: a provider's call is made, a built-in one ends {@code OK}. */
+    /**
+     * The client half-closed {@code call}: a provider's call is made (a client stream's end follows its messages),
+     * a built-in one ends {@code OK}.
+     */
     private void end(ChannelHandlerContext ctx, Call call) {
-        if (call.builtIn == null) {
+        if (call.inbound != null) {
+            onMessages(ctx, call, in -> in.received(ctx, Unpooled.EMPTY_BUFFER, 0, true));
+        } else if (call.builtIn == null) {
             call(ctx, call);
         } else {
             endOk(ctx, call);
@@ -275,7 +296,7 @@ final class GrpcHandler extends ChannelDuplexHandler {
                 return false;
             }
             sendHeadersOnce(ctx, call);
-            ctx.write(new DefaultHttp2DataFrame(message(ctx, response)).stream(call.stream));
+            ctx.write(new DefaultHttp2DataFrame(GrpcMessages.frame(ctx.alloc(), response)).stream(call.stream));
         }
         data.discardReadComponents();
         call.bytes -= consumed;
@@ -287,14 +308,13 @@ final class GrpcHandler extends ChannelDuplexHandler {
         return new DefaultHttp2Headers().status(HttpResponseStatus.OK.codeAsText()).set(CONTENT_TYPE, GRPC);
     }
 
-    /** A gRPC length-prefixed, uncompressed message. */
-    private static ByteBuf message(ChannelHandlerContext ctx, byte[] bytes) {
-        return ctx.alloc().buffer(5 + bytes.length).writeByte(0).writeInt(bytes.length).writeBytes(bytes);
-    }
-
     private void onData(ChannelHandlerContext ctx, Http2DataFrame frame) {
         Call call = calls.get(frame.stream().id());
         int bytes = frame.initialFlowControlledBytes();
+        if (call != null && call.inbound != null) {
+            onStreamData(ctx, call, frame, bytes);
+            return;
+        }
         if (bytes > 0) {
             ctx.write(new DefaultHttp2WindowUpdateFrame(bytes).stream(frame.stream()));
         }
@@ -328,6 +348,84 @@ final class GrpcHandler extends ChannelDuplexHandler {
         }
     }
 
+    /**
+     * A DATA frame of a client stream: its window goes back as its messages go to the method ({@link ClientMessages}),
+     * within the same cap on the bytes the connection's calls buffer as a unary call's.
+     */
+    private void onStreamData(ChannelHandlerContext ctx, Call call, Http2DataFrame frame, int bytes) {
+        if (buffered + frame.content().readableBytes() > maxMessageSize + 5) {
+            onMessages(ctx, call, in -> {
+                in.received(ctx, Unpooled.EMPTY_BUFFER, bytes, false);
+                throw new ForeignCallException(StatusTable.BAD_REQUEST.status(), 8, "the connection's calls buffer"
+                        + " more than the " + maxMessageSize + "-byte cap at once");
+            });
+            return;
+        }
+        onMessages(ctx, call, in -> in.received(ctx, frame.content(), bytes, frame.isEndStream()));
+    }
+
+    /**
+     * Runs {@code step} on a client stream's messages, keeping the connection's count of buffered bytes; a step that
+     * refuses the client's messages ends the call with its status and cancels the stream at the provider.
+     */
+    private void onMessages(ChannelHandlerContext ctx, Call call, Consumer<ClientMessages> step) {
+        ForeignCallException refused = null;
+        try {
+            step.accept(call.inbound);
+        } catch (ForeignCallException e) {
+            refused = e;
+            call.inbound.stopped(ctx);
+        }
+        int held = call.inbound.held();
+        buffered += held - call.bytes;
+        call.bytes = held;
+        if (refused != null && calls.get(call.stream.id()) == call) {
+            fail(ctx, call, refused.status(), refused.grpcCode(), refused.getMessage());
+            cancelAtProvider(ctx, call);
+        }
+    }
+
+    /**
+     * Finds the provider's method {@code call} names (before any of its messages is read); a client or
+     * bidirectional stream opens at once, with no argument (its messages follow), and credit for the answers.
+     * Returns {@code false} if the call was refused.
+     */
+    private boolean place(ChannelHandlerContext ctx, Call call) {
+        try {
+            call.target = target(call);
+            Method method = call.target.method();
+            var parser = protobuf.parameterParser(method);
+            if (ProtobufMethods.serverStreaming(method) || ProtobufMethods.clientStreaming(method)) {
+                call.streamMessages = ProtobufMethods.responseType(method);
+            }
+            if (!ProtobufMethods.clientStreaming(method)) {
+                return true;
+            }
+            Frame open = frames.streamOpen(ctx.alloc(), call.stream.id(), call.target, new Object[0],
+                    GrpcMetadata.attachments(call.headers));
+            raiseConnectionWindow(ctx);
+            call.inbound = new ClientMessages(call.stream.id(), call.stream, parser, frames, maxMessageSize);
+            armDeadline(ctx, call);
+            call.forwarded = true;
+            ctx.fireChannelRead(open);
+            giveCredit(ctx, call, ProtobufMethods.serverStreaming(method) ? STREAM_WINDOW : 1);
+            return true;
+        } catch (ForeignCallException e) {
+            fail(ctx, call, e.status(), e.grpcCode(), e.getMessage());
+        } catch (RuntimeException e) { // the open cannot be written in the server's serializer
+            fail(ctx, call, StatusTable.SERVER_ERROR.status(), StatusCodes.grpc(StatusTable.SERVER_ERROR.status()),
+                    e.getMessage());
+        }
+        return false;
+    }
+
+    private void raiseConnectionWindow(ChannelHandlerContext ctx) {
+        if (!connectionWindowRaised) {
+            connectionWindowRaised = true;
+            ctx.write(new DefaultHttp2WindowUpdateFrame(CONNECTION_WINDOW - Http2CodecUtil.DEFAULT_WINDOW_SIZE));
+        }
+    }
+
     private void call(ChannelHandlerContext ctx, Call call) {
         Frame request;
         try {
@@ -342,6 +440,17 @@ final class GrpcHandler extends ChannelDuplexHandler {
         } finally {
             buffered -= call.release(); // the request is read (or refused): its bytes are free
         }
+        armDeadline(ctx, call);
+        ctx.flush();
+        call.forwarded = true;
+        ctx.fireChannelRead(request);
+        if (call.streamMessages != null) {
+            giveCredit(ctx, call, STREAM_WINDOW);
+        }
+    }
+
+    /** Ends {@code call} {@code DEADLINE_EXCEEDED} when its {@code grpc-timeout} passes, and cancels it there. */
+    private void armDeadline(ChannelHandlerContext ctx, Call call) {
         long timeout = GrpcTimeout.millis(call.headers.get(GRPC_TIMEOUT));
         if (timeout > 0) {
             call.deadline = ctx.executor().schedule(() -> {
@@ -351,12 +460,6 @@ final class GrpcHandler extends ChannelDuplexHandler {
                     cancelAtProvider(ctx, call);
                 }
             }, timeout, TimeUnit.MILLISECONDS);
-        }
-        ctx.flush();
-        call.forwarded = true;
-        ctx.fireChannelRead(request);
-        if (call.streamMessages != null) {
-            giveCredit(ctx, call, STREAM_WINDOW);
         }
     }
 
@@ -379,62 +482,24 @@ final class GrpcHandler extends ChannelDuplexHandler {
         }
     }
 
-    private Frame toFrame(ChannelHandlerContext ctx, Call call) {
+    private CallTarget target(Call call) {
         String path = String.valueOf(call.headers.path());
         int slash = path.lastIndexOf('/');
         if (!path.startsWith("/") || slash <= 1 || slash == path.length() - 1) {
             throw new ForeignCallException(StatusTable.SERVICE_NOT_FOUND.status(), "path " + path
                     + " (expected: /{service}/{method})");
         }
-        CallTarget target = lookup.find(path.substring(1, slash), path.substring(slash + 1), null, null, 1);
-        var parser = protobuf.parameterParser(target.method());
-        if (ProtobufMethods.serverStreaming(target.method())) {
-            call.streamMessages = ProtobufMethods.responseType(target.method());
-        }
-        ByteBuf data = call.data;
-        if (data == null || data.readableBytes() < 5) {
-            throw new ForeignCallException(StatusTable.BAD_REQUEST.status(), "no request message");
-        }
-        if (data.getByte(data.readerIndex()) != 0) {
-            throw new ForeignCallException(StatusTable.BAD_REQUEST.status(), "compressed messages are not supported");
-        }
-        long length = data.getUnsignedInt(data.readerIndex() + 1);
-        if (length != data.readableBytes() - 5) {
-            throw new ForeignCallException(StatusTable.BAD_REQUEST.status(),
-                    "one request message expected (declared " + length
-                    + " bytes, " + (data.readableBytes() - 5) + " sent)");
-        }
-        Object argument;
-        try {
-            argument = parser.parseFrom(new ByteBufInputStream(data.skipBytes(5)));
-        } catch (InvalidProtocolBufferException e) {
-            throw new ForeignCallException(StatusTable.BAD_REQUEST.status(), "request message: " + e.getMessage());
-        }
-        Object[] args = {argument};
-        return call.streamMessages == null
-                ? frames.request(ctx.alloc(), call.stream.id(), target, args, attachments(call))
-                : frames.streamOpen(ctx.alloc(), call.stream.id(), target, args, attachments(call));
+        return lookup.find(path.substring(1, slash), path.substring(slash + 1), null, null, 1);
     }
 
-    private static Map<String, String> attachments(Call call) {
-        Map<String, String> attachments = new HashMap<>();
-        long timeout = GrpcTimeout.millis(call.headers.get(GRPC_TIMEOUT));
-        if (timeout > 0) {
-            attachments.put(Deadlines.KEY, Long.toString(timeout));
-        }
-        for (Map.Entry<CharSequence, CharSequence> header : call.headers) {
-            String name = header.getKey().toString().toLowerCase(Locale.ROOT);
-            if (name.startsWith(":") || name.startsWith("grpc-") || name.endsWith("-bin") || name.equals("te")
-                    || name.equals("content-type") || name.equals("user-agent") || name.startsWith("jupiter.")) {
-                continue;
-            }
-            if (attachments.size() >= MAX_ATTACHMENTS) {
-                throw new ForeignCallException(StatusTable.BAD_REQUEST.status(), "more than " + MAX_ATTACHMENTS
-                        + " metadata entries");
-            }
-            attachments.put(name, header.getValue().toString());
-        }
-        return attachments.isEmpty() ? null : attachments;
+    private Frame toFrame(ChannelHandlerContext ctx, Call call) {
+        CallTarget target = call.target;
+        var parser = protobuf.parameterParser(target.method());
+        Object[] args = {GrpcMessages.single(parser, call.data)};
+        Map<String, String> attachments = GrpcMetadata.attachments(call.headers);
+        return call.streamMessages == null
+                ? frames.request(ctx.alloc(), call.stream.id(), target, args, attachments)
+                : frames.streamOpen(ctx.alloc(), call.stream.id(), target, args, attachments);
     }
 
     @Override
@@ -446,6 +511,10 @@ final class GrpcHandler extends ChannelDuplexHandler {
         byte code = ProtocolHeader.messageCode(frame.getByte(frame.readerIndex() + ProtocolHeader.SIGN_OFFSET));
         if (code == ProtocolHeader.STREAM_MESSAGE || code == ProtocolHeader.STREAM_END) {
             writeStreamFrame(ctx, frame, code, promise);
+            return;
+        }
+        if (code == ProtocolHeader.STREAM_CREDIT || code == ProtocolHeader.STREAM_CANCEL) {
+            clientMessagesFlow(ctx, frame, code, promise);
             return;
         }
         Answer answer = Answer.take(frame);
@@ -467,7 +536,8 @@ final class GrpcHandler extends ChannelDuplexHandler {
         calls.remove(call.stream.id());
         buffered -= call.release();
         ctx.write(new DefaultHttp2HeadersFrame(responseHeaders()).stream(call.stream));
-        ctx.write(new DefaultHttp2DataFrame(message(ctx, message.toByteArray())).stream(call.stream));
+        ctx.write(new DefaultHttp2DataFrame(GrpcMessages.frame(ctx.alloc(), message.toByteArray()))
+                .stream(call.stream));
         ctx.write(new DefaultHttp2HeadersFrame(new DefaultHttp2Headers().setInt(GRPC_STATUS, 0), true)
                 .stream(call.stream), promise);
         ctx.flush();
@@ -517,7 +587,8 @@ final class GrpcHandler extends ChannelDuplexHandler {
             }
         } else if (value instanceof Message message) {
             sendHeadersOnce(ctx, call);
-            ctx.write(new DefaultHttp2DataFrame(message(ctx, message.toByteArray())).stream(call.stream))
+            ctx.write(new DefaultHttp2DataFrame(GrpcMessages.frame(ctx.alloc(), message.toByteArray()))
+                            .stream(call.stream))
                     .addListener(written -> {
                         if (written.isSuccess() && calls.get(call.stream.id()) == call
                                 && ++call.writtenSinceCredit >= STREAM_WINDOW / 2) {
@@ -533,12 +604,40 @@ final class GrpcHandler extends ChannelDuplexHandler {
         }
     }
 
+    /**
+     * The provider's credit for a client stream's messages (its method's reader asks for more), or its cancel of them
+     * (the method reads no more; the stream goes on and answers).
+     */
+    private void clientMessagesFlow(ChannelHandlerContext ctx, ByteBuf frame, byte code, ChannelPromise promise) {
+        long id;
+        int messages;
+        try {
+            int start = frame.readerIndex();
+            id = frame.getLong(start + ProtocolHeader.ID_OFFSET);
+            messages = code == ProtocolHeader.STREAM_CREDIT && frame.readableBytes() >= ProtocolHeader.HEADER_SIZE + 4
+                    ? frame.getInt(start + ProtocolHeader.HEADER_SIZE) : 0;
+        } finally {
+            frame.release();
+        }
+        promise.trySuccess();
+        Call call = id > Integer.MAX_VALUE ? null : calls.get((int) id);
+        if (call == null || call.inbound == null) {
+            return; // ended meanwhile
+        }
+        if (code == ProtocolHeader.STREAM_CANCEL) {
+            onMessages(ctx, call, in -> in.stopped(ctx));
+        } else if (messages > 0) {
+            onMessages(ctx, call, in -> in.credit(ctx, messages));
+        }
+    }
+
     /** Ends {@code call} with a trailers-only response carrying {@code grpcCode}. */
     private void fail(ChannelHandlerContext ctx, Call call, Status status, int grpcCode, String message) {
         calls.remove(call.stream.id());
         buffered -= call.release();
         Http2Headers trailers = call.headersSent ? new DefaultHttp2Headers() : responseHeaders();
-        trailers.setInt(GRPC_STATUS, grpcCode).set(GRPC_MESSAGE, percentEncode(status.name() + ": " + message));
+        trailers.setInt(GRPC_STATUS, grpcCode)
+                .set(GRPC_MESSAGE, GrpcMetadata.percentEncode(status.name() + ": " + message));
         ctx.write(new DefaultHttp2HeadersFrame(trailers, true).stream(call.stream));
         if (grpcCode == 8 && (status == StatusTable.BAD_REQUEST.status()
                 || status == StatusTable.SLOW_CONSUMER.status())) { // the reset frees what the stream queued
@@ -547,17 +646,25 @@ final class GrpcHandler extends ChannelDuplexHandler {
         ctx.flush();
     }
 
-    /** gRPC's percent-encoding of {@code grpc-message}: everything outside printable ASCII, and {@code %}. */
-    static String percentEncode(String text) {
-        StringBuilder out = new StringBuilder(text.length());
-        for (byte b : text.getBytes(StandardCharsets.UTF_8)) {
-            if (b >= 0x20 && b <= 0x7e && b != '%') {
-                out.append((char) b);
-            } else {
-                out.append('%').append(String.format("%02X", b & 0xff));
-            }
+    /**
+     * A stream error Netty's codec raised (a client that sent beyond its stream's HTTP/2 window, say): that call
+     * ends {@code RESOURCE_EXHAUSTED} and its stream is reset; the connection serves on.
+     */
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (!(cause instanceof Http2FrameStreamException error)) {
+            ctx.fireExceptionCaught(cause);
+            return;
         }
-        return out.toString();
+        Call call = calls.get(error.stream().id());
+        if (call != null) { // its trailers say why, then the reset
+            fail(ctx, call, StatusTable.BAD_REQUEST.status(), 8, "HTTP/2 " + error.error() + ": "
+                    + error.getMessage());
+            cancelAtProvider(ctx, call);
+        } else {
+            ctx.write(new DefaultHttp2ResetFrame(error.error()).stream(error.stream()));
+            ctx.flush();
+        }
     }
 
     @Override

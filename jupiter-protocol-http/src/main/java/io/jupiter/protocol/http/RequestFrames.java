@@ -8,6 +8,7 @@ import io.jupiter.serialization.wire.MessageWrapper;
 import io.jupiter.serialization.wire.ServiceMetadata;
 import io.jupiter.transport.Frame;
 import io.jupiter.transport.ProtocolHeader;
+import io.jupiter.transport.Status;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
@@ -50,6 +51,21 @@ final class RequestFrames {
         return frame(ProtocolHeader.STREAM_OPEN, alloc, id, target, args, attachments);
     }
 
+    /**
+     * One of the consumer's messages of a client or bidirectional stream, written in the stream's serializer (the
+     * open's), as a Jupiter consumer sends it against the provider's credit.
+     */
+    Frame streamMessage(ByteBufAllocator alloc, long id, Object message) {
+        return new Frame(ProtocolHeader.STREAM_MESSAGE, serializer.type().code(), Status.OK.value(), id,
+                body(alloc, message), System.nanoTime());
+    }
+
+    /** The consumer's end of its messages (the provider's side of the stream goes on, and answers). */
+    static Frame streamEnd(long id) {
+        return new Frame(ProtocolHeader.STREAM_END, (byte) 0, Status.OK.value(), id, Unpooled.EMPTY_BUFFER,
+                System.nanoTime());
+    }
+
     /** A stream's credit, as a Jupiter consumer gives it: the provider may send {@code messages} more. */
     static Frame credit(ByteBufAllocator alloc, long id, int messages) {
         return new Frame(ProtocolHeader.STREAM_CREDIT, (byte) 0, (byte) 0, id, alloc.buffer(4).writeInt(messages),
@@ -70,13 +86,18 @@ final class RequestFrames {
         ServiceKey key = target.key();
         MessageWrapper message = new MessageWrapper(appName, new ServiceMetadata(key.group(), key.name(),
                 key.version()), target.method().getName(), args, attachments);
+        return new Frame(messageCode, serializer.type().code(), (byte) 0, id, body(alloc, message), System.nanoTime());
+    }
+
+    /** {@code value} written in the serializer; nothing is held when it cannot be written. */
+    private ByteBuf body(ByteBufAllocator alloc, Object value) {
         ByteBuf body = alloc.buffer();
         try {
-            serializer.write(body, message);
+            serializer.write(body, value);
         } catch (RuntimeException e) {
             body.release();
             throw e;
         }
-        return new Frame(messageCode, serializer.type().code(), (byte) 0, id, body, System.nanoTime());
+        return body;
     }
 }

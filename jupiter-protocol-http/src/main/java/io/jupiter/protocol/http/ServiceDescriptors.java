@@ -21,7 +21,7 @@ import java.util.TreeMap;
  * The protobuf descriptors of what a server serves over gRPC, for the reflection service. A Jupiter service is a Java
  * interface, not a compiled {@code .proto}, so its file is written here: one file per service named
  * {@code jupiter/{service name with / for .}.proto}, whose package and service spell the service's name, with one
- * rpc per gRPC-callable method (one protobuf message in, one out or a server stream of them), importing the files
+ * rpc per gRPC-callable method (one protobuf message in, one out, or streams of them), importing the files
  * of those messages.
  *
  * <p>A service is described when its name is registered once (several groups or versions under one name are not
@@ -135,7 +135,7 @@ final class ServiceDescriptors {
                 .setName(serviceName.substring(dot + 1));
         Set<FileDescriptor> imports = new LinkedHashSet<>();
         for (Method m : methods) {
-            Descriptor in = descriptor(m.getParameterTypes()[0]);
+            Descriptor in = descriptor(ProtobufMethods.requestType(m));
             Descriptor out = descriptor(ProtobufMethods.responseType(m));
             imports.add(in.getFile());
             imports.add(out.getFile());
@@ -143,6 +143,9 @@ final class ServiceDescriptors {
                     .setInputType("." + in.getFullName()).setOutputType("." + out.getFullName());
             if (ProtobufMethods.serverStreaming(m)) {
                 method.setServerStreaming(true);
+            }
+            if (ProtobufMethods.clientStreaming(m)) {
+                method.setClientStreaming(true);
             }
             service.addMethod(method);
         }
@@ -176,7 +179,7 @@ final class ServiceDescriptors {
         Set<FileDescriptor> files = new LinkedHashSet<>();
         for (List<Method> methods : services.values()) {
             for (Method m : methods) {
-                addWithImports(descriptor(m.getParameterTypes()[0]).getFile(), files);
+                addWithImports(descriptor(ProtobufMethods.requestType(m)).getFile(), files);
                 addWithImports(descriptor(ProtobufMethods.responseType(m)).getFile(), files);
             }
         }

@@ -45,6 +45,7 @@ class GrpcHealthAndReflectionTest {
 
     private static final String GREETER = Greeter.class.getName();
     private static final String TICKER = Ticker.class.getName();
+    private static final String TALLY = Tally.class.getName();
 
     private static JupiterServer server;
     private static ManagedChannel channel;
@@ -55,6 +56,7 @@ class GrpcHealthAndReflectionTest {
         server.register(new GreeterImpl(), Greeter.class);
         server.register(new CalculatorImpl(), Calculator.class); // no protobuf method: not described
         server.register(new TickerImpl(), Ticker.class); // server streams
+        server.register(new TallyImpl(), Tally.class); // client and bidirectional streams
         channel = ManagedChannelBuilder.forAddress("127.0.0.1", server.start().getPort()).usePlaintext().build();
     }
 
@@ -95,7 +97,7 @@ class GrpcHealthAndReflectionTest {
             assertThat(list.getValidHost()).isEqualTo("localhost");
             assertThat(list.getOriginalRequest().getListServices()).isEqualTo("*");
             assertThat(list.getListServicesResponse().getServiceList()).extracting(ServiceResponse::getName)
-                    .containsExactly(GREETER, TICKER);
+                    .containsExactly(GREETER, TALLY, TICKER);
         }
     }
 
@@ -109,6 +111,23 @@ class GrpcHealthAndReflectionTest {
             assertThat(count.isServerStreaming()).isTrue();
             assertThat(count.isClientStreaming()).isFalse();
             assertThat(count.getOutputType().getFullName()).isEqualTo("google.protobuf.Int64Value");
+        }
+    }
+
+    @Test
+    void reflectionDescribesClientAndBidirectionalStreamingMethods() throws Exception {
+        try (Reflection reflection = new Reflection()) {
+            FileDescriptor file = build(reflection.ask(ServerReflectionRequest.newBuilder()
+                    .setFileContainingSymbol(TALLY).build()).getFileDescriptorResponse()
+                    .getFileDescriptorProtoList()).get(ServiceDescriptors.fileName(TALLY));
+            Descriptors.MethodDescriptor sum = file.findServiceByName("Tally").findMethodByName("sum");
+            assertThat(sum.isClientStreaming()).isTrue();
+            assertThat(sum.isServerStreaming()).isFalse();
+            assertThat(sum.getInputType().getFullName()).isEqualTo("google.protobuf.Int64Value");
+            Descriptors.MethodDescriptor echo = file.findServiceByName("Tally").findMethodByName("echo");
+            assertThat(echo.isClientStreaming()).isTrue();
+            assertThat(echo.isServerStreaming()).isTrue();
+            assertThat(echo.getInputType().getFullName()).isEqualTo("google.protobuf.StringValue");
         }
     }
 
@@ -160,7 +179,7 @@ class GrpcHealthAndReflectionTest {
         try (Reflection reflection = new Reflection(v1)) {
             assertThat(reflection.ask(ServerReflectionRequest.newBuilder().setListServices("").build())
                     .getListServicesResponse().getServiceList()).extracting(ServiceResponse::getName)
-                    .containsExactly(GREETER, TICKER);
+                    .containsExactly(GREETER, TALLY, TICKER);
         }
     }
 

@@ -9,7 +9,10 @@ import io.grpc.ManagedChannelBuilder;
 import io.grpc.stub.ClientCalls;
 import io.jupiter.rpc.JupiterServer;
 import io.jupiter.rpc.metrics.MetricNames;
+import io.netty.handler.codec.http2.Http2Headers;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -18,16 +21,19 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * Hostile HTTP/2 peers against the sniffing port, on real sockets: rapid resets, more streams than allowed, huge
- * header lists, a SETTINGS flood. Each attack ends with its stream refused or its connection closed, nothing of it
- * reaches the provider, and a grpc-java client on another connection is served throughout.
+ * header lists, a SETTINGS flood, a client stream sent beyond its window. Each attack ends with its stream refused
+ * or its connection closed, nothing of it reaches the provider (but the client stream's first messages), and a
+ * grpc-java client on another connection is served throughout.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class HostileHttp2Test {
 
     private static final String SAY_HELLO = "/" + Greeter.class.getName() + "/sayHello";
+    private static final String STALL = "/" + Tally.class.getName() + "/stall";
     private static final int REFUSED_STREAM = 0x7;
     private static final int CANCEL = 0x8;
 
+    private final TallyImpl tally = new TallyImpl();
     private JupiterServer server;
     private int port;
     private ManagedChannel bystander;
@@ -36,6 +42,7 @@ class HostileHttp2Test {
     void start() {
         server = JupiterServer.builder().host("127.0.0.1").port(0).protocols(HttpProtocols.httpAndGrpc()).build();
         server.register(new GreeterImpl(), Greeter.class);
+        server.register(tally, Tally.class);
         port = server.start().getPort();
         bystander = ManagedChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build();
         assertBystanderServed();
@@ -43,6 +50,7 @@ class HostileHttp2Test {
 
     @AfterEach
     void stop() throws InterruptedException {
+        tally.resume.countDown();
         assertBystanderServed();
         bystander.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
         server.close();
@@ -80,6 +88,53 @@ class HostileHttp2Test {
             }
         }
         assertThat(requestsReceived()).as("requests that reached the provider").isEqualTo(before);
+    }
+
+    /**
+     * A client stream whose peer sends 100 messages of 16,000 bytes at once, never waiting for window, to a method
+     * that reads one and stalls: past its stream's HTTP/2 window (64 KiB, and what the method's reader took, about 40
+     * messages) Netty's codec raises a stream error; that call ends RESOURCE_EXHAUSTED saying so and its stream is
+     * reset, and the same connection serves the next call. (Each frame the peer still sends on the reset stream is
+     * answered with a reset of its own; past 200 in 30 s Netty closes the connection, so a peer that goes on gets
+     * its connection closed.)
+     */
+    @Test
+    void aClientStreamSentBeyondItsWindowIsResetAndItsConnectionServesOn() throws Exception {
+        try (RawHttp2Client attacker = new RawHttp2Client(port, 0)) {
+            attacker.headers(1, RawHttp2Client.grpcHeaders(STALL), false);
+            byte[] chunk = grpcMessage(StringValue.of("s".repeat(16_000)).toByteArray());
+            for (int i = 0; i < 100; i++) {
+                attacker.frame(RawHttp2Client.DATA, 0, 1, chunk);
+            }
+            attacker.flush();
+            RawHttp2Client.Frame trailers = attacker.readUntil(f -> f.streamId() == 1
+                    && f.type() == RawHttp2Client.HEADERS || f.type() == RawHttp2Client.GOAWAY);
+            assertThat(trailers).as("stream 1's trailers").isNotNull();
+            assertThat(trailers.type()).isEqualTo(RawHttp2Client.HEADERS);
+            Http2Headers status = attacker.decode(trailers);
+            assertThat(status.get("grpc-status")).as("grpc-status").hasToString("8");
+            assertThat(status.get("grpc-message")).as("grpc-message").asString().contains("FLOW_CONTROL_ERROR");
+            RawHttp2Client.Frame reset = attacker.readUntil(f -> f.streamId() == 1
+                    && f.type() == RawHttp2Client.RST_STREAM || f.type() == RawHttp2Client.GOAWAY);
+            assertThat(reset).as("the server's answer to stream 1").isNotNull();
+            assertThat(reset.type()).isEqualTo(RawHttp2Client.RST_STREAM);
+
+            attacker.headers(3, RawHttp2Client.grpcHeaders(SAY_HELLO), false);
+            attacker.frame(RawHttp2Client.DATA, RawHttp2Client.END_STREAM, 3,
+                    grpcMessage(StringValue.of("after").toByteArray()));
+            attacker.flush();
+            RawHttp2Client.Frame answer = attacker.readUntil(f -> f.streamId() == 3
+                    && f.type() == RawHttp2Client.DATA || f.type() == RawHttp2Client.GOAWAY);
+            assertThat(answer).as("the next call's answer on the same connection").isNotNull();
+            assertThat(answer.type()).isEqualTo(RawHttp2Client.DATA);
+            assertThat(StringValue.parseFrom(Arrays.copyOfRange(answer.payload(), 5, answer.payload().length))
+                    .getValue()).isEqualTo("Hello, after");
+        }
+    }
+
+    /** A gRPC length-prefixed, uncompressed message. */
+    private static byte[] grpcMessage(byte[] message) {
+        return ByteBuffer.allocate(5 + message.length).put((byte) 0).putInt(message.length).put(message).array();
     }
 
     /** At most 100 streams at once: the 101st is refused, the 100 before it are still served. */

@@ -39,21 +39,23 @@ class NodeGrpcClientTest {
     }
 
     @Test
-    void grpcJsCallsUnaryMethodsWithMetadataErrorsAndDeadlines() throws Exception {
+    void grpcJsCallsUnaryMethodsWithMetadataErrorsAndDeadlinesAndAClientStream() throws Exception {
         // Node resolves require() from the script's own directory: run a copy beside node_modules.
         Path script = Files.copy(SCRIPT, NODE_DIR.resolve(SCRIPT.getFileName()), StandardCopyOption.REPLACE_EXISTING);
         try (JupiterServer server = JupiterServer.builder().host("127.0.0.1").port(0)
                 .protocols(HttpProtocols.httpAndGrpc()).build()) {
             server.register(new GreeterImpl(), Greeter.class);
+            server.register(new TallyImpl(), Tally.class);
             int port = server.start().getPort();
             Result client = run(List.of("node", script.getFileName().toString(), "127.0.0.1:" + port,
-                    Greeter.class.getName()), NODE_DIR, 60);
+                    Greeter.class.getName(), Tally.class.getName()), NODE_DIR, 60);
             assertThat(client.exitCode).as(client.output).isZero();
             List<String> lines = client.output.lines().filter(l -> l.startsWith("{")).toList();
-            assertThat(lines).hasSize(3);
+            assertThat(lines).hasSize(4);
             assertThat(lines.get(0)).isEqualTo("{\"reply\":\"Hello, Node of acme\"}");
             assertThat(lines.get(1)).startsWith("{\"code\":2,").contains("IllegalArgumentException: from node");
             assertThat(lines.get(2)).startsWith("{\"code\":4,"); // DEADLINE_EXCEEDED
+            assertThat(lines.get(3)).isEqualTo("{\"reply\":6}"); // client streaming: 1 + 2 + 3
         }
     }
 

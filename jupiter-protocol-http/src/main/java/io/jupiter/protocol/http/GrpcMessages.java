@@ -1,0 +1,68 @@
+package io.jupiter.protocol.http;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.Parser;
+import io.jupiter.rpc.internal.StatusTable;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.ByteBufInputStream;
+
+/**
+ * gRPC's length-prefixed messages: a flag byte (0: not compressed, the only kind taken), a 4-byte length, the
+ * protobuf bytes.
+ */
+final class GrpcMessages {
+
+    /** The flag byte and the length before each message. */
+    static final int PREFIX = 5;
+
+    private GrpcMessages() {
+    }
+
+    /** {@code bytes} as one uncompressed message. */
+    static ByteBuf frame(ByteBufAllocator alloc, byte[] bytes) {
+        return alloc.buffer(PREFIX + bytes.length).writeByte(0).writeInt(bytes.length).writeBytes(bytes);
+    }
+
+    /**
+     * The length of the message starting at {@code at}, whose prefix must be readable there.
+     *
+     * @throws ForeignCallException INVALID_ARGUMENT for a compressed message
+     */
+    static long length(ByteBuf data, int at) {
+        if (data.getByte(at) != 0) {
+            throw new ForeignCallException(StatusTable.BAD_REQUEST.status(), "compressed messages are not supported");
+        }
+        return data.getUnsignedInt(at + 1);
+    }
+
+    /**
+     * The one message {@code data} holds (a unary or server-streaming call's request).
+     *
+     * @throws ForeignCallException INVALID_ARGUMENT for none, several, a compressed or an unreadable one
+     */
+    static Object single(Parser<?> parser, ByteBuf data) {
+        if (data == null || data.readableBytes() < PREFIX) {
+            throw new ForeignCallException(StatusTable.BAD_REQUEST.status(), "no request message");
+        }
+        long length = length(data, data.readerIndex());
+        if (length != data.readableBytes() - PREFIX) {
+            throw new ForeignCallException(StatusTable.BAD_REQUEST.status(), "one request message expected (declared "
+                    + length + " bytes, " + (data.readableBytes() - PREFIX) + " sent)");
+        }
+        return parse(parser, data.slice(data.readerIndex() + PREFIX, (int) length));
+    }
+
+    /**
+     * A message's protobuf bytes, parsed.
+     *
+     * @throws ForeignCallException INVALID_ARGUMENT when they are not a message of the parser's type
+     */
+    static Object parse(Parser<?> parser, ByteBuf bytes) {
+        try {
+            return parser.parseFrom(new ByteBufInputStream(bytes));
+        } catch (InvalidProtocolBufferException e) {
+            throw new ForeignCallException(StatusTable.BAD_REQUEST.status(), "request message: " + e.getMessage());
+        }
+    }
+}
