@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.codahale.metrics.Counting;
 import com.sun.management.UnixOperatingSystemMXBean;
+import io.jupiter.rpc.metrics.MetricNames;
 import io.jupiter.testkit.Await;
 import io.jupiter.testkit.OwnThreads;
 import io.jupiter.transport.TransportConfig;
@@ -31,8 +32,11 @@ import org.junit.jupiter.api.Test;
 class ManyConnectionsTest {
 
     private static final int CONNECTIONS = 10_000;
-    // Six heartbeat periods: a client JVM starved of CPU for a few seconds must not lose its connections.
-    private static final long READER_IDLE_MILLIS = 6_000;
+    // Twenty heartbeat periods. On a loaded 2-core machine the provider was seen reading heartbeats 3.5 to 7.6 s late
+    // on thousands of connections at load 9-13 (a 6 s reader-idle time closed live connections during the idle wait),
+    // and answering pings over 13.5 s late on some at load 19; 20 s is above that. Without heartbeats every
+    // connection would still be closed within the period and a half the test waits.
+    private static final long READER_IDLE_MILLIS = 20_000;
 
     @Test
     void tenThousandConnectionsStayOpenAndAnswered() throws Exception {
@@ -44,8 +48,12 @@ class ManyConnectionsTest {
         TransportConfig transport = TransportConfig.builder().threadNamePrefix("jupiter-acceptor").ioThreads(2)
                 .maxConnections(2 * CONNECTIONS, CONNECTIONS)
                 .writerIdleMillis(0).readerIdleMillis(READER_IDLE_MILLIS).build();
+        // The burst of one call per connection queues all 10,000 at once: with the default queue rule a loaded machine
+        // that takes over a second to drain it sheds some of them (1,279 once), which is that rule's job and its own
+        // tests' subject, not this one's. Here the queue holds them all and never stands, so every call runs and is
+        // answered however slow the machine.
         try (JupiterServer server = JupiterServer.builder().host("127.0.0.1").port(0).transportConfig(transport)
-                .build()) {
+                .queueCapacity(CONNECTIONS).queueTargetMillis(0).build()) {
             server.register(new EchoServiceImpl());
             int port = server.start().getPort();
             long heapBefore = usedHeapAfterGc();
@@ -69,13 +77,13 @@ class ManyConnectionsTest {
                         + "%d B/connection (provider side)%n", CONNECTIONS, heapPerConnection, directPerConnection);
                 assertThat(heapPerConnection).isLessThan(16 * 1024);
 
-                // Two reader-idle periods with no calls: only the client's heartbeats keep the connections open.
-                TimeUnit.MILLISECONDS.sleep(2 * READER_IDLE_MILLIS);
+                // A reader-idle period and a half without calls: only the heartbeats keep the connections open.
+                TimeUnit.MILLISECONDS.sleep(READER_IDLE_MILLIS + READER_IDLE_MILLIS / 2);
                 assertThat(server.connectionCount()).isEqualTo(CONNECTIONS);
 
                 in.write("call\n");
                 in.flush();
-                String answered = readLine(out, "answered ", 90);
+                String answered = readLine(out, "answered ", 150); // the flood waits 120 s for them
                 // What the provider saw of the burst, for a failure's diagnosis (requests read, answers written).
                 server.metrics().registry().getMetrics().forEach((name, metric) -> {
                     if (metric instanceof Counting counting) {
@@ -85,6 +93,8 @@ class ManyConnectionsTest {
                 assertThat(answered).as("provider holds %d connections", server.connectionCount())
                         .startsWith("answered " + CONNECTIONS + " in ");
                 System.out.println("ManyConnectionsTest: one call on every connection: " + answered);
+                assertThat(server.metrics().registry().meter(MetricNames.QUEUE_SHED).getCount())
+                        .as("calls shed instead of run").isZero();
 
                 in.write("quit\n");
                 in.flush();

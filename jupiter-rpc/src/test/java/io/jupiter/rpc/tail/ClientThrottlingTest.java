@@ -12,6 +12,7 @@ import io.jupiter.rpc.cluster.ClientThrottling;
 import io.jupiter.rpc.exception.ServerBusyException;
 import io.jupiter.rpc.exception.ThrottledException;
 import io.jupiter.rpc.exception.TimeoutException;
+import io.jupiter.rpc.metrics.MetricNames;
 import io.jupiter.testkit.Await;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -47,7 +48,7 @@ class ClientThrottlingTest {
                 .clientThrottling(ClientThrottling.of(200, 10_000)).build();
         assertThat(tail.whoAfter(0)).isEqualTo("p");
 
-        long before = provider.calls.get();
+        long before = received();
         int throttled = 0;
         ThrottledException seen = null;
         for (int i = 0; i < 60; i++) {
@@ -61,13 +62,15 @@ class ClientThrottlingTest {
             }
         }
         // Sent with probability (2 x accepted + 1) / (calls + 1): about ln(60) of them, far from all.
-        assertThat(provider.calls.get() - before).as("calls the provider received").isLessThanOrEqualTo(30);
+        assertThat(received() - before).as("calls the provider received").isLessThanOrEqualTo(30);
         assertThat(throttled).isGreaterThanOrEqualTo(30);
         assertThat(seen).isInstanceOf(ServerBusyException.class);
         assertThat(seen.getMessage()).contains("throttled locally", "not sent");
 
-        // The provider answers again: the calls that go through are accepted, and soon every call goes.
-        Await.until("calls go through again", Duration.ofSeconds(30), () -> {
+        // The provider answers again: the calls that go through are accepted, and soon every call goes. The refusals
+        // leave the 10 s window as it slides, so this takes a window or two whatever the machine; a call late on a
+        // starved machine is not accepted and sets it back, hence the margin.
+        Await.until("calls go through again", Duration.ofSeconds(90), () -> {
             for (int i = 0; i < 20; i++) {
                 try {
                     whoAfter(tail, 0);
@@ -87,18 +90,27 @@ class ClientThrottlingTest {
             whoAfter(tail, 300);
             InvokeFuture<?> future = InvokeFutureContext.future();
             return future.handle((value, error) -> error instanceof ThrottledException).toCompletableFuture()
-                    .orTimeout(5, TimeUnit.SECONDS).join();
+                    .orTimeout(60, TimeUnit.SECONDS).join(); // the 100 ms timeout ends it; 60 s: a starved timer
         });
     }
 
     @Test
     void offByDefaultEveryCallIsSent() throws Exception {
         TailService tail = client.proxy(TailService.class).address(address).timeoutMillis(100).build();
-        long before = provider.calls.get();
+        long before = received();
         for (int i = 0; i < 20; i++) {
             assertThatThrownBy(() -> whoAfter(tail, 300)).isInstanceOf(TimeoutException.class);
         }
-        Await.until("the provider ran all 20", Duration.ofSeconds(20), () -> provider.calls.get() - before == 20);
+        Await.until("the provider received all 20", Duration.ofSeconds(60), () -> received() - before == 20);
+    }
+
+    /**
+     * Requests the provider read. Not the calls its method ran: on a loaded machine a request can still wait for a
+     * provider thread when its caller's 100 ms deadline passes or its cancel arrives, and the provider rightly drops
+     * it unrun (seen at load 19: the method ran fewer than 20 in 60 s).
+     */
+    private long received() {
+        return server.metrics().registry().histogram(MetricNames.REQUEST_SIZE).getCount();
     }
 
     private static String whoAfter(TailService tail, long millis) {

@@ -8,10 +8,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jupiter.common.config.JupiterSettings;
 import io.jupiter.registry.ServiceMeta;
+import io.jupiter.rpc.ConsumedService;
 import io.jupiter.rpc.JupiterClient;
 import io.jupiter.rpc.JupiterServer;
 import io.jupiter.serialization.SerializerType;
 import io.jupiter.testkit.Await;
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -106,17 +108,29 @@ class KubernetesRollingUpdateTest {
                 // 1. The pod is deleted: its endpoint turns not ready and terminating, still serving.
                 long changed = System.nanoTime();
                 api.apply(slice(old.slice, GREETER, old.port, List.of(endpoint("127.0.0.1", TERMINATING_SERVING))));
-                // No new call within 1 s of the slice saying so (what the preStop hook waits for).
+                // The client drops it from its targets (what the preStop hook waits for), and from then on sends it
+                // nothing new: at most the calls each load thread had already aimed at it.
+                Await.until(client + " drops " + old.name, WAIT, () -> !targetPorts().contains(old.port));
+                Duration dropped = Duration.ofNanos(System.nanoTime() - changed);
+                int callsAtDrop = old.impl.calls.get();
                 Await.until(old.name + " gets no more calls", WAIT, () -> {
                     int before = old.impl.calls.get();
                     return Await.holdsFor(Duration.ofMillis(300), () -> old.impl.calls.get() == before);
                 });
-                Duration lastCall = Duration.ofNanos(old.impl.lastCallNanos.get() - changed);
-                log.info("{}: last call {} ms after its slice said terminating", old.name, lastCall.toMillis());
-                // The target is 1 s (KubernetesRegistryTest asserts it); here four load threads, three providers and
-                // the mock server share the machine's cores with other builds, so the bound is looser.
-                assertThat(lastCall).as(old.name + ": last call after the slice said terminating")
-                        .isLessThan(Duration.ofSeconds(3));
+                log.info("{}: dropped {} ms after its slice said terminating, last call {} ms after, {} calls after "
+                        + "the drop", old.name, dropped.toMillis(),
+                        TimeUnit.NANOSECONDS.toMillis(old.impl.lastCallNanos.get() - changed),
+                        old.impl.calls.get() - callsAtDrop);
+                assertThat(old.impl.calls.get() - callsAtDrop).as(old.name + ": calls after the client dropped it")
+                        .isLessThanOrEqualTo(LOAD_THREADS);
+                // The target is 1 s (KubernetesRegistryTest asserts it on a quiet path). Here four load threads, six
+                // providers and the mock server share two cores with other builds: the old 3 s bound on the last call
+                // saw 4.7 s once at load 13. What this test needs is state, checked above: the client drops the
+                // endpoint before its provider drains, and sends it nothing new after. The time bound keeps twice
+                // that worst case as margin and still fails a client that reacts ten times slower than the watch's
+                // event (one that waits for the slice's deletion never drops it here and fails the wait above).
+                assertThat(dropped).as(old.name + ": dropped after the slice said terminating")
+                        .isLessThan(Duration.ofSeconds(10));
                 // 2. SIGTERM: the provider drains.
                 assertThat(old.server.shutdownGracefully(10_000)).isTrue();
                 // A fault of the API server each time (now that the mock server has sent its events: it stalls when
@@ -152,6 +166,17 @@ class KubernetesRollingUpdateTest {
         for (Provider provider : providers.subList(3, 6)) {
             assertThat(provider.impl.calls.get()).as(provider.name).isPositive();
         }
+    }
+
+    /** The ports the client's proxy calls now. */
+    private List<Integer> targetPorts() {
+        List<Integer> ports = new ArrayList<>();
+        for (ConsumedService service : client.consumedServices()) {
+            for (ConsumedService.Target target : service.targets()) {
+                ports.add(((InetSocketAddress) target.address()).getPort());
+            }
+        }
+        return ports;
     }
 
     private Provider startProvider(String name) throws InterruptedException {
