@@ -29,7 +29,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class SlowConsumerTest {
 
     // 200 requests of ~100 bytes arrive in one read; each owes a 1 MiB answer, so whatever the timing the answers
-    // owed pass the 16 MiB limit long before the water marks could stop the provider from reading them.
+    // owed pass the 16 MiB limit long before the water marks could stop the provider from reading them. The queue
+    // rule is off: on a slow machine it rightly answers most of them SERVER_BUSY after their second in the queue
+    // (small answers: the peer then owes too little to be cut off), which is not what this test is about.
     private static final int REQUESTS = 200;
     private static final int RESPONSE_BYTES = 1024 * 1024;
 
@@ -39,7 +41,7 @@ class SlowConsumerTest {
     @Test
     void aPeerThatNeverReadsIsCutOffBeforeMemoryRunsOut() throws Exception {
         AtomicInteger fills = new AtomicInteger();
-        try (JupiterServer server = JupiterServer.builder().host("127.0.0.1").port(0).build();
+        try (JupiterServer server = JupiterServer.builder().host("127.0.0.1").port(0).queueTargetMillis(0).build();
              JupiterClient client = JupiterClient.builder().build()) {
             server.register(new EchoServiceImpl() {
                 @Override
