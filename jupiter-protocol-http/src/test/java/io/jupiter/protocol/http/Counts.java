@@ -1,5 +1,7 @@
 package io.jupiter.protocol.http;
 
+import io.jupiter.testkit.Await;
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** Waits on counters a producer moves. */
@@ -9,19 +11,17 @@ final class Counts {
     }
 
     /**
-     * The count once it has not moved over five looks 200 ms apart (30 s at most). A producer held back reads as
-     * stable at its bound; one that is not runs to its end, far above it. A pause of the machine can only make
-     * the count read lower, never higher.
+     * The count once it has held still for a second (30 tries at most). A producer held back reads as stable at its
+     * bound; one that is not runs to its end, far above it. A pause of the machine can only make the count read
+     * lower, never higher.
      */
-    static long awaitStable(AtomicLong counter) throws InterruptedException {
-        long last = -1;
-        int same = 0;
-        for (int i = 0; i < 150 && same < 5; i++) {
+    static long awaitStable(AtomicLong counter) {
+        for (int i = 0; i < 30; i++) {
             long now = counter.get();
-            same = now == last ? same + 1 : 0;
-            last = now;
-            Thread.sleep(200);
+            if (Await.holdsFor(Duration.ofSeconds(1), () -> counter.get() == now)) {
+                return now;
+            }
         }
-        return last;
+        return counter.get();
     }
 }
