@@ -7,6 +7,9 @@ import io.jupiter.rpc.generic.GenericInvoker;
 import io.jupiter.rpc.internal.consumer.ClientRuntime;
 import io.jupiter.rpc.internal.stream.StreamWindows;
 import io.jupiter.rpc.metrics.RpcMetrics;
+import io.jupiter.serialization.ClassAllowList;
+import io.jupiter.serialization.ReadLimits;
+import io.jupiter.serialization.SerializerSet;
 import io.jupiter.transport.ProtocolHeader;
 import io.jupiter.transport.TransportConfig;
 import java.nio.charset.StandardCharsets;
@@ -35,6 +38,8 @@ public final class JupiterClient implements AutoCloseable {
     private final List<Interceptor> interceptors;
     private final boolean propagateDeadline;
     private final String registry;
+    /** The serializers this client reads answers with: its own allow-list and read limits. */
+    private final SerializerSet serializers;
 
     private JupiterClient(Builder builder) {
         this.appName = builder.appName;
@@ -42,8 +47,9 @@ public final class JupiterClient implements AutoCloseable {
         this.propagateDeadline = builder.propagateDeadline;
         this.runtime = new ClientRuntime(builder.transportConfig, builder.consumerThreads, builder.callbackExecutor,
                 builder.adaptiveCallbacks, RpcMetrics.create(RpcMetrics.Side.CONSUMER, builder.metrics),
-                builder.maxInFlight, builder.callerToken);
+                builder.maxInFlight, builder.poolStallMicros, builder.callerToken);
         this.registry = builder.registry;
+        this.serializers = SerializerSet.of(builder.allowList, builder.readLimits);
         if (builder.warmUpMillis >= 0) {
             runtime.warmUpMillis(builder.warmUpMillis);
         }
@@ -103,6 +109,10 @@ public final class JupiterClient implements AutoCloseable {
         return runtime;
     }
 
+    SerializerSet serializers() {
+        return serializers;
+    }
+
     @Override
     public void close() {
         runtime.close();
@@ -126,9 +136,41 @@ public final class JupiterClient implements AutoCloseable {
         private int maxInFlight = JupiterSettings.MAX_IN_FLIGHT.get();
         private int streamWindowBytes = JupiterSettings.STREAM_WINDOW_BYTES.get();
         private long streamConnectionWindowBytes = JupiterSettings.STREAM_CONNECTION_WINDOW_BYTES.get();
+        private long poolStallMicros = JupiterSettings.POOL_STALL_MICROS.get();
+        private ClassAllowList allowList = ClassAllowList.global();
+        private ReadLimits readLimits = ReadLimits.defaults();
         private Supplier<String> callerToken;
 
         private Builder() {
+        }
+
+        /**
+         * The class allow-list this client's serializers check every class name of an answer against. Default
+         * {@link ClassAllowList#global()}; the types of each proxied service interface are trusted in the list the
+         * client uses.
+         */
+        public Builder allowList(ClassAllowList allowList) {
+            this.allowList = Requires.notNull(allowList, "allowList");
+            return this;
+        }
+
+        /**
+         * How deep an answer's values may nest and how many references one body may hold, for this client alone.
+         * Default {@link ReadLimits#defaults()} (the {@code maxDepth} and {@code maxReferences} settings); an
+         * answer beyond them fails its call with a {@code DESERIALIZATION_FAIL} saying which limit it broke.
+         */
+        public Builder readLimits(ReadLimits readLimits) {
+            this.readLimits = Requires.notNull(readLimits, "readLimits");
+            return this;
+        }
+
+        /**
+         * How long a completion may wait, every awake consumer thread busy, before it wakes another, as a server's
+         * provider threads ({@link JupiterServer.Builder#poolStallMicros}; default 1 ms).
+         */
+        public Builder poolStallMicros(long micros) {
+            this.poolStallMicros = JupiterSettings.POOL_STALL_MICROS.check(micros);
+            return this;
         }
 
         /** The application name sent in every request; default {@code "UNKNOWN"} (as in 1.3.1). */

@@ -22,6 +22,8 @@ import io.jupiter.rpc.security.CallerIdentifier;
 import io.jupiter.rpc.security.CallerIdentity;
 import io.jupiter.rpc.security.TokenAuthenticator;
 import io.jupiter.serialization.ClassAllowList;
+import io.jupiter.serialization.ReadLimits;
+import io.jupiter.serialization.SerializerSet;
 import io.jupiter.serialization.SerializerType;
 import io.jupiter.serialization.Serializers;
 import io.jupiter.transport.InProcessAddress;
@@ -67,6 +69,8 @@ public final class JupiterServer implements AutoCloseable {
     private final long shutdownQuietMillis;
     private final boolean adaptiveDispatch;
     private final ServiceCatalog catalog;
+    /** The allow-list this server's serializers read with. */
+    private final ClassAllowList allowList;
     private volatile SocketAddress bound;
 
     private JupiterServer(Builder builder) {
@@ -81,7 +85,8 @@ public final class JupiterServer implements AutoCloseable {
         Executor executor = builder.virtualThreads
                 ? VirtualThreads.newThreadPerTaskExecutor("jupiter-provider-virtual-")
                 : builder.executor;
-        this.catalog = new ServiceCatalog(builder.serializers);
+        this.catalog = new ServiceCatalog(builder.serializers, builder.readLimits);
+        this.allowList = builder.allowList;
         TransportConfig transportConfig = builder.protocols.isEmpty() ? builder.transportConfig
                 : builder.transportConfig.toBuilder().protocols(
                         builder.protocols.stream().map(p -> p.forServer(catalog)).toList()).build();
@@ -91,6 +96,7 @@ public final class JupiterServer implements AutoCloseable {
                         builder.poolStallMicros, builder.poolSpinMicros), executor, builder.virtualThreads,
                 new ServerRuntime.ConnectionLimits(
                         builder.maxInFlightPerConnection, builder.maxQueuedBytesPerConnection), builder.serializers,
+                SerializerSet.of(builder.allowList, builder.readLimits),
                 RpcMetrics.create(RpcMetrics.Side.PROVIDER, builder.metrics), security);
         runtime.extensions(builder.interceptors, builder.appFlowLimiter);
         if (builder.adaptiveConcurrency) {
@@ -151,7 +157,7 @@ public final class JupiterServer implements AutoCloseable {
         Requires.notNull(key, "key");
         Requires.argument(serviceInterface.isInstance(implementation),
                 implementation.getClass().getName() + " does not implement " + serviceInterface.getName());
-        ClassAllowList.global().trustTypesOf(serviceInterface); // its own types need no configuration
+        allowList.trustTypesOf(serviceInterface); // its own types need no configuration
         runtime.register(new ServiceEntry(key, serviceInterface, implementation, adaptiveDispatch));
         catalog.add(key, serviceInterface);
         publication.publish(key);
@@ -359,6 +365,8 @@ public final class JupiterServer implements AutoCloseable {
         private int weight = RegisterMeta.DEFAULT_WEIGHT;
         private int connCount = JupiterSettings.SUGGESTED_CONNECTION_COUNT.get();
         private Set<SerializerType> serializers = defaultSerializers();
+        private ClassAllowList allowList = ClassAllowList.global();
+        private ReadLimits readLimits = ReadLimits.defaults();
         private final List<Interceptor> interceptors = new ArrayList<>();
         private final List<ServerProtocol> protocols = new ArrayList<>();
         private FlowLimiter appFlowLimiter;
@@ -654,6 +662,26 @@ public final class JupiterServer implements AutoCloseable {
         public Builder serializers(SerializerType... types) {
             Requires.argument(types.length > 0, "serializers: none (expected: at least one)");
             this.serializers = EnumSet.of(types[0], types);
+            return this;
+        }
+
+        /**
+         * The class allow-list this server's serializers check every class name of a request against. Default
+         * {@link ClassAllowList#global()}; the types of each registered service interface are trusted in the list
+         * the server uses.
+         */
+        public Builder allowList(ClassAllowList allowList) {
+            this.allowList = Requires.notNull(allowList, "allowList");
+            return this;
+        }
+
+        /**
+         * How deep a request's values may nest and how many references one body may hold, for this server alone.
+         * Default {@link ReadLimits#defaults()} (the {@code maxDepth} and {@code maxReferences} settings); a request
+         * beyond them is answered {@code BAD_REQUEST}, saying which limit it broke.
+         */
+        public Builder readLimits(ReadLimits readLimits) {
+            this.readLimits = Requires.notNull(readLimits, "readLimits");
             return this;
         }
 

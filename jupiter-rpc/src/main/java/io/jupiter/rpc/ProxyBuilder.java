@@ -11,10 +11,8 @@ import io.jupiter.rpc.cluster.RetryBudget;
 import io.jupiter.rpc.filter.Interceptor;
 import io.jupiter.rpc.generic.GenericInvoker;
 import io.jupiter.rpc.internal.consumer.ProxySettings;
-import io.jupiter.serialization.ClassAllowList;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.SerializerType;
-import io.jupiter.serialization.Serializers;
 import io.jupiter.transport.TransportAddresses;
 import java.lang.reflect.Method;
 import java.net.SocketAddress;
@@ -269,8 +267,8 @@ public final class ProxyBuilder<T> {
         ServiceKey fromInterface = ServiceKey.of(serviceInterface, version);
         ServiceKey key = new ServiceKey(group != null ? group : fromInterface.group(),
                 name != null ? name : fromInterface.name(), version);
-        Serializer chosen = Serializers.get(serializer);
-        ClassAllowList.global().trustTypesOf(serviceInterface); // its own types need no configuration
+        Serializer chosen = client.serializers().get(serializer);
+        client.serializers().allowList().trustTypesOf(serviceInterface); // its own types need no configuration
         ProxySettings settings = new ProxySettings(serviceInterface, key, client.appName(),
                 registryUrl != null ? List.of(registryUrl) : addresses, invokeType, timeoutMillis, methodTimeouts,
                 loadBalancer, cluster, methodClusters, idempotentMethods);

@@ -15,6 +15,9 @@ public interface EchoService {
     /** Returns its argument: a parameter of type {@code Object}, which only the allow-list restricts. */
     Object echo(Object value);
 
+    /** A string in lists nested {@code depth} deep: a deep answer to a shallow request. */
+    Object nested(int depth);
+
     int add(int a, int b);
 
     long twice(long value);

@@ -26,6 +26,15 @@ public class EchoServiceImpl implements EchoService {
     }
 
     @Override
+    public Object nested(int depth) {
+        Object value = "bottom";
+        for (int i = 0; i < depth; i++) {
+            value = new ArrayList<>(List.of(value));
+        }
+        return value;
+    }
+
+    @Override
     public int add(int a, int b) {
         return a + b;
     }

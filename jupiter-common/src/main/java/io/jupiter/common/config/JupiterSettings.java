@@ -258,7 +258,7 @@ public final class JupiterSettings {
             .bound(Bound.positive()).defaultText("1 ms")
             .doc("how long a request may wait, every awake provider thread busy, before it wakes another")
             .property("jupiter.rpc.pool.stall.micros")
-            .where("`JupiterServer.Builder.poolStallMicros`"));
+            .where("`poolStallMicros` on `JupiterServer.Builder` and `JupiterClient.Builder`"));
 
     /** How long an idle provider thread looks for work before it parks. */
     public static final Setting<Long> POOL_SPIN_MICROS = declare(Setting.of("poolSpinMicros", ValueType.LONG, 0L)
@@ -417,19 +417,24 @@ public final class JupiterSettings {
             .doc("class allow-list for every serializer ([serialization safety](reliability.md#serialization-"
                     + "safety))")
             .property("jupiter.serialization.allowlist")
-            .where("`ClassAllowList.global()` (`.trust`, `.trustPackage`, `.mode`)"));
+            .where("`ClassAllowList.global()` (`.trust`, `.trustPackage`, `.mode`); a list of its own: "
+                    + "`allowList(ClassAllowList)` on `JupiterServer.Builder` and `JupiterClient.Builder`"));
 
     /** How deep values may nest in one body: far above any RPC argument, far below what overflows a 512 KiB stack. */
     public static final Setting<Integer> MAX_DEPTH = declare(Setting.of("maxDepth", ValueType.INT, 100)
             .bound(Bound.positive())
             .doc("how deep values may nest in one body (deeper: the read fails)")
-            .property("jupiter.serialization.max.depth").alias("jupiter.serialization.maxDepth"));
+            .property("jupiter.serialization.max.depth").alias("jupiter.serialization.maxDepth")
+            .where("`readLimits(ReadLimits.of(depth, references))` on `JupiterServer.Builder` and "
+                    + "`JupiterClient.Builder`"));
 
     /** How many objects one Java or Hessian body may register for back-references. */
     public static final Setting<Integer> MAX_REFERENCES = declare(Setting.of("maxReferences", ValueType.INT, 1_000_000)
             .bound(Bound.positive()).defaultText("1,000,000")
             .doc("objects one Java or Hessian body may register for back-references (more: the read fails)")
-            .property("jupiter.serialization.max.references").alias("jupiter.serialization.maxReferences"));
+            .property("jupiter.serialization.max.references").alias("jupiter.serialization.maxReferences")
+            .where("`readLimits(ReadLimits.of(depth, references))` on `JupiterServer.Builder` and "
+                    + "`JupiterClient.Builder`"));
 
     /** Copied to protostuff's {@code protostuff.runtime.always_use_sun_reflection_factory} unless that is set. */
     public static final Setting<Boolean> PROTOSTUFF_SUN_REFLECTION_FACTORY = declare(Setting.of(

@@ -23,14 +23,14 @@ import java.util.Locale;
  * {@code []}, for a method without any), each read as its parameter's declared type; a result is written as JSON.
  *
  * <p>As strict as the binary protocol: the body is capped by the connection's body cap before it is parsed, nesting
- * by {@link ReadLimits#maxDepth()}, one string by the body cap; no class name is read from the JSON (no polymorphic
- * typing), so only the method's declared parameter types are built, and unknown properties are refused.
+ * by the server's {@link ReadLimits#maxDepth()}, one string by the body cap; no class name is read from the JSON (no
+ * polymorphic typing), so only the method's declared parameter types are built, and unknown properties are refused.
  */
 final class JsonCalls {
 
     private final ObjectMapper mapper;
 
-    JsonCalls(int maxBodySize) {
+    JsonCalls(int maxBodySize, ReadLimits limits) {
         JsonMapper json = JsonMapper.builder()
                 .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
                 .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
@@ -38,7 +38,7 @@ final class JsonCalls {
                 .disable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
                 .build();
         json.getFactory().setStreamReadConstraints(StreamReadConstraints.builder()
-                .maxNestingDepth(ReadLimits.maxDepth())
+                .maxNestingDepth(limits.maxDepth())
                 .maxStringLength(maxBodySize)
                 .maxDocumentLength(maxBodySize)
                 .build());

@@ -2,6 +2,7 @@ package io.jupiter.rpc.protocol;
 
 import io.jupiter.common.Requires;
 import io.jupiter.rpc.ServiceKey;
+import io.jupiter.serialization.ReadLimits;
 import io.jupiter.serialization.SerializerType;
 import java.util.List;
 import java.util.Set;
@@ -9,8 +10,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * A read-only view of what one {@link io.jupiter.rpc.JupiterServer} serves: its registered services with their
- * interfaces, and the serializers it accepts. What a {@link ServerProtocol} needs to turn a foreign request into a
- * request the server reads. Thread-safe; services registered after the server started appear at once.
+ * interfaces, the serializers it accepts and the limits it reads with. What a {@link ServerProtocol} needs to turn a
+ * foreign request into a request the server reads. Thread-safe; services registered after the server started
+ * appear at once.
  */
 public final class ServiceCatalog {
 
@@ -24,11 +26,13 @@ public final class ServiceCatalog {
 
     private final List<Entry> entries = new CopyOnWriteArrayList<>();
     private final Set<SerializerType> serializers;
+    private final ReadLimits readLimits;
 
-    /** A catalog of a server accepting {@code serializers}, with no service yet. */
-    public ServiceCatalog(Set<SerializerType> serializers) {
+    /** A catalog of a server accepting {@code serializers} and reading with {@code readLimits}, with no service yet. */
+    public ServiceCatalog(Set<SerializerType> serializers, ReadLimits readLimits) {
         Requires.argument(!serializers.isEmpty(), "serializers: none (expected: at least one)");
         this.serializers = Set.copyOf(serializers);
+        this.readLimits = Requires.notNull(readLimits, "readLimits");
     }
 
     /** Adds a registered service (the server does this as it registers one). */
@@ -49,5 +53,10 @@ public final class ServiceCatalog {
     /** The serializers the server accepts on requests. */
     public Set<SerializerType> serializers() {
         return serializers;
+    }
+
+    /** The limits the server reads requests with; a foreign protocol's own parser applies them too. */
+    public ReadLimits readLimits() {
+        return readLimits;
     }
 }

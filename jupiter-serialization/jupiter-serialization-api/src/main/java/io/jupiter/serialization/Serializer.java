@@ -15,6 +15,13 @@ public interface Serializer {
     SerializerType type();
 
     /**
+     * A serializer of the same type that reads with {@code allowList} and {@code limits}: a new instance sharing
+     * nothing mutable with this one, made once by each server and client for its own settings. The bytes it writes
+     * are the same as this one's.
+     */
+    Serializer with(ClassAllowList allowList, ReadLimits limits);
+
+    /**
      * Appends the encoding of {@code value} to {@code out}, growing it as needed.
      *
      * @throws SerializationException if the value cannot be written

@@ -62,14 +62,6 @@ public final class ClientRuntime implements AutoCloseable {
     private volatile boolean closed;
 
     /**
-     * @param consumerThreads threads that read async responses and run callbacks; 0 does it on the IO threads
-     * @param maxInFlight     calls that may wait for a response at once; more wait for a slot (back-pressure)
-     */
-    public ClientRuntime(TransportConfig transportConfig, int consumerThreads, RpcMetrics metrics, int maxInFlight) {
-        this(transportConfig, consumerThreads, null, true, metrics, maxInFlight, null);
-    }
-
-    /**
      * @param consumerThreads  threads that read async responses and run callbacks; 0 does it on the IO threads;
      *                         unused with a {@code callbackExecutor}
      * @param callbackExecutor the application's executor that reads async responses and runs callbacks instead;
@@ -77,10 +69,11 @@ public final class ClientRuntime implements AutoCloseable {
      * @param adaptiveCallbacks whether completions of a proxy method's async calls move from the consumer threads
      *                         to the IO threads once they prove fast ({@link io.jupiter.rpc.internal.AdaptiveDispatch})
      * @param maxInFlight      calls that may wait for a response at once; more wait for a slot (back-pressure)
+     * @param poolStallMicros  how long a completion waits, every awake consumer thread busy, before it wakes another
      * @param callerToken      the token sent first on every connection, asked for at each one; {@code null}: none
      */
     public ClientRuntime(TransportConfig transportConfig, int consumerThreads, Executor callbackExecutor,
-                         boolean adaptiveCallbacks, RpcMetrics metrics, int maxInFlight,
+                         boolean adaptiveCallbacks, RpcMetrics metrics, int maxInFlight, long poolStallMicros,
                          Supplier<String> callerToken) {
         this.metrics = metrics;
         streams.metrics(metrics);
@@ -103,7 +96,7 @@ public final class ClientRuntime implements AutoCloseable {
         // than responses arrive, twice the in-flight window) run on the IO thread: back-pressure, nothing lost.
         this.pool = callbackExecutor == null && consumerThreads > 0
                 ? new WorkerPool("jupiter-consumer", consumerThreads, Math.max(1024, 2 * maxInFlight), consumerThreads,
-                        TimeUnit.MICROSECONDS.toNanos(JupiterSettings.POOL_STALL_MICROS.get()), 0)
+                        TimeUnit.MICROSECONDS.toNanos(poolStallMicros), 0)
                 : null;
     }
 

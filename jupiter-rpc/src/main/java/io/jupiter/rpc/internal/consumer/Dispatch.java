@@ -76,6 +76,10 @@ final class Dispatch {
     }
 
     /** The wire code of the serializer requests are written with. */
+    Serializer serializer() {
+        return serializer;
+    }
+
     byte serializerCode() {
         return serializer.type().code();
     }

@@ -3,6 +3,7 @@ package io.jupiter.rpc.internal.consumer;
 import io.jupiter.rpc.cluster.ClusterStrategy;
 import io.jupiter.rpc.cluster.HedgingPolicy;
 import io.jupiter.rpc.internal.AdaptiveDispatch;
+import io.jupiter.serialization.Serializer;
 import java.lang.reflect.Method;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -34,6 +35,8 @@ final class MethodInfo {
     boolean stream;
     /** The wire code of the serializer this proxy's requests use; responses must come back in it. */
     byte serializerCode;
+    /** That serializer, made for the client's allow-list and read limits: it reads the responses. */
+    Serializer serializer;
     /** Where completions of this method's async calls run; set once when the proxy is built. */
     AdaptiveDispatch completions = AdaptiveDispatch.completions("", false);
     /** The last request body size, to size the next frame buffer right. Racy updates are harmless. */

@@ -6,9 +6,7 @@ import io.jupiter.rpc.exception.SerializationFailedException;
 import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.rpc.internal.Throwables;
 import io.jupiter.serialization.ClassNotTrustedException;
-import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.SerializerType;
-import io.jupiter.serialization.Serializers;
 import io.jupiter.serialization.wire.LegacyClassNames;
 import io.jupiter.serialization.wire.ResultWrapper;
 import io.jupiter.serialization.wire.legacy.JupiterRemoteException;
@@ -37,15 +35,10 @@ final class ResponseReader {
                         + " (expected: the same)", null);
             }
             if (frame.body().isReadable()) {
-                Serializer serializer = Serializers.find(frame.serializerCode());
-                if (serializer == null) {
-                    decodeError = new IllegalStateException("no serializer with code " + frame.serializerCode());
-                } else {
-                    try {
-                        result = serializer.read(frame.body(), ResultWrapper.class).getResult();
-                    } catch (RuntimeException e) {
-                        decodeError = e;
-                    }
+                try {
+                    result = method.serializer.read(frame.body(), ResultWrapper.class).getResult();
+                } catch (RuntimeException e) {
+                    decodeError = e;
                 }
             }
         } finally {

@@ -75,6 +75,7 @@ final class ServiceInvoker implements InvocationHandler {
         info.hedgeDelay = info.hedging == null ? null : new HedgeDelay(info.hedging);
         info.pipeline = CallStage.pipeline(info, chain, dispatch, throttle);
         info.serializerCode = dispatch.serializerCode();
+        info.serializer = dispatch.serializer();
         info.completions = AdaptiveDispatch.completions(settings.serviceInterface.getName() + "." + info.name,
                 dispatch.learnsCompletions);
         return info;

@@ -1,18 +1,18 @@
 package io.jupiter.rpc.internal.provider;
 
 import io.jupiter.serialization.Serializer;
+import io.jupiter.serialization.SerializerSet;
 import io.jupiter.serialization.SerializerType;
-import io.jupiter.serialization.Serializers;
 import java.util.Set;
 
-/** The serializers a server accepts, by wire code: built once per server. */
+/** The serializers a server accepts, by wire code, each reading with the server's own limits: built once. */
 final class AcceptedSerializers {
 
     private final Serializer[] accepted = new Serializer[SerializerType.MAX_CODE + 1];
 
-    AcceptedSerializers(Set<SerializerType> serializers) {
+    AcceptedSerializers(Set<SerializerType> serializers, SerializerSet server) {
         for (SerializerType type : serializers) {
-            accepted[type.code()] = Serializers.get(type);
+            accepted[type.code()] = server.get(type);
         }
     }
 

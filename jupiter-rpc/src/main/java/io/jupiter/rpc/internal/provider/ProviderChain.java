@@ -8,7 +8,6 @@ import io.jupiter.rpc.security.Authorizer;
 import io.jupiter.rpc.security.CallerIdentity;
 import io.jupiter.rpc.security.TokenAuthenticator;
 import io.jupiter.serialization.ArgumentTypes;
-import io.jupiter.serialization.SerializerType;
 import io.jupiter.serialization.wire.ServiceMetadata;
 import io.jupiter.transport.Connection;
 import io.jupiter.transport.Frame;
@@ -16,7 +15,6 @@ import io.jupiter.transport.ProtocolHeader;
 import io.jupiter.transport.Status;
 import io.netty.buffer.ByteBuf;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.UnaryOperator;
@@ -75,7 +73,7 @@ final class ProviderChain implements StreamOpener {
      * @param authorizer who may call what; {@code null}: everyone everything
      * @param refusalLogMillis at most one line this often per peer and cause of refusal
      */
-    ProviderChain(ServiceRegistry services, Set<SerializerType> serializers, ProviderExecutor pool, RpcMetrics metrics,
+    ProviderChain(ServiceRegistry services, AcceptedSerializers accepted, ProviderExecutor pool, RpcMetrics metrics,
                   TokenAuthenticator tokens, long tokenTimeoutMillis, Authorizer authorizer, long refusalLogMillis) {
         this.metrics = metrics;
         this.responder = new Responder(metrics);
@@ -83,7 +81,6 @@ final class ProviderChain implements StreamOpener {
         this.lookup = new ServiceLookup(services, authorizer, refusals);
         this.tokenGate = tokens == null ? null : new TokenGate(tokens, tokenTimeoutMillis, refusals);
         this.streams = new StreamGate(this, refusals);
-        AcceptedSerializers accepted = new AcceptedSerializers(serializers);
         HandOver handOver = new HandOver(responder, draining);
         // The chain, top down: one line a stage.
         List<UnaryOperator<ProviderStage>> stages = List.of(

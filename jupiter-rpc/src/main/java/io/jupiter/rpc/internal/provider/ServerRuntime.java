@@ -8,6 +8,7 @@ import io.jupiter.rpc.metrics.RpcMetrics;
 import io.jupiter.rpc.security.Authorizer;
 import io.jupiter.rpc.security.CallerIdentifier;
 import io.jupiter.rpc.security.TokenAuthenticator;
+import io.jupiter.serialization.SerializerSet;
 import io.jupiter.serialization.SerializerType;
 import io.jupiter.transport.Acceptor;
 import io.jupiter.transport.Connection;
@@ -82,14 +83,18 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
      * @param executor        runs provider calls instead of the built-in pool; {@code null}: the built-in pool
      * @param ownsExecutor    whether the runtime made {@code executor} (it is then shut down with the server)
      * @param perConnection   what one connection may have in flight: requests, and bytes of unread bodies
+     * @param serializers     the serializers requests may use
+     * @param serializerSet   the serializers made for this server's allow-list and read limits
      */
     public ServerRuntime(TransportConfig transportConfig, SocketAddress bindAddress, ProviderPool pool,
                          Executor executor, boolean ownsExecutor, ConnectionLimits perConnection,
-                         Set<SerializerType> serializers, RpcMetrics metrics, Security security) {
+                         Set<SerializerType> serializers, SerializerSet serializerSet, RpcMetrics metrics,
+                         Security security) {
         this.metrics = metrics;
         this.executors = new ProviderExecutors(pool, executor, ownsExecutor, services);
-        this.chain = new ProviderChain(services, serializers, executors.pool(), metrics, security.tokens(),
-                security.tokenTimeoutMillis(), security.authorizer(), security.refusalLogMillis());
+        this.chain = new ProviderChain(services, new AcceptedSerializers(serializers, serializerSet),
+                executors.pool(), metrics, security.tokens(), security.tokenTimeoutMillis(), security.authorizer(),
+                security.refusalLogMillis());
         this.connections = new ConnectionTable(perConnection.requests(), perConnection.bytes(),
                 security.identifier(), chain.tokenGate, chain.draining);
         // A provider has no use for responses: a peer sending one is not a consumer, and is closed at the header.

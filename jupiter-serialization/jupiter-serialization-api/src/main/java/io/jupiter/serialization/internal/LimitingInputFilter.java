@@ -19,11 +19,16 @@ public final class LimitingInputFilter implements ObjectInputFilter {
 
     private final LengthBudget budget;
     private final long maxBytes;
+    private final ReadLimits limits;
     private final ObjectInputFilter next;
     private ReadLimitException breach;
 
-    /** For a stream of {@code bytes} bytes, with {@code next} (may be {@code null}) asked after these limits. */
-    public LimitingInputFilter(long bytes, ObjectInputFilter next) {
+    /**
+     * For a stream of {@code bytes} bytes read with {@code limits}, with {@code next} (may be {@code null}) asked
+     * after them.
+     */
+    public LimitingInputFilter(long bytes, ReadLimits limits, ObjectInputFilter next) {
+        this.limits = limits;
         this.budget = new LengthBudget(bytes * ReadLimits.JAVA_LENGTH_FACTOR);
         this.maxBytes = bytes;
         this.next = next;
@@ -39,13 +44,11 @@ public final class LimitingInputFilter implements ObjectInputFilter {
             if (length >= 0) {
                 budget.charge(length > Integer.MAX_VALUE ? -1 : (int) length, "array");
             }
-            if (info.depth() > ReadLimits.maxDepth()) {
-                throw new ReadLimitException("values nested " + info.depth() + " deep (expected: at most "
-                        + ReadLimits.maxDepth() + ", -D" + ReadLimits.MAX_DEPTH_PROPERTY + ")");
+            if (info.depth() > limits.maxDepth()) {
+                throw new ReadLimitException(limits.tooDeep());
             }
-            if (info.references() > ReadLimits.maxReferences()) {
-                throw new ReadLimitException(info.references() + " references (expected: at most "
-                        + ReadLimits.maxReferences() + ", -D" + ReadLimits.MAX_REFERENCES_PROPERTY + ")");
+            if (info.references() > limits.maxReferences()) {
+                throw new ReadLimitException(limits.tooManyReferences());
             }
             if (info.streamBytes() > maxBytes) {
                 throw new ReadLimitException("read " + info.streamBytes() + " bytes of a " + maxBytes

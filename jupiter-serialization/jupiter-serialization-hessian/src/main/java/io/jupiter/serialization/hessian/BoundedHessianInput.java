@@ -22,6 +22,7 @@ final class BoundedHessianInput extends Hessian2Input {
     private static final ThreadLocal<BoundedHessianInput> CURRENT = new ThreadLocal<>();
 
     private final LengthBudget budget = new LengthBudget(0);
+    private ReadLimits readLimits;
     private int depth;
     private int references;
     /** The request read envelope first, or {@code null} for any other read. */
@@ -31,8 +32,9 @@ final class BoundedHessianInput extends Hessian2Input {
         super(null);
     }
 
-    /** Starts a body of {@code bytes} bytes: a full budget, no depth, no references. */
-    void limits(int bytes) {
+    /** Starts a body of {@code bytes} bytes read with {@code limits}: a full budget, no depth, no references. */
+    void limits(int bytes, ReadLimits limits) {
+        readLimits = limits;
         budget.reset(bytes);
         depth = 0;
         references = 0;
@@ -104,10 +106,9 @@ final class BoundedHessianInput extends Hessian2Input {
     }
 
     private void enter() {
-        if (++depth > ReadLimits.maxDepth()) {
+        if (++depth > readLimits.maxDepth()) {
             depth--;
-            throw new ReadLimitException("values nested deeper than " + ReadLimits.maxDepth() + " (-D"
-                    + ReadLimits.MAX_DEPTH_PROPERTY + ")");
+            throw new ReadLimitException(readLimits.tooDeep());
         }
     }
 
@@ -122,9 +123,8 @@ final class BoundedHessianInput extends Hessian2Input {
 
     @Override
     public int addRef(Object ref) {
-        if (++references > ReadLimits.maxReferences()) {
-            throw new ReadLimitException("more than " + ReadLimits.maxReferences() + " references (-D"
-                    + ReadLimits.MAX_REFERENCES_PROPERTY + ")");
+        if (++references > readLimits.maxReferences()) {
+            throw new ReadLimitException(readLimits.tooManyReferences());
         }
         return super.addRef(ref);
     }

@@ -43,6 +43,7 @@ import java.util.Objects;
  */
 public final class HessianSerializer implements Serializer {
 
+    private final ReadLimits readLimits;
     private final SerializerFactory factory;
     private final FastThreadLocal<State> state = new FastThreadLocal<>() {
         @Override
@@ -58,8 +59,19 @@ public final class HessianSerializer implements Serializer {
 
     /** With {@code allowList} deciding which class names from the wire may be read. */
     public HessianSerializer(ClassAllowList allowList) {
+        this(allowList, ReadLimits.defaults());
+    }
+
+    /** With {@code allowList} deciding which class names from the wire may be read, and {@code limits}. */
+    public HessianSerializer(ClassAllowList allowList, ReadLimits limits) {
+        this.readLimits = Objects.requireNonNull(limits, "limits");
         this.factory = new LegacyNameSerializerFactory(HessianSerializer.class.getClassLoader(),
                 Objects.requireNonNull(allowList, "allowList"));
+    }
+
+    @Override
+    public Serializer with(ClassAllowList allowList, ReadLimits limits) {
+        return new HessianSerializer(allowList, limits);
     }
 
     @Override
@@ -114,7 +126,7 @@ public final class HessianSerializer implements Serializer {
         Object value;
         try {
             input.init(s.source);
-            input.limits(readable);
+            input.limits(readable, readLimits);
             input.request(request);
             value = input.readObject(type);
         } catch (Exception | StackOverflowError | OutOfMemoryError e) {

@@ -49,6 +49,7 @@ public final class JavaSerializer implements Serializer {
 
     private final ObjectInputFilter filter;
     private final ClassAllowList allowList;
+    private final ReadLimits readLimits;
     private final ClassLoader loader = JavaSerializer.class.getClassLoader();
 
     /** With {@link ClassAllowList#global()} and {@link #DEFAULT_FILTER}. */
@@ -68,8 +69,22 @@ public final class JavaSerializer implements Serializer {
 
     /** With {@code allowList} deciding which class names may be read, and {@code filter} on top. */
     public JavaSerializer(ClassAllowList allowList, ObjectInputFilter filter) {
+        this(allowList, ReadLimits.defaults(), filter);
+    }
+
+    /**
+     * With {@code allowList} deciding which class names may be read, {@code limits} on every stream, and
+     * {@code filter} on top.
+     */
+    public JavaSerializer(ClassAllowList allowList, ReadLimits limits, ObjectInputFilter filter) {
         this.allowList = Objects.requireNonNull(allowList, "allowList");
+        this.readLimits = Objects.requireNonNull(limits, "limits");
         this.filter = Objects.requireNonNull(filter, "filter");
+    }
+
+    @Override
+    public Serializer with(ClassAllowList allowList, ReadLimits limits) {
+        return new JavaSerializer(allowList, limits, filter);
     }
 
     @Override
@@ -94,7 +109,7 @@ public final class JavaSerializer implements Serializer {
     public <T> T read(ByteBuf in, Class<T> type) {
         int readable = in.readableBytes();
         Object value;
-        LimitingInputFilter limits = new LimitingInputFilter(readable, filter);
+        LimitingInputFilter limits = new LimitingInputFilter(readable, readLimits, filter);
         try (ObjectInputStream input = new LegacyObjectInputStream(new ByteBufInputStream(in), limits, allowList,
                 loader)) {
             value = input.readObject();

@@ -81,10 +81,11 @@ public final class KryoSerializer implements Serializer {
     private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
 
     private final ClassAllowList allowList;
+    private final ReadLimits readLimits;
     private final FastThreadLocal<State> state = new FastThreadLocal<>() {
         @Override
         protected State initialValue() {
-            return new State(allowList);
+            return new State(allowList, readLimits);
         }
     };
 
@@ -95,7 +96,18 @@ public final class KryoSerializer implements Serializer {
 
     /** With {@code allowList} deciding which class names from the wire may be read. */
     public KryoSerializer(ClassAllowList allowList) {
+        this(allowList, ReadLimits.defaults());
+    }
+
+    /** With {@code allowList} deciding which class names from the wire may be read, and {@code limits}. */
+    public KryoSerializer(ClassAllowList allowList, ReadLimits limits) {
         this.allowList = Objects.requireNonNull(allowList, "allowList");
+        this.readLimits = Objects.requireNonNull(limits, "limits");
+    }
+
+    @Override
+    public Serializer with(ClassAllowList allowList, ReadLimits limits) {
+        return new KryoSerializer(allowList, limits);
     }
 
     @Override
@@ -151,8 +163,7 @@ public final class KryoSerializer implements Serializer {
             ReadLimitException breach = ReadLimitException.findIn(e);
             if (breach == null && e instanceof KryoException && e.getMessage() != null
                     && e.getMessage().startsWith(MAX_DEPTH_MESSAGE)) {
-                breach = new ReadLimitException("values nested deeper than " + ReadLimits.maxDepth()
-                        + " (-D" + ReadLimits.MAX_DEPTH_PROPERTY + ")");
+                breach = new ReadLimitException(readLimits.tooDeep());
             }
             if (breach != null) {
                 throw breach.reading("kryo", type);
@@ -168,7 +179,7 @@ public final class KryoSerializer implements Serializer {
     }
 
     /** A new {@link Kryo} configured as described in the class comment. */
-    static Kryo newKryo(ClassAllowList allowList) {
+    static Kryo newKryo(ClassAllowList allowList, ReadLimits limits) {
         Kryo kryo = new Kryo(new ResolvingClassResolver(allowList), new MapReferenceResolver()) {
             @Override
             @SuppressWarnings("rawtypes")
@@ -177,11 +188,11 @@ public final class KryoSerializer implements Serializer {
                 return BoundedSerializers.bounded(this, type, super.getDefaultSerializer(type));
             }
         };
-        kryo.setMaxDepth(ReadLimits.maxDepth());
+        kryo.setMaxDepth(limits.maxDepth());
         kryo.setReferences(false);
         kryo.setRegistrationRequired(false);
         kryo.setInstantiatorStrategy(new DefaultInstantiatorStrategy(new StdInstantiatorStrategy()));
-        kryo.addDefaultSerializer(Throwable.class, new ThrowableSerializer(allowList));
+        kryo.addDefaultSerializer(Throwable.class, new ThrowableSerializer(allowList, limits));
         kryo.setClassLoader(KryoSerializer.class.getClassLoader());
         int id = FIRST_ID;
         for (Class<?> type : REGISTERED) {
@@ -197,8 +208,8 @@ public final class KryoSerializer implements Serializer {
         final Output output = new Output(BUFFER_SIZE, -1);
         final BoundedInput input = new BoundedInput(EMPTY);
 
-        State(ClassAllowList allowList) {
-            kryo = newKryo(allowList);
+        State(ClassAllowList allowList, ReadLimits limits) {
+            kryo = newKryo(allowList, limits);
         }
     }
 

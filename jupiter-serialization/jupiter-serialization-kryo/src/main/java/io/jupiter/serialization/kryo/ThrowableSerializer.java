@@ -6,6 +6,7 @@ import com.esotericsoftware.kryo.Serializer;
 import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
 import io.jupiter.serialization.ClassAllowList;
+import io.jupiter.serialization.ReadLimits;
 import io.jupiter.serialization.internal.CheckedObjectInputStream;
 import io.jupiter.serialization.internal.LimitingInputFilter;
 import java.io.ByteArrayInputStream;
@@ -25,9 +26,11 @@ import java.io.ObjectOutputStream;
 final class ThrowableSerializer extends Serializer<Throwable> {
 
     private final ClassAllowList allowList;
+    private final ReadLimits readLimits;
 
-    ThrowableSerializer(ClassAllowList allowList) {
+    ThrowableSerializer(ClassAllowList allowList, ReadLimits readLimits) {
         this.allowList = allowList;
+        this.readLimits = readLimits;
     }
 
     @Override
@@ -49,7 +52,8 @@ final class ThrowableSerializer extends Serializer<Throwable> {
             throw new KryoException("throwable of " + length + " bytes, more than the body holds");
         }
         byte[] bytes = input.readBytes(length);
-        LimitingInputFilter limits = new LimitingInputFilter(length, ObjectInputFilter.Config.getSerialFilter());
+        LimitingInputFilter limits = new LimitingInputFilter(length, readLimits,
+                ObjectInputFilter.Config.getSerialFilter());
         try (ObjectInputStream in = new CheckedObjectInputStream(new ByteArrayInputStream(bytes), allowList, "kryo",
                 kryo.getClassLoader())) {
             in.setObjectInputFilter(limits);

@@ -45,7 +45,7 @@ import java.util.HashMap;
  * under field 15 or 17, then the length under field 3 and the dimensions under field 2, all unsigned ints), and
  * the arrays of protostuff's {@code ArraySchemas} (the length under field 1, negative {@code -n-1} for boxed
  * elements). Dimensions must be 1 to 255, as in the JVM. Nested messages (every one is merged here) may nest
- * {@link ReadLimits#maxDepth()} deep.
+ * {@link ReadLimits#maxDepth()} deep (the serializer's limits).
  *
  * <p>A request read envelope first tells its {@link ArgumentReader} of every field, value, class name and array
  * header read, so that the arguments' classes are checked against the called method before protostuff creates them.
@@ -66,7 +66,6 @@ final class LegacyNameInput implements Input {
     private static final int ARRAY_SCHEMA_LENGTH = 1;
     /** The JVM's limit on array dimensions. */
     private static final int MAX_DIMENSIONS = 255;
-    private static final int MAX_DEPTH = ReadLimits.maxDepth();
     /** protostuff's {@code ArraySchemas.Base}, the schema of arrays whose type the field declares. */
     private static final Class<?> ARRAY_SCHEMA = arraySchemaClass();
 
@@ -113,7 +112,8 @@ final class LegacyNameInput implements Input {
     private static final FastThreadLocal<LegacyNameInput> OWN = new FastThreadLocal<>() {
         @Override
         protected LegacyNameInput initialValue() {
-            return new LegacyNameInput(Unpooled.EMPTY_BUFFER, ClassAllowList.global(), null, true);
+            return new LegacyNameInput(Unpooled.EMPTY_BUFFER, ClassAllowList.global(), ReadLimits.defaults(), null,
+                    true);
         }
     };
 
@@ -124,6 +124,7 @@ final class LegacyNameInput implements Input {
     private boolean inUse;
     // Not final: a thread's own input is reset for each read.
     private ClassAllowList allowList;
+    private ReadLimits readLimits;
     /** What is left of the body's {@link LengthBudget}, kept here rather than in an object of its own. */
     private long budget;
     private int lastField;
@@ -136,18 +137,20 @@ final class LegacyNameInput implements Input {
     private ArgumentReader arguments;
 
     /** Reads the readable bytes of {@code buffer}, leaving its indexes where they are. */
-    LegacyNameInput(ByteBuf buffer, ClassAllowList allowList) {
-        this(buffer, allowList, null);
+    LegacyNameInput(ByteBuf buffer, ClassAllowList allowList, ReadLimits limits) {
+        this(buffer, allowList, limits, null);
     }
 
-    LegacyNameInput(ByteBuf buffer, ClassAllowList allowList, ArgumentReader arguments) {
-        this(buffer, allowList, arguments, false);
+    LegacyNameInput(ByteBuf buffer, ClassAllowList allowList, ReadLimits limits, ArgumentReader arguments) {
+        this(buffer, allowList, limits, arguments, false);
     }
 
-    private LegacyNameInput(ByteBuf buffer, ClassAllowList allowList, ArgumentReader arguments, boolean own) {
+    private LegacyNameInput(ByteBuf buffer, ClassAllowList allowList, ReadLimits limits, ArgumentReader arguments,
+                            boolean own) {
         this.budget = buffer.readableBytes();
         this.in = ByteBufInput.readable(buffer);
         this.allowList = allowList;
+        this.readLimits = limits;
         this.arguments = arguments;
         this.own = own;
     }
@@ -156,18 +159,20 @@ final class LegacyNameInput implements Input {
      * An input reading the readable bytes of {@code buffer}, as {@code new LegacyNameInput(...)} would: this thread's
      * own one on a Jupiter thread when it is free. Hand it back with {@link #done} once the read is over.
      */
-    static LegacyNameInput of(ByteBuf buffer, ClassAllowList allowList, ArgumentReader arguments) {
+    static LegacyNameInput of(ByteBuf buffer, ClassAllowList allowList, ReadLimits limits,
+                              ArgumentReader arguments) {
         if (!(Thread.currentThread() instanceof FastThreadLocalThread)) {
-            return new LegacyNameInput(buffer, allowList, arguments);
+            return new LegacyNameInput(buffer, allowList, limits, arguments);
         }
         LegacyNameInput input = OWN.get();
         if (input.inUse) {
-            return new LegacyNameInput(buffer, allowList, arguments); // a read inside a read
+            return new LegacyNameInput(buffer, allowList, limits, arguments); // a read inside a read
         }
         ByteBufInput.readable(buffer, input.in); // first: it may fail (a released buffer), leaving the input free
         input.inUse = true;
         input.budget = buffer.readableBytes();
         input.allowList = allowList;
+        input.readLimits = limits;
         input.arguments = arguments;
         input.lastField = 0;
         input.lastSchema = null;
@@ -294,9 +299,8 @@ final class LegacyNameInput implements Input {
     @Override
     public <T> T mergeObject(T value, Schema<T> schema) throws IOException {
         boolean attachments = attachmentsStart();
-        if (++depth > MAX_DEPTH) {
-            throw new ReadLimitException("values nested deeper than " + MAX_DEPTH + " (-D"
-                    + ReadLimits.MAX_DEPTH_PROPERTY + ")");
+        if (++depth > readLimits.maxDepth()) {
+            throw new ReadLimitException(readLimits.tooDeep());
         }
         if (arguments != null) {
             arguments.valueStarts(depth - 1);

@@ -74,6 +74,7 @@ public final class ProtostuffSerializer implements Serializer {
     };
 
     private final ClassAllowList allowList;
+    private final ReadLimits readLimits;
 
     /** With {@link ClassAllowList#global()}. */
     public ProtostuffSerializer() {
@@ -82,7 +83,18 @@ public final class ProtostuffSerializer implements Serializer {
 
     /** With {@code allowList} deciding which class names from the wire may be read. */
     public ProtostuffSerializer(ClassAllowList allowList) {
+        this(allowList, ReadLimits.defaults());
+    }
+
+    /** With {@code allowList} deciding which class names from the wire may be read, and {@code limits}. */
+    public ProtostuffSerializer(ClassAllowList allowList, ReadLimits limits) {
         this.allowList = Objects.requireNonNull(allowList, "allowList");
+        this.readLimits = Objects.requireNonNull(limits, "limits");
+    }
+
+    @Override
+    public Serializer with(ClassAllowList allowList, ReadLimits limits) {
+        return new ProtostuffSerializer(allowList, limits);
     }
 
     @Override
@@ -139,7 +151,7 @@ public final class ProtostuffSerializer implements Serializer {
         }
         LegacyNameInput input = null;
         try {
-            input = LegacyNameInput.of(in, allowList, arguments);
+            input = LegacyNameInput.of(in, allowList, readLimits, arguments);
             schema.mergeFrom(input, message);
             input.checkLastTagWas(0);
             in.skipBytes(readable);

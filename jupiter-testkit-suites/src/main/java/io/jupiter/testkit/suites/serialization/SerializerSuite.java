@@ -10,6 +10,8 @@ import io.jupiter.serialization.ArgumentTypeException;
 import io.jupiter.serialization.ArgumentTypes;
 import io.jupiter.serialization.ClassNotTrustedException;
 import io.jupiter.serialization.EnvelopeListener;
+import io.jupiter.serialization.ReadLimitException;
+import io.jupiter.serialization.ReadLimits;
 import io.jupiter.serialization.SerializationException;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.SerializerType;
@@ -137,6 +139,35 @@ public abstract class SerializerSuite {
     void foundByServiceLoader() {
         assertThat(s().type()).isEqualTo(type());
         assertThat(Serializers.get(type())).isInstanceOf(s().getClass());
+    }
+
+    @Test
+    void withOtherLimitsWritesTheSameBytesAndReadsUnderItsOwnDepth() {
+        Serializer shallow = s().with(Samples.allowList(), ReadLimits.of(8, 1_000));
+        assertThat(shallow).isNotSameAs(s()).isInstanceOf(s().getClass());
+        Object deep = "bottom";
+        for (int i = 0; i < 30; i++) {
+            List<Object> list = new ArrayList<>();
+            list.add(deep);
+            deep = list;
+        }
+        ResultWrapper flat = new ResultWrapper(new ArrayList<>(List.of("a", "b")));
+        assertThat(Samples.encode(shallow, flat)).isEqualTo(Samples.encode(s(), flat));
+        byte[] body = Samples.encode(s(), new ResultWrapper(deep));
+
+        ByteBuf buf = PooledByteBufAllocator.DEFAULT.heapBuffer(body.length).writeBytes(body);
+        try {
+            assertThat(s().read(buf, ResultWrapper.class).getResult()).isEqualTo(asDecoded(deep));
+        } finally {
+            buf.release();
+        }
+        ByteBuf again = PooledByteBufAllocator.DEFAULT.heapBuffer(body.length).writeBytes(body);
+        try {
+            assertThat(catchThrowable(() -> shallow.read(again, ResultWrapper.class)))
+                    .isInstanceOf(ReadLimitException.class).hasMessageContaining("nested deeper than 8");
+        } finally {
+            again.release();
+        }
     }
 
     @ParameterizedTest
