@@ -4,6 +4,7 @@ import io.jupiter.serialization.SerializerType;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.net.InetSocketAddress;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -11,7 +12,8 @@ import java.util.Map;
  * A server and a client in one JVM making their first calls with each serializer: values, a user class, JDK types
  * written field by field ({@code BigInteger}) and both kinds of failure (a declared exception and an undeclared one,
  * with stack traces sent). Prints {@code start <serializer>} before each serializer's first call, {@code done} at
- * the end; exits non-zero on a wrong answer. Run by {@link Jdk25StartWarningsTest} on JDK 25.
+ * the end; exits non-zero on a wrong answer. The arguments name the serializers to call, in order (all when none).
+ * Run by {@link Jdk25StartWarningsTest}.
  */
 public final class FirstCallsProgram {
 
@@ -25,7 +27,7 @@ public final class FirstCallsProgram {
              JupiterClient client = JupiterClient.builder().build()) {
             server.register(new EchoServiceImpl());
             InetSocketAddress address = server.start();
-            for (SerializerType type : SerializerType.values()) {
+            for (SerializerType type : serializers(args)) {
                 System.out.println("start " + type);
                 EchoService echo = client.proxy(EchoService.class).address("127.0.0.1", address.getPort())
                         .serializer(type).build();
@@ -33,6 +35,9 @@ public final class FirstCallsProgram {
                 EchoService.Person person = new EchoService.Person("p", 3, List.of("t"));
                 check(echo.person(person), person);
                 check(echo.map(Map.of("k", 1)), Map.of("k", 1, "size", 1));
+                check(echo.list(List.of("x", "y")), List.of("x", "y", "!"));
+                check(echo.color(EchoService.Color.RED), EchoService.Color.BLUE);
+                check(echo.add(2, 3), 5);
                 check(echo.decimal(new BigDecimal("1.5")), new BigDecimal("2.5"));
                 check(echo.echo(new BigInteger("-123456789012345678901234567890")),
                         new BigInteger("-123456789012345678901234567890"));
@@ -44,6 +49,11 @@ public final class FirstCallsProgram {
             }
         }
         System.out.println("done");
+    }
+
+    private static List<SerializerType> serializers(String[] args) {
+        return args.length == 0 ? List.of(SerializerType.values())
+                : Arrays.stream(args).map(SerializerType::valueOf).toList();
     }
 
     private static String failure(Call call, boolean traced) {

@@ -43,6 +43,10 @@ import java.util.Objects;
  */
 public final class HessianSerializer implements Serializer {
 
+    static {
+        HessianStart.ensure(); // before any Hessian class initialises
+    }
+
     private final ReadLimits readLimits;
     private final SerializerFactory factory;
     private final FastThreadLocal<State> state = new FastThreadLocal<>() {

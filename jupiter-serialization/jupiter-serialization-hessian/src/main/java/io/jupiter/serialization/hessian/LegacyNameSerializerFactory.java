@@ -16,7 +16,6 @@ import io.jupiter.serialization.wire.ResultWrapper;
 import io.jupiter.serialization.wire.ServiceMetadata;
 import java.io.InputStream;
 import java.io.Serializable;
-import java.lang.reflect.Method;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.Collection;
@@ -111,8 +110,9 @@ final class LegacyNameSerializerFactory extends SerializerFactory {
      * A class written field by field: by {@link ReflectiveSerializer}, {@link ThrowableForm},
      * {@link BigIntegerForm} or {@link StackTraceElementForm}, which give Hessian's bytes without
      * {@code sun.misc.Unsafe} (whose memory methods make JDK 24 and later print warnings). A class none of them can
-     * read (a JDK class with private fields and no public way to them, a {@code @HessianUnshared} class) is left
-     * to Hessian, which uses {@code Unsafe}.
+     * read (a JDK class with private fields and no public way to them, a {@code @HessianUnshared} class) takes
+     * Hessian's own {@code Unsafe} form ({@link HessianFieldForms}; Hessian itself is in its reflective mode:
+     * {@link HessianStart}).
      */
     @Override
     @SuppressWarnings("rawtypes")
@@ -120,7 +120,11 @@ final class LegacyNameSerializerFactory extends SerializerFactory {
         // Hessian refuses a class that is not Serializable there.
         boolean mayWrite = isAllowNonSerializable() || Serializable.class.isAssignableFrom(cl);
         Serializer own = withoutUnsafe && mayWrite ? ownSerializer(cl) : null;
-        return own != null ? own : super.getDefaultSerializer(cl);
+        if (own != null) {
+            return own;
+        }
+        Serializer hessians = mayWrite ? HessianFieldForms.serializer(cl) : null;
+        return hessians != null ? hessians : super.getDefaultSerializer(cl);
     }
 
     private static Serializer ownSerializer(Class<?> cl) {
@@ -133,21 +137,10 @@ final class LegacyNameSerializerFactory extends SerializerFactory {
         if (Throwable.class.isAssignableFrom(cl)) {
             return ThrowableForm.serializer(cl);
         }
-        if (cl.isAnnotationPresent(HessianUnshared.class) || hasWriteReplace(cl)) {
+        if (cl.isAnnotationPresent(HessianUnshared.class) || HessianFieldForms.hasWriteReplace(cl)) {
             return null; // Hessian's JavaSerializer (reflection) calls writeReplace; unshared: Hessian's
         }
         return ReflectiveSerializer.of(cl);
-    }
-
-    private static boolean hasWriteReplace(Class<?> cl) {
-        for (Class<?> c = cl; c != null; c = c.getSuperclass()) {
-            for (Method m : c.getDeclaredMethods()) {
-                if (m.getName().equals("writeReplace") && m.getParameterCount() == 0) {
-                    return true;
-                }
-            }
-        }
-        return false;
     }
 
     /** The reading side of {@link #getDefaultSerializer}: Hessian's {@code Unsafe} form where ours cannot read. */
@@ -155,7 +148,11 @@ final class LegacyNameSerializerFactory extends SerializerFactory {
     @SuppressWarnings("rawtypes")
     protected Deserializer getDefaultDeserializer(Class cl) {
         Deserializer own = withoutUnsafe ? ownDeserializer(cl) : null;
-        return own != null ? own : super.getDefaultDeserializer(cl);
+        if (own != null) {
+            return own;
+        }
+        Deserializer hessians = cl == InputStream.class ? null : HessianFieldForms.deserializer(cl);
+        return hessians != null ? hessians : super.getDefaultDeserializer(cl);
     }
 
     private static Deserializer ownDeserializer(Class<?> cl) {
@@ -197,8 +194,9 @@ final class LegacyNameSerializerFactory extends SerializerFactory {
         if (cl == ServiceMetadata.class) {
             return BoundedDeserializer.of(ServiceMetadataDeserializer.INSTANCE);
         }
-        if (cl == StackTraceElement.class && withoutUnsafe) {
-            return BoundedDeserializer.of(StackTraceElementForm.DESERIALIZER);
+        if (cl == StackTraceElement.class) {
+            return BoundedDeserializer.of(withoutUnsafe ? StackTraceElementForm.DESERIALIZER
+                    : HessianFieldForms.stackTraceElementDeserializer());
         }
         return BoundedDeserializer.of(cl == BigDecimal.class ? CompatSerializers.BIG_DECIMAL
                 : super.getDeserializer(cl));
@@ -249,8 +247,8 @@ final class LegacyNameSerializerFactory extends SerializerFactory {
         if (BIG_DECIMAL.equals(type)) {
             return BoundedDeserializer.of(CompatSerializers.BIG_DECIMAL);
         }
-        if (STACK_TRACE_ELEMENT.equals(type) && withoutUnsafe) {
-            return BoundedDeserializer.of(StackTraceElementForm.DESERIALIZER);
+        if (STACK_TRACE_ELEMENT.equals(type)) {
+            return getDeserializer(StackTraceElement.class);
         }
         if (type != null && !type.isEmpty() && type.charAt(0) != '[' && !HESSIAN_TYPE_NAMES.contains(type)) {
             // Arrays ("[name") are left to Hessian, which asks this method again for the element type.

@@ -27,6 +27,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class OwnFieldFormsTest {
 
+    static {
+        HessianStart.ensure(); // as HessianSerializer does, before the factories below initialise Hessian
+    }
+
     private static final ClassAllowList ALLOW = ClassAllowList.create(ClassAllowList.Mode.OFF);
     private static final SerializerFactory OURS = new LegacyNameSerializerFactory(
             OwnFieldFormsTest.class.getClassLoader(), ALLOW, true);

@@ -60,6 +60,10 @@ import org.objenesis.strategy.StdInstantiatorStrategy;
  */
 public final class KryoSerializer implements Serializer {
 
+    static {
+        KryoStart.withoutUnsafe(); // before any other Kryo class initialises
+    }
+
     /** The first id of {@link #REGISTERED}; lower ids are Kryo's own (primitives and {@code String}). */
     static final int FIRST_ID = 20;
 
