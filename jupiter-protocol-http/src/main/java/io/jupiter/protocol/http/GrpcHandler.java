@@ -524,7 +524,8 @@ final class GrpcHandler extends ChannelDuplexHandler {
             return;
         }
         if (answer.status() != Status.OK) {
-            fail(ctx, call, answer.status(), StatusCodes.grpc(answer.status()), answer.errorMessage());
+            String message = answer.errorMessage();
+            fail(ctx, call, answer.status(), StatusCodes.grpc(answer.status(), message), message);
             promise.trySuccess();
             return;
         }
@@ -581,7 +582,8 @@ final class GrpcHandler extends ChannelDuplexHandler {
         if (code == ProtocolHeader.STREAM_END && status == Status.OK) {
             endOk(ctx, call);
         } else if (reason != null) {
-            fail(ctx, call, status, StatusCodes.grpc(status), reason.isEmpty() ? status.name() : reason);
+            String message = reason.isEmpty() ? status.name() : reason;
+            fail(ctx, call, status, StatusCodes.grpc(status, message), message);
             if (code == ProtocolHeader.STREAM_MESSAGE) {
                 cancelAtProvider(ctx, call);
             }
