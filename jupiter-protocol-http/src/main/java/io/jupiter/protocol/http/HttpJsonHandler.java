@@ -84,12 +84,14 @@ final class HttpJsonHandler extends ChannelDuplexHandler {
     private final MethodLookup lookup;
     private final RequestFrames frames;
     private final JsonCalls json;
+    private final CallerTokens tokens;
     private final ArrayDeque<Pending> pending = new ArrayDeque<>();
     private long nextId = 1;
     /** A stream whose message could not be written, to cancel at the provider once out of the write path; or 0. */
     private long cancelAtProvider;
 
-    HttpJsonHandler(MethodLookup lookup, RequestFrames frames, JsonCalls json) {
+    HttpJsonHandler(MethodLookup lookup, RequestFrames frames, JsonCalls json, CallerTokens tokens) {
+        this.tokens = tokens;
         this.lookup = lookup;
         this.frames = frames;
         this.json = json;
@@ -111,6 +113,11 @@ final class HttpJsonHandler extends ChannelDuplexHandler {
             pending.add(call);
             Frame frame;
             try {
+                ForeignCallException refused = request.decoderResult().isSuccess()
+                        ? tokens.beforeCall(ctx, request.headers().get(HttpHeaderNames.AUTHORIZATION)) : null;
+                if (refused != null) {
+                    throw refused;
+                }
                 frame = toFrame(ctx, call, request);
             } catch (ForeignCallException e) {
                 call.response = error(e.status(), e.getMessage(), request.decoderResult().isFailure()
@@ -337,7 +344,11 @@ final class HttpJsonHandler extends ChannelDuplexHandler {
     private FullHttpResponse error(Status status, String message, HttpResponseStatus override) {
         HttpResponseStatus code = override != null ? override
                 : HttpResponseStatus.valueOf(StatusCodes.http(status, message));
-        return response(code, json.error(status, message));
+        FullHttpResponse response = response(code, json.error(status, message));
+        if (code.code() == StatusCodes.HTTP_UNAUTHORIZED) {
+            response.headers().set(HttpHeaderNames.WWW_AUTHENTICATE, "Bearer");
+        }
+        return response;
     }
 
     private static FullHttpResponse response(HttpResponseStatus status, byte[] body) {

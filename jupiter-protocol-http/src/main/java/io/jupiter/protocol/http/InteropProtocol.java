@@ -88,7 +88,7 @@ final class InteropProtocol implements NettyPortProtocol {
         pipeline.addBefore(beforeName, "http-codec", new HttpServerCodec());
         pipeline.addBefore(beforeName, "http-aggregator", new HttpObjectAggregator(config.maxBodySize()));
         pipeline.addBefore(beforeName, "http-json", new HttpJsonHandler(lookup, frames,
-                new JsonCalls(config.maxBodySize())));
+                new JsonCalls(config.maxBodySize()), new CallerTokens(config)));
     }
 
     private static Detection prefix(ByteBuf in, byte[] expected) {

@@ -52,6 +52,10 @@ enum StatusCodes {
     static final int GRPC_PERMISSION_DENIED = 7;
     /** HTTP's 403 Forbidden, for the same refusal. */
     static final int HTTP_FORBIDDEN = 403;
+    /** gRPC's UNAUTHENTICATED, for a caller token missing or refused. */
+    static final int GRPC_UNAUTHENTICATED = 16;
+    /** HTTP's 401 Unauthorized, for the same refusal. */
+    static final int HTTP_UNAUTHORIZED = 401;
 
     /** gRPC's DEADLINE_EXCEEDED, for a deadline this module enforces itself. */
     static final int GRPC_DEADLINE_EXCEEDED = 4;
@@ -92,12 +96,23 @@ enum StatusCodes {
      * but {@code 403} for the provider's authorization refusal.
      */
     static int http(Status status, String message) {
-        return notAuthorized(status, message) ? HTTP_FORBIDDEN : http(status);
+        return unauthenticated(status, message) ? HTTP_UNAUTHORIZED
+                : notAuthorized(status, message) ? HTTP_FORBIDDEN : http(status);
     }
 
     /** As {@link #http(Status, String)}, in gRPC: {@code PERMISSION_DENIED} for the authorization refusal. */
     static int grpc(Status status, String message) {
-        return notAuthorized(status, message) ? GRPC_PERMISSION_DENIED : grpc(status);
+        return unauthenticated(status, message) ? GRPC_UNAUTHENTICATED
+                : notAuthorized(status, message) ? GRPC_PERMISSION_DENIED : grpc(status);
+    }
+
+    /**
+     * Whether the call was refused for its caller token: the provider's token gate answers {@code BAD_REQUEST}
+     * "caller token missing: ..." or "caller token refused", and {@link CallerTokens} refuses with the same prefix.
+     */
+    static boolean unauthenticated(Status status, String message) {
+        return status == StatusTable.BAD_REQUEST.status() && message != null
+                && message.startsWith(CallerTokens.REFUSAL_PREFIX);
     }
 
     /**
