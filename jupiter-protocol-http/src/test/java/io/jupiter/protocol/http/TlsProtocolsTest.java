@@ -167,6 +167,27 @@ class TlsProtocolsTest {
         }
     }
 
+    /** The JDK's TLS (what a server uses where OpenSSL does not load) offers ALPN {@code h2} as well. */
+    @Test
+    void grpcJavaCallsAServerOnTheJdksTls() throws Exception {
+        TlsConfig tls = TlsConfig.builder().keyPair(certs.serverCert(), certs.serverKey())
+                .provider(TlsConfig.Provider.JDK).build();
+        try (JupiterServer jdk = JupiterServer.builder().host("127.0.0.1").port(0)
+                .transportConfig(TransportConfig.builder().tls(tls).build())
+                .protocols(HttpProtocols.httpAndGrpc()).build()) {
+            jdk.register(new GreeterImpl(), Greeter.class);
+            ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", jdk.start().getPort())
+                    .sslContext(GrpcSslContexts.forClient().trustManager(certs.caCert().toFile()).build()).build();
+            try {
+                assertThat(ClientCalls.blockingUnaryCall(channel, SAY_HELLO,
+                        CallOptions.DEFAULT.withDeadlineAfter(30, TimeUnit.SECONDS), StringValue.of("jdk"))
+                        .getValue()).isEqualTo("Hello, jdk");
+            } finally {
+                shutdown(channel);
+            }
+        }
+    }
+
     /**
      * The server's first writes (the streams announcement, 1.3.1 bytes) wait for the protocol over TLS too, however
      * late the handshake: a client that connects, waits a second (twice the hold), then shakes hands with ALPN
