@@ -57,8 +57,7 @@ final class CallerTokens {
         String token = bearer(authorization);
         if (presented == null) {
             if (token == null) {
-                presented = new byte[0]; // the gate answers this call "caller token missing" and closes
-                return null;
+                return null; // the gate answers this call "caller token missing" and closes the connection
             }
             byte[] bytes = token.getBytes(StandardCharsets.UTF_8);
             if (bytes.length > ProtocolHeader.MAX_CALLER_TOKEN_SIZE) {
