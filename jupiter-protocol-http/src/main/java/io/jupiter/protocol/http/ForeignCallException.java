@@ -11,7 +11,7 @@ final class ForeignCallException extends RuntimeException {
     private final int grpcCode;
 
     ForeignCallException(Status status, String message) {
-        this(status, StatusCodes.grpc(status), message);
+        this(status, StatusCodes.grpc(status, message), message);
     }
 
     /** A refusal whose gRPC code is not the status's own (a code gRPC's protocol prescribes for the case). */

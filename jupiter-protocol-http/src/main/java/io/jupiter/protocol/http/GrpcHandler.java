@@ -51,7 +51,8 @@ import java.util.function.Consumer;
  * whose messages and end become the response messages and trailers. A client- or bidirectional-streaming method
  * opens its stream when the call's headers arrive; the client's messages go to it through {@link ClientMessages}, as
  * its reader asks for them. A client's {@code RST_STREAM}, or the deadline, sends the provider the cancel a Jupiter
- * consumer would. The health and reflection services
+ * consumer would. On a server with token authentication, the {@code authorization: Bearer} token of the
+ * connection's first call goes to the provider first ({@link CallerTokens}). The health and reflection services
  * ({@link BuiltInService}) are answered here, message by message.
  *
  * <p>Limits: a request message larger than the body cap resets the stream ({@code RESOURCE_EXHAUSTED}); at most
@@ -80,6 +81,7 @@ final class GrpcHandler extends ChannelDuplexHandler {
     private static final AsciiString GRPC_MESSAGE = AsciiString.cached("grpc-message");
     private static final AsciiString GRPC_TIMEOUT = AsciiString.cached("grpc-timeout");
     private static final AsciiString CONTENT_TYPE = AsciiString.cached("content-type");
+    private static final AsciiString AUTHORIZATION = AsciiString.cached("authorization");
 
     /** One call: its stream, the request bytes so far, its deadline timer. */
     private static final class Call {
@@ -133,12 +135,15 @@ final class GrpcHandler extends ChannelDuplexHandler {
     private final Http2FrameCodec codec;
     private final int maxMessageSize;
     private final Map<Integer, Call> calls = new HashMap<>();
+    private final CallerTokens tokens;
     /** Request bytes buffered over all calls of the connection; at most the body cap, as the frame decoder's. */
     private long buffered;
     private boolean connectionWindowRaised;
 
     private GrpcHandler(MethodLookup lookup, RequestFrames frames, ProtobufMethods protobuf,
-                        Map<String, BuiltInService> builtIns, Http2FrameCodec codec, int maxMessageSize) {
+                        Map<String, BuiltInService> builtIns, Http2FrameCodec codec, int maxMessageSize,
+                        CallerTokens tokens) {
+        this.tokens = tokens;
         this.lookup = lookup;
         this.frames = frames;
         this.protobuf = protobuf;
@@ -161,7 +166,7 @@ final class GrpcHandler extends ChannelDuplexHandler {
                 .initialSettings(settings).validateHeaders(true).build();
         pipeline.addBefore(beforeName, "h2-codec", codec);
         pipeline.addBefore(beforeName, "grpc", new GrpcHandler(lookup, frames, protobuf, builtIns, codec,
-                config.maxBodySize()));
+                config.maxBodySize(), new CallerTokens(config)));
     }
 
     @Override
@@ -401,6 +406,7 @@ final class GrpcHandler extends ChannelDuplexHandler {
             if (!ProtobufMethods.clientStreaming(method)) {
                 return true;
             }
+            presentToken(ctx, call);
             Frame open = frames.streamOpen(ctx.alloc(), call.stream.id(), call.target, new Object[0],
                     GrpcMetadata.attachments(call.headers));
             raiseConnectionWindow(ctx);
@@ -429,6 +435,7 @@ final class GrpcHandler extends ChannelDuplexHandler {
     private void call(ChannelHandlerContext ctx, Call call) {
         Frame request;
         try {
+            presentToken(ctx, call);
             request = toFrame(ctx, call);
         } catch (ForeignCallException e) {
             fail(ctx, call, e.status(), e.grpcCode(), e.getMessage());
@@ -482,6 +489,14 @@ final class GrpcHandler extends ChannelDuplexHandler {
         }
     }
 
+    /** The call's caller token before its first frame goes to the provider ({@link CallerTokens}). */
+    private void presentToken(ChannelHandlerContext ctx, Call call) {
+        ForeignCallException refused = tokens.beforeCall(ctx, call.headers.get(AUTHORIZATION));
+        if (refused != null) {
+            throw refused;
+        }
+    }
+
     private CallTarget target(Call call) {
         String path = String.valueOf(call.headers.path());
         int slash = path.lastIndexOf('/');
@@ -524,7 +539,8 @@ final class GrpcHandler extends ChannelDuplexHandler {
             return;
         }
         if (answer.status() != Status.OK) {
-            fail(ctx, call, answer.status(), StatusCodes.grpc(answer.status()), answer.errorMessage());
+            String message = answer.errorMessage();
+            fail(ctx, call, answer.status(), StatusCodes.grpc(answer.status(), message), message);
             promise.trySuccess();
             return;
         }
@@ -581,7 +597,8 @@ final class GrpcHandler extends ChannelDuplexHandler {
         if (code == ProtocolHeader.STREAM_END && status == Status.OK) {
             endOk(ctx, call);
         } else if (reason != null) {
-            fail(ctx, call, status, StatusCodes.grpc(status), reason.isEmpty() ? status.name() : reason);
+            String message = reason.isEmpty() ? status.name() : reason;
+            fail(ctx, call, status, StatusCodes.grpc(status, message), message);
             if (code == ProtocolHeader.STREAM_MESSAGE) {
                 cancelAtProvider(ctx, call);
             }

@@ -34,7 +34,8 @@ final class GrpcMetadata {
         for (Map.Entry<CharSequence, CharSequence> header : headers) {
             String name = header.getKey().toString().toLowerCase(Locale.ROOT);
             if (name.startsWith(":") || name.startsWith("grpc-") || name.endsWith("-bin") || name.equals("te")
-                    || name.equals("content-type") || name.equals("user-agent") || name.startsWith("jupiter.")) {
+                    || name.equals("content-type") || name.equals("user-agent") || name.startsWith("jupiter.")
+                    || name.equals("authorization")) {
                 continue;
             }
             if (attachments.size() >= MAX_ATTACHMENTS) {

@@ -43,7 +43,8 @@ import java.util.List;
  * here, in its turn, with the status the provider would have sent.
  *
  * <p>A server-stream method ({@code Flow.Publisher<R> m(args)}) answers newline-delimited JSON: one chunked
- * {@code application/x-ndjson} response, a line per message, flow-controlled by what the socket takes.
+ * {@code application/x-ndjson} response, a line per message, flow-controlled by what the socket takes; or, for a
+ * request that accepts {@code text/event-stream}, the same as Server-Sent Events ({@link ServerSentEvents}).
  *
  * <p>Query parameters {@code group} and {@code version} choose among several registrations of one service name.
  * More than {@value #MAX_PIPELINED} requests waiting for their answers close the connection.
@@ -62,30 +63,35 @@ final class HttpJsonHandler extends ChannelDuplexHandler {
     private static final class Pending {
         final long id;
         final boolean keepAlive;
+        /** Whether a server stream is answered as Server-Sent Events (else newline-delimited JSON). */
+        final boolean events;
         FullHttpResponse response;
         /** For a server stream: the class of its messages; {@code null} for a call. */
         Class<?> streamMessages;
-        /** A stream's lines not written yet (at most its credit: {@link #STREAM_WINDOW}). */
+        /** A stream's lines (or events) not written yet (at most its credit: {@link #STREAM_WINDOW}, and its end). */
         final ArrayDeque<byte[]> lines = new ArrayDeque<>();
         boolean headSent;
         boolean ended;
         int writtenSinceCredit;
 
-        Pending(long id, boolean keepAlive) {
+        Pending(long id, boolean keepAlive, boolean events) {
             this.id = id;
             this.keepAlive = keepAlive;
+            this.events = events;
         }
     }
 
     private final MethodLookup lookup;
     private final RequestFrames frames;
     private final JsonCalls json;
+    private final CallerTokens tokens;
     private final ArrayDeque<Pending> pending = new ArrayDeque<>();
     private long nextId = 1;
     /** A stream whose message could not be written, to cancel at the provider once out of the write path; or 0. */
     private long cancelAtProvider;
 
-    HttpJsonHandler(MethodLookup lookup, RequestFrames frames, JsonCalls json) {
+    HttpJsonHandler(MethodLookup lookup, RequestFrames frames, JsonCalls json, CallerTokens tokens) {
+        this.tokens = tokens;
         this.lookup = lookup;
         this.frames = frames;
         this.json = json;
@@ -102,10 +108,16 @@ final class HttpJsonHandler extends ChannelDuplexHandler {
                 ctx.close();
                 return;
             }
-            Pending call = new Pending(nextId++, HttpUtil.isKeepAlive(request) && request.decoderResult().isSuccess());
+            Pending call = new Pending(nextId++, HttpUtil.isKeepAlive(request) && request.decoderResult().isSuccess(),
+                    ServerSentEvents.asked(request));
             pending.add(call);
             Frame frame;
             try {
+                ForeignCallException refused = request.decoderResult().isSuccess()
+                        ? tokens.beforeCall(ctx, request.headers().get(HttpHeaderNames.AUTHORIZATION)) : null;
+                if (refused != null) {
+                    throw refused;
+                }
                 frame = toFrame(ctx, call, request);
             } catch (ForeignCallException e) {
                 call.response = error(e.status(), e.getMessage(), request.decoderResult().isFailure()
@@ -205,7 +217,8 @@ final class HttpJsonHandler extends ChannelDuplexHandler {
         String reason = null;
         if (code == ProtocolHeader.STREAM_MESSAGE) {
             try {
-                call.lines.add(line(json.result(frames.serializer().read(body, call.streamMessages))));
+                byte[] value = json.result(frames.serializer().read(body, call.streamMessages));
+                call.lines.add(call.events ? ServerSentEvents.message(value) : line(value));
                 return;
             } catch (Exception e) {
                 status = StatusTable.SERVER_ERROR.status();
@@ -219,10 +232,13 @@ final class HttpJsonHandler extends ChannelDuplexHandler {
         if (reason != null) {
             String message = reason.isEmpty() ? status.name() : reason;
             if (call.headSent || !call.lines.isEmpty()) {
-                call.lines.add(line(json.error(status, message)));
+                byte[] error = json.error(status, message);
+                call.lines.add(call.events ? ServerSentEvents.error(error) : line(error));
             } else {
                 call.response = error(status, message, null);
             }
+        } else if (call.events) {
+            call.lines.add(ServerSentEvents.end());
         }
     }
 
@@ -288,7 +304,7 @@ final class HttpJsonHandler extends ChannelDuplexHandler {
         if (!call.headSent && (!call.lines.isEmpty() || call.ended)) {
             call.headSent = true;
             HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
-            head.headers().set(HttpHeaderNames.CONTENT_TYPE, NDJSON)
+            head.headers().set(HttpHeaderNames.CONTENT_TYPE, call.events ? ServerSentEvents.CONTENT_TYPE : NDJSON)
                     .set(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED)
                     .set(HttpHeaderNames.CACHE_CONTROL, HttpHeaderValues.NO_STORE);
             HttpUtil.setKeepAlive(head, call.keepAlive);
@@ -326,8 +342,13 @@ final class HttpJsonHandler extends ChannelDuplexHandler {
     }
 
     private FullHttpResponse error(Status status, String message, HttpResponseStatus override) {
-        HttpResponseStatus code = override != null ? override : HttpResponseStatus.valueOf(StatusCodes.http(status));
-        return response(code, json.error(status, message));
+        HttpResponseStatus code = override != null ? override
+                : HttpResponseStatus.valueOf(StatusCodes.http(status, message));
+        FullHttpResponse response = response(code, json.error(status, message));
+        if (code.code() == StatusCodes.HTTP_UNAUTHORIZED) {
+            response.headers().set(HttpHeaderNames.WWW_AUTHENTICATE, "Bearer");
+        }
+        return response;
     }
 
     private static FullHttpResponse response(HttpResponseStatus status, byte[] body) {

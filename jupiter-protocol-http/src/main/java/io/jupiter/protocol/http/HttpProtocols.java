@@ -12,17 +12,21 @@ import io.jupiter.rpc.protocol.ServerProtocol;
  * }</pre>
  *
  * <p>A connection starting with an HTTP/1.1 request line speaks HTTP/JSON ({@code POST /{service}/{method}}, the
- * body a JSON array of the arguments; server streams as newline-delimited JSON); one starting with the HTTP/2
- * client preface speaks gRPC (unary calls and server streams of methods whose parameter and results are protobuf
- * messages, plus the health and reflection services); one starting with the 1.3.1 magic is served as without this
- * module. Every request goes through the server's provider chain. See docs/protocols.md.
+ * body a JSON array of the arguments; server streams as newline-delimited JSON or Server-Sent Events); one starting
+ * with the HTTP/2 client preface speaks gRPC (unary calls and the three stream shapes of methods whose messages are
+ * protobuf messages, plus the health and reflection services); one starting with the 1.3.1 magic is served as
+ * without this module. On a server with TLS, all three are served over TLS. Every request goes through the server's
+ * provider chain. See docs/protocols.md.
  */
 public final class HttpProtocols {
 
     private HttpProtocols() {
     }
 
-    /** HTTP/1.1 with JSON and gRPC over cleartext HTTP/2 (prior knowledge). */
+    /**
+     * HTTP/1.1 with JSON and gRPC over HTTP/2: cleartext with prior knowledge, or over the server's TLS (ALPN
+     * {@code h2}), where client certificates name the callers as they do for Jupiter consumers.
+     */
     public static ServerProtocol httpAndGrpc() {
         return InteropProtocol::new;
     }

@@ -7,14 +7,16 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.ssl.ApplicationProtocolNames;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
- * Tells HTTP/1.1 and HTTP/2 (prior knowledge, as gRPC clients speak cleartext) from a connection's first bytes, and
- * installs the handlers of the one it is.
+ * Tells HTTP/1.1 and HTTP/2 (prior knowledge, as gRPC clients speak cleartext; over TLS, after ALPN chose
+ * {@code h2}) from a connection's first bytes, and installs the handlers of the one it is.
  *
  * <pre>
  *  HTTP/1.1:  HttpServerCodec → HttpObjectAggregator(body cap) → HttpJsonHandler → frame dispatcher
@@ -46,7 +48,16 @@ final class InteropProtocol implements NettyPortProtocol {
 
     @Override
     public String name() {
-        return "http/1.1+json, h2c+grpc";
+        return "http/1.1+json, h2+grpc";
+    }
+
+    /**
+     * Over TLS: {@code http/1.1} first, so that a client offering both (curl) speaks HTTP/1.1, whose JSON this
+     * module serves; gRPC clients offer only {@code h2}, which they require.
+     */
+    @Override
+    public List<String> applicationProtocols() {
+        return List.of(ApplicationProtocolNames.HTTP_1_1, ApplicationProtocolNames.HTTP_2);
     }
 
     @Override
@@ -77,7 +88,7 @@ final class InteropProtocol implements NettyPortProtocol {
         pipeline.addBefore(beforeName, "http-codec", new HttpServerCodec());
         pipeline.addBefore(beforeName, "http-aggregator", new HttpObjectAggregator(config.maxBodySize()));
         pipeline.addBefore(beforeName, "http-json", new HttpJsonHandler(lookup, frames,
-                new JsonCalls(config.maxBodySize(), catalog.readLimits())));
+                new JsonCalls(config.maxBodySize(), catalog.readLimits()), new CallerTokens(config)));
     }
 
     private static Detection prefix(ByteBuf in, byte[] expected) {

@@ -48,6 +48,15 @@ enum StatusCodes {
     SHUTTING_DOWN(StatusTable.SHUTTING_DOWN.status(), 503, 14),
     UNKNOWN(StatusTable.UNKNOWN.status(), 500, 2);
 
+    /** gRPC's PERMISSION_DENIED, for the provider's refusal of a caller its authorizer does not permit. */
+    static final int GRPC_PERMISSION_DENIED = 7;
+    /** HTTP's 403 Forbidden, for the same refusal. */
+    static final int HTTP_FORBIDDEN = 403;
+    /** gRPC's UNAUTHENTICATED, for a caller token missing or refused. */
+    static final int GRPC_UNAUTHENTICATED = 16;
+    /** HTTP's 401 Unauthorized, for the same refusal. */
+    static final int HTTP_UNAUTHORIZED = 401;
+
     /** gRPC's DEADLINE_EXCEEDED, for a deadline this module enforces itself. */
     static final int GRPC_DEADLINE_EXCEEDED = 4;
 
@@ -80,5 +89,40 @@ enum StatusCodes {
 
     static int grpc(Status status) {
         return BY_STATUS[status.ordinal()].grpc;
+    }
+
+    /**
+     * The HTTP status of a call the provider answered {@code status} with {@code message}: as {@link #http(Status)},
+     * but {@code 403} for the provider's authorization refusal.
+     */
+    static int http(Status status, String message) {
+        return unauthenticated(status, message) ? HTTP_UNAUTHORIZED
+                : notAuthorized(status, message) ? HTTP_FORBIDDEN : http(status);
+    }
+
+    /** As {@link #http(Status, String)}, in gRPC: {@code PERMISSION_DENIED} for the authorization refusal. */
+    static int grpc(Status status, String message) {
+        return unauthenticated(status, message) ? GRPC_UNAUTHENTICATED
+                : notAuthorized(status, message) ? GRPC_PERMISSION_DENIED : grpc(status);
+    }
+
+    /**
+     * Whether the call was refused for its caller token: the provider's token gate answers {@code BAD_REQUEST}
+     * "caller token missing: ..." or "caller token refused", and {@link CallerTokens} refuses with the same prefix.
+     */
+    static boolean unauthenticated(Status status, String message) {
+        return status == StatusTable.BAD_REQUEST.status() && message != null
+                && message.startsWith(CallerTokens.REFUSAL_PREFIX);
+    }
+
+    /**
+     * Whether the provider refused the call because its {@code Authorizer} does not permit the caller: 1.3.1 has no
+     * status for "forbidden", so the provider answers {@code BAD_REQUEST} with the text
+     * {@code "caller <name> is not authorized to call <service>.<method>"}, which only it writes (a method's own
+     * exception is answered with another status).
+     */
+    static boolean notAuthorized(Status status, String message) {
+        return status == StatusTable.BAD_REQUEST.status() && message != null && message.startsWith("caller ")
+                && message.contains(" is not authorized to call ");
     }
 }

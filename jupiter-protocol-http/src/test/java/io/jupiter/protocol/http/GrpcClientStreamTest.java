@@ -139,7 +139,7 @@ class GrpcClientStreamTest {
                 ClientCalls.asyncBidiStreamingCall(other.newCall(ECHO, CallOptions.DEFAULT), refused)
                         .onNext(StringValue.of("let me in"));
                 Status status = refused.closed.get(30, TimeUnit.SECONDS);
-                assertThat(status.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+                assertThat(status.getCode()).isEqualTo(Status.Code.PERMISSION_DENIED);
                 assertThat(status.getDescription()).contains("not authorized");
 
                 Received<Int64Value> answer = new Received<>();

@@ -3,12 +3,6 @@ package io.jupiter.protocol.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jupiter.rpc.JupiterServer;
-import io.jupiter.testkit.Await;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
@@ -83,19 +77,8 @@ class HttpJsonStreamTest {
      */
     @Test
     void aClientThatDoesNotReadHoldsTheProducerBack() throws Exception {
-        byte[] body = "[4000, 16384]".getBytes(StandardCharsets.US_ASCII);
-        try (Socket socket = new Socket()) {
-            socket.setReceiveBufferSize(4096);
-            socket.connect(new InetSocketAddress("127.0.0.1", port), 10_000);
-            OutputStream out = socket.getOutputStream();
-            out.write(("POST /" + Numbers.class.getName() + "/text HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                    + "Content-Type: application/json\r\nContent-Length: " + body.length + "\r\n\r\n")
-                    .getBytes(StandardCharsets.US_ASCII));
-            out.write(body);
-            out.flush();
-            Await.until("the stream started", Duration.ofSeconds(30), () -> numbers.texts.get() > 0);
-            assertThat(Counts.awaitStable(numbers.texts)).as("lines the producer sent to a client that reads none")
-                    .isBetween(1L, 1000L);
-        }
+        assertThat(SlowHttpReader.producedWhileNotReading(port, "/" + Numbers.class.getName() + "/text",
+                "", "[4000, 16384]", numbers.texts))
+                .as("lines the producer sent to a client that reads none").isBetween(1L, 1000L);
     }
 }

@@ -121,7 +121,7 @@ class HttpJsonTest {
             guarded.register(new CalculatorImpl(), Calculator.class);
             String url = "http://127.0.0.1:" + guarded.start().getPort() + "/" + SERVICE + "/";
             Curl.Reply refused = Curl.post(url + "boom", "[\"x\"]");
-            assertThat(refused.status()).isEqualTo(400);
+            assertThat(refused.status()).isEqualTo(403);
             assertThat(refused.body()).contains("\"status\":\"BAD_REQUEST\"").contains("not authorized");
             assertThat(Curl.post(url + "add", "[1, 2]").body()).isEqualTo("3");
         }

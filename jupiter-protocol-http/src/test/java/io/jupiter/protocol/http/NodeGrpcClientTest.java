@@ -3,6 +3,7 @@ package io.jupiter.protocol.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jupiter.rpc.JupiterServer;
+import io.jupiter.rpc.internal.StatusTable;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -22,7 +23,7 @@ import org.junit.jupiter.api.Test;
 class NodeGrpcClientTest {
 
     private static final Path NODE_DIR = Path.of("target", "node");
-    private static final Path SCRIPT = Path.of("src", "test", "node", "unary-client.js");
+    private static final Path SCRIPTS = Path.of("src", "test", "node");
 
     @BeforeAll
     static void installGrpcJs() throws Exception {
@@ -40,8 +41,7 @@ class NodeGrpcClientTest {
 
     @Test
     void grpcJsCallsUnaryMethodsWithMetadataErrorsAndDeadlinesAndAClientStream() throws Exception {
-        // Node resolves require() from the script's own directory: run a copy beside node_modules.
-        Path script = Files.copy(SCRIPT, NODE_DIR.resolve(SCRIPT.getFileName()), StandardCopyOption.REPLACE_EXISTING);
+        Path script = script("unary-client.js");
         try (JupiterServer server = JupiterServer.builder().host("127.0.0.1").port(0)
                 .protocols(HttpProtocols.httpAndGrpc()).build()) {
             server.register(new GreeterImpl(), Greeter.class);
@@ -57,6 +57,44 @@ class NodeGrpcClientTest {
             assertThat(lines.get(2)).startsWith("{\"code\":4,"); // DEADLINE_EXCEEDED
             assertThat(lines.get(3)).isEqualTo("{\"reply\":6}"); // client streaming: 1 + 2 + 3
         }
+    }
+
+    /**
+     * Server-streaming and bidirectional calls from Node: a stream read to its end, a bidirectional echo, a deadline
+     * on a stream the client never half-closes ({@code DEADLINE_EXCEEDED}), and a server stream the client cancels
+     * after three messages ({@code CANCELLED}), whose producer at the provider then stops ({@code STREAM_CANCELLED}).
+     */
+    @Test
+    void grpcJsMakesServerAndBidirectionalStreamCallsWithADeadlineAndACancellation() throws Exception {
+        Path script = script("streams-client.js");
+        TickerImpl ticker = new TickerImpl();
+        try (JupiterServer server = JupiterServer.builder().host("127.0.0.1").port(0)
+                .protocols(HttpProtocols.httpAndGrpc()).build()) {
+            server.register(ticker, Ticker.class);
+            server.register(new TallyImpl(), Tally.class);
+            int port = server.start().getPort();
+            Result client = run(List.of("node", script.getFileName().toString(), "127.0.0.1:" + port,
+                    Ticker.class.getName(), Tally.class.getName()), NODE_DIR, 60);
+            assertThat(client.exitCode).as(client.output).isZero();
+            List<String> lines = client.output.lines().filter(l -> l.startsWith("{")).toList();
+            assertThat(lines).as(client.output).hasSize(4);
+            assertThat(lines.get(0)).isEqualTo("{\"messages\":[1,2,3,4,5],\"code\":0,\"details\":\"\"}");
+            assertThat(lines.get(1)).isEqualTo("{\"messages\":[\"a\",\"b\",\"c\"],\"code\":0,\"details\":\"\"}");
+            assertThat(lines.get(2)).startsWith("{\"messages\":[\"still here\"],\"code\":4,"); // DEADLINE_EXCEEDED
+            assertThat(lines.get(3)).matches("\\{\"messages\":\\d+,\"code\":1,.*"); // CANCELLED
+            assertThat(Integer.parseInt(lines.get(3).replaceAll("\\{\"messages\":(\\d+),.*", "$1")))
+                    .isBetween(3, 1000);
+            assertThat(ticker.floodEnded.get(30, TimeUnit.SECONDS)).as("how the cancelled producer ended")
+                    .isEqualTo(StatusTable.STREAM_CANCELLED.status());
+            assertThat(ticker.flooded.get()).isLessThan(1_000_000);
+        }
+    }
+
+    /** A copy of a script beside node_modules (Node resolves require() from the script's own directory). */
+    private static Path script(String name) throws IOException {
+        Files.copy(SCRIPTS.resolve("protobuf-wire.js"), NODE_DIR.resolve("protobuf-wire.js"),
+                StandardCopyOption.REPLACE_EXISTING);
+        return Files.copy(SCRIPTS.resolve(name), NODE_DIR.resolve(name), StandardCopyOption.REPLACE_EXISTING);
     }
 
     private record Result(int exitCode, String output) {

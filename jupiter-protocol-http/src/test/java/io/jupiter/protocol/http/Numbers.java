@@ -13,4 +13,7 @@ public interface Numbers {
 
     /** {@code n} strings of {@code size} characters, as fast as the stream takes them. */
     Flow.Publisher<String> text(int n, int size);
+
+    /** {@code text}, {@code n} times. */
+    Flow.Publisher<String> repeat(String text, int n);
 }

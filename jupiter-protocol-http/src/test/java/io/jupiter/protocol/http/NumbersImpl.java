@@ -38,4 +38,13 @@ final class NumbersImpl implements Numbers {
             }
         });
     }
+
+    @Override
+    public Flow.Publisher<String> repeat(String text, int n) {
+        return Streams.produce(sink -> {
+            for (int i = 0; i < n; i++) {
+                sink.send(text);
+            }
+        });
+    }
 }

@@ -103,7 +103,9 @@ public final class NettyAcceptor implements Acceptor {
         config.protocols().forEach(protocol -> Requires.argument(protocol instanceof NettyPortProtocol,
                 "protocols: " + protocol.name() + " (expected: a " + NettyPortProtocol.class.getSimpleName() + ")"));
         this.dispatcher = new FrameDispatcher(handler);
-        this.tls = config.tls() == null ? null : ReloadingSslContext.forServer(config.tls());
+        this.tls = config.tls() == null ? null : ReloadingSslContext.forServer(config.tls(),
+                config.protocols().stream().flatMap(p -> ((NettyPortProtocol) p).applicationProtocols().stream())
+                        .distinct().toList());
     }
 
     /**

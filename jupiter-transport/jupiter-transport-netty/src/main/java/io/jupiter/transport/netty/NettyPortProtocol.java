@@ -4,6 +4,7 @@ import io.jupiter.transport.PortProtocol;
 import io.jupiter.transport.TransportConfig;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelPipeline;
+import java.util.List;
 
 /**
  * A {@link PortProtocol} the Netty transport can serve: once a connection's first bytes matched it, it installs its
@@ -26,4 +27,14 @@ public interface NettyPortProtocol extends PortProtocol {
      * released here) are handed on to the first handler installed.
      */
     void install(ChannelPipeline pipeline, String beforeName, TransportConfig config, ByteBuf firstBytes);
+
+    /**
+     * The TLS application protocols (ALPN names, such as {@code "h2"}) a TLS port serving this protocol offers, in
+     * the server's order of preference; none by default. ALPN only tells a client which protocol it may speak (an
+     * HTTP/2 client over TLS requires {@code "h2"}): the connection's first bytes still choose the handlers, and a
+     * client that offers no ALPN (a 1.3.1 consumer) is served as before.
+     */
+    default List<String> applicationProtocols() {
+        return List.of();
+    }
 }

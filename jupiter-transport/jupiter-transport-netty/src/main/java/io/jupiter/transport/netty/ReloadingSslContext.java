@@ -7,6 +7,7 @@ import io.jupiter.transport.netty.internal.PemFiles;
 import io.jupiter.transport.netty.internal.TlsGate;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.ChannelPipeline;
+import io.netty.handler.ssl.ApplicationProtocolConfig;
 import io.netty.handler.ssl.ClientAuth;
 import io.netty.handler.ssl.OpenSsl;
 import io.netty.handler.ssl.SslContext;
@@ -51,6 +52,8 @@ public final class ReloadingSslContext implements AutoCloseable {
     private final TlsConfig config;
     private final boolean server;
     private final SslProvider provider;
+    /** The ALPN names a server offers, in its order of preference; empty: no ALPN. */
+    private final List<String> applicationProtocols;
     private final List<Path> files = new ArrayList<>(3);
     private final ThrottledWarning reloadFailures = new ThrottledWarning(logger, 1, TimeUnit.MINUTES);
 
@@ -60,9 +63,10 @@ public final class ReloadingSslContext implements AutoCloseable {
     private List<Object> failedStamps;
     private boolean closed;
 
-    private ReloadingSslContext(TlsConfig config, boolean server) {
+    private ReloadingSslContext(TlsConfig config, boolean server, List<String> applicationProtocols) {
         this.config = Requires.notNull(config, "tls");
         this.server = server;
+        this.applicationProtocols = List.copyOf(applicationProtocols);
         Requires.argument(!server || config.hasKeyPair(),
                 "tls: " + config + " (expected: a certificate and key for a server)");
         this.provider = provider(config.provider());
@@ -84,7 +88,18 @@ public final class ReloadingSslContext implements AutoCloseable {
      *         names it and why)
      */
     public static ReloadingSslContext forServer(TlsConfig config) {
-        return new ReloadingSslContext(config, true);
+        return forServer(config, List.of());
+    }
+
+    /**
+     * A server context offering {@code applicationProtocols} by ALPN, in that order of preference (the first a
+     * client also offers is chosen). A client offering none of them, or no ALPN at all, still connects, with no
+     * protocol chosen.
+     *
+     * @throws IllegalArgumentException as {@link #forServer(TlsConfig)}
+     */
+    public static ReloadingSslContext forServer(TlsConfig config, List<String> applicationProtocols) {
+        return new ReloadingSslContext(config, true, Requires.notNull(applicationProtocols, "applicationProtocols"));
     }
 
     /**
@@ -93,7 +108,7 @@ public final class ReloadingSslContext implements AutoCloseable {
      * @throws IllegalArgumentException if a file does not load (the message names it and why)
      */
     public static ReloadingSslContext forClient(TlsConfig config) {
-        return new ReloadingSslContext(config, false);
+        return new ReloadingSslContext(config, false, List.of());
     }
 
     /** {@code "OpenSSL"} or {@code "JDK"}: the implementation in use. */
@@ -204,6 +219,12 @@ public final class ReloadingSslContext implements AutoCloseable {
                     : config.trustFile() != null ? ClientAuth.OPTIONAL : ClientAuth.NONE);
         } else {
             builder.endpointIdentificationAlgorithm(config.verifyHostname() ? "HTTPS" : null);
+        }
+        if (!applicationProtocols.isEmpty()) {
+            // NO_ADVERTISE and ACCEPT: a client without a common protocol (or without ALPN) is not refused.
+            builder.applicationProtocolConfig(new ApplicationProtocolConfig(ApplicationProtocolConfig.Protocol.ALPN,
+                    ApplicationProtocolConfig.SelectorFailureBehavior.NO_ADVERTISE,
+                    ApplicationProtocolConfig.SelectedListenerFailureBehavior.ACCEPT, applicationProtocols));
         }
         builder.sslProvider(provider).protocols(TlsConfig.PROTOCOLS);
         try {

@@ -1,7 +1,7 @@
 package io.jupiter.transport.netty.internal;
 
+import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelOutboundHandlerAdapter;
 import io.netty.channel.ChannelPromise;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
@@ -17,8 +17,11 @@ import java.util.concurrent.TimeUnit;
  * nothing after {@value #HOLD_MILLIS} ms is taken to speak 1.3.1 for this (a Jupiter consumer may wait for the
  * announcement before it sends a stream's first frame), and the writes go to the socket; one that sent bytes other
  * than 1.3.1's first is waited for until the sniffer decides.
+ *
+ * <p>The wait starts when the connection becomes active for the handlers behind TLS: with TLS, once the handshake
+ * has succeeded ({@link TlsGate} holds {@code channelActive} until then), so a slow handshake does not eat into it.
  */
-final class FirstWritesHold extends ChannelOutboundHandlerAdapter {
+final class FirstWritesHold extends ChannelDuplexHandler {
 
     /**
      * How long writes are held for a peer that sends nothing. Other protocols' clients speak at once, but a client
@@ -35,11 +38,19 @@ final class FirstWritesHold extends ChannelOutboundHandlerAdapter {
     private ChannelHandlerContext ctx;
     private ScheduledFuture<?> timer;
     private boolean released;
+    private boolean spoke;
 
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         this.ctx = ctx;
-        timer = ctx.executor().schedule(this::release, HOLD_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
+        if (!released && !spoke && timer == null) {
+            timer = ctx.executor().schedule(this::release, HOLD_MILLIS, TimeUnit.MILLISECONDS);
+        }
+        ctx.fireChannelActive();
     }
 
     @Override
@@ -63,6 +74,7 @@ final class FirstWritesHold extends ChannelOutboundHandlerAdapter {
      * sniffer decides (within its 64 bytes), however long the peer takes to send them.
      */
     void peerSpoke() {
+        spoke = true;
         if (timer != null) {
             timer.cancel(false);
         }
@@ -97,7 +109,9 @@ final class FirstWritesHold extends ChannelOutboundHandlerAdapter {
             return new Held[0];
         }
         released = true;
-        timer.cancel(false);
+        if (timer != null) {
+            timer.cancel(false);
+        }
         Held[] writes = held.toArray(new Held[0]);
         held.clear();
         if (!ctx.isRemoved()) {
