@@ -8,13 +8,17 @@
 #   THREADS=1 bench/alloc.sh
 #   ONLY_OURS=1 bench/alloc.sh         # this framework's row only (no 1.3.1 build or run)
 #   ONLY_OURS=1 JAR=/tmp/before.jar bench/alloc.sh   # a jar built before (no build), to compare two commits
+#   PORT=18141 ONLY_OURS=1 JAR=... bench/alloc.sh    # another port and output folder (two measurements side by side)
+#   SAMPLE=1 ONLY_OURS=1 JAR=... bench/alloc.sh      # also where it goes: JFR's allocation samples (with stacks) in the
+#                                                    # window, as bytes per call by class and by class + first frames
 #
 # Needs python3 (to read the recording's JSON). Client and server share the machine's cores.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 THREADS=${THREADS:-32}
-OUT=target/alloc-bench
+PORT=${PORT:-18131}
+OUT=target/alloc-bench-$PORT
 mkdir -p "$OUT"
 if [ "${ONLY_OURS:-0}" = 1 ]; then
   if [ -z "${JAR:-}" ]; then
@@ -29,8 +33,13 @@ cat > "$OUT/alloc.jfc" <<'JFC'
 <?xml version="1.0" encoding="UTF-8"?>
 <configuration version="2.0" label="allocation per thread">
   <event name="jdk.ThreadAllocationStatistics"><setting name="enabled">true</setting><setting name="period">500 ms</setting></event>
-</configuration>
 JFC
+if [ "${SAMPLE:-0}" = 1 ]; then
+  cat >> "$OUT/alloc.jfc" <<'JFC'
+  <event name="jdk.ObjectAllocationSample"><setting name="enabled">true</setting><setting name="throttle">2000/s</setting><setting name="stackTrace">true</setting></event>
+JFC
+fi
+echo '</configuration>' >> "$OUT/alloc.jfc"
 
 # measure <name> <port> <server command...>: prints "<name> <qps> <bytes per call>"
 measure() {
@@ -64,16 +73,47 @@ for samples in per_thread.values():
         total += until[-1] - (before[-1] if before else 0)
 print(f"{name} {int(qps)} {total / (qps * (hi - lo)):.0f}")
 PY
+  if [ "${SAMPLE:-0}" = 1 ]; then
+    jfr print --json --stack-depth 16 --events jdk.ObjectAllocationSample "$OUT/$name.jfr" > "$OUT/$name-samples.json"
+    python3 - "$OUT/$name-samples.json" "$started" "$qps" > "$OUT/$name-samples.txt" <<'PY'
+import json, sys, datetime, collections
+events = json.load(open(sys.argv[1]))["recording"]["events"]
+started, qps = float(sys.argv[2]), float(sys.argv[3])
+lo, hi = started + 4.5, started + 9.5
+calls = qps * (hi - lo)
+by_class, by_site = collections.Counter(), collections.Counter()
+def frame(f):
+    m = f["method"]
+    return m["type"]["name"].rsplit(".", 1)[-1] + "." + m["name"] + ":" + str(f.get("lineNumber"))
+for e in events:
+    v = e["values"]
+    t = datetime.datetime.fromisoformat(v["startTime"].replace("Z", "+00:00")).timestamp()
+    if not lo <= t <= hi:
+        continue
+    cls = v["objectClass"]["name"]
+    frames = (v.get("stackTrace") or {}).get("frames") or []
+    by_class[cls] += v["weight"]
+    by_site[(cls, " < ".join(frame(f) for f in frames[:4]))] += v["weight"]
+total = sum(by_class.values())
+print(f"sampled bytes per call: {total / calls:.0f}")
+for cls, w in by_class.most_common(40):
+    print(f"{w / calls:8.1f}  {cls}")
+print()
+for (cls, site), w in by_site.most_common(60):
+    print(f"{w / calls:8.1f}  {cls}  {site}")
+PY
+    echo "allocation samples: $OUT/$name-samples.txt" >&2
+  fi
 }
 
-read -r _ ours_qps ours <<< "$(measure jupiter 18131 java -jar "$JAR" benchmark-server --host 127.0.0.1 --port 18131)"
+read -r _ ours_qps ours <<< "$(measure jupiter "$PORT" java -jar "$JAR" benchmark-server --host 127.0.0.1 --port "$PORT")"
 if [ "${ONLY_OURS:-0}" = 1 ]; then
   printf "| provider | qps (sync, %s threads) | bytes allocated per call |\n|---|---:|---:|\n" "$THREADS"
   printf "| jupiter | %s | %s |\n" "$ours_qps" "$ours"
   echo "machine: $(nproc) cores, $(java -version 2>&1 | head -1)" >&2
   exit 0
 fi
-read -r _ old_qps old <<< "$(measure jupiter-1.3.1 18132 "${LEGACY_JAVA[@]}" compat.legacy.LegacyBenchmarkServer 18132 true)"
+read -r _ old_qps old <<< "$(measure jupiter-1.3.1 "$((PORT + 1))" "${LEGACY_JAVA[@]}" compat.legacy.LegacyBenchmarkServer "$((PORT + 1))" true)"
 printf "| provider | qps (sync, %s threads) | bytes allocated per call |\n|---|---:|---:|\n" "$THREADS"
 printf "| jupiter | %s | %s |\n| jupiter 1.3.1 | %s | %s |\n" "$ours_qps" "$ours" "$old_qps" "$old"
 awk -v a="$ours" -v b="$old" 'BEGIN { printf "\nratio jupiter / 1.3.1: %.2f\n", a / b }'
