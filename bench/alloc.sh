@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Bytes allocated per call on the provider, this framework against Jupiter 1.3.1, in one run: each provider runs in
 # its own JVM with a JFR recording of per-thread allocation (jdk.ThreadAllocationStatistics every 500 ms), and the
-# same client (ours, sync calls, small payload) loads each in turn. The allocation of all threads over a window of
-# the steady state is divided by the calls made in it.
+# same client (ours, sync calls, small payload) loads each in turn. The allocation of all threads but JFR's own
+# (its periodic task, about 0.4 MB/s) over a window of the steady state is divided by the calls made in it.
 #
 #   bench/alloc.sh                     # 32 threads, 3 s warm-up, 8 s measured
 #   THREADS=1 bench/alloc.sh
@@ -61,17 +61,31 @@ started, qps, name = float(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
 lo, hi = started + 4.5, started + 9.5
 def at(e):
     return datetime.datetime.fromisoformat(e["values"]["startTime"].replace("Z", "+00:00")).timestamp()
-per_thread = {}
+per_thread, names = {}, {}
 for e in events:
-    thread = (e["values"].get("thread") or {}).get("javaThreadId")
-    per_thread.setdefault(thread, []).append((at(e), e["values"]["allocated"]))
-total = 0
-for samples in per_thread.values():
+    thread = e["values"].get("thread") or {}
+    per_thread.setdefault(thread.get("javaThreadId"), []).append((at(e), e["values"]["allocated"]))
+    names[thread.get("javaThreadId")] = thread.get("javaName") or "?"
+# On a loaded machine the recording may end early (the server is stopped while JFR writes): the window ends at its
+# last counters then, and a window under 2 s is no measurement.
+hi = min(hi, max(t for samples in per_thread.values() for t, _ in samples))
+if hi - lo < 2:
+    print(f"{name} {int(qps)} n/a")
+    sys.exit(0)
+total, by_name = 0, {}
+for thread, samples in per_thread.items():
+    if names[thread].startswith("JFR "):
+        continue  # the recording's own threads (its periodic task reads every thread's counter): not the provider's
     before = [v for t, v in samples if t <= lo]
     until = [v for t, v in samples if t <= hi]
     if until:
-        total += until[-1] - (before[-1] if before else 0)
-print(f"{name} {int(qps)} {total / (qps * (hi - lo)):.0f}")
+        allocated = until[-1] - (before[-1] if before else 0)
+        total += allocated
+        by_name[names[thread]] = allocated
+calls = qps * (hi - lo)
+print(f"{name} {int(qps)} {total / calls:.0f}")
+print("  per thread, bytes per call: " + ", ".join(f"{n} {b / calls:.0f}" for n, b in
+      sorted(by_name.items(), key=lambda kv: -kv[1]) if b / calls >= 1), file=sys.stderr)
 PY
   if [ "${SAMPLE:-0}" = 1 ]; then
     jfr print --json --stack-depth 16 --events jdk.ObjectAllocationSample "$OUT/$name.jfr" > "$OUT/$name-samples.json"
