@@ -5,6 +5,7 @@
 # (its periodic task, about 0.4 MB/s) over a window of the steady state is divided by the calls made in it.
 #
 #   bench/alloc.sh                     # 32 threads, 3 s warm-up, 8 s measured
+#   WARMUP=10 bench/alloc.sh           # a longer warm-up (a loaded machine compiles the hot path later)
 #   THREADS=1 bench/alloc.sh
 #   ONLY_OURS=1 bench/alloc.sh         # this framework's row only (no 1.3.1 build or run)
 #   ONLY_OURS=1 JAR=/tmp/before.jar bench/alloc.sh   # a jar built before (no build), to compare two commits
@@ -17,6 +18,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 THREADS=${THREADS:-32}
+WARMUP=${WARMUP:-3}
 PORT=${PORT:-18131}
 OUT=target/alloc-bench-$PORT
 mkdir -p "$OUT"
@@ -49,16 +51,16 @@ measure() {
   for _ in $(seq 1 150); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.2; done
   local started=$(date +%s.%N)
   local qps
-  qps=$(java -jar "$JAR" benchmark-client --port "$port" --mode sync --threads "$THREADS" --warmup 3 --seconds 8 \
+  qps=$(java -jar "$JAR" benchmark-client --port "$port" --mode sync --threads "$THREADS" --warmup "$WARMUP" --seconds 8 \
     2>/dev/null | sed -n 's/.*qps: \([0-9]*\).*/\1/p')
   kill "$server"; wait "$server" 2>/dev/null || true
   jfr print --json --events jdk.ThreadAllocationStatistics "$OUT/$name.jfr" > "$OUT/$name.json"
-  # The window: from 4.5 s after the client started (JVM start + warm-up) for 5 s, inside its 8 measured seconds.
-  python3 - "$OUT/$name.json" "$started" "$qps" "$name" <<'PY'
+  # The window: from 1.5 s after the client's warm-up (its JVM start + warm-up) for 5 s, inside its 8 measured seconds.
+  python3 - "$OUT/$name.json" "$started" "$qps" "$name" "$WARMUP" <<'PY'
 import json, sys, datetime
 events = json.load(open(sys.argv[1]))["recording"]["events"]
-started, qps, name = float(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
-lo, hi = started + 4.5, started + 9.5
+started, qps, name, warmup = float(sys.argv[2]), float(sys.argv[3]), sys.argv[4], float(sys.argv[5])
+lo, hi = started + warmup + 1.5, started + warmup + 6.5
 def at(e):
     return datetime.datetime.fromisoformat(e["values"]["startTime"].replace("Z", "+00:00")).timestamp()
 per_thread, names = {}, {}
@@ -89,11 +91,11 @@ print("  per thread, bytes per call: " + ", ".join(f"{n} {b / calls:.0f}" for n,
 PY
   if [ "${SAMPLE:-0}" = 1 ]; then
     jfr print --json --stack-depth 16 --events jdk.ObjectAllocationSample "$OUT/$name.jfr" > "$OUT/$name-samples.json"
-    python3 - "$OUT/$name-samples.json" "$started" "$qps" > "$OUT/$name-samples.txt" <<'PY'
+    python3 - "$OUT/$name-samples.json" "$started" "$qps" "$WARMUP" > "$OUT/$name-samples.txt" <<'PY'
 import json, sys, datetime, collections
 events = json.load(open(sys.argv[1]))["recording"]["events"]
-started, qps = float(sys.argv[2]), float(sys.argv[3])
-lo, hi = started + 4.5, started + 9.5
+started, qps, warmup = float(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])
+lo, hi = started + warmup + 1.5, started + warmup + 6.5
 calls = qps * (hi - lo)
 by_class, by_site = collections.Counter(), collections.Counter()
 def frame(f):
