@@ -22,15 +22,15 @@ final class DispatchTimerStage extends ProviderStage {
             return;
         }
         long waitsBefore = SyncWaits.count();
-        request.timed = true;
         long started = System.nanoTime();
-        request.startedNanos = started;
+        DispatchTiming timing = new DispatchTiming(started);
+        request.timing = timing;
         try {
             next.serve(request);
         } finally {
             // Answered here (the usual case), or by a stage on another thread, maybe just after this call ended:
             // either way the time of the answer. Not answered yet: the time until now.
-            long answering = request.answeringNanos;
+            long answering = timing.answeringNanos;
             long took = (answering != 0L ? answering : System.nanoTime()) - started;
             dispatch.ran(took, waitsBefore, request.readOnIoThread);
         }

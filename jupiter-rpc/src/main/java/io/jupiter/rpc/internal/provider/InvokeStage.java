@@ -20,7 +20,8 @@ final class InvokeStage extends MethodStage {
     @Override
     long startedNanos(ProviderRequest request) {
         // One clock read for the start, shared by the method timer and adaptive dispatch.
-        return !metrics.enabled() ? 0L : request.timed ? request.startedNanos : System.nanoTime();
+        DispatchTiming timing = request.timing;
+        return !metrics.enabled() ? 0L : timing != null ? timing.startedNanos : System.nanoTime();
     }
 
     @Override

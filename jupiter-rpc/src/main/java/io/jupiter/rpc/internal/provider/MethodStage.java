@@ -39,7 +39,7 @@ abstract class MethodStage extends ProviderStage {
             status = ProviderFailures.statusOf(cause, ProviderFailures.Where.METHOD, request.method);
         }
         // One clock read for the end, shared by the method timer and adaptive dispatch.
-        long done = started != 0L || request.timed ? System.nanoTime() : 0L;
+        long done = started != 0L || request.timing != null ? System.nanoTime() : 0L;
         if (call != null) {
             call.exit(outer);
         } else if (request.servesAttachments) {

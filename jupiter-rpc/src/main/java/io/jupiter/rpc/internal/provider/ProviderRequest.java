@@ -37,10 +37,10 @@ abstract class ProviderRequest implements ProviderTask, EnvelopeListener, Served
     final OpenConnection open;
     /** Who is on the other end of the connection. */
     final CallerIdentity caller;
-    /** The request frame; {@code null} for a stream's open (its stream owns the body). */
-    private final Frame frame;
-    /** The body to read: the request's, or the stream open's. */
+    /** The body to read: the request frame's, or the stream open's. */
     final ByteBuf body;
+    /** Whether {@link #body} is this request's to release: a call's (a stream's open's is its stream's). */
+    private final boolean ownsBody;
     /** The invoke id, or the stream id. */
     final long id;
     final byte serializerCode;
@@ -51,15 +51,8 @@ abstract class ProviderRequest implements ProviderTask, EnvelopeListener, Served
 
     /** The connection's load, once admission counted this request in; {@code null} before. */
     private ConnectionLoad load;
-    /** The adaptive concurrency limit this request holds a permit of; {@code null}: none. */
-    private AdaptiveConcurrencyLimit permitOf;
-    /** When the permit was taken ({@link System#nanoTime()}). */
-    private long permitNanos;
-    /** The application-wide flow limiter this request holds a permit of, until its thread is done; or {@code null}. */
-    private FlowLimiter flowOf;
-    /** The method's own adaptive concurrency limit this request holds a permit of; {@code null}: none. */
-    private AdaptiveConcurrencyLimit methodPermitOf;
-    private long methodPermitNanos;
+    /** The permits of limits other than the connection's this request holds; {@code null}: none (the default). */
+    private HeldPermits permits;
     /** 1 once the request no longer counts as in flight (answered, or dropped): from any thread, once. */
     private volatile int left;
     /** Whether the frame was released (its body read, or dropped). */
@@ -97,20 +90,16 @@ abstract class ProviderRequest implements ProviderTask, EnvelopeListener, Served
     boolean onServiceExecutor;
     /** Counted by each hand-off to an executor: whether the thread that served it so far still owns it. */
     int handOvers;
-    /** Set by the dispatch timer: the call is timed for its {@link #dispatch}; {@link #answeringNanos} recorded. */
-    boolean timed;
-    /** Set by the dispatch timer: when the timed call started; the method timer starts there too. */
-    long startedNanos;
-    /** Set by the responder: when the answer started to be written (0: not yet, or not timed). */
-    long answeringNanos;
+    /** Set by the dispatch timer: the call is timed for its {@link #dispatch}; {@code null}: not timed. */
+    DispatchTiming timing;
 
     /** A call: the request frame of a connection. */
     ProviderRequest(Connection connection, OpenConnection open, Frame frame) {
         this.connection = connection;
         this.open = open;
         this.caller = open == null ? CallerIdentity.ANONYMOUS : open.caller();
-        this.frame = frame;
         this.body = frame.body();
+        this.ownsBody = true;
         this.id = frame.id();
         this.serializerCode = frame.serializerCode();
         this.receivedNanos = frame.receivedNanos();
@@ -124,8 +113,8 @@ abstract class ProviderRequest implements ProviderTask, EnvelopeListener, Served
         this.connection = connection;
         this.open = null;
         this.caller = caller;
-        this.frame = null;
         this.body = body;
+        this.ownsBody = false;
         this.id = streamId;
         this.serializerCode = serializerCode;
         this.receivedNanos = receivedNanos;
@@ -203,8 +192,8 @@ abstract class ProviderRequest implements ProviderTask, EnvelopeListener, Served
             return;
         }
         bodyDone = true;
-        if (frame != null) {
-            frame.release();
+        if (ownsBody) {
+            body.release();
         }
         ConnectionLoad l = load;
         if (l != null) {
@@ -219,13 +208,21 @@ abstract class ProviderRequest implements ProviderTask, EnvelopeListener, Served
 
     /** Holds a permit of {@code limit} (admission took it) until the request {@link #leave}s. */
     final void permitTaken(AdaptiveConcurrencyLimit limit) {
-        this.permitNanos = System.nanoTime();
-        this.permitOf = limit;
+        heldPermits().serverTaken(limit);
     }
 
     /** Holds a permit of the application-wide {@code limiter} (admission took it) until {@link #threadDone}. */
     final void flowTaken(FlowLimiter limiter) {
-        this.flowOf = limiter;
+        heldPermits().flowTaken(limiter);
+    }
+
+    private HeldPermits heldPermits() {
+        HeldPermits held = permits;
+        if (held == null) {
+            held = new HeldPermits();
+            permits = held;
+        }
+        return held;
     }
 
     /**
@@ -233,10 +230,9 @@ abstract class ProviderRequest implements ProviderTask, EnvelopeListener, Served
      * back, and it no longer counts as in flight (if it was not answered already).
      */
     final void threadDone() {
-        FlowLimiter flow = flowOf;
-        if (flow != null) {
-            flowOf = null;
-            flow.release();
+        HeldPermits held = permits;
+        if (held != null) {
+            held.releaseFlow();
         }
         leave();
     }
@@ -249,8 +245,7 @@ abstract class ProviderRequest implements ProviderTask, EnvelopeListener, Served
         if (!limit.tryAcquire()) {
             return false;
         }
-        this.methodPermitNanos = System.nanoTime();
-        this.methodPermitOf = limit;
+        heldPermits().methodTaken(limit);
         return true;
     }
 
@@ -267,13 +262,9 @@ abstract class ProviderRequest implements ProviderTask, EnvelopeListener, Served
         if (l != null) {
             l.ended();
         }
-        AdaptiveConcurrencyLimit limit = permitOf;
-        if (limit != null) {
-            limit.release(System.nanoTime() - permitNanos);
-        }
-        AdaptiveConcurrencyLimit methodLimit = methodPermitOf;
-        if (methodLimit != null) {
-            methodLimit.release(System.nanoTime() - methodPermitNanos);
+        HeldPermits held = permits;
+        if (held != null) {
+            held.releaseLimits();
         }
     }
 }

@@ -46,8 +46,9 @@ final class Responder {
      * @param nowNanos a clock read just taken (0: read it here if needed)
      */
     void answer(ProviderRequest request, Status status, Object result, long nowNanos) {
-        if (request.timed) {
-            request.answeringNanos = nowNanos != 0L ? nowNanos : System.nanoTime();
+        DispatchTiming timing = request.timing;
+        if (timing != null) {
+            timing.answeringNanos = nowNanos != 0L ? nowNanos : System.nanoTime();
         }
         request.leave();
         ProviderCall call = request.call;
@@ -76,8 +77,9 @@ final class Responder {
      * refusal says so; a stream's open gets a {@code STREAM_END} with the status and the reason.
      */
     void refuse(ProviderRequest request, Refusal refusal) {
-        if (request.timed) {
-            request.answeringNanos = System.nanoTime();
+        DispatchTiming timing = request.timing;
+        if (timing != null) {
+            timing.answeringNanos = System.nanoTime();
         }
         request.leave();
         if (request.opensStream()) {

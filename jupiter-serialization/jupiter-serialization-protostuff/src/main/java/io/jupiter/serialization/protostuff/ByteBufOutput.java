@@ -10,6 +10,8 @@ import static io.protostuff.WireFormat.WIRETYPE_VARINT;
 import io.jupiter.serialization.wire.LegacyClassNames;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
+import io.netty.util.concurrent.FastThreadLocal;
+import io.netty.util.concurrent.FastThreadLocalThread;
 import io.protostuff.ByteString;
 import io.protostuff.Output;
 import io.protostuff.Schema;
@@ -27,11 +29,43 @@ final class ByteBufOutput implements Output {
     /** Strings from this length on are tried with {@link #writeAscii}; shorter ones cost little either way. */
     static final int ASCII_BULK_MIN_CHARS = 32;
 
+    /**
+     * Each Jupiter thread's own output, pointed at the buffer of each write rather than made anew: a write on such a
+     * thread makes none unless one write starts inside another.
+     */
+    private static final FastThreadLocal<ByteBufOutput> OWN = new FastThreadLocal<>() {
+        @Override
+        protected ByteBufOutput initialValue() {
+            return new ByteBufOutput(null);
+        }
+    };
 
-    private final ByteBuf out;
+    /** Where the bytes go; {@code null} once the write is {@link #done} (a thread's own output is then free). */
+    private ByteBuf out;
 
     ByteBufOutput(ByteBuf out) {
         this.out = out;
+    }
+
+    /**
+     * An output appending to {@code out}, as {@code new ByteBufOutput(out)} would: this thread's own one on a Jupiter
+     * thread when it is free. Hand it back with {@link #done} once the write is over.
+     */
+    static ByteBufOutput of(ByteBuf out) {
+        if (!(Thread.currentThread() instanceof FastThreadLocalThread)) {
+            return new ByteBufOutput(out);
+        }
+        ByteBufOutput own = OWN.get();
+        if (own.out != null) {
+            return new ByteBufOutput(out); // a write inside a write
+        }
+        own.out = out;
+        return own;
+    }
+
+    /** The write is over: the output lets go of the buffer (a thread's own one is free again). */
+    void done() {
+        out = null;
     }
 
     @Override

@@ -20,7 +20,6 @@ import io.protostuff.runtime.RuntimeSchema;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.HashMap;
 
 /**
  * Protostuff input that checks every class name read from the wire against the {@link ClassAllowList}, and reads
@@ -97,8 +96,6 @@ final class LegacyNameInput implements Input {
     private static final boolean CESU8_COMPAT = Boolean.getBoolean("io.protostuff.cesu8_compat");
     /** The request's attachments: a field of {@link MessageWrapper}, a map of string keys and values. */
     private static final String ATTACHMENTS = "attachments";
-    /** The initial capacity of the attachments' map: up to three entries without a resize. */
-    private static final int ATTACHMENTS_CAPACITY = 4;
     /** The fields of a map entry (protostuff's {@code MapSchema}): the key, then the value. */
     private static final int ENTRY_KEY = 1;
     private static final int ENTRY_VALUE = 2;
@@ -232,12 +229,12 @@ final class LegacyNameInput implements Input {
     }
 
     /**
-     * The map the request's attachments are read into: the {@code HashMap} protostuff would make for the field, sized
-     * for the few entries a request carries (one, the deadline, from a default client) rather than for sixteen.
+     * The map the request's attachments are read into: an {@link AttachmentMap} for the few entries a request carries
+     * (one, the deadline, from a default client), rather than the {@code HashMap} of sixteen slots protostuff makes.
      */
     @SuppressWarnings("unchecked")
     private static <T> T newAttachments() {
-        return (T) new HashMap<String, String>(ATTACHMENTS_CAPACITY);
+        return (T) new AttachmentMap();
     }
 
     /** Whether the nested value about to be merged is the request's attachments (a field of the root). */

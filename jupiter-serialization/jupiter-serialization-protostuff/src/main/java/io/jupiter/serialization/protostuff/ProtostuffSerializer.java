@@ -11,6 +11,7 @@ import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.SerializerType;
 import io.jupiter.serialization.internal.ReadFailures;
 import io.jupiter.serialization.wire.MessageWrapper;
+import io.jupiter.serialization.wire.ResultWrapper;
 import io.netty.buffer.ByteBuf;
 import io.protostuff.Schema;
 import io.protostuff.runtime.RuntimeSchema;
@@ -108,13 +109,21 @@ public final class ProtostuffSerializer implements Serializer {
         if (value == null) {
             throw new SerializationException("protostuff: cannot write null (expected: an object)");
         }
-        Schema<Object> schema = (Schema<Object>) schemaOf(value.getClass());
+        // A response is written without its schema's field iterator (ResultWriter).
+        Schema<Object> schema = ResultWriter.writes(value) ? null : (Schema<Object>) schemaOf(value.getClass());
         int start = out.writerIndex();
+        ByteBufOutput output = ByteBufOutput.of(out);
         try {
-            schema.writeTo(new ByteBufOutput(out), value);
+            if (schema == null) {
+                ResultWriter.write(output, (ResultWrapper) value);
+            } else {
+                schema.writeTo(output, value);
+            }
         } catch (Exception | StackOverflowError e) {
             out.writerIndex(start);
             throw new SerializationException("protostuff: cannot write " + value.getClass().getName() + ": " + e, e);
+        } finally {
+            output.done();
         }
     }
 

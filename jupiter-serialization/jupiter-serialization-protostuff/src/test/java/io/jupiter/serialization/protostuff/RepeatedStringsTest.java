@@ -140,7 +140,7 @@ class RepeatedStringsTest {
     }
 
     @Test
-    void attachmentsAreReadIntoAHashMapWhateverTheirNumber() {
+    void attachmentsAreReadIntoAnAttachmentMapWhateverTheirNumber() {
         ProtostuffSerializer serializer = new ProtostuffSerializer();
         for (int entries : new int[] {1, 3, 4, 40}) {
             Map<String, String> attachments = new HashMap<>();
@@ -148,7 +148,9 @@ class RepeatedStringsTest {
                 attachments.put("key-" + i, "value-" + i);
             }
             MessageWrapper read = roundTrip(serializer, new Object[] {"x"}, attachments);
-            assertThat(read.getAttachments()).isInstanceOf(HashMap.class).isEqualTo(attachments);
+            assertThat(read.getAttachments()).isInstanceOf(AttachmentMap.class).isEqualTo(attachments);
+            read.getAttachments().put("added", "later"); // changeable, as the HashMap it replaces
+            assertThat(read.getAttachments()).hasSize(entries + 1);
         }
     }
 

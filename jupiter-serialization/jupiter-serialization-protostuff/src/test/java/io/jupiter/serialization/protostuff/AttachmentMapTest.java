@@ -1,0 +1,59 @@
+package io.jupiter.serialization.protostuff;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/** The attachments' map behaves as a {@code HashMap} of the same entries would, order aside. */
+class AttachmentMapTest {
+
+    @Test
+    void randomChangesLeaveTheSameEntriesAsAHashMap() {
+        Random random = new Random(39);
+        AttachmentMap map = new AttachmentMap();
+        Map<String, String> expected = new HashMap<>();
+        for (int step = 0; step < 5_000; step++) {
+            String key = "k" + random.nextInt(12);
+            switch (random.nextInt(5)) {
+                case 0, 1 -> assertThat(map.put(key, "v" + step)).isEqualTo(expected.put(key, "v" + step));
+                case 2 -> assertThat(map.remove(key)).isEqualTo(expected.remove(key));
+                case 3 -> removeByIterator(map, expected, key);
+                default -> assertThat(map.get(key)).isEqualTo(expected.get(key));
+            }
+            assertThat(map).isEqualTo(expected);
+            assertThat(map.hashCode()).isEqualTo(expected.hashCode());
+            assertThat(map.size()).isEqualTo(expected.size());
+            assertThat(map.containsKey(key)).isEqualTo(expected.containsKey(key));
+        }
+        map.clear();
+        assertThat(map).isEmpty();
+    }
+
+    @Test
+    void entriesKeepTheirOrderAndCanBeChanged() {
+        AttachmentMap map = new AttachmentMap();
+        map.put("jupiter.timeout", "300");
+        map.put("trace", "abc");
+        map.put("tenant", "t1");
+        assertThat(map.keySet()).containsExactly("jupiter.timeout", "trace", "tenant");
+        map.entrySet().iterator().next().setValue("400");
+        assertThat(map.get("jupiter.timeout")).isEqualTo("400");
+        assertThat(map.toString()).isEqualTo("{jupiter.timeout=400, trace=abc, tenant=t1}");
+        map.put("nothing", null);
+        assertThat(map.containsKey("nothing")).isTrue();
+        assertThat(map.get("nothing")).isNull();
+    }
+
+    private static void removeByIterator(AttachmentMap map, Map<String, String> expected, String key) {
+        expected.remove(key);
+        for (Iterator<Map.Entry<String, String>> i = map.entrySet().iterator(); i.hasNext(); ) {
+            if (i.next().getKey().equals(key)) {
+                i.remove();
+            }
+        }
+    }
+}
