@@ -56,7 +56,7 @@ final class ForeignAttempts {
             throw cause;
         } catch (TimeoutException e) {
             attempt.cancel(false);
-            throw StatusTable.exception(StatusTable.CLIENT_TIMEOUT.status(), info + " on " + endpoint.address()
+            throw StatusTable.exception(StatusTable.SERVER_TIMEOUT.status(), info + " on " + endpoint.address()
                     + ": no outcome within " + call.timeoutMillis() + " ms", null);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
