@@ -19,6 +19,9 @@ public interface Echo {
     /** Never answers. */
     Int64Value hang(Int64Value ignored);
 
+    /** A text of this many bytes. */
+    StringValue big(Int64Value bytes);
+
     /** Not on the server: UNIMPLEMENTED. */
     StringValue missing(StringValue text);
 }

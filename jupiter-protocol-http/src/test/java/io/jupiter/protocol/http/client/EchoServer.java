@@ -57,6 +57,16 @@ final class EchoServer implements AutoCloseable {
                             out.onError(Status.PERMISSION_DENIED.withDescription("no entry for " + text.getValue()
                                     + " (é)").asRuntimeException());
                         }))
+                .addMethod(MethodDescriptor.<Int64Value, StringValue>newBuilder()
+                        .setType(MethodDescriptor.MethodType.UNARY)
+                        .setFullMethodName(MethodDescriptor.generateFullMethodName(SERVICE, "Big"))
+                        .setRequestMarshaller(marshaller(Int64Value.parser()))
+                        .setResponseMarshaller(marshaller(StringValue.parser())).build(),
+                        ServerCalls.asyncUnaryCall((Int64Value bytes, StreamObserver<StringValue> out) -> {
+                            calls.incrementAndGet();
+                            out.onNext(StringValue.of("b".repeat((int) bytes.getValue())));
+                            out.onCompleted();
+                        }))
                 .addMethod(method("Hang", Int64Value.parser()), ServerCalls.asyncUnaryCall(
                         (Int64Value ignored, StreamObserver<Int64Value> out) -> {
                             calls.incrementAndGet();
@@ -106,7 +116,14 @@ final class EchoServer implements AutoCloseable {
     }
 
     private static <T extends Message> MethodDescriptor<T, T> method(String name, Parser<T> parser) {
-        MethodDescriptor.Marshaller<T> marshaller = new MethodDescriptor.Marshaller<>() {
+        MethodDescriptor.Marshaller<T> marshaller = marshaller(parser);
+        return MethodDescriptor.<T, T>newBuilder().setType(MethodDescriptor.MethodType.UNARY)
+                .setFullMethodName(MethodDescriptor.generateFullMethodName(SERVICE, name))
+                .setRequestMarshaller(marshaller).setResponseMarshaller(marshaller).build();
+    }
+
+    private static <T extends Message> MethodDescriptor.Marshaller<T> marshaller(Parser<T> parser) {
+        return new MethodDescriptor.Marshaller<>() {
             @Override
             public InputStream stream(T value) {
                 return new ByteArrayInputStream(value.toByteArray());
@@ -121,8 +138,5 @@ final class EchoServer implements AutoCloseable {
                 }
             }
         };
-        return MethodDescriptor.<T, T>newBuilder().setType(MethodDescriptor.MethodType.UNARY)
-                .setFullMethodName(MethodDescriptor.generateFullMethodName(SERVICE, name))
-                .setRequestMarshaller(marshaller).setResponseMarshaller(marshaller).build();
     }
 }
