@@ -60,7 +60,8 @@ class GrpcClientProtocolTest {
             assertThatThrownBy(() -> echo.missing(StringValue.of("x")))
                     .isInstanceOf(ServiceNotFoundException.class)
                     .hasMessageContaining("grpc-status 12 UNIMPLEMENTED")
-                    .hasMessageContaining("/test.Echo/Missing");
+                    .hasMessageContaining("/test.Echo/Missing")
+                    .hasMessageContaining("Method not found: test.Echo/Missing");
         }
     }
 
