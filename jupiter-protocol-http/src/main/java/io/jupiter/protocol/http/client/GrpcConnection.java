@@ -5,7 +5,6 @@ import io.jupiter.transport.Connection;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
-import io.netty.handler.codec.http2.Http2StreamChannel;
 import io.netty.handler.codec.http2.Http2StreamChannelBootstrap;
 import java.net.SocketAddress;
 import java.util.concurrent.Executor;
@@ -48,14 +47,12 @@ final class GrpcConnection implements Connection {
                     + " calls already in flight on the connection to " + remoteAddress() + " (the stream cap)", null));
             return;
         }
+        // The slot is free once the call ended (its stream is then reset or closed), before its caller hears of it.
+        call.onEnd(this::streamEnded);
         new Http2StreamChannelBootstrap(channel).handler(call).open().addListener(opened -> {
-            if (opened.isSuccess()) {
-                Http2StreamChannel stream = (Http2StreamChannel) opened.getNow();
-                stream.closeFuture().addListener(closed -> streamEnded());
-            } else {
-                streamEnded();
-                call.result.completeExceptionally(new RequestNotSentException(where + ": no stream on the connection"
-                        + " to " + remoteAddress() + ": " + opened.cause(), opened.cause()));
+            if (!opened.isSuccess()) {
+                call.fail(new RequestNotSentException(where + ": no stream on the connection to " + remoteAddress()
+                        + ": " + opened.cause(), opened.cause()));
             }
         });
     }

@@ -20,6 +20,7 @@ import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * One unary gRPC call on its own HTTP/2 stream: sends the request headers and the one length-prefixed message,
@@ -43,6 +44,9 @@ final class UnaryCall extends ChannelInboundHandlerAdapter {
     private Http2Headers responseHeaders;
     private CompositeByteBuf body;
     private ScheduledFuture<?> deadline;
+    /** Frees the call's slot on its connection, once, before the caller hears the outcome. */
+    private Runnable freeSlot = () -> { };
+    private final AtomicBoolean slotFreed = new AtomicBoolean();
 
     UnaryCall(Http2Headers requestHeaders, byte[] requestMessage, Parser<?> responseParser, int maxMessageBytes,
               long timeoutMillis, String where, CompletableFuture<Object> result) {
@@ -53,6 +57,18 @@ final class UnaryCall extends ChannelInboundHandlerAdapter {
         this.timeoutMillis = timeoutMillis;
         this.where = where;
         this.result = result;
+    }
+
+    /** Runs {@code free} once when the call ends, before its future completes (or when the future is cancelled). */
+    void onEnd(Runnable free) {
+        this.freeSlot = free;
+        result.whenComplete((value, error) -> freeSlot());
+    }
+
+    private void freeSlot() {
+        if (slotFreed.compareAndSet(false, true)) {
+            freeSlot.run();
+        }
     }
 
     @Override
@@ -211,6 +227,7 @@ final class UnaryCall extends ChannelInboundHandlerAdapter {
     private void succeed(Object value) {
         stopTimer();
         releaseBody();
+        freeSlot();
         result.complete(value);
     }
 
@@ -218,6 +235,9 @@ final class UnaryCall extends ChannelInboundHandlerAdapter {
     void fail(Throwable error) {
         stopTimer();
         releaseBody();
+        if (!result.isDone()) {
+            freeSlot();
+        }
         result.completeExceptionally(error);
     }
 

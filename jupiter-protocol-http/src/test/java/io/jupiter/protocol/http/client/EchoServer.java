@@ -18,6 +18,7 @@ import io.grpc.ServerInterceptors;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.ServerCalls;
 import io.grpc.stub.StreamObserver;
 import java.io.ByteArrayInputStream;
@@ -40,14 +41,24 @@ final class EchoServer implements AutoCloseable {
 
     final String name;
     final AtomicInteger calls = new AtomicInteger();
+    /** Calls the client reset before they were answered. */
+    final AtomicInteger cancelled = new AtomicInteger();
+    /** Whether {@code Echo} never answers either. */
+    private final boolean slowEcho;
     /** The deadline each call arrived with, in milliseconds left ({@code -1}: none). */
     final List<Long> deadlinesMillis = new CopyOnWriteArrayList<>();
     /** Calls that never get an answer, so the server's shutdown can end them. */
-    private final List<StreamObserver<Int64Value>> hanging = new CopyOnWriteArrayList<>();
+    private final List<StreamObserver<?>> hanging = new CopyOnWriteArrayList<>();
     private final Server server;
 
     EchoServer(String name) throws IOException {
+        this(name, false);
+    }
+
+    /** @param slowEcho whether {@code Echo} never answers (a server stuck on that method) */
+    EchoServer(String name, boolean slowEcho) throws IOException {
         this.name = name;
+        this.slowEcho = slowEcho;
         ServerServiceDefinition echo = ServerServiceDefinition.builder(SERVICE)
                 .addMethod(method("Echo", StringValue.parser()), ServerCalls.asyncUnaryCall(this::echo))
                 .addMethod(method("EchoAsync", StringValue.parser()), ServerCalls.asyncUnaryCall(this::echo))
@@ -71,7 +82,7 @@ final class EchoServer implements AutoCloseable {
                         (Int64Value ignored, StreamObserver<Int64Value> out) -> {
                             calls.incrementAndGet();
                             recordDeadline();
-                            hanging.add(out);
+                            hang(out);
                         }))
                 .build();
         ServerInterceptor tenant = new ServerInterceptor() {
@@ -95,9 +106,18 @@ final class EchoServer implements AutoCloseable {
     private void echo(StringValue text, StreamObserver<StringValue> out) {
         calls.incrementAndGet();
         recordDeadline();
+        if (slowEcho) {
+            hang(out);
+            return;
+        }
         String tenant = TENANT.get();
         out.onNext(StringValue.of(name + ":" + text.getValue() + (tenant == null ? "" : " tenant=" + tenant)));
         out.onCompleted();
+    }
+
+    private void hang(StreamObserver<?> out) {
+        ((ServerCallStreamObserver<?>) out).setOnCancelHandler(cancelled::incrementAndGet);
+        hanging.add(out);
     }
 
     private void recordDeadline() {

@@ -11,11 +11,14 @@ import io.jupiter.rpc.JupiterClient;
 import io.jupiter.rpc.JupiterServer;
 import io.jupiter.rpc.balance.LoadBalancerType;
 import io.jupiter.rpc.cluster.ClusterStrategy;
+import io.jupiter.rpc.cluster.HedgingPolicy;
 import io.jupiter.rpc.context.RpcContext;
 import io.jupiter.rpc.exception.RemoteServiceException;
 import io.jupiter.rpc.exception.ServiceNotFoundException;
 import io.jupiter.rpc.exception.TimeoutException;
 import io.jupiter.rpc.internal.StatusTable;
+import io.jupiter.testkit.Await;
+import java.time.Duration;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -121,6 +124,24 @@ class GrpcClientProtocolTest {
             assertThat(b.calls.get() - before).isEqualTo(40);
         } finally {
             a.close();
+        }
+    }
+
+    @Test
+    void hedgingGoesAroundAStuckServerAndResetsTheLosingAttempts() throws Exception {
+        try (EchoServer stuck = new EchoServer("stuck", true);
+             EchoServer b = new EchoServer("b");
+             JupiterClient client = JupiterClient.builder().build()) {
+            Echo echo = client.proxy(Echo.class).name(EchoServer.SERVICE).protocol(grpc())
+                    .address(stuck.address() + "," + b.address()).loadBalancer(LoadBalancerType.ROUND_ROBIN)
+                    .idempotent("echo").hedging(HedgingPolicy.of(50, 2)).timeoutMillis(10_000).build();
+            for (int i = 0; i < 20; i++) {
+                assertThat(echo.echo(StringValue.of("x")).getValue()).isEqualTo("b:x");
+            }
+            assertThat(stuck.calls.get()).isPositive();
+            // Each attempt the stuck server got lost to the hedge and was reset (RST_STREAM), not left to its deadline.
+            Await.until("the losing attempts reset", Duration.ofSeconds(10),
+                    () -> stuck.cancelled.get() == stuck.calls.get());
         }
     }
 

@@ -172,7 +172,7 @@ final class Dispatch {
                 long started = metrics.startNanos();
                 future.whenComplete((value, error) -> asyncAttemptDone(info, started));
                 foreign.async(info, arguments, invocation, endpoint, single, future);
-                return null; // cancelled through its future only (a hedge's loser runs to its own end)
+                return null; // ended through its future ({@link #cancel(PendingCall, InvokeFuture, String)})
             }
             future.onCancel(() -> cancel(call, "the caller cancelled it"));
             // Its timeout is found by the client's TimeoutSweep.
@@ -203,6 +203,18 @@ final class Dispatch {
         if (call != null && calls.remove(call)) {
             cancels.cancel(call);
             call.failed(new AttemptCancelled(why));
+        }
+    }
+
+    /**
+     * {@link #cancel(PendingCall, String)}, or for an attempt of a foreign protocol (no pending call) its future
+     * failed with {@link AttemptCancelled}, which ends the protocol's attempt.
+     */
+    void cancel(PendingCall call, InvokeFuture<?> attempt, String why) {
+        if (call != null) {
+            cancel(call, why);
+        } else if (foreign != null && attempt != null) {
+            attempt.completeExceptionally(new AttemptCancelled(why));
         }
     }
 

@@ -66,7 +66,8 @@ final class ForeignAttempts {
     }
 
     /**
-     * One asynchronous attempt completing {@code future}; cancelling {@code future} cancels it.
+     * One asynchronous attempt completing {@code future}; when {@code future} ends first (cancelled by the caller,
+     * or failed with {@link AttemptCancelled} by a hedge that another attempt won) the attempt is cancelled.
      *
      * @throws RuntimeException when it cannot be sent (an inherited deadline that passed)
      */
@@ -74,7 +75,7 @@ final class ForeignAttempts {
                InvokeFuture<Object> future) {
         CompletableFuture<Object> attempt = protocol.call(endpoint.group(),
                 call(info, arguments, invocation, endpoint, single));
-        future.onCancel(() -> attempt.cancel(false));
+        future.whenComplete((value, error) -> attempt.cancel(false)); // nothing once the attempt ended
         if (callbackExecutor == null) {
             attempt.whenComplete((value, error) -> complete(future, value, error));
         } else {
