@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * The HTTP/2 connections to one gRPC server, kept open: a connection that closes or fails to open is opened again
@@ -25,7 +26,7 @@ final class GrpcConnectionGroup implements ConnectionGroup {
     private final Bootstrap bootstrap;
     private final int maxStreams;
     private final int maxMessageBytes;
-    private final GrpcConnection[] slots;
+    private final AtomicReferenceArray<GrpcConnection> slots;
     private final long[] backoffMillis;
     private final AtomicInteger next = new AtomicInteger();
     private final Object lock = new Object();
@@ -39,7 +40,7 @@ final class GrpcConnectionGroup implements ConnectionGroup {
         this.bootstrap = bootstrap.clone().attr(GrpcClientProtocol.GROUP, this);
         this.maxStreams = maxStreams;
         this.maxMessageBytes = maxMessageBytes;
-        this.slots = new GrpcConnection[connections];
+        this.slots = new AtomicReferenceArray<>(connections);
         this.backoffMillis = new long[connections];
         for (int i = 0; i < connections; i++) {
             connect(i);
@@ -63,17 +64,16 @@ final class GrpcConnectionGroup implements ConnectionGroup {
                     channel.close();
                     return;
                 }
-                slots[slot] = connection;
+                slots.set(slot, connection);
                 backoffMillis[slot] = 0;
                 everAvailable = true;
                 lock.notifyAll();
             }
             channel.closeFuture().addListener(c -> {
                 synchronized (lock) {
-                    if (slots[slot] != connection) {
+                    if (!slots.compareAndSet(slot, connection, null)) {
                         return; // replaced already (GOAWAY)
                     }
-                    slots[slot] = null;
                 }
                 reconnectLater(slot, channel);
             });
@@ -97,11 +97,11 @@ final class GrpcConnectionGroup implements ConnectionGroup {
     /** The server sent GOAWAY on {@code channel}: its connection takes no new call, and a new one replaces it. */
     void goingAway(Channel channel) {
         synchronized (lock) {
-            for (int i = 0; i < slots.length; i++) {
-                GrpcConnection connection = slots[i];
+            for (int i = 0; i < slots.length(); i++) {
+                GrpcConnection connection = slots.get(i);
                 if (connection != null && connection.channel() == channel) {
                     connection.goingAway();
-                    slots[i] = null;
+                    slots.set(i, null);
                     backoffMillis[i] = 0;
                     connect(i);
                 }
@@ -117,10 +117,10 @@ final class GrpcConnectionGroup implements ConnectionGroup {
     /** The next open connection in round-robin order, or {@code null} if none is open now. */
     @Override
     public GrpcConnection next() {
-        GrpcConnection[] all = slots;
-        int start = Math.floorMod(next.getAndIncrement(), all.length);
-        for (int i = 0; i < all.length; i++) {
-            GrpcConnection connection = all[(start + i) % all.length];
+        int count = slots.length();
+        int start = Math.floorMod(next.getAndIncrement(), count);
+        for (int i = 0; i < count; i++) {
+            GrpcConnection connection = slots.get((start + i) % count);
             if (connection != null && connection.isActive()) {
                 return connection;
             }
@@ -131,7 +131,8 @@ final class GrpcConnectionGroup implements ConnectionGroup {
     @Override
     public List<Connection> activeConnections() {
         List<Connection> active = new ArrayList<>();
-        for (GrpcConnection connection : slots) {
+        for (int i = 0; i < slots.length(); i++) {
+            GrpcConnection connection = slots.get(i);
             if (connection != null && connection.isActive()) {
                 active.add(connection);
             }
@@ -169,10 +170,10 @@ final class GrpcConnectionGroup implements ConnectionGroup {
         List<GrpcConnection> open = new ArrayList<>();
         synchronized (lock) {
             closed = true;
-            for (int i = 0; i < slots.length; i++) {
-                if (slots[i] != null) {
-                    open.add(slots[i]);
-                    slots[i] = null;
+            for (int i = 0; i < slots.length(); i++) {
+                GrpcConnection connection = slots.getAndSet(i, null);
+                if (connection != null) {
+                    open.add(connection);
                 }
             }
             lock.notifyAll();

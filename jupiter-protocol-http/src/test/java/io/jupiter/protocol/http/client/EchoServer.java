@@ -1,7 +1,6 @@
 package io.jupiter.protocol.http.client;
 
 import com.google.protobuf.Int64Value;
-import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
 import com.google.protobuf.Parser;
 import com.google.protobuf.StringValue;
@@ -21,9 +20,8 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.ServerCalls;
 import io.grpc.stub.StreamObserver;
-import java.io.ByteArrayInputStream;
+import io.jupiter.protocol.http.ProtoMarshaller;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.util.List;
@@ -143,20 +141,6 @@ final class EchoServer implements AutoCloseable {
     }
 
     private static <T extends Message> MethodDescriptor.Marshaller<T> marshaller(Parser<T> parser) {
-        return new MethodDescriptor.Marshaller<>() {
-            @Override
-            public InputStream stream(T value) {
-                return new ByteArrayInputStream(value.toByteArray());
-            }
-
-            @Override
-            public T parse(InputStream stream) {
-                try {
-                    return parser.parseFrom(stream);
-                } catch (InvalidProtocolBufferException e) {
-                    throw new IllegalArgumentException(e);
-                }
-            }
-        };
+        return new ProtoMarshaller<>(parser);
     }
 }
