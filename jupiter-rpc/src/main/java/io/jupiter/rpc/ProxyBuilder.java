@@ -264,7 +264,8 @@ public final class ProxyBuilder<T> {
     /**
      * The proxy. Connections open in the background; the first calls wait for them within their timeout.
      *
-     * @throws IllegalStateException if no address was given or the serializer is not on the class path
+     * @throws IllegalStateException if no address was given, the serializer is not on the class path, or a
+     *         {@link #protocol} is given with a registry
      * @throws IllegalArgumentException if a synchronous method has the {@link ClusterStrategy#broadcast()} strategy
      *         (it needs {@link InvokeType#ASYNC} or a method returning a future), or a method hedged by
      *         {@link #methodHedging} is not marked idempotent
@@ -280,13 +281,13 @@ public final class ProxyBuilder<T> {
             throw new IllegalStateException("no provider address for " + serviceInterface.getName()
                     + " (call address(\"host:port\"), address(\"unix:/path\") or registry(\"default://host:port\"))");
         }
-        ServiceKey fromInterface = ServiceKey.of(serviceInterface, version);
-        ServiceKey key = new ServiceKey(group != null ? group : fromInterface.group(),
-                name != null ? name : fromInterface.name(), version);
         if (protocol != null && registryUrl != null) {
             throw new IllegalStateException("protocol(...) calls direct addresses only: give address(\"host:port\")"
                     + " instead of a registry for " + serviceInterface.getName());
         }
+        ServiceKey fromInterface = ServiceKey.of(serviceInterface, version);
+        ServiceKey key = new ServiceKey(group != null ? group : fromInterface.group(),
+                name != null ? name : fromInterface.name(), version);
         Serializer chosen = Serializers.get(serializer);
         ClassAllowList.global().trustTypesOf(serviceInterface); // its own types need no configuration
         ProxySettings settings = new ProxySettings(serviceInterface, key, client.appName(),
