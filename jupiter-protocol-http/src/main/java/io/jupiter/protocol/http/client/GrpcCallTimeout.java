@@ -14,10 +14,15 @@ final class GrpcCallTimeout {
         if (value <= MAX_DIGITS) {
             return value + "m";
         }
-        long seconds = (value + 999) / 1000;
+        long seconds = ceilDiv(value, 1000);
         if (seconds <= MAX_DIGITS) {
             return seconds + "S";
         }
-        return Math.min(MAX_DIGITS, (seconds + 3599) / 3600) + "H";
+        return Math.min(MAX_DIGITS, ceilDiv(seconds, 3600)) + "H";
+    }
+
+    /** {@code a / b} rounded up, for positive values, without overflow near {@code Long.MAX_VALUE}. */
+    private static long ceilDiv(long a, long b) {
+        return a / b + (a % b == 0 ? 0 : 1);
     }
 }
