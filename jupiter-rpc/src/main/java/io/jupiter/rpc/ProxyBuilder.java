@@ -11,6 +11,7 @@ import io.jupiter.rpc.cluster.RetryBudget;
 import io.jupiter.rpc.filter.Interceptor;
 import io.jupiter.rpc.generic.GenericInvoker;
 import io.jupiter.rpc.internal.consumer.ProxySettings;
+import io.jupiter.rpc.protocol.ClientProtocol;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.SerializerType;
 import io.jupiter.transport.TransportAddresses;
@@ -57,6 +58,7 @@ public final class ProxyBuilder<T> {
     private ClientThrottling clientThrottling = ClientThrottling.defaults();
     private HedgingPolicy hedging;
     private final Map<String, HedgingPolicy> methodHedging = new HashMap<>();
+    private ClientProtocol protocol;
 
     ProxyBuilder(JupiterClient client, Class<T> serviceInterface) {
         this.client = client;
@@ -91,6 +93,18 @@ public final class ProxyBuilder<T> {
     /** Adds a provider serving in this JVM under {@code name} ({@link JupiterServer.Builder#inProcess}). */
     public ProxyBuilder<T> inProcess(String name) {
         return address(TransportAddresses.IN_PROCESS_SCHEME + Requires.notBlank(name, "inProcess"));
+    }
+
+    /**
+     * Calls the providers with a foreign wire protocol instead of the 1.3.1 frame, for example gRPC
+     * ({@code GrpcClientProtocol} of jupiter-protocol-http): the load balancing, cluster strategy, hedging, outlier
+     * ejection, client throttling, interceptors and metrics of this proxy apply as they do to Jupiter providers. The
+     * serializer setting is then unused (the protocol encodes the messages). Direct addresses only; the client
+     * closes the protocol when it closes.
+     */
+    public ProxyBuilder<T> protocol(ClientProtocol protocol) {
+        this.protocol = Requires.notNull(protocol, "protocol");
+        return this;
     }
 
     /**
@@ -248,7 +262,8 @@ public final class ProxyBuilder<T> {
     /**
      * The proxy. Connections open in the background; the first calls wait for them within their timeout.
      *
-     * @throws IllegalStateException if no address was given or the serializer is not on the class path
+     * @throws IllegalStateException if no address was given, the serializer is not on the class path, or a
+     *         {@link #protocol} is given with a registry
      * @throws IllegalArgumentException if a synchronous method has the {@link ClusterStrategy#broadcast()} strategy
      *         (it needs {@link InvokeType#ASYNC} or a method returning a future), or a method hedged by
      *         {@link #methodHedging} is not marked idempotent
@@ -264,6 +279,10 @@ public final class ProxyBuilder<T> {
             throw new IllegalStateException("no provider address for " + serviceInterface.getName()
                     + " (call address(\"host:port\"), address(\"unix:/path\") or registry(\"default://host:port\"))");
         }
+        if (protocol != null && registryUrl != null) {
+            throw new IllegalStateException("protocol(...) calls direct addresses only: give address(\"host:port\")"
+                    + " instead of a registry for " + serviceInterface.getName());
+        }
         ServiceKey fromInterface = ServiceKey.of(serviceInterface, version);
         ServiceKey key = new ServiceKey(group != null ? group : fromInterface.group(),
                 name != null ? name : fromInterface.name(), version);
@@ -277,6 +296,7 @@ public final class ProxyBuilder<T> {
         settings.extensions(all, client.propagateDeadline());
         settings.tailTolerance(outlierEjection, retryBudget, hedging, methodHedging);
         settings.clientThrottling(clientThrottling);
+        settings.protocol(protocol);
         if (registryUrl != null) {
             return client.runtime().newProxy(settings, chosen, registryUrl);
         }

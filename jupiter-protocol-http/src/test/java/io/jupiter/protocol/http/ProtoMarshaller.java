@@ -8,11 +8,11 @@ import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 
 /** grpc-java's marshaller for one protobuf message type (what grpc-protobuf's ProtoUtils gives, written here). */
-final class ProtoMarshaller<T extends Message> implements MethodDescriptor.Marshaller<T> {
+public final class ProtoMarshaller<T extends Message> implements MethodDescriptor.Marshaller<T> {
 
     private final Parser<T> parser;
 
-    ProtoMarshaller(Parser<T> parser) {
+    public ProtoMarshaller(Parser<T> parser) {
         this.parser = parser;
     }
 

@@ -19,7 +19,9 @@ import io.jupiter.rpc.internal.balance.OutlierDetector;
 import io.jupiter.rpc.internal.stream.ConsumerStreams;
 import io.jupiter.rpc.internal.stream.StreamWindows;
 import io.jupiter.rpc.metrics.RpcMetrics;
+import io.jupiter.rpc.protocol.ClientProtocol;
 import io.jupiter.serialization.Serializer;
+import io.jupiter.transport.ConnectionGroup;
 import io.jupiter.transport.Connector;
 import io.jupiter.transport.ProtocolHeader;
 import io.jupiter.transport.TransportConfig;
@@ -30,6 +32,7 @@ import java.net.SocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
@@ -57,6 +60,9 @@ public final class ClientRuntime implements AutoCloseable {
     private final SharedGroups groups;
     private final Map<String, RegistryService> registries = new ConcurrentHashMap<>();
     private final List<Directory> directories = new CopyOnWriteArrayList<>();
+    /** The foreign protocols of this client's proxies, and the groups they opened: closed with the client. */
+    private final Set<ClientProtocol> protocols = ConcurrentHashMap.newKeySet();
+    private final List<ConnectionGroup> foreignGroups = new CopyOnWriteArrayList<>();
     /** What every endpoint this client makes from now on gets: warm-up and latency decay. */
     private volatile EndpointSettings endpointSettings = EndpointSettings.fromSettings();
     private volatile boolean closed;
@@ -109,11 +115,23 @@ public final class ClientRuntime implements AutoCloseable {
     public <T> T newProxy(ProxySettings settings, Serializer serializer, List<SocketAddress> addresses,
                           int connectionsPerAddress) {
         checkOpen();
+        ClientProtocol protocol = settings.protocol;
+        if (protocol != null) {
+            protocol.checkInterface(settings.serviceInterface);
+            protocols.add(protocol);
+        }
         List<Endpoint> endpoints = new ArrayList<>();
         for (SocketAddress address : addresses) {
+            ConnectionGroup group;
+            if (protocol == null) {
+                group = groups.acquire(address, connectionsPerAddress);
+            } else {
+                group = protocol.connect(address, connectionsPerAddress);
+                foreignGroups.add(group);
+            }
             // Direct addresses: 1.3.1's default weight, no warm-up.
-            endpoints.add(new Endpoint(address, groups.acquire(address, connectionsPerAddress),
-                    RegisterMeta.DEFAULT_WEIGHT, connectionsPerAddress, endpointSettings.withWarmUpMillis(0)));
+            endpoints.add(new Endpoint(address, group, RegisterMeta.DEFAULT_WEIGHT, connectionsPerAddress,
+                    endpointSettings.withWarmUpMillis(0)));
         }
         Directory directory = new Directory(settings.addresses.toString());
         directory.update(endpoints.toArray(new Endpoint[0]));
@@ -176,7 +194,7 @@ public final class ClientRuntime implements AutoCloseable {
                         ConnectionSelector selector) {
         ServiceInvoker invoker = new ServiceInvoker(settings,
                 new Dispatch(settings, serializer, selector, calls, cancels, timer, pool, callbackExecutor,
-                        adaptiveCallbacks, metrics), streams, serializer);
+                        adaptiveCallbacks, metrics), settings.protocol == null ? streams : null, serializer);
         consumed.add(new Consumed(settings, directory));
         Object proxy = Proxy.newProxyInstance(settings.serviceInterface.getClassLoader(),
                 new Class<?>[] {settings.serviceInterface}, invoker);
@@ -228,6 +246,12 @@ public final class ClientRuntime implements AutoCloseable {
             directory.close();
         }
         groups.closeAll();
+        for (ConnectionGroup group : foreignGroups) {
+            group.close();
+        }
+        for (ClientProtocol protocol : protocols) {
+            protocol.close();
+        }
         connector.close();
         streams.close();
         for (PendingCall call : calls.removeAll(c -> true)) {

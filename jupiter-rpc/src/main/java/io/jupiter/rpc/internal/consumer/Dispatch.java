@@ -51,6 +51,8 @@ final class Dispatch {
     final RpcMetrics metrics;
     /** The proxy's retry budget, drawn on by fail-over retries and hedges. */
     final RetryThrottle retryBudget;
+    /** The attempts of a proxy whose providers speak a foreign protocol; {@code null}: the 1.3.1 frame. */
+    private final ForeignAttempts foreign;
 
     Dispatch(ProxySettings settings, Serializer serializer, ConnectionSelector selector, InFlightCalls calls,
              CallCancels cancels, Timer timer, WorkerPool consumerPool, Executor callbackExecutor,
@@ -68,6 +70,8 @@ final class Dispatch {
         this.learnsCompletions = learnsCompletions && consumerPool != null && callbackExecutor == null;
         this.metrics = metrics;
         this.retryBudget = new RetryThrottle(settings.retryBudget);
+        this.foreign = settings.protocol == null ? null
+                : new ForeignAttempts(settings.protocol, settings.key, settings.propagateDeadline, callbackExecutor);
     }
 
     /** The client's timer wheel (timeouts, hedges). */
@@ -99,8 +103,8 @@ final class Dispatch {
     /** One synchronous attempt on {@code endpoint} (from {@link #select}): the value, or the failure thrown. */
     Object sync(MethodInfo info, Object[] arguments, DefaultInvocation invocation, Endpoint endpoint)
             throws Throwable {
-        Connection connection = connectionOf(endpoint, info);
-        PendingCall call = PendingCall.sync(InvokeIds.next(), info, connection, calls, cancels);
+        PendingCall call = foreign != null ? null
+                : PendingCall.sync(InvokeIds.next(), info, connectionOf(endpoint, info), calls, cancels);
         long started = metrics.startNanos();
         boolean countsActive = selector.countsActive(endpoint);
         boolean tracks = selector.tracksAttempts(endpoint);
@@ -110,6 +114,9 @@ final class Dispatch {
         }
         Throwable error = null;
         try {
+            if (call == null) {
+                return foreign.sync(info, arguments, invocation, endpoint);
+            }
             send(call, arguments, invocation, true);
             return call.await();
         } catch (Throwable e) {
@@ -153,8 +160,8 @@ final class Dispatch {
     PendingCall sendAsync(MethodInfo info, Object[] arguments, DefaultInvocation invocation, Endpoint endpoint,
                           boolean single, InvokeFuture<Object> future) {
         try {
-            Connection connection = connectionOf(endpoint, info);
-            PendingCall call = PendingCall.async(future.invokeId(), info, connection, this, future);
+            PendingCall call = foreign != null ? null
+                    : PendingCall.async(future.invokeId(), info, connectionOf(endpoint, info), this, future);
             boolean countsActive = selector.countsActive(endpoint);
             boolean tracks = selector.tracksAttempts(endpoint);
             if (countsActive || tracks) {
@@ -164,6 +171,12 @@ final class Dispatch {
                 long attemptStart = System.nanoTime();
                 future.whenComplete((value, error) -> attemptEnded(endpoint, countsActive, tracks, attemptStart,
                         error));
+            }
+            if (call == null) {
+                long started = metrics.startNanos();
+                future.whenComplete((value, error) -> asyncAttemptDone(info, started));
+                foreign.async(info, arguments, invocation, endpoint, single, future);
+                return null; // ended through its future ({@link #cancel(PendingCall, InvokeFuture, String)})
             }
             future.onCancel(() -> cancel(call, "the caller cancelled it"));
             // Its timeout is found by the client's TimeoutSweep.
@@ -194,6 +207,18 @@ final class Dispatch {
         if (call != null && calls.remove(call)) {
             cancels.cancel(call);
             call.failed(new AttemptCancelled(why));
+        }
+    }
+
+    /**
+     * {@link #cancel(PendingCall, String)}, or for an attempt of a foreign protocol (no pending call) its future
+     * failed with {@link AttemptCancelled}, which ends the protocol's attempt.
+     */
+    void cancel(PendingCall call, InvokeFuture<?> attempt, String why) {
+        if (call != null) {
+            cancel(call, why);
+        } else if (foreign != null && attempt != null) {
+            attempt.completeExceptionally(new AttemptCancelled(why));
         }
     }
 

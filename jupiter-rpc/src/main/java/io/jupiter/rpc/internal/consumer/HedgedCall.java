@@ -41,6 +41,8 @@ final class HedgedCall {
     private final Endpoint[] endpoints;
     /** The pending call of each attempt sent; {@code null} until it is, or when it could not be. */
     private final PendingCall[] sent;
+    /** The future of each attempt sent (what ends a foreign protocol's attempt, which has no pending call). */
+    private final InvokeFuture<?>[] attempts;
     private int started;
     private int ended;
     /** Tokens of the retry budget the failed attempts took; given back if another attempt answers. */
@@ -58,6 +60,7 @@ final class HedgedCall {
         this.delayNanos = delay.nanos();
         this.endpoints = new Endpoint[policy.maxAttempts()];
         this.sent = new PendingCall[policy.maxAttempts()];
+        this.attempts = new InvokeFuture<?>[policy.maxAttempts()];
     }
 
     /** Sends the first attempt (waiting within the timeout for a connected provider); never throws. */
@@ -91,10 +94,11 @@ final class HedgedCall {
         boolean cancel;
         synchronized (this) {
             sent[index] = call;
+            attempts[index] = attempt;
             cancel = done; // the call ended while this attempt was being sent
         }
         if (cancel) {
-            dispatch.cancel(call, "another attempt answered first");
+            dispatch.cancel(call, attempt, "another attempt answered first");
         }
         attempt.whenComplete((value, error) -> {
             if (delay.followsLatency() && measures(error)) {
@@ -189,12 +193,14 @@ final class HedgedCall {
     }
 
     private void cancelOthers() {
-        PendingCall[] attempts;
+        PendingCall[] calls;
+        InvokeFuture<?>[] futures;
         synchronized (this) {
-            attempts = Arrays.copyOf(sent, started);
+            calls = Arrays.copyOf(sent, started);
+            futures = Arrays.copyOf(attempts, started);
         }
-        for (PendingCall attempt : attempts) {
-            dispatch.cancel(attempt, "another attempt answered first");
+        for (int i = 0; i < calls.length; i++) {
+            dispatch.cancel(calls[i], futures[i], "another attempt answered first");
         }
     }
 

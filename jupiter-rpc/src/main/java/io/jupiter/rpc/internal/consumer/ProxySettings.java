@@ -9,6 +9,7 @@ import io.jupiter.rpc.cluster.ClusterStrategy;
 import io.jupiter.rpc.cluster.HedgingPolicy;
 import io.jupiter.rpc.cluster.RetryBudget;
 import io.jupiter.rpc.filter.Interceptor;
+import io.jupiter.rpc.protocol.ClientProtocol;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -35,6 +36,8 @@ public final class ProxySettings {
     /** Hedging of the proxy's idempotent methods; {@code null}: none. */
     HedgingPolicy hedging;
     Map<String, HedgingPolicy> methodHedging = Map.of();
+    /** The foreign protocol the providers speak; {@code null}: the 1.3.1 frame. */
+    ClientProtocol protocol;
 
     public ProxySettings(Class<?> serviceInterface, ServiceKey key, String appName, List<String> addresses,
                          InvokeType invokeType, long timeoutMillis, Map<String, Long> methodTimeoutMillis) {
@@ -102,6 +105,12 @@ public final class ProxySettings {
     /** The proxy's client-side throttling ({@link ClientThrottling}). */
     public ProxySettings clientThrottling(ClientThrottling throttling) {
         this.clientThrottling = throttling;
+        return this;
+    }
+
+    /** The foreign protocol the providers speak ({@link ClientProtocol}); {@code null}: the 1.3.1 frame. */
+    public ProxySettings protocol(ClientProtocol protocol) {
+        this.protocol = protocol;
         return this;
     }
 

@@ -1,0 +1,332 @@
+package io.jupiter.protocol.http.client;
+
+import com.google.protobuf.Message;
+import com.google.protobuf.Parser;
+import io.jupiter.common.NamedThreadFactory;
+import io.jupiter.common.Requires;
+import io.jupiter.rpc.exception.PayloadTooLargeException;
+import io.jupiter.rpc.exception.RequestNotSentException;
+import io.jupiter.rpc.exception.RpcException;
+import io.jupiter.rpc.internal.StatusTable;
+import io.jupiter.rpc.protocol.ClientProtocol;
+import io.jupiter.rpc.protocol.ForeignCall;
+import io.jupiter.transport.ConnectionGroup;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.codec.http2.DefaultHttp2Headers;
+import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
+import io.netty.handler.codec.http2.Http2GoAwayFrame;
+import io.netty.handler.codec.http2.Http2Headers;
+import io.netty.handler.codec.http2.Http2MultiplexHandler;
+import io.netty.handler.codec.http2.Http2Settings;
+import io.netty.util.AttributeKey;
+import io.netty.util.ReferenceCountUtil;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.Type;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+/**
+ * Calls gRPC servers (grpc-java's, or any language's) from a Jupiter proxy: give it to
+ * {@code ProxyBuilder.protocol(...)} with the servers' addresses, and every call of the proxy is a unary gRPC call
+ * under the proxy's own load balancing, cluster strategy (fail-over, hedging), outlier ejection, client throttling,
+ * interceptors and metrics.
+ *
+ * <pre>{@code
+ * GrpcClientProtocol grpc = GrpcClientProtocol.builder().methodNames(GrpcClientProtocol.UPPER_CAMEL).build();
+ * Greeter greeter = client.proxy(Greeter.class).name("helloworld.Greeter").protocol(grpc)
+ *         .address("10.0.0.1:50051,10.0.0.2:50051").build();
+ * HelloReply reply = greeter.sayHello(HelloRequest.newBuilder().setName("Ada").build());
+ * }</pre>
+ *
+ * <p>A method is {@code R m(Q)} or {@code CompletableFuture<R> m(Q)} with protobuf messages {@code Q} and {@code R};
+ * it calls {@code /{service}/{method}}, the service being the proxy's service name ({@code ProxyBuilder.name}, the
+ * interface's name by default) and the method named by {@link Builder#methodNames} (the Java name by default).
+ * The attempt's timeout goes out as {@code grpc-timeout} and is enforced here too (the stream is reset when it
+ * passes); attachments go out as ASCII metadata; a gRPC status comes back in Jupiter's error model
+ * ({@link GrpcStatuses}), with the server's {@code grpc-message}. Cleartext HTTP/2 with prior knowledge; one event
+ * loop of its own, closed with the client.
+ */
+public final class GrpcClientProtocol implements ClientProtocol {
+
+    /** Default cap of one response message: 4 MiB, grpc-java's. */
+    public static final int DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+    /** Default cap of a response's header list (HTTP/2 setting): 8 KiB, grpc-java's. */
+    public static final int DEFAULT_MAX_HEADER_LIST_BYTES = 8192;
+    /** Default cap of calls in flight on one connection: 100, the common server setting. */
+    public static final int DEFAULT_MAX_STREAMS = 100;
+
+    /** gRPC's usual method names: the Java name with its first letter upper-cased ({@code sayHello -> SayHello}). */
+    public static final Function<Method, String> UPPER_CAMEL = m -> Character.toUpperCase(m.getName().charAt(0))
+            + m.getName().substring(1);
+
+    static final AttributeKey<GrpcConnectionGroup> GROUP = AttributeKey.valueOf("jupiter.grpc.group");
+
+    private final int maxMessageBytes;
+    private final int maxStreams;
+    private final Function<Method, String> methodNames;
+    private final EventLoopGroup loop;
+    private final Bootstrap bootstrap;
+    private final Map<Method, Parser<?>> responseParsers = new ConcurrentHashMap<>();
+
+    private GrpcClientProtocol(Builder builder) {
+        this.maxMessageBytes = builder.maxMessageBytes;
+        this.maxStreams = builder.maxStreams;
+        this.methodNames = builder.methodNames;
+        this.loop = new MultiThreadIoEventLoopGroup(builder.ioThreads,
+                new NamedThreadFactory("jupiter-grpc-client", true),
+                NioIoHandler.newFactory());
+        Http2Settings settings = Http2Settings.defaultSettings().pushEnabled(false)
+                .maxHeaderListSize(builder.maxHeaderListBytes);
+        this.bootstrap = new Bootstrap().group(loop).channel(NioSocketChannel.class)
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, builder.connectTimeoutMillis)
+                .handler(new ChannelInitializer<Channel>() {
+                    @Override
+                    protected void initChannel(Channel channel) {
+                        channel.pipeline().addLast(
+                                Http2FrameCodecBuilder.forClient().initialSettings(settings).build(),
+                                new Http2MultiplexHandler(new ChannelInboundHandlerAdapter()),
+                                new ConnectionEvents());
+                    }
+                });
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    @Override
+    public void checkInterface(Class<?> serviceInterface) {
+        for (Method method : serviceInterface.getMethods()) {
+            if (!Modifier.isAbstract(method.getModifiers())) {
+                continue;
+            }
+            Class<?> request = method.getParameterCount() == 1 ? method.getParameterTypes()[0] : null;
+            Class<?> response = responseType(method);
+            if (request == null || !Message.class.isAssignableFrom(request) || response == null) {
+                throw new IllegalArgumentException(serviceInterface.getSimpleName() + "." + method.getName()
+                        + " cannot be called over gRPC: expected R m(Q) or CompletableFuture<R> m(Q) with protobuf"
+                        + " messages Q and R (unary calls only)");
+            }
+            responseParsers.computeIfAbsent(method, m -> prototype(response).getParserForType());
+        }
+    }
+
+    /** {@code R} of {@code R m(Q)} or {@code CompletableFuture<R> m(Q)} when a protobuf message; else {@code null}. */
+    private static Class<?> responseType(Method method) {
+        Class<?> returned = method.getReturnType();
+        if (Message.class.isAssignableFrom(returned)) {
+            return returned;
+        }
+        if (returned == CompletableFuture.class || returned == CompletionStage.class) {
+            Type type = method.getGenericReturnType();
+            if (type instanceof ParameterizedType p && p.getActualTypeArguments()[0] instanceof Class<?> c
+                    && Message.class.isAssignableFrom(c)) {
+                return c;
+            }
+        }
+        return null;
+    }
+
+    private static Message prototype(Class<?> type) {
+        try {
+            return (Message) type.getMethod("getDefaultInstance").invoke(null);
+        } catch (ReflectiveOperationException | ClassCastException e) {
+            throw new IllegalArgumentException("no default instance of " + type.getName() + ": " + e, e);
+        }
+    }
+
+    @Override
+    public ConnectionGroup connect(SocketAddress address, int connections) {
+        Requires.argument(address instanceof InetSocketAddress, "gRPC servers are called over TCP: " + address);
+        return new GrpcConnectionGroup(address, bootstrap, Math.max(1, connections), maxStreams, maxMessageBytes);
+    }
+
+    @Override
+    public CompletableFuture<Object> call(ConnectionGroup group, ForeignCall call) {
+        CompletableFuture<Object> result = new CompletableFuture<>();
+        String path = "/" + call.service().name() + "/" + methodNames.apply(call.method());
+        String where = "gRPC " + path + " on " + group.address();
+        try {
+            Parser<?> parser = responseParsers.get(call.method());
+            if (parser == null) {
+                throw new RpcException(StatusTable.CLIENT_ERROR.status(), where + ": not a gRPC method of the proxy");
+            }
+            Object argument = call.arguments().length == 1 ? call.arguments()[0] : null;
+            if (!(argument instanceof Message message)) {
+                throw new RpcException(StatusTable.CLIENT_ERROR.status(), where + ": the request is " + argument
+                        + " (expected: a protobuf message)");
+            }
+            int size = message.getSerializedSize();
+            if (size > maxMessageBytes) {
+                throw new PayloadTooLargeException(StatusTable.CLIENT_ERROR.status(), where + ": the request is "
+                        + size + " bytes, above the " + maxMessageBytes + "-byte message cap: not sent");
+            }
+            GrpcConnection connection = ((GrpcConnectionGroup) group).next();
+            if (connection == null) {
+                throw new RequestNotSentException(where + ": no open connection", null);
+            }
+            Http2Headers headers = headers(path, (InetSocketAddress) group.address(), call);
+            connection.start(new UnaryCall(headers, message.toByteArray(), parser, maxMessageBytes,
+                    call.timeoutMillis(), where, result), where);
+        } catch (RpcException e) {
+            result.completeExceptionally(e);
+        }
+        return result;
+    }
+
+    private static Http2Headers headers(String path, InetSocketAddress server, ForeignCall call) {
+        Http2Headers headers = new DefaultHttp2Headers()
+                .method("POST").scheme("http").path(path)
+                .authority(server.getHostString() + ":" + server.getPort())
+                .set("content-type", "application/grpc")
+                .set("te", "trailers")
+                .set("user-agent", "jupiter-grpc-client")
+                .set("grpc-timeout", GrpcCallTimeout.encode(call.timeoutMillis()));
+        if (call.attachments() != null) {
+            for (Map.Entry<String, String> attachment : call.attachments().entrySet()) {
+                String name = attachment.getKey().toLowerCase(Locale.ROOT);
+                if (name.startsWith("jupiter.")) {
+                    continue; // the consumer's own bookkeeping, not the application's metadata
+                }
+                if (!validName(name) || !validValue(attachment.getValue())) {
+                    throw new RpcException(StatusTable.CLIENT_ERROR.status(), "attachment " + attachment.getKey()
+                            + " cannot be gRPC metadata (names: a-z 0-9 - _ . and not grpc-*; values: printable"
+                            + " ASCII): not sent");
+                }
+                headers.set(name, attachment.getValue());
+            }
+        }
+        return headers;
+    }
+
+    private static boolean validName(String name) {
+        if (name.isEmpty() || name.startsWith("grpc-") || name.endsWith("-bin") || name.equals("te")
+                || name.equals("content-type") || name.equals("user-agent")) {
+            return false;
+        }
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (!(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.')) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean validValue(String value) {
+        if (value == null) {
+            return false;
+        }
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c < 0x20 || c > 0x7e) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @Override
+    public void close() {
+        loop.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+
+    /** What the connection hears beside its streams: a GOAWAY replaces it; the rest is dropped. */
+    private static final class ConnectionEvents extends ChannelInboundHandlerAdapter {
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            try {
+                if (msg instanceof Http2GoAwayFrame) {
+                    GrpcConnectionGroup group = ctx.channel().attr(GROUP).get();
+                    if (group != null) {
+                        group.goingAway(ctx.channel());
+                    }
+                }
+            } finally {
+                ReferenceCountUtil.release(msg);
+            }
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            ctx.close(); // a connection error: its calls fail as their streams close, and the group reconnects
+        }
+    }
+
+    /** The settings of a {@link GrpcClientProtocol}. */
+    public static final class Builder {
+
+        private int maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES;
+        private int maxHeaderListBytes = DEFAULT_MAX_HEADER_LIST_BYTES;
+        private int maxStreams = DEFAULT_MAX_STREAMS;
+        private int ioThreads = 1;
+        private int connectTimeoutMillis = 3000;
+        private Function<Method, String> methodNames = Method::getName;
+
+        private Builder() {
+        }
+
+        /** The largest request or response message, in bytes; default {@value #DEFAULT_MAX_MESSAGE_BYTES}. */
+        public Builder maxMessageBytes(int bytes) {
+            this.maxMessageBytes = Requires.inRange(bytes, 1, Integer.MAX_VALUE - 16, "maxMessageBytes");
+            return this;
+        }
+
+        /** The largest response header list, in bytes; default {@value #DEFAULT_MAX_HEADER_LIST_BYTES}. */
+        public Builder maxHeaderListBytes(int bytes) {
+            this.maxHeaderListBytes = Requires.inRange(bytes, 256, 1 << 20, "maxHeaderListBytes");
+            return this;
+        }
+
+        /** Calls in flight on one connection; more are refused, not sent; default {@value #DEFAULT_MAX_STREAMS}. */
+        public Builder maxStreams(int streams) {
+            this.maxStreams = Requires.inRange(streams, 1, 10_000, "maxStreams");
+            return this;
+        }
+
+        /** The IO threads of this protocol's connections; default 1. */
+        public Builder ioThreads(int threads) {
+            this.ioThreads = Requires.inRange(threads, 1, 64, "ioThreads");
+            return this;
+        }
+
+        /** How long opening a connection may take; default 3000 ms. */
+        public Builder connectTimeoutMillis(int millis) {
+            this.connectTimeoutMillis = Requires.inRange(millis, 1, 600_000, "connectTimeoutMillis");
+            return this;
+        }
+
+        /**
+         * The gRPC method name of a Java method; default its Java name. {@link #UPPER_CAMEL} gives the names
+         * {@code protoc} gives to methods declared in the usual style ({@code rpc SayHello}).
+         */
+        public Builder methodNames(Function<Method, String> names) {
+            this.methodNames = Requires.notNull(names, "methodNames");
+            return this;
+        }
+
+        public GrpcClientProtocol build() {
+            return new GrpcClientProtocol(this);
+        }
+    }
+}

@@ -1,0 +1,146 @@
+package io.jupiter.protocol.http.client;
+
+import com.google.protobuf.Int64Value;
+import com.google.protobuf.Message;
+import com.google.protobuf.Parser;
+import com.google.protobuf.StringValue;
+import io.grpc.Context;
+import io.grpc.Contexts;
+import io.grpc.Deadline;
+import io.grpc.Metadata;
+import io.grpc.MethodDescriptor;
+import io.grpc.Server;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallHandler;
+import io.grpc.ServerInterceptor;
+import io.grpc.ServerInterceptors;
+import io.grpc.ServerServiceDefinition;
+import io.grpc.Status;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.stub.ServerCallStreamObserver;
+import io.grpc.stub.ServerCalls;
+import io.grpc.stub.StreamObserver;
+import io.jupiter.protocol.http.ProtoMarshaller;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** grpc-java's own server (Netty, direct executor) serving {@code test.Echo} on 127.0.0.1, port 0. */
+final class EchoServer implements AutoCloseable {
+
+    static final String SERVICE = "test.Echo";
+    private static final Context.Key<String> TENANT = Context.key("tenant");
+    private static final Metadata.Key<String> TENANT_HEADER = Metadata.Key.of("tenant",
+            Metadata.ASCII_STRING_MARSHALLER);
+
+    final String name;
+    final AtomicInteger calls = new AtomicInteger();
+    /** Calls the client reset before they were answered. */
+    final AtomicInteger cancelled = new AtomicInteger();
+    /** Whether {@code Echo} never answers either. */
+    private final boolean slowEcho;
+    /** The deadline each call arrived with, in milliseconds left ({@code -1}: none). */
+    final List<Long> deadlinesMillis = new CopyOnWriteArrayList<>();
+    /** Calls that never get an answer, so the server's shutdown can end them. */
+    private final List<StreamObserver<?>> hanging = new CopyOnWriteArrayList<>();
+    private final Server server;
+
+    EchoServer(String name) throws IOException {
+        this(name, false);
+    }
+
+    /** @param slowEcho whether {@code Echo} never answers (a server stuck on that method) */
+    EchoServer(String name, boolean slowEcho) throws IOException {
+        this.name = name;
+        this.slowEcho = slowEcho;
+        ServerServiceDefinition echo = ServerServiceDefinition.builder(SERVICE)
+                .addMethod(method("Echo", StringValue.parser()), ServerCalls.asyncUnaryCall(this::echo))
+                .addMethod(method("EchoAsync", StringValue.parser()), ServerCalls.asyncUnaryCall(this::echo))
+                .addMethod(method("Deny", StringValue.parser()), ServerCalls.asyncUnaryCall(
+                        (StringValue text, StreamObserver<StringValue> out) -> {
+                            calls.incrementAndGet();
+                            out.onError(Status.PERMISSION_DENIED.withDescription("no entry for " + text.getValue()
+                                    + " (é)").asRuntimeException());
+                        }))
+                .addMethod(MethodDescriptor.<Int64Value, StringValue>newBuilder()
+                        .setType(MethodDescriptor.MethodType.UNARY)
+                        .setFullMethodName(MethodDescriptor.generateFullMethodName(SERVICE, "Big"))
+                        .setRequestMarshaller(marshaller(Int64Value.parser()))
+                        .setResponseMarshaller(marshaller(StringValue.parser())).build(),
+                        ServerCalls.asyncUnaryCall((Int64Value bytes, StreamObserver<StringValue> out) -> {
+                            calls.incrementAndGet();
+                            out.onNext(StringValue.of("b".repeat((int) bytes.getValue())));
+                            out.onCompleted();
+                        }))
+                .addMethod(method("Hang", Int64Value.parser()), ServerCalls.asyncUnaryCall(
+                        (Int64Value ignored, StreamObserver<Int64Value> out) -> {
+                            calls.incrementAndGet();
+                            recordDeadline();
+                            hang(out);
+                        }))
+                .build();
+        ServerInterceptor tenant = new ServerInterceptor() {
+            @Override
+            public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call,
+                                                                      Metadata headers,
+                                                                      ServerCallHandler<Q, R> next) {
+                String value = headers.get(TENANT_HEADER);
+                return Contexts.interceptCall(Context.current().withValue(TENANT, value), call, headers, next);
+            }
+        };
+        this.server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0)).directExecutor()
+                .addService(ServerInterceptors.intercept(echo, tenant)).build();
+        try {
+            server.start();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private void echo(StringValue text, StreamObserver<StringValue> out) {
+        calls.incrementAndGet();
+        recordDeadline();
+        if (slowEcho) {
+            hang(out);
+            return;
+        }
+        String tenant = TENANT.get();
+        out.onNext(StringValue.of(name + ":" + text.getValue() + (tenant == null ? "" : " tenant=" + tenant)));
+        out.onCompleted();
+    }
+
+    private void hang(StreamObserver<?> out) {
+        ((ServerCallStreamObserver<?>) out).setOnCancelHandler(cancelled::incrementAndGet);
+        hanging.add(out);
+    }
+
+    private void recordDeadline() {
+        Deadline deadline = Context.current().getDeadline();
+        deadlinesMillis.add(deadline == null ? -1 : deadline.timeRemaining(TimeUnit.MILLISECONDS));
+    }
+
+    String address() {
+        return "127.0.0.1:" + server.getPort();
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        server.shutdownNow();
+        server.awaitTermination(10, TimeUnit.SECONDS);
+    }
+
+    private static <T extends Message> MethodDescriptor<T, T> method(String name, Parser<T> parser) {
+        MethodDescriptor.Marshaller<T> marshaller = marshaller(parser);
+        return MethodDescriptor.<T, T>newBuilder().setType(MethodDescriptor.MethodType.UNARY)
+                .setFullMethodName(MethodDescriptor.generateFullMethodName(SERVICE, name))
+                .setRequestMarshaller(marshaller).setResponseMarshaller(marshaller).build();
+    }
+
+    private static <T extends Message> MethodDescriptor.Marshaller<T> marshaller(Parser<T> parser) {
+        return new ProtoMarshaller<>(parser);
+    }
+}

@@ -1,0 +1,121 @@
+package io.jupiter.rpc.internal.consumer;
+
+import io.jupiter.rpc.InvokeFuture;
+import io.jupiter.rpc.ServiceKey;
+import io.jupiter.rpc.exception.RpcException;
+import io.jupiter.rpc.internal.StatusTable;
+import io.jupiter.rpc.internal.balance.Endpoint;
+import io.jupiter.rpc.internal.filter.Deadlines;
+import io.jupiter.rpc.internal.filter.DefaultInvocation;
+import io.jupiter.rpc.protocol.ClientProtocol;
+import io.jupiter.rpc.protocol.ForeignCall;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The attempts of a proxy whose providers speak a {@link ClientProtocol}: what {@link Dispatch} does instead of
+ * writing a 1.3.1 frame. The attempt's attachments and deadline are computed as for a frame (an inherited deadline
+ * shortens the timeout), then the protocol sends it on the chosen provider's group.
+ */
+final class ForeignAttempts {
+
+    /** How long a synchronous caller waits past the timeout for the protocol to report it (it always does). */
+    private static final long REPORT_GRACE_MILLIS = 1000;
+
+    private final ClientProtocol protocol;
+    private final ServiceKey key;
+    private final boolean propagateDeadline;
+    /** The application's executor that completes async calls; {@code null}: the protocol's IO thread does. */
+    private final Executor callbackExecutor;
+
+    ForeignAttempts(ClientProtocol protocol, ServiceKey key, boolean propagateDeadline, Executor callbackExecutor) {
+        this.protocol = protocol;
+        this.key = key;
+        this.propagateDeadline = propagateDeadline;
+        this.callbackExecutor = callbackExecutor;
+    }
+
+    /** One synchronous attempt: the value, or the failure thrown. */
+    Object sync(MethodInfo info, Object[] arguments, DefaultInvocation invocation, Endpoint endpoint)
+            throws Throwable {
+        ForeignCall call = call(info, arguments, invocation, endpoint, true);
+        CompletableFuture<Object> attempt = protocol.call(endpoint.group(), call);
+        try {
+            return attempt.get(call.timeoutMillis() + REPORT_GRACE_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof RpcException rpc) {
+                rpc.fillInStackTrace(); // raised on an IO thread; the caller's stack is the useful one
+            }
+            throw cause;
+        } catch (TimeoutException e) {
+            attempt.cancel(false);
+            throw StatusTable.exception(StatusTable.SERVER_TIMEOUT.status(), info + " on " + endpoint.address()
+                    + ": no outcome within " + call.timeoutMillis() + " ms", null);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            attempt.cancel(false);
+            throw new RpcException(StatusTable.CLIENT_ERROR.status(), info + " interrupted while waiting");
+        }
+    }
+
+    /**
+     * One asynchronous attempt completing {@code future}; when {@code future} ends first (cancelled by the caller,
+     * or failed with {@link AttemptCancelled} by a hedge that another attempt won) the attempt is cancelled.
+     *
+     * @throws RuntimeException when it cannot be sent (an inherited deadline that passed)
+     */
+    void async(MethodInfo info, Object[] arguments, DefaultInvocation invocation, Endpoint endpoint, boolean single,
+               InvokeFuture<Object> future) {
+        CompletableFuture<Object> attempt = protocol.call(endpoint.group(),
+                call(info, arguments, invocation, endpoint, single));
+        future.whenComplete((value, error) -> attempt.cancel(false)); // nothing once the attempt ended
+        if (callbackExecutor == null) {
+            attempt.whenComplete((value, error) -> complete(future, value, error));
+        } else {
+            attempt.whenCompleteAsync((value, error) -> complete(future, value, error), callbackExecutor);
+        }
+    }
+
+    private static void complete(InvokeFuture<Object> future, Object value, Throwable error) {
+        if (error == null) {
+            future.complete(value);
+        } else {
+            future.completeExceptionally(error instanceof CompletionException && error.getCause() != null
+                    ? error.getCause() : error);
+        }
+    }
+
+    private ForeignCall call(MethodInfo info, Object[] arguments, DefaultInvocation invocation, Endpoint endpoint,
+                             boolean single) {
+        Map<String, String> attachments = null;
+        long timeoutMillis = info.timeoutMillis;
+        if (invocation != null) {
+            attachments = invocation.attemptAttachments(propagateDeadline, info.timeoutMillis);
+            if (single) {
+                invocation.remoteAddress(endpoint.address());
+            }
+            String deadline = attachments == null ? null : attachments.get(Deadlines.KEY);
+            if (deadline != null) {
+                attachments = new HashMap<>(attachments);
+                attachments.remove(Deadlines.KEY);
+                timeoutMillis = Math.min(timeoutMillis, Math.max(1, parseOr(deadline, timeoutMillis)));
+            }
+        }
+        return new ForeignCall(key, info.method, arguments, attachments, timeoutMillis);
+    }
+
+    private static long parseOr(String millis, long otherwise) {
+        try {
+            return Long.parseLong(millis);
+        } catch (NumberFormatException e) {
+            return otherwise;
+        }
+    }
+}
