@@ -17,11 +17,13 @@ final class SlowHttpReader {
 
     /**
      * Posts {@code body} to {@code path} with {@code headers} (each line ending {@code \r\n}), reads nothing, and
-     * returns how many messages the producer counted in {@code produced} sent once that count stopped growing.
+     * returns how many messages the producer counted in {@code produced} sent for it once that count stopped
+     * growing (counted from what {@code produced} held before: a producer that a closed client ended sends no more).
      */
     static long producedWhileNotReading(int port, String path, String headers, String body, AtomicLong produced)
             throws IOException {
         byte[] bytes = body.getBytes(StandardCharsets.US_ASCII);
+        long before = produced.get();
         try (Socket socket = new Socket()) {
             socket.setReceiveBufferSize(4096);
             socket.connect(new InetSocketAddress("127.0.0.1", port), 10_000);
@@ -31,8 +33,11 @@ final class SlowHttpReader {
                     .getBytes(StandardCharsets.US_ASCII));
             out.write(bytes);
             out.flush();
-            Await.until("the stream started", Duration.ofSeconds(30), () -> produced.get() > 0);
-            return Counts.awaitStable(produced);
+            Await.until("the stream started", Duration.ofSeconds(30), () -> produced.get() > before);
+            long sent = Counts.awaitStable(produced) - before;
+            System.out.println("slow HTTP reader (" + (headers.isEmpty() ? "NDJSON" : headers.trim())
+                    + "): messages the producer sent: " + sent);
+            return sent;
         }
     }
 }
