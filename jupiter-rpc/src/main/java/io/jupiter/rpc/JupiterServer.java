@@ -85,7 +85,8 @@ public final class JupiterServer implements AutoCloseable {
         Executor executor = builder.virtualThreads
                 ? VirtualThreads.newThreadPerTaskExecutor("jupiter-provider-virtual-")
                 : builder.executor;
-        this.catalog = new ServiceCatalog(builder.serializers, builder.readLimits);
+        SerializerSet serializerSet = SerializerSet.of(builder.allowList, builder.readLimits);
+        this.catalog = new ServiceCatalog(builder.serializers, serializerSet);
         this.allowList = builder.allowList;
         TransportConfig transportConfig = builder.protocols.isEmpty() ? builder.transportConfig
                 : builder.transportConfig.toBuilder().protocols(
@@ -96,8 +97,7 @@ public final class JupiterServer implements AutoCloseable {
                         builder.poolStallMicros, builder.poolSpinMicros), executor, builder.virtualThreads,
                 new ServerRuntime.ConnectionLimits(
                         builder.maxInFlightPerConnection, builder.maxQueuedBytesPerConnection), builder.serializers,
-                SerializerSet.of(builder.allowList, builder.readLimits),
-                RpcMetrics.create(RpcMetrics.Side.PROVIDER, builder.metrics), security);
+                serializerSet, RpcMetrics.create(RpcMetrics.Side.PROVIDER, builder.metrics), security);
         runtime.extensions(builder.interceptors, builder.appFlowLimiter);
         if (builder.adaptiveConcurrency) {
             runtime.concurrencyLimit(new AdaptiveConcurrencyLimit());

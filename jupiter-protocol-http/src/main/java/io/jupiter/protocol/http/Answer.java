@@ -2,7 +2,6 @@ package io.jupiter.protocol.http;
 
 import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.serialization.Serializer;
-import io.jupiter.serialization.Serializers;
 import io.jupiter.serialization.wire.ResultWrapper;
 import io.jupiter.transport.ProtocolHeader;
 import io.jupiter.transport.Status;
@@ -15,19 +14,19 @@ import io.netty.buffer.ByteBuf;
 record Answer(long id, Status status, Object result) {
 
     /** {@link #read}, then releases {@code frame}. */
-    static Answer take(ByteBuf frame) {
+    static Answer take(ByteBuf frame, Serializer serializer) {
         try {
-            return read(frame);
+            return read(frame, serializer);
         } finally {
             frame.release();
         }
     }
 
     /**
-     * Reads {@code frame} (without releasing it): the answer, or {@code null} for a frame that answers no call
-     * (heartbeats, announcements).
+     * Reads {@code frame} (without releasing it) with {@code serializer}, the one its request was written in: the
+     * answer, or {@code null} for a frame that answers no call (heartbeats, announcements).
      */
-    static Answer read(ByteBuf frame) {
+    static Answer read(ByteBuf frame, Serializer serializer) {
         int start = frame.readerIndex();
         byte sign = frame.getByte(start + ProtocolHeader.SIGN_OFFSET);
         if (ProtocolHeader.messageCode(sign) != ProtocolHeader.RESPONSE) {
@@ -37,8 +36,7 @@ record Answer(long id, Status status, Object result) {
         long id = frame.getLong(start + ProtocolHeader.ID_OFFSET);
         ByteBuf body = frame.slice(start + ProtocolHeader.HEADER_SIZE,
                 frame.readableBytes() - ProtocolHeader.HEADER_SIZE);
-        Serializer serializer = Serializers.find(ProtocolHeader.serializerCode(sign));
-        if (serializer == null || !body.isReadable()) {
+        if (!body.isReadable()) {
             return new Answer(id, status, null);
         }
         try {

@@ -532,7 +532,7 @@ final class GrpcHandler extends ChannelDuplexHandler {
             clientMessagesFlow(ctx, frame, code, promise);
             return;
         }
-        Answer answer = Answer.take(frame);
+        Answer answer = Answer.take(frame, frames.serializer());
         Call call = answer == null || answer.id() > Integer.MAX_VALUE ? null : calls.get((int) answer.id());
         if (call == null) {
             promise.trySuccess(); // a heartbeat, or a call reset or timed out meanwhile

@@ -190,7 +190,7 @@ final class HttpJsonHandler extends ChannelDuplexHandler {
             writeReady(ctx, promise);
             return;
         }
-        Answer answer = Answer.take(frame);
+        Answer answer = Answer.take(frame, frames.serializer());
         Pending call = answer == null ? null : find(answer.id());
         if (call == null) {
             promise.trySuccess(); // a heartbeat, or the answer to a call whose connection is gone

@@ -81,10 +81,10 @@ final class InteropProtocol implements NettyPortProtocol {
     public void install(ChannelPipeline pipeline, String beforeName, TransportConfig config, ByteBuf firstBytes) {
         if (prefix(firstBytes, HTTP2_PREFACE) == Detection.MATCH) {
             GrpcHandler.install(pipeline, beforeName, config, lookup,
-                    new RequestFrames(catalog.serializers(), "grpc"), protobuf, builtIns);
+                    new RequestFrames(catalog, "grpc"), protobuf, builtIns);
             return;
         }
-        RequestFrames frames = new RequestFrames(catalog.serializers(), "http");
+        RequestFrames frames = new RequestFrames(catalog, "http");
         pipeline.addBefore(beforeName, "http-codec", new HttpServerCodec());
         pipeline.addBefore(beforeName, "http-aggregator", new HttpObjectAggregator(config.maxBodySize()));
         pipeline.addBefore(beforeName, "http-json", new HttpJsonHandler(lookup, frames,

@@ -1,9 +1,9 @@
 package io.jupiter.protocol.http;
 
 import io.jupiter.rpc.ServiceKey;
+import io.jupiter.rpc.protocol.ServiceCatalog;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.SerializerType;
-import io.jupiter.serialization.Serializers;
 import io.jupiter.serialization.wire.MessageWrapper;
 import io.jupiter.serialization.wire.ServiceMetadata;
 import io.jupiter.transport.Frame;
@@ -24,10 +24,11 @@ final class RequestFrames {
     private final Serializer serializer;
     private final String appName;
 
-    RequestFrames(Set<SerializerType> accepted, String appName) {
+    RequestFrames(ServiceCatalog server, String appName) {
+        Set<SerializerType> accepted = server.serializers();
         SerializerType type = accepted.contains(SerializerType.PROTOSTUFF) ? SerializerType.PROTOSTUFF
                 : accepted.stream().sorted().findFirst().orElseThrow();
-        this.serializer = Serializers.get(type);
+        this.serializer = server.serializerSet().get(type); // the server's own: its allow-list reads the answers
         this.appName = appName;
     }
 

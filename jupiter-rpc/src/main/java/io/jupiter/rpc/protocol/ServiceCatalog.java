@@ -3,6 +3,7 @@ package io.jupiter.rpc.protocol;
 import io.jupiter.common.Requires;
 import io.jupiter.rpc.ServiceKey;
 import io.jupiter.serialization.ReadLimits;
+import io.jupiter.serialization.SerializerSet;
 import io.jupiter.serialization.SerializerType;
 import java.util.List;
 import java.util.Set;
@@ -26,13 +27,16 @@ public final class ServiceCatalog {
 
     private final List<Entry> entries = new CopyOnWriteArrayList<>();
     private final Set<SerializerType> serializers;
-    private final ReadLimits readLimits;
+    private final SerializerSet serializerSet;
 
-    /** A catalog of a server accepting {@code serializers} and reading with {@code readLimits}, with no service yet. */
-    public ServiceCatalog(Set<SerializerType> serializers, ReadLimits readLimits) {
+    /**
+     * A catalog of a server accepting {@code serializers}, reading with {@code serializerSet} (its allow-list and
+     * limits), with no service yet.
+     */
+    public ServiceCatalog(Set<SerializerType> serializers, SerializerSet serializerSet) {
         Requires.argument(!serializers.isEmpty(), "serializers: none (expected: at least one)");
         this.serializers = Set.copyOf(serializers);
-        this.readLimits = Requires.notNull(readLimits, "readLimits");
+        this.serializerSet = Requires.notNull(serializerSet, "serializerSet");
     }
 
     /** Adds a registered service (the server does this as it registers one). */
@@ -57,6 +61,14 @@ public final class ServiceCatalog {
 
     /** The limits the server reads requests with; a foreign protocol's own parser applies them too. */
     public ReadLimits readLimits() {
-        return readLimits;
+        return serializerSet.limits();
+    }
+
+    /**
+     * The server's serializers (its allow-list and limits): a foreign protocol writes requests and reads their
+     * answers with them.
+     */
+    public SerializerSet serializerSet() {
+        return serializerSet;
     }
 }
