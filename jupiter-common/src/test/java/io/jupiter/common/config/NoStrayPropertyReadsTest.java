@@ -25,16 +25,29 @@ class NoStrayPropertyReadsTest {
             "System\\.getProperty\\(|Boolean\\.getBoolean\\(|Integer\\.getInteger\\(|Long\\.getLong\\(");
 
     /** Files that may read properties directly, and why. */
-    private static final Map<String, String> ALLOWED = Map.of(
-            "Setting.java", "the one reader of Jupiter's properties",
-            "ProtostuffSerializer.java", "copies settings to protostuff's own properties unless those are set",
-            "LegacyNameInput.java", "mirrors protostuff's own io.protostuff.cesu8_compat, parsed as protostuff does",
-            "ArgumentReader.java", "mirrors protostuff's own allow_null_array_element, parsed as protostuff does",
-            "JupiterTarget.java", "the benchmark driver's option to its target process, not a framework setting",
-            "StreamReader.java", "the stream benchmark's window, an option of the target process, not a setting",
-            "Compare.java", "JDK properties (os.name, java.version) in the benchmark report",
-            "ChildJvm.java", "java.home, to start a child JVM",
-            "ConnectionCost.java", "java.home and the class path, to start the server JVM it measures");
+    private static final Map<String, String> ALLOWED = Map.ofEntries(
+            Map.entry("Setting.java",
+                    "the one reader of Jupiter's properties"),
+            Map.entry("ProtostuffSerializer.java",
+                    "copies settings to protostuff's own properties unless those are set"),
+            Map.entry("HessianStart.java",
+                    "sets Hessian's own com.caucho.hessian.unsafe to false unless the user set it"),
+            Map.entry("KryoStart.java",
+                    "sets Kryo's own kryo.unsafe to false unless the user set it"),
+            Map.entry("LegacyNameInput.java",
+                    "mirrors protostuff's own io.protostuff.cesu8_compat, parsed as protostuff does"),
+            Map.entry("ArgumentReader.java",
+                    "mirrors protostuff's own allow_null_array_element, parsed as protostuff does"),
+            Map.entry("JupiterTarget.java",
+                    "the benchmark driver's option to its target process, not a framework setting"),
+            Map.entry("StreamReader.java",
+                    "the stream benchmark's window, an option of the target process, not a setting"),
+            Map.entry("Compare.java",
+                    "JDK properties (os.name, java.version) in the benchmark report"),
+            Map.entry("ChildJvm.java",
+                    "java.home, to start a child JVM"),
+            Map.entry("ConnectionCost.java",
+                    "java.home and the class path, to start the server JVM it measures"));
 
     @Test
     void mainSourcesReadPropertiesOnlyThroughSettings() throws IOException {
