@@ -83,6 +83,10 @@ class StreamProviderSilenceTest {
                 StreamDeadlines.builder().firstMessage(Duration.ofMillis(FIRST_MILLIS)).build()).subscribe(reader);
         Await.until("the stream is open on the provider", Duration.ofSeconds(10),
                 () -> ServerStreamsAccess.openStreams(server) == 1);
+        // The producer starts on the consumer's first credit, a frame of its own: the link goes dark only once it
+        // got through, or there would be no sleeping producer to stop.
+        Await.until("the producer is running", Duration.ofSeconds(10),
+                () -> ticks.latest.get() != null && ticks.latest.get().started.getCount() == 0);
         proxy.blackhole();
         long forwarded = proxy.forwardedBytes(FaultProxy.Direction.CLIENT_TO_TARGET);
 

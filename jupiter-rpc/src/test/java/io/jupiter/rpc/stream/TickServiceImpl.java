@@ -99,6 +99,7 @@ public final class TickServiceImpl implements TickService {
         Run run = new Run();
         latest.set(run);
         return Streams.produce(sink -> {
+            run.started.countDown();
             try {
                 for (long i = 0; i < n; i++) {
                     Thread.sleep(pauseMillis);
@@ -127,6 +128,8 @@ public final class TickServiceImpl implements TickService {
     static final class Run {
         /** Sends that returned (sent, buffered or dropped). */
         final AtomicLong sends = new AtomicLong();
+        /** Counted down when a paced producer's body starts (after the consumer's first credit arrived). */
+        final CountDownLatch started = new CountDownLatch(1);
         final CountDownLatch stopped = new CountDownLatch(1);
         /** How the producer learned its stream was over, if it did. */
         final AtomicReference<StreamException> end = new AtomicReference<>();
