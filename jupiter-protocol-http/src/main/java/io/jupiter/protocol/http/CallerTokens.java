@@ -2,6 +2,7 @@ package io.jupiter.protocol.http;
 
 import io.jupiter.common.ThrottledWarning;
 import io.jupiter.rpc.internal.StatusTable;
+import io.jupiter.rpc.protocol.RefusalReason;
 import io.jupiter.transport.Frame;
 import io.jupiter.transport.ProtocolHeader;
 import io.jupiter.transport.Status;
@@ -27,7 +28,7 @@ import org.slf4j.LoggerFactory;
  */
 final class CallerTokens {
 
-    /** What the refusals of this module start with, as the token gate's do: {@link StatusCodes#unauthenticated}. */
+    /** What the refusals of this module start with, as the token gate's do (the text only: the type is the reason). */
     static final String REFUSAL_PREFIX = "caller token ";
 
     private static final Logger logger = LoggerFactory.getLogger(CallerTokens.class);
@@ -46,7 +47,8 @@ final class CallerTokens {
     /**
      * Before a call goes to the provider: on the first, fires its token frame (if it carries a token); on later
      * ones, checks the token is the first's. Returns {@code null} if the call may go on, else the refusal, as a
-     * {@link ForeignCallException} ({@code BAD_REQUEST}, a message starting {@value #REFUSAL_PREFIX}), logged here.
+     * {@link ForeignCallException} ({@code BAD_REQUEST} for {@link RefusalReason#UNAUTHENTICATED}, a message starting
+     * {@value #REFUSAL_PREFIX}), logged here.
      *
      * @param authorization the call's {@code authorization} header, or {@code null}
      */
@@ -76,7 +78,8 @@ final class CallerTokens {
     private static ForeignCallException refuse(ChannelHandlerContext ctx, String why) {
         Object peer = ctx.channel().remoteAddress() instanceof InetSocketAddress remote ? remote.getAddress() : null;
         refusals.warnFor(peer, "{}: call refused: its caller token is {}", ctx.channel().remoteAddress(), why);
-        return new ForeignCallException(StatusTable.BAD_REQUEST.status(), REFUSAL_PREFIX + "refused: " + why);
+        return new ForeignCallException(StatusTable.BAD_REQUEST.status(), RefusalReason.UNAUTHENTICATED,
+                REFUSAL_PREFIX + "refused: " + why);
     }
 
     /** The token of an {@code authorization: Bearer <token>} header, or {@code null}. */
