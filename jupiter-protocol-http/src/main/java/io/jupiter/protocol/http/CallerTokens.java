@@ -35,9 +35,14 @@ final class CallerTokens {
     private static final ThrottledWarning refusals = new ThrottledWarning(logger, 1, TimeUnit.MINUTES);
     private static final String BEARER = "bearer ";
 
+    /** The id of the token frame this module sends, under which the gate notes its refusal. */
+    private static final long TOKEN_FRAME_ID = 0;
+
     private final boolean required;
     /** The SHA-256 digest of the token the connection presented first; {@code null} before its first call. */
     private byte[] presented;
+    /** Whether the server's token gate refused the token the connection presented (known once asked). */
+    private boolean gateRefused;
 
     /** For a connection of a server configured by {@code config} (its first-frame code says if tokens are asked). */
     CallerTokens(TransportConfig config) {
@@ -66,7 +71,7 @@ final class CallerTokens {
                 return refuse(ctx, "longer than " + ProtocolHeader.MAX_CALLER_TOKEN_SIZE + " bytes");
             }
             presented = digest(bytes);
-            ctx.fireChannelRead(new Frame(ProtocolHeader.CALLER_TOKEN, (byte) 0, Status.OK.value(), 0,
+            ctx.fireChannelRead(new Frame(ProtocolHeader.CALLER_TOKEN, (byte) 0, Status.OK.value(), TOKEN_FRAME_ID,
                     Unpooled.wrappedBuffer(bytes), System.nanoTime()));
             return null;
         }
@@ -75,7 +80,40 @@ final class CallerTokens {
                 : refuse(ctx, "not the one this connection presented first (one token per connection)");
     }
 
+    /**
+     * Before a call this module answers itself that must come from a known caller (server reflection, which lists
+     * the services): as {@link #beforeCall}, and on a server with token authentication the call is refused unless
+     * the connection presented a token the server's token gate accepted (the gate judges the token frame as it is
+     * handed on, on this IO thread, and notes a refusal in {@code refusals}). Returns {@code null} if it may go on.
+     */
+    ForeignCallException beforeOwnCall(ChannelHandlerContext ctx, CharSequence authorization,
+                                       ConnectionRefusals refusals) {
+        if (!required) {
+            return null;
+        }
+        ForeignCallException refused = beforeCall(ctx, authorization);
+        if (refused != null) {
+            return refused;
+        }
+        if (presented == null) {
+            return refuse(ctx, null);
+        }
+        if (!gateRefused && refusals.take(TOKEN_FRAME_ID) == RefusalReason.UNAUTHENTICATED) {
+            gateRefused = true;
+        }
+        return gateRefused ? new ForeignCallException(StatusTable.BAD_REQUEST.status(), RefusalReason.UNAUTHENTICATED,
+                REFUSAL_PREFIX + "refused") : null;
+    }
+
+    /** {@code why}: why the token is refused; {@code null}: there is none. */
     private static ForeignCallException refuse(ChannelHandlerContext ctx, String why) {
+        if (why == null) {
+            Object peer = ctx.channel().remoteAddress() instanceof InetSocketAddress remote ? remote.getAddress()
+                    : null;
+            refusals.warnFor(peer, "{}: call refused: it presents no caller token", ctx.channel().remoteAddress());
+            return new ForeignCallException(StatusTable.BAD_REQUEST.status(), RefusalReason.UNAUTHENTICATED,
+                    REFUSAL_PREFIX + "missing: this server requires a caller token (authorization: Bearer <token>)");
+        }
         Object peer = ctx.channel().remoteAddress() instanceof InetSocketAddress remote ? remote.getAddress() : null;
         refusals.warnFor(peer, "{}: call refused: its caller token is {}", ctx.channel().remoteAddress(), why);
         return new ForeignCallException(StatusTable.BAD_REQUEST.status(), RefusalReason.UNAUTHENTICATED,

@@ -240,6 +240,12 @@ final class GrpcHandler extends ChannelDuplexHandler {
                     StatusTable.SERVICE_NOT_FOUND.status()), "no method " + method + " in " + builtIn.name());
             return false;
         }
+        ForeignCallException refused = builtIn.needsCaller()
+                ? tokens.beforeOwnCall(ctx, call.headers.get(AUTHORIZATION), refusals) : null;
+        if (refused != null) {
+            fail(ctx, call, refused.status(), refused.grpcCode(), refused.getMessage());
+            return false;
+        }
         call.builtIn = builtIn;
         call.builtInMethod = method;
         return true;

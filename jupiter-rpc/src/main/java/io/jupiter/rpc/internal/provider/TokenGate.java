@@ -93,8 +93,11 @@ final class TokenGate {
                         connection.remoteAddress());
                 return refuse(connection, frame, MISSING);
             }
+            long tokenId = frame.id();
             CallerIdentity caller = authenticate(connection, frame);
             if (caller == null) {
+                // Noted under the token frame's id: a protocol answering a call itself (reflection) asks.
+                reasons.refused(connection, tokenId, RefusalReason.UNAUTHENTICATED);
                 tokenRefused.add(connection);
                 closeLater(connection);
             } else if (open != null) {
