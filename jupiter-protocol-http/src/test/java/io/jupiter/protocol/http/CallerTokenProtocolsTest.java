@@ -64,18 +64,7 @@ class CallerTokenProtocolsTest {
 
     /** A unary call on a new connection, with {@code authorization} set to {@code value} unless it is null. */
     private static StringValue sayHello(String value) throws InterruptedException {
-        ManagedChannel channel = ManagedChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build();
-        try {
-            Metadata headers = new Metadata();
-            if (value != null) {
-                headers.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), value);
-            }
-            return ClientCalls.blockingUnaryCall(ClientInterceptors.intercept(channel,
-                    MetadataUtils.newAttachHeadersInterceptor(headers)), GrpcMethods.SAY_HELLO,
-                    CallOptions.DEFAULT.withDeadlineAfter(30, TimeUnit.SECONDS), StringValue.of("token"));
-        } finally {
-            channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
-        }
+        return BearerCalls.grpc(port, GrpcMethods.SAY_HELLO, value, StringValue.of("token"));
     }
 
     private static void assertGrpcRefused(String authorization, Status.Code code, String message) {
@@ -201,12 +190,6 @@ class CallerTokenProtocolsTest {
     }
 
     private static Curl.Reply add(String authorization) throws Exception {
-        List<String> command = new ArrayList<>(List.of("curl", "-sS", "--max-time", "20", "-H",
-                "Content-Type: application/json", "--data-binary", "[2, 3]", "-w", "\n%{http_code}"));
-        if (authorization != null) {
-            command.addAll(List.of("-H", "Authorization: " + authorization));
-        }
-        command.add("http://127.0.0.1:" + port + "/" + Calculator.class.getName() + "/add");
-        return Curl.run(command);
+        return BearerCalls.http(port, "add", "[2, 3]", authorization);
     }
 }

@@ -4,26 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.protobuf.StringValue;
-import io.grpc.CallOptions;
-import io.grpc.ClientInterceptors;
-import io.grpc.ManagedChannel;
-import io.grpc.ManagedChannelBuilder;
-import io.grpc.Metadata;
 import io.grpc.MethodDescriptor;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import io.grpc.stub.ClientCalls;
-import io.grpc.stub.MetadataUtils;
 import io.jupiter.rpc.JupiterServer;
 import io.jupiter.rpc.exception.BadRequestException;
 import io.jupiter.rpc.filter.Interceptor;
 import io.jupiter.rpc.filter.Invocation;
 import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.rpc.security.TokenAuthenticator;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -110,25 +100,10 @@ class RefusalReasonTest {
     /** A unary call on a new connection, presenting {@code token} as {@code authorization: Bearer}. */
     private static StringValue grpc(MethodDescriptor<StringValue, StringValue> method, String token)
             throws InterruptedException {
-        ManagedChannel channel = ManagedChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build();
-        try {
-            Metadata headers = new Metadata();
-            headers.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), "Bearer " + token);
-            return ClientCalls.blockingUnaryCall(ClientInterceptors.intercept(channel,
-                    MetadataUtils.newAttachHeadersInterceptor(headers)), method,
-                    CallOptions.DEFAULT.withDeadlineAfter(30, TimeUnit.SECONDS), StringValue.of("x"));
-        } finally {
-            channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
-        }
+        return BearerCalls.grpc(port, method, "Bearer " + token, StringValue.of("x"));
     }
 
     private static Curl.Reply post(String method, String body, String token) throws Exception {
-        List<String> command = new ArrayList<>(List.of("curl", "-sS", "--max-time", "20", "-H",
-                "Content-Type: application/json", "--data-binary", body, "-w", "\n%{http_code}"));
-        if (token != null) {
-            command.addAll(List.of("-H", "Authorization: Bearer " + token));
-        }
-        command.add("http://127.0.0.1:" + port + "/" + Calculator.class.getName() + "/" + method);
-        return Curl.run(command);
+        return BearerCalls.http(port, method, body, token == null ? null : "Bearer " + token);
     }
 }
