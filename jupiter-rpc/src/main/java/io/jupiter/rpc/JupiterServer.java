@@ -79,14 +79,14 @@ public final class JupiterServer implements AutoCloseable {
         Requires.argument(builder.registry == null || TransportAddresses.isTcp(bindAddress), "registry: "
                 + builder.registry + " (expected: none for a server on " + TransportAddresses.format(bindAddress)
                 + "; a registry publishes host:port)");
-        ServerRuntime.Security security = new ServerRuntime.Security(builder.callerIdentifier,
-                builder.tokenAuthenticator, builder.authorizer, builder.callerTokenTimeoutMillis,
-                builder.refusalLogIntervalMillis);
         Executor executor = builder.virtualThreads
                 ? VirtualThreads.newThreadPerTaskExecutor("jupiter-provider-virtual-")
                 : builder.executor;
         SerializerSet serializerSet = SerializerSet.of(builder.allowList, builder.readLimits);
         this.catalog = new ServiceCatalog(builder.serializers, serializerSet);
+        ServerRuntime.Security security = new ServerRuntime.Security(builder.callerIdentifier,
+                builder.tokenAuthenticator, builder.authorizer, builder.callerTokenTimeoutMillis,
+                builder.refusalLogIntervalMillis, catalog.refusalReasons());
         this.allowList = builder.allowList;
         TransportConfig transportConfig = builder.protocols.isEmpty() ? builder.transportConfig
                 : builder.transportConfig.toBuilder().protocols(

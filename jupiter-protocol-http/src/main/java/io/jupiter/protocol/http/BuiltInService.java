@@ -14,6 +14,15 @@ interface BuiltInService {
     boolean serves(String method);
 
     /**
+     * Whether a caller must be known to call it: on a server with caller tokens, only a connection whose token the
+     * server accepted may (reflection, which lists the services); {@code false}: anyone may (health, which load
+     * balancers ask without credentials).
+     */
+    default boolean needsCaller() {
+        return false;
+    }
+
+    /**
      * The response message to one request message of {@code method}.
      *
      * @throws ForeignCallException the call ends with its status (and gRPC code) and no response

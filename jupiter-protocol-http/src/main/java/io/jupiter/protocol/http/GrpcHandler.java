@@ -2,6 +2,7 @@ package io.jupiter.protocol.http;
 
 import com.google.protobuf.Message;
 import io.jupiter.rpc.internal.StatusTable;
+import io.jupiter.rpc.protocol.RefusalReason;
 import io.jupiter.transport.Frame;
 import io.jupiter.transport.ProtocolHeader;
 import io.jupiter.transport.Status;
@@ -136,14 +137,16 @@ final class GrpcHandler extends ChannelDuplexHandler {
     private final int maxMessageSize;
     private final Map<Integer, Call> calls = new HashMap<>();
     private final CallerTokens tokens;
+    private final ConnectionRefusals refusals;
     /** Request bytes buffered over all calls of the connection; at most the body cap, as the frame decoder's. */
     private long buffered;
     private boolean connectionWindowRaised;
 
     private GrpcHandler(MethodLookup lookup, RequestFrames frames, ProtobufMethods protobuf,
                         Map<String, BuiltInService> builtIns, Http2FrameCodec codec, int maxMessageSize,
-                        CallerTokens tokens) {
+                        CallerTokens tokens, ConnectionRefusals refusals) {
         this.tokens = tokens;
+        this.refusals = refusals;
         this.lookup = lookup;
         this.frames = frames;
         this.protobuf = protobuf;
@@ -156,9 +159,11 @@ final class GrpcHandler extends ChannelDuplexHandler {
      * Installs the HTTP/2 codec and a gRPC handler before {@code beforeName}.
      *
      * @param builtIns the services answered here (health, reflection), by gRPC service name
+     * @param refusals why the provider refused this connection's calls, as it notes it
      */
     static void install(ChannelPipeline pipeline, String beforeName, TransportConfig config, MethodLookup lookup,
-                        RequestFrames frames, ProtobufMethods protobuf, Map<String, BuiltInService> builtIns) {
+                        RequestFrames frames, ProtobufMethods protobuf, Map<String, BuiltInService> builtIns,
+                        ConnectionRefusals refusals) {
         Http2Settings settings = Http2Settings.defaultSettings()
                 .maxConcurrentStreams(MAX_CONCURRENT_STREAMS)
                 .maxHeaderListSize(MAX_HEADER_LIST_SIZE);
@@ -166,7 +171,12 @@ final class GrpcHandler extends ChannelDuplexHandler {
                 .initialSettings(settings).validateHeaders(true).build();
         pipeline.addBefore(beforeName, "h2-codec", codec);
         pipeline.addBefore(beforeName, "grpc", new GrpcHandler(lookup, frames, protobuf, builtIns, codec,
-                config.maxBodySize(), new CallerTokens(config)));
+                config.maxBodySize(), new CallerTokens(config), refusals));
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        refusals.watch(ctx.channel());
     }
 
     @Override
@@ -228,6 +238,12 @@ final class GrpcHandler extends ChannelDuplexHandler {
         if (!builtIn.serves(method)) {
             fail(ctx, call, StatusTable.SERVICE_NOT_FOUND.status(), StatusCodes.grpc(
                     StatusTable.SERVICE_NOT_FOUND.status()), "no method " + method + " in " + builtIn.name());
+            return false;
+        }
+        ForeignCallException refused = builtIn.needsCaller()
+                ? tokens.beforeOwnCall(ctx, call.headers.get(AUTHORIZATION), refusals) : null;
+        if (refused != null) {
+            fail(ctx, call, refused.status(), refused.grpcCode(), refused.getMessage());
             return false;
         }
         call.builtIn = builtIn;
@@ -533,6 +549,8 @@ final class GrpcHandler extends ChannelDuplexHandler {
             return;
         }
         Answer answer = Answer.take(frame, frames.serializer());
+        // Taken whether or not the call still waits, so that no reason outlives its answer.
+        RefusalReason reason = answer == null || answer.status() == Status.OK ? null : refusals.take(answer.id());
         Call call = answer == null || answer.id() > Integer.MAX_VALUE ? null : calls.get((int) answer.id());
         if (call == null) {
             promise.trySuccess(); // a heartbeat, or a call reset or timed out meanwhile
@@ -540,7 +558,7 @@ final class GrpcHandler extends ChannelDuplexHandler {
         }
         if (answer.status() != Status.OK) {
             String message = answer.errorMessage();
-            fail(ctx, call, answer.status(), StatusCodes.grpc(answer.status(), message), message);
+            fail(ctx, call, answer.status(), StatusCodes.grpc(answer.status(), reason), message);
             promise.trySuccess();
             return;
         }
@@ -569,15 +587,19 @@ final class GrpcHandler extends ChannelDuplexHandler {
         Status status;
         Object value = null;
         String reason = null;
+        RefusalReason refused = null;
         try {
             int start = frame.readerIndex();
             long id = frame.getLong(start + ProtocolHeader.ID_OFFSET);
+            status = Status.fromByte(frame.getByte(start + ProtocolHeader.STATUS_OFFSET));
+            if (code == ProtocolHeader.STREAM_END && status != Status.OK) {
+                refused = refusals.take(id); // whether or not the call still waits
+            }
             call = id > Integer.MAX_VALUE ? null : calls.get((int) id);
             if (call == null || call.streamMessages == null) {
                 promise.trySuccess(); // a stream reset or timed out meanwhile
                 return;
             }
-            status = Status.fromByte(frame.getByte(start + ProtocolHeader.STATUS_OFFSET));
             ByteBuf body = frame.slice(start + ProtocolHeader.HEADER_SIZE,
                     frame.readableBytes() - ProtocolHeader.HEADER_SIZE);
             if (code == ProtocolHeader.STREAM_END) {
@@ -598,7 +620,7 @@ final class GrpcHandler extends ChannelDuplexHandler {
             endOk(ctx, call);
         } else if (reason != null) {
             String message = reason.isEmpty() ? status.name() : reason;
-            fail(ctx, call, status, StatusCodes.grpc(status, message), message);
+            fail(ctx, call, status, StatusCodes.grpc(status, refused), message);
             if (code == ProtocolHeader.STREAM_MESSAGE) {
                 cancelAtProvider(ctx, call);
             }
@@ -688,5 +710,6 @@ final class GrpcHandler extends ChannelDuplexHandler {
     public void handlerRemoved(ChannelHandlerContext ctx) {
         calls.values().forEach(Call::release);
         calls.clear();
+        refusals.forget();
     }
 }

@@ -3,6 +3,7 @@ package io.jupiter.protocol.http;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.rpc.internal.stream.StreamShape;
+import io.jupiter.rpc.protocol.RefusalReason;
 import io.jupiter.transport.Frame;
 import io.jupiter.transport.ProtocolHeader;
 import io.jupiter.transport.Status;
@@ -85,16 +86,24 @@ final class HttpJsonHandler extends ChannelDuplexHandler {
     private final RequestFrames frames;
     private final JsonCalls json;
     private final CallerTokens tokens;
+    private final ConnectionRefusals refusals;
     private final ArrayDeque<Pending> pending = new ArrayDeque<>();
     private long nextId = 1;
     /** A stream whose message could not be written, to cancel at the provider once out of the write path; or 0. */
     private long cancelAtProvider;
 
-    HttpJsonHandler(MethodLookup lookup, RequestFrames frames, JsonCalls json, CallerTokens tokens) {
+    HttpJsonHandler(MethodLookup lookup, RequestFrames frames, JsonCalls json, CallerTokens tokens,
+                    ConnectionRefusals refusals) {
         this.tokens = tokens;
+        this.refusals = refusals;
         this.lookup = lookup;
         this.frames = frames;
         this.json = json;
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        refusals.watch(ctx.channel());
     }
 
     @Override
@@ -120,12 +129,13 @@ final class HttpJsonHandler extends ChannelDuplexHandler {
                 }
                 frame = toFrame(ctx, call, request);
             } catch (ForeignCallException e) {
-                call.response = error(e.status(), e.getMessage(), request.decoderResult().isFailure()
+                call.response = error(e.status(), e.reason(), e.getMessage(), request.decoderResult().isFailure()
                         ? HttpResponseStatus.BAD_REQUEST : null);
                 writeReady(ctx, null);
                 return;
             } catch (RuntimeException e) { // the arguments cannot be written in the server's serializer
-                call.response = error(StatusTable.SERVER_ERROR.status(), String.valueOf(e.getMessage()), null);
+                call.response = error(StatusTable.SERVER_ERROR.status(), null, String.valueOf(e.getMessage()),
+                        null);
                 writeReady(ctx, null);
                 return;
             }
@@ -191,13 +201,15 @@ final class HttpJsonHandler extends ChannelDuplexHandler {
             return;
         }
         Answer answer = Answer.take(frame, frames.serializer());
+        // Taken whether or not the call still waits, so that no reason outlives its answer.
+        RefusalReason reason = answer == null || answer.status() == Status.OK ? null : refusals.take(answer.id());
         Pending call = answer == null ? null : find(answer.id());
         if (call == null) {
             promise.trySuccess(); // a heartbeat, or the answer to a call whose connection is gone
             return;
         }
         call.response = answer.status() == Status.OK ? ok(answer.result())
-                : error(answer.status(), answer.errorMessage(), null);
+                : error(answer.status(), reason, answer.errorMessage(), null);
         writeReady(ctx, promise);
     }
 
@@ -207,11 +219,13 @@ final class HttpJsonHandler extends ChannelDuplexHandler {
      */
     private void streamFrame(ByteBuf frame, byte code) {
         int start = frame.readerIndex();
-        Pending call = find(frame.getLong(start + ProtocolHeader.ID_OFFSET));
+        long id = frame.getLong(start + ProtocolHeader.ID_OFFSET);
+        Status status = Status.fromByte(frame.getByte(start + ProtocolHeader.STATUS_OFFSET));
+        RefusalReason refused = code == ProtocolHeader.STREAM_END && status != Status.OK ? refusals.take(id) : null;
+        Pending call = find(id);
         if (call == null || call.streamMessages == null || call.ended) {
             return;
         }
-        Status status = Status.fromByte(frame.getByte(start + ProtocolHeader.STATUS_OFFSET));
         ByteBuf body = frame.slice(start + ProtocolHeader.HEADER_SIZE, frame.readableBytes()
                 - ProtocolHeader.HEADER_SIZE);
         String reason = null;
@@ -235,7 +249,7 @@ final class HttpJsonHandler extends ChannelDuplexHandler {
                 byte[] error = json.error(status, message);
                 call.lines.add(call.events ? ServerSentEvents.error(error) : line(error));
             } else {
-                call.response = error(status, message, null);
+                call.response = error(status, refused, message, null);
             }
         } else if (call.events) {
             call.lines.add(ServerSentEvents.end());
@@ -335,15 +349,19 @@ final class HttpJsonHandler extends ChannelDuplexHandler {
         try {
             body = json.result(result);
         } catch (Exception e) {
-            return error(StatusTable.SERVER_ERROR.status(),
+            return error(StatusTable.SERVER_ERROR.status(), null,
                     "the result cannot be written as JSON: " + e.getMessage(), null);
         }
         return response(HttpResponseStatus.OK, body);
     }
 
-    private FullHttpResponse error(Status status, String message, HttpResponseStatus override) {
+    /**
+     * The error response for {@code status}; {@code reason}, the caller's refusal the provider noted (or
+     * {@code null}), chooses {@code 401} or {@code 403}.
+     */
+    private FullHttpResponse error(Status status, RefusalReason reason, String message, HttpResponseStatus override) {
         HttpResponseStatus code = override != null ? override
-                : HttpResponseStatus.valueOf(StatusCodes.http(status, message));
+                : HttpResponseStatus.valueOf(StatusCodes.http(status, reason));
         FullHttpResponse response = response(code, json.error(status, message));
         if (code.code() == StatusCodes.HTTP_UNAUTHORIZED) {
             response.headers().set(HttpHeaderNames.WWW_AUTHENTICATE, "Bearer");
@@ -381,5 +399,6 @@ final class HttpJsonHandler extends ChannelDuplexHandler {
             }
         }
         pending.clear();
+        refusals.forget();
     }
 }

@@ -81,14 +81,16 @@ final class InteropProtocol implements NettyPortProtocol {
     public void install(ChannelPipeline pipeline, String beforeName, TransportConfig config, ByteBuf firstBytes) {
         if (prefix(firstBytes, HTTP2_PREFACE) == Detection.MATCH) {
             GrpcHandler.install(pipeline, beforeName, config, lookup,
-                    new RequestFrames(catalog, "grpc"), protobuf, builtIns);
+                    new RequestFrames(catalog, "grpc"), protobuf, builtIns,
+                    new ConnectionRefusals(catalog.refusalReasons()));
             return;
         }
         RequestFrames frames = new RequestFrames(catalog, "http");
         pipeline.addBefore(beforeName, "http-codec", new HttpServerCodec());
         pipeline.addBefore(beforeName, "http-aggregator", new HttpObjectAggregator(config.maxBodySize()));
         pipeline.addBefore(beforeName, "http-json", new HttpJsonHandler(lookup, frames,
-                new JsonCalls(config.maxBodySize(), catalog.readLimits()), new CallerTokens(config)));
+                new JsonCalls(config.maxBodySize(), catalog.readLimits()), new CallerTokens(config),
+                new ConnectionRefusals(catalog.refusalReasons())));
     }
 
     private static Detection prefix(ByteBuf in, byte[] expected) {

@@ -59,6 +59,12 @@ final class ReflectionService implements BuiltInService {
         return "ServerReflectionInfo".equals(method);
     }
 
+    /** The names of the services are not for strangers: on a server with caller tokens, a token it accepted. */
+    @Override
+    public boolean needsCaller() {
+        return true;
+    }
+
     /** What a request asks: its host, which question (field number) and the question's text. */
     private record Question(String host, int kind, String text) {
     }

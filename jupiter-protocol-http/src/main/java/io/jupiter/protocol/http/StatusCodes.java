@@ -1,6 +1,7 @@
 package io.jupiter.protocol.http;
 
 import io.jupiter.rpc.internal.StatusTable;
+import io.jupiter.rpc.protocol.RefusalReason;
 import io.jupiter.transport.Status;
 
 /**
@@ -92,37 +93,30 @@ enum StatusCodes {
     }
 
     /**
-     * The HTTP status of a call the provider answered {@code status} with {@code message}: as {@link #http(Status)},
-     * but {@code 403} for the provider's authorization refusal.
+     * The HTTP status of a call the provider refused with {@code status} for {@code reason}: {@code 401} for an
+     * unknown caller, {@code 403} for a forbidden one (1.3.1 answers both {@code BAD_REQUEST}), else
+     * {@link #http(Status)}.
+     *
+     * @param reason the reason the provider noted ({@link io.jupiter.rpc.protocol.RefusalReasons}), or {@code null}
      */
-    static int http(Status status, String message) {
-        return unauthenticated(status, message) ? HTTP_UNAUTHORIZED
-                : notAuthorized(status, message) ? HTTP_FORBIDDEN : http(status);
+    static int http(Status status, RefusalReason reason) {
+        if (reason == null) {
+            return http(status);
+        }
+        return switch (reason) {
+            case UNAUTHENTICATED -> HTTP_UNAUTHORIZED;
+            case NOT_AUTHORIZED -> HTTP_FORBIDDEN;
+        };
     }
 
-    /** As {@link #http(Status, String)}, in gRPC: {@code PERMISSION_DENIED} for the authorization refusal. */
-    static int grpc(Status status, String message) {
-        return unauthenticated(status, message) ? GRPC_UNAUTHENTICATED
-                : notAuthorized(status, message) ? GRPC_PERMISSION_DENIED : grpc(status);
-    }
-
-    /**
-     * Whether the call was refused for its caller token: the provider's token gate answers {@code BAD_REQUEST}
-     * "caller token missing: ..." or "caller token refused", and {@link CallerTokens} refuses with the same prefix.
-     */
-    static boolean unauthenticated(Status status, String message) {
-        return status == StatusTable.BAD_REQUEST.status() && message != null
-                && message.startsWith(CallerTokens.REFUSAL_PREFIX);
-    }
-
-    /**
-     * Whether the provider refused the call because its {@code Authorizer} does not permit the caller: 1.3.1 has no
-     * status for "forbidden", so the provider answers {@code BAD_REQUEST} with the text
-     * {@code "caller <name> is not authorized to call <service>.<method>"}, which only it writes (a method's own
-     * exception is answered with another status).
-     */
-    static boolean notAuthorized(Status status, String message) {
-        return status == StatusTable.BAD_REQUEST.status() && message != null && message.startsWith("caller ")
-                && message.contains(" is not authorized to call ");
+    /** As {@link #http(Status, RefusalReason)}, in gRPC: {@code UNAUTHENTICATED}, {@code PERMISSION_DENIED}. */
+    static int grpc(Status status, RefusalReason reason) {
+        if (reason == null) {
+            return grpc(status);
+        }
+        return switch (reason) {
+            case UNAUTHENTICATED -> GRPC_UNAUTHENTICATED;
+            case NOT_AUTHORIZED -> GRPC_PERMISSION_DENIED;
+        };
     }
 }

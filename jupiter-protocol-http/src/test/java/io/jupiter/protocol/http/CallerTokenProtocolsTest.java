@@ -11,13 +11,23 @@ import io.grpc.ManagedChannelBuilder;
 import io.grpc.Metadata;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import io.grpc.health.v1.HealthCheckRequest;
+import io.grpc.health.v1.HealthCheckResponse;
+import io.grpc.health.v1.HealthGrpc;
+import io.grpc.reflection.v1alpha.ServerReflectionGrpc;
+import io.grpc.reflection.v1alpha.ServerReflectionRequest;
+import io.grpc.reflection.v1alpha.ServerReflectionResponse;
+import io.grpc.reflection.v1alpha.ServiceResponse;
 import io.grpc.stub.ClientCalls;
 import io.grpc.stub.MetadataUtils;
+import io.grpc.stub.StreamObserver;
 import io.jupiter.rpc.JupiterServer;
 import io.jupiter.rpc.security.TokenAuthenticator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -54,18 +64,7 @@ class CallerTokenProtocolsTest {
 
     /** A unary call on a new connection, with {@code authorization} set to {@code value} unless it is null. */
     private static StringValue sayHello(String value) throws InterruptedException {
-        ManagedChannel channel = ManagedChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build();
-        try {
-            Metadata headers = new Metadata();
-            if (value != null) {
-                headers.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), value);
-            }
-            return ClientCalls.blockingUnaryCall(ClientInterceptors.intercept(channel,
-                    MetadataUtils.newAttachHeadersInterceptor(headers)), GrpcMethods.SAY_HELLO,
-                    CallOptions.DEFAULT.withDeadlineAfter(30, TimeUnit.SECONDS), StringValue.of("token"));
-        } finally {
-            channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
-        }
+        return BearerCalls.grpc(port, GrpcMethods.SAY_HELLO, value, StringValue.of("token"));
     }
 
     private static void assertGrpcRefused(String authorization, Status.Code code, String message) {
@@ -122,13 +121,75 @@ class CallerTokenProtocolsTest {
         assertThat(lines.get(2)).isEqualTo("5|200|0"); // the same connection, still open
     }
 
-    private static Curl.Reply add(String authorization) throws Exception {
-        List<String> command = new ArrayList<>(List.of("curl", "-sS", "--max-time", "20", "-H",
-                "Content-Type: application/json", "--data-binary", "[2, 3]", "-w", "\n%{http_code}"));
-        if (authorization != null) {
-            command.addAll(List.of("-H", "Authorization: " + authorization));
+    /**
+     * Health stays open (load balancers ask without credentials); reflection, which lists the services, answers only
+     * a connection whose token the server accepted (any caller it knows: the authorizer decides calls, not this).
+     */
+    @Test
+    void reflectionNeedsATokenTheServerAcceptsAndHealthDoesNot() throws Exception {
+        ManagedChannel channel = ManagedChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build();
+        try {
+            assertThat(HealthGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS)
+                    .check(HealthCheckRequest.getDefaultInstance()).getStatus())
+                    .isEqualTo(HealthCheckResponse.ServingStatus.SERVING);
+        } finally {
+            channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
         }
-        command.add("http://127.0.0.1:" + port + "/" + Calculator.class.getName() + "/add");
-        return Curl.run(command);
+        assertThat(listServices("Bearer " + SHOP)).contains(Greeter.class.getName());
+        assertThat(listServices("Bearer " + CLERK)).contains(Greeter.class.getName());
+        assertReflectionRefused(null, "caller token missing");
+        assertReflectionRefused("Basic " + SHOP, "caller token missing");
+        assertReflectionRefused("Bearer not-a-token-we-know", "caller token refused");
+    }
+
+    private static void assertReflectionRefused(String authorization, String message) {
+        assertThatThrownBy(() -> listServices(authorization)).isInstanceOfSatisfying(ExecutionException.class,
+                e -> assertThat(e.getCause()).isInstanceOfSatisfying(StatusRuntimeException.class, refused -> {
+                    assertThat(refused.getStatus().getCode()).isEqualTo(Status.Code.UNAUTHENTICATED);
+                    assertThat(refused.getStatus().getDescription()).contains(message);
+                }));
+    }
+
+    /** Reflection's {@code list_services} on a new connection, with {@code authorization} unless it is null. */
+    private static List<String> listServices(String authorization) throws Exception {
+        ManagedChannel channel = ManagedChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build();
+        try {
+            Metadata headers = new Metadata();
+            if (authorization != null) {
+                headers.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), authorization);
+            }
+            CompletableFuture<ServerReflectionResponse> answer = new CompletableFuture<>();
+            StreamObserver<ServerReflectionRequest> requests = ClientCalls.asyncBidiStreamingCall(
+                    ClientInterceptors.intercept(channel, MetadataUtils.newAttachHeadersInterceptor(headers))
+                            .newCall(ServerReflectionGrpc.getServerReflectionInfoMethod(),
+                                    CallOptions.DEFAULT.withDeadlineAfter(30, TimeUnit.SECONDS)),
+                    new StreamObserver<>() {
+                        @Override
+                        public void onNext(ServerReflectionResponse value) {
+                            answer.complete(value);
+                        }
+
+                        @Override
+                        public void onError(Throwable t) {
+                            answer.completeExceptionally(t);
+                        }
+
+                        @Override
+                        public void onCompleted() {
+                            answer.completeExceptionally(new IllegalStateException("ended without an answer"));
+                        }
+                    });
+            requests.onNext(ServerReflectionRequest.newBuilder().setListServices("*").build());
+            List<String> names = answer.get(30, TimeUnit.SECONDS).getListServicesResponse().getServiceList().stream()
+                    .map(ServiceResponse::getName).toList();
+            requests.onCompleted();
+            return names;
+        } finally {
+            channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
+        }
+    }
+
+    private static Curl.Reply add(String authorization) throws Exception {
+        return BearerCalls.http(port, "add", "[2, 3]", authorization);
     }
 }

@@ -18,7 +18,9 @@ import java.util.concurrent.CompletableFuture;
  * {@link io.jupiter.rpc.exception.ConnectionException} when its connection was lost (a
  * {@link io.jupiter.rpc.exception.RequestNotSentException} when nothing was sent), the status table's exception for
  * a provider's refusal. The protocol enforces the attempt's timeout itself: the future always completes, at the
- * latest shortly after {@link ForeignCall#timeoutMillis()}.
+ * latest shortly after {@link ForeignCall#timeoutMillis()}. Until it does, the attempt holds a slot of its client's
+ * window of calls in flight ({@code JupiterClient.Builder.maxInFlight}), shared with the client's 1.3.1 calls; the
+ * consumer takes the slot before {@link #call} and gives it back when the future completes (or is cancelled).
  */
 public interface ClientProtocol extends AutoCloseable {
 

@@ -28,6 +28,7 @@ public final class ServiceCatalog {
     private final List<Entry> entries = new CopyOnWriteArrayList<>();
     private final Set<SerializerType> serializers;
     private final SerializerSet serializerSet;
+    private final RefusalReasons refusalReasons = new RefusalReasons();
 
     /**
      * A catalog of a server accepting {@code serializers}, reading with {@code serializerSet} (its allow-list and
@@ -70,5 +71,13 @@ public final class ServiceCatalog {
      */
     public SerializerSet serializerSet() {
         return serializerSet;
+    }
+
+    /**
+     * Why the server refused requests of the connections a protocol watches: the typed reason beside a refusal's
+     * 1.3.1 answer (an unknown or a forbidden caller), noted by the server's token gate and authorization.
+     */
+    public RefusalReasons refusalReasons() {
+        return refusalReasons;
     }
 }

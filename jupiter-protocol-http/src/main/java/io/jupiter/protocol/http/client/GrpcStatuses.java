@@ -10,15 +10,18 @@ import java.nio.charset.StandardCharsets;
 /**
  * A gRPC status a server answered with, in Jupiter's error model: the reverse of the provider's mapping
  * ({@code StatusCodes}), so a code our provider sends for a status comes back as that status, and the codes gRPC
- * services use for their own answers ({@code NOT_FOUND}, {@code PERMISSION_DENIED}...) as the service's failure.
+ * services use for their own answers ({@code NOT_FOUND}, {@code FAILED_PRECONDITION}...) as the service's failure.
+ * {@code PERMISSION_DENIED} and {@code UNAUTHENTICATED} are refusals of the caller, as our provider's
+ * {@code BAD_REQUEST} for an unknown or forbidden caller is (which it sends as those codes): the method did not run.
  *
  * <pre>
  * gRPC code                                       status                    exception
  * 1  CANCELLED, 13 INTERNAL, 15 DATA_LOSS         SERVER_ERROR              ServerErrorException
  * 2  UNKNOWN                                      SERVICE_UNEXPECTED_ERROR  RemoteServiceException
- * 3  INVALID_ARGUMENT                             BAD_REQUEST               BadRequestException
+ * 3  INVALID_ARGUMENT, 7 PERMISSION_DENIED,
+ * 16 UNAUTHENTICATED                              BAD_REQUEST               BadRequestException
  * 4  DEADLINE_EXCEEDED                            SERVER_TIMEOUT            TimeoutException
- * 5, 6, 7, 9, 10, 11, 16 (the service's answers)  SERVICE_EXPECTED_ERROR    RemoteServiceException
+ * 5, 6, 9, 10, 11 (the service's answers)         SERVICE_EXPECTED_ERROR    RemoteServiceException
  * 8  RESOURCE_EXHAUSTED                           PROVIDER_FLOW_CONTROL     FlowControlException
  * 12 UNIMPLEMENTED                                SERVICE_NOT_FOUND         ServiceNotFoundException
  * 14 UNAVAILABLE                                  SERVER_BUSY               ServerBusyException
@@ -51,9 +54,9 @@ final class GrpcStatuses {
         return switch (code) {
             case 1, 13, 15 -> StatusTable.SERVER_ERROR.status();
             case 2 -> StatusTable.SERVICE_UNEXPECTED_ERROR.status();
-            case 3 -> StatusTable.BAD_REQUEST.status();
+            case 3, 7, 16 -> StatusTable.BAD_REQUEST.status();
             case 4 -> StatusTable.SERVER_TIMEOUT.status();
-            case 5, 6, 7, 9, 10, 11, 16 -> StatusTable.SERVICE_EXPECTED_ERROR.status();
+            case 5, 6, 9, 10, 11 -> StatusTable.SERVICE_EXPECTED_ERROR.status();
             case 8 -> StatusTable.PROVIDER_FLOW_CONTROL.status();
             case 12 -> StatusTable.SERVICE_NOT_FOUND.status();
             case 14 -> StatusTable.SERVER_BUSY.status();

@@ -13,6 +13,7 @@ import io.jupiter.rpc.balance.LoadBalancerType;
 import io.jupiter.rpc.cluster.ClusterStrategy;
 import io.jupiter.rpc.cluster.HedgingPolicy;
 import io.jupiter.rpc.context.RpcContext;
+import io.jupiter.rpc.exception.BadRequestException;
 import io.jupiter.rpc.exception.RemoteServiceException;
 import io.jupiter.rpc.exception.ServiceNotFoundException;
 import io.jupiter.rpc.exception.TimeoutException;
@@ -54,11 +55,12 @@ class GrpcClientProtocolTest {
              JupiterClient client = JupiterClient.builder().build()) {
             Echo echo = client.proxy(Echo.class).name(EchoServer.SERVICE).protocol(grpc())
                     .address(server.address()).timeoutMillis(10_000).build();
+            // PERMISSION_DENIED is a refusal of the caller: the method did not run (GrpcStatuses).
             assertThatThrownBy(() -> echo.deny(StringValue.of("bob")))
-                    .isInstanceOfSatisfying(RemoteServiceException.class, e -> {
-                        assertThat(e.status()).isEqualTo(StatusTable.SERVICE_EXPECTED_ERROR.status());
-                        assertThat(e.remoteClassName()).isEqualTo("grpc-status 7 PERMISSION_DENIED");
-                        assertThat(e.remoteMessage()).contains("no entry for bob (é)");
+                    .isInstanceOfSatisfying(BadRequestException.class, e -> {
+                        assertThat(e.status()).isEqualTo(StatusTable.BAD_REQUEST.status());
+                        assertThat(e.isSafeToRetry()).isTrue();
+                        assertThat(e).hasMessageContaining("grpc-status 7 PERMISSION_DENIED: no entry for bob (é)");
                     });
             assertThatThrownBy(() -> echo.missing(StringValue.of("x")))
                     .isInstanceOf(ServiceNotFoundException.class)

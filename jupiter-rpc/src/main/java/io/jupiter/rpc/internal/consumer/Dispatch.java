@@ -71,7 +71,8 @@ final class Dispatch {
         this.metrics = metrics;
         this.retryBudget = new RetryThrottle(settings.retryBudget);
         this.foreign = settings.protocol == null ? null
-                : new ForeignAttempts(settings.protocol, settings.key, settings.propagateDeadline, callbackExecutor);
+                : new ForeignAttempts(settings.protocol, settings.key, settings.propagateDeadline, callbackExecutor,
+                        calls);
     }
 
     /** The client's timer wheel (timeouts, hedges). */

@@ -65,7 +65,10 @@ final class InFlightCalls {
                 + " (JupiterClient.Builder.maxInFlight)");
     }
 
-    /** Gives back a slot taken by {@link #acquire} for a call that was not added after all. */
+    /**
+     * Gives back a slot taken by {@link #acquire} for a call that was not added after all, or for an attempt of a
+     * foreign protocol, which is never added (its protocol finds its answers): when the attempt ended.
+     */
     void release() {
         permits.release();
     }

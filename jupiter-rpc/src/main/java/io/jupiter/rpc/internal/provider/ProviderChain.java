@@ -4,6 +4,7 @@ import io.jupiter.rpc.internal.RefusalLog;
 import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.rpc.internal.stream.StreamOpener;
 import io.jupiter.rpc.metrics.RpcMetrics;
+import io.jupiter.rpc.protocol.RefusalReasons;
 import io.jupiter.rpc.security.Authorizer;
 import io.jupiter.rpc.security.CallerIdentity;
 import io.jupiter.rpc.security.TokenAuthenticator;
@@ -72,14 +73,16 @@ final class ProviderChain implements StreamOpener {
      * @param tokens names callers by their tokens; {@code null}: no token is asked for
      * @param authorizer who may call what; {@code null}: everyone everything
      * @param refusalLogMillis at most one line this often per peer and cause of refusal
+     * @param reasons where the token gate and the lookup note why they refused (for other protocols)
      */
     ProviderChain(ServiceRegistry services, AcceptedSerializers accepted, ProviderExecutor pool, RpcMetrics metrics,
-                  TokenAuthenticator tokens, long tokenTimeoutMillis, Authorizer authorizer, long refusalLogMillis) {
+                  TokenAuthenticator tokens, long tokenTimeoutMillis, Authorizer authorizer, long refusalLogMillis,
+                  RefusalReasons reasons) {
         this.metrics = metrics;
         this.responder = new Responder(metrics);
         this.refusals = new RefusalLog(refusalLogMillis);
-        this.lookup = new ServiceLookup(services, authorizer, refusals);
-        this.tokenGate = tokens == null ? null : new TokenGate(tokens, tokenTimeoutMillis, refusals);
+        this.lookup = new ServiceLookup(services, authorizer, refusals, reasons);
+        this.tokenGate = tokens == null ? null : new TokenGate(tokens, tokenTimeoutMillis, refusals, reasons);
         this.streams = new StreamGate(this, refusals);
         HandOver handOver = new HandOver(responder, draining);
         // The chain, top down: one line a stage.

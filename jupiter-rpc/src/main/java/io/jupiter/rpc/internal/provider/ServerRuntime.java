@@ -5,6 +5,7 @@ import io.jupiter.rpc.flow.FlowLimiter;
 import io.jupiter.rpc.internal.AdaptiveConcurrencyLimit;
 import io.jupiter.rpc.internal.stream.ProviderStreams;
 import io.jupiter.rpc.metrics.RpcMetrics;
+import io.jupiter.rpc.protocol.RefusalReasons;
 import io.jupiter.rpc.security.Authorizer;
 import io.jupiter.rpc.security.CallerIdentifier;
 import io.jupiter.rpc.security.TokenAuthenticator;
@@ -66,9 +67,10 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
      * @param authorizer who may call what; {@code null}: everyone everything
      * @param tokenTimeoutMillis with {@code tokens}: how long a connection may go without presenting its token
      * @param refusalLogMillis   at most one log line this often per peer IP and cause of refusal
+     * @param reasons            where the token gate and authorization note why they refused, for other protocols
      */
     public record Security(CallerIdentifier identifier, TokenAuthenticator tokens, Authorizer authorizer,
-                           long tokenTimeoutMillis, long refusalLogMillis) {
+                           long tokenTimeoutMillis, long refusalLogMillis, RefusalReasons reasons) {
 
         public Security {
             if (identifier != null && tokens != null) {
@@ -94,7 +96,7 @@ public final class ServerRuntime implements FrameHandler, AutoCloseable {
         this.executors = new ProviderExecutors(pool, executor, ownsExecutor, services);
         this.chain = new ProviderChain(services, new AcceptedSerializers(serializers, serializerSet),
                 executors.pool(), metrics, security.tokens(), security.tokenTimeoutMillis(), security.authorizer(),
-                security.refusalLogMillis());
+                security.refusalLogMillis(), security.reasons());
         this.connections = new ConnectionTable(perConnection.requests(), perConnection.bytes(),
                 security.identifier(), chain.tokenGate, chain.draining);
         // A provider has no use for responses: a peer sending one is not a consumer, and is closed at the header.

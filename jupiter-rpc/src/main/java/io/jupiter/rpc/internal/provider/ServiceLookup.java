@@ -4,6 +4,8 @@ import io.jupiter.common.LogText;
 import io.jupiter.rpc.internal.AdaptiveConcurrencyLimit;
 import io.jupiter.rpc.internal.RefusalLog;
 import io.jupiter.rpc.internal.StatusTable;
+import io.jupiter.rpc.protocol.RefusalReason;
+import io.jupiter.rpc.protocol.RefusalReasons;
 import io.jupiter.rpc.security.Authorizer;
 import io.jupiter.serialization.ArgumentTypes;
 import io.jupiter.serialization.SerializerType;
@@ -27,11 +29,14 @@ final class ServiceLookup {
     private final Authorizer authorizer;
     /** A peer can send a refused request at will: the server's refusal lines. */
     private final RefusalLog refusals;
+    /** Where an unauthorized caller's refusal is noted as such, for other protocols. */
+    private final RefusalReasons reasons;
 
-    ServiceLookup(ServiceRegistry services, Authorizer authorizer, RefusalLog refusals) {
+    ServiceLookup(ServiceRegistry services, Authorizer authorizer, RefusalLog refusals, RefusalReasons reasons) {
         this.services = services;
         this.authorizer = authorizer;
         this.refusals = refusals;
+        this.reasons = reasons;
     }
 
     /** What the arguments may be, once the request may go on; {@code null} once its refusal is left on it. */
@@ -69,6 +74,7 @@ final class ServiceLookup {
                     : RefusalLog.Cause.CALL_NOT_AUTHORIZED, "{}: {} refused: caller {} may not call {}.{}",
                     request.connection.remoteAddress(), request.opensStream() ? "stream" : "request " + request.id,
                     LogText.of(request.caller.toString()), service.key(), LogText.of(methodName));
+            reasons.refused(request.connection, request.id, RefusalReason.NOT_AUTHORIZED);
             request.refusal = Refusal.of(StatusTable.BAD_REQUEST.status(), "caller " + request.caller
                     + " is not authorized to call " + service.key() + "." + methodName);
             return null;

@@ -2,6 +2,8 @@ package io.jupiter.rpc.internal.provider;
 
 import io.jupiter.rpc.internal.RefusalLog;
 import io.jupiter.rpc.internal.StatusTable;
+import io.jupiter.rpc.protocol.RefusalReason;
+import io.jupiter.rpc.protocol.RefusalReasons;
 import io.jupiter.rpc.security.CallerIdentity;
 import io.jupiter.rpc.security.TokenAuthenticator;
 import io.jupiter.transport.Connection;
@@ -46,11 +48,14 @@ final class TokenGate {
     private final long deadlineMillis;
     /** A peer can open connections at will: the server's refusal lines. */
     private final RefusalLog refusals;
+    /** Where a refusal is noted as the caller's being unknown, for other protocols. */
+    private final RefusalReasons reasons;
 
-    TokenGate(TokenAuthenticator authenticator, long deadlineMillis, RefusalLog refusals) {
+    TokenGate(TokenAuthenticator authenticator, long deadlineMillis, RefusalLog refusals, RefusalReasons reasons) {
         this.authenticator = authenticator;
         this.deadlineMillis = deadlineMillis;
         this.refusals = refusals;
+        this.reasons = reasons;
     }
 
     void opened(Connection connection) {
@@ -88,8 +93,11 @@ final class TokenGate {
                         connection.remoteAddress());
                 return refuse(connection, frame, MISSING);
             }
+            long tokenId = frame.id();
             CallerIdentity caller = authenticate(connection, frame);
             if (caller == null) {
+                // Noted under the token frame's id: a protocol answering a call itself (reflection) asks.
+                reasons.refused(connection, tokenId, RefusalReason.UNAUTHENTICATED);
                 tokenRefused.add(connection);
                 closeLater(connection);
             } else if (open != null) {
@@ -138,12 +146,13 @@ final class TokenGate {
     }
 
     /** A request is refused {@code BAD_REQUEST} with {@code why}, body unread, then closed; anything else closes. */
-    private static Refusal refuse(Connection connection, Frame frame, String why) {
+    private Refusal refuse(Connection connection, Frame frame, String why) {
         if (frame.messageCode() != ProtocolHeader.REQUEST) {
             frame.release();
             connection.close();
             return null;
         }
+        reasons.refused(connection, frame.id(), RefusalReason.UNAUTHENTICATED);
         return Refusal.closing(StatusTable.BAD_REQUEST.status(), why);
     }
 
