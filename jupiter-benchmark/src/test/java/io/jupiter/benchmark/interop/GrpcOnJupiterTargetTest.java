@@ -29,12 +29,11 @@ class GrpcOnJupiterTargetTest {
              TargetClient client = target.connect(new ClientSettings("127.0.0.1", port, "hello", "jupiter",
                      "protostuff", 2, 2, direct))) {
             awaitFirstAnswer(client);
-            LoadResult sync = new LoadDriver(client, false, 2, 0, null).run(0, 1, System.out);
-            LoadResult async = new LoadDriver(client, true, 1, 0, null).run(0, 1, System.out);
-            assertThat(sync.failures()).as(String.valueOf(sync.firstFailure())).isZero();
-            assertThat(async.failures()).as(String.valueOf(async.firstFailure())).isZero();
-            assertThat(sync.count()).isPositive();
-            assertThat(async.count()).isPositive();
+            for (boolean async : new boolean[] {false, true}) {
+                LoadResult calls = new LoadDriver(client, async, 2, 0, null).run(0, 1, System.out);
+                assertThat(calls.failures()).as("async " + async + ": " + calls.firstFailure()).isZero();
+                assertThat(calls.count()).as("async " + async).isPositive();
+            }
 
             LoadResult streams = new StreamDriver(client, 2).run(1, 1, System.out);
             assertThat(streams.failures()).as(String.valueOf(streams.firstFailure())).isZero();
