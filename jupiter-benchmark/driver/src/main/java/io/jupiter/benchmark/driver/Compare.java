@@ -35,6 +35,8 @@ import java.util.stream.Stream;
  * {@code -Djupiter.io.transport}; without it they take the default ({@code auto}: native epoll where it loads).
  * 1.3.1 and gRPC-java keep their own transports.
  * The target {@code grpc} is gRPC-java ({@code --grpc-classpath}: {@code jupiter-benchmark/grpc}'s standalone jar).
+ * The target {@code grpc-on-jupiter} is gRPC-java's client of {@code grpc-direct} calling a Jupiter provider that
+ * serves gRPC ({@code --grpc-on-jupiter-classpath}: {@code jupiter-benchmark}'s jar).
  * A case {@code "stream <streams> <payload>"} opens that many server streams and counts messages per second.
  */
 public final class Compare {
@@ -60,7 +62,7 @@ public final class Compare {
     private static final Set<String> FLAGS = Set.of("jupiter-classpath", "legacy-classpath", "baseline-classpath",
             "jvm-options", "jupiter-jvm-options", "targets", "cases",
             "runs", "warmup", "seconds", "connections", "io-threads", "serializer", "base-port", "logs", "out",
-            "tls-dir", "grpc-classpath", "transport");
+            "tls-dir", "grpc-classpath", "grpc-on-jupiter-classpath", "transport");
     private static final long READY_TIMEOUT_SECONDS = 60;
     /** Beyond warm-up and measurement: JVM start, connecting, and the last async batches draining. */
     private static final long CLIENT_SLACK_SECONDS = 120;
@@ -97,7 +99,7 @@ public final class Compare {
         for (String name : names) {
             TargetSpec spec = TargetSpec.named(name.trim(), jupiterClassPath, legacyClassPath,
                     flags.get("baseline-classpath", null), flags.get("tls-dir", null),
-                    flags.get("grpc-classpath", null));
+                    flags.get("grpc-classpath", null), flags.get("grpc-on-jupiter-classpath", null));
             if (spec.name().startsWith(TargetSpec.JUPITER)) {
                 spec = spec.withJvmOptions(jupiterJvmOptions);
             }

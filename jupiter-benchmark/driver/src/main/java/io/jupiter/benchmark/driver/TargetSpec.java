@@ -29,6 +29,7 @@ record TargetSpec(String name, String label, String classPath, String adapter, L
     static final String BASELINE_DIRECT = "baseline-direct";
     static final String GRPC = "grpc";
     static final String GRPC_DIRECT = "grpc-direct";
+    static final String GRPC_ON_JUPITER = "grpc-on-jupiter";
 
     /** Opens 1.3.1 needs on JDK 17 (its Netty 4.1.27 and protostuff 1.6 reach into the JDK). */
     private static final List<String> LEGACY_OPENS = List.of("--add-opens", "java.base/java.nio=ALL-UNNAMED",
@@ -73,6 +74,17 @@ record TargetSpec(String name, String label, String classPath, String adapter, L
      */
     static TargetSpec named(String name, String jupiterClassPath, String legacyClassPath, String baselineClassPath,
                             String tlsDir, String grpcClassPath) {
+        return named(name, jupiterClassPath, legacyClassPath, baselineClassPath, tlsDir, grpcClassPath, null);
+    }
+
+    /**
+     * As {@link #named(String, String, String, String, String, String)}, with the class path of the target
+     * {@code grpc-on-jupiter} ({@code jupiter-benchmark}'s jar, or {@code null}): gRPC-java's client of
+     * {@code grpc-direct} (the same code and messages, {@code directExecutor()}) calling a Jupiter provider that serves
+     * gRPC, its methods on the IO threads ({@code providerThreads(0)}).
+     */
+    static TargetSpec named(String name, String jupiterClassPath, String legacyClassPath, String baselineClassPath,
+                            String tlsDir, String grpcClassPath, String grpcOnJupiterClassPath) {
         String jupiterAdapter = "io.jupiter.example.benchmark.JupiterTarget";
         return switch (name) {
             case RAW -> new TargetSpec(name, "raw echo", required(jupiterClassPath, "--jupiter-classpath", name),
@@ -104,9 +116,12 @@ record TargetSpec(String name, String label, String classPath, String adapter, L
             case GRPC_DIRECT -> new TargetSpec(name, "grpc-java (directExecutor)",
                     required(grpcClassPath, "--grpc-classpath", name), "io.jupiter.benchmark.grpc.GrpcTarget",
                     List.of(), true, true);
+            case GRPC_ON_JUPITER -> new TargetSpec(name, "gRPC on jupiter (IO threads)",
+                    required(grpcOnJupiterClassPath, "--grpc-on-jupiter-classpath", name),
+                    "io.jupiter.benchmark.interop.GrpcOnJupiterTarget", List.of(), true, false);
             default -> throw new IllegalArgumentException("--targets: unknown target '" + name + "' (expected: "
                     + String.join("|", RAW, JUPITER, JUPITER_DIRECT, JUPITER_NON_BLOCKING, JUPITER_TLS, LEGACY,
-                    LEGACY_POOL, BASELINE, BASELINE_DIRECT, GRPC, GRPC_DIRECT)
+                    LEGACY_POOL, BASELINE, BASELINE_DIRECT, GRPC, GRPC_DIRECT, GRPC_ON_JUPITER)
                     + ")");
         };
     }

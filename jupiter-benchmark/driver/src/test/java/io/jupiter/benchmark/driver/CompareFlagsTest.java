@@ -37,6 +37,23 @@ class CompareFlagsTest {
                 .hasMessageContaining("transport");
     }
 
+    @Test
+    void grpcOnJupiterIsGrpcDirectsClientAgainstOurProviderOnItsOwnClassPath() {
+        List<TargetSpec> targets = Compare.fromFlags(flags("--targets", "grpc-direct,grpc-on-jupiter",
+                "--grpc-classpath", "grpc.jar", "--grpc-on-jupiter-classpath", "benchmark.jar")).targets();
+
+        TargetSpec grpcDirect = targets.get(0);
+        TargetSpec onJupiter = targets.get(1);
+        assertThat(onJupiter.classPath()).isEqualTo("benchmark.jar");
+        assertThat(onJupiter.adapter()).isEqualTo("io.jupiter.benchmark.interop.GrpcOnJupiterTarget");
+        // Both sides as grpc-direct's: the client's directExecutor(), the provider's methods on its IO threads.
+        assertThat(onJupiter.direct()).isEqualTo(grpcDirect.direct()).isTrue();
+        assertThat(onJupiter.reference()).isFalse();
+        assertThatThrownBy(() -> Compare.fromFlags(flags("--targets", "grpc-on-jupiter")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("--grpc-on-jupiter-classpath");
+    }
+
     private static String[] flags(String... more) {
         String[] all = new String[CLASS_PATHS.length + more.length];
         System.arraycopy(CLASS_PATHS, 0, all, 0, CLASS_PATHS.length);

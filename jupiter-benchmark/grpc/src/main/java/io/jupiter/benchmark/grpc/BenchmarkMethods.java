@@ -1,32 +1,91 @@
 package io.jupiter.benchmark.grpc;
 
 import io.grpc.MethodDescriptor;
-import java.nio.ByteBuffer;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
 
 /**
- * The gRPC methods of the benchmark, written by hand instead of generated from a {@code .proto}: {@code Hello}
- * (unary, echoes its bytes, as the original benchmark's {@code hello}) and {@code Ticks} (server streaming: each
- * message is the server's {@link System#nanoTime()} at send, 8 bytes big-endian, then the request's bytes).
+ * The gRPC methods of the benchmark, written by hand instead of generated from a {@code .proto}, with messages in
+ * protobuf's wire form so that any gRPC server of protobuf messages can answer them (a Jupiter provider with gRPC on
+ * among them):
+ * <pre>
+ * service jupiter.benchmark.Benchmark {
+ *   rpc hello(google.protobuf.StringValue) returns (google.protobuf.StringValue);   // echoes its argument
+ *   rpc ticks(google.protobuf.StringValue) returns (stream grpc.channelz.v1.ChannelRef);
+ * }
+ * </pre>
+ * A tick is a message of the shape {@code {int64 = 1; string = 2}} (the server's {@link System#nanoTime()} at send,
+ * then the request's string), the shape of the generated {@code ChannelRef} of grpc-services, which a Jupiter
+ * provider declares as its stream's message. The bytes are written and read here, so this side needs no protobuf
+ * library: the client sends and checks the same bytes whichever server answers.
  */
 final class BenchmarkMethods {
 
     static final String SERVICE = "jupiter.benchmark.Benchmark";
 
-    static final MethodDescriptor<byte[], byte[]> HELLO = method(MethodDescriptor.MethodType.UNARY, "Hello");
+    static final MethodDescriptor<byte[], byte[]> HELLO = method(MethodDescriptor.MethodType.UNARY, "hello");
     static final MethodDescriptor<byte[], byte[]> TICKS = method(MethodDescriptor.MethodType.SERVER_STREAMING,
-            "Ticks");
+            "ticks");
+
+    /** Field 1, length-delimited: a {@code StringValue}'s value. */
+    private static final int STRING_FIELD_1 = 0x0a;
+    /** Field 1, varint: a tick's send time. */
+    private static final int VARINT_FIELD_1 = 0x08;
+    /** Field 2, length-delimited: a tick's string. */
+    private static final int STRING_FIELD_2 = 0x12;
 
     private BenchmarkMethods() {
     }
 
-    /** A tick: the send time, then the payload. */
-    static byte[] tick(byte[] payload) {
-        return ByteBuffer.allocate(Long.BYTES + payload.length).putLong(System.nanoTime()).put(payload).array();
+    /** {@code google.protobuf.StringValue} of {@code value}, as protobuf writes it. */
+    static byte[] stringValue(String value) {
+        byte[] utf8 = value.getBytes(StandardCharsets.UTF_8);
+        ByteArrayOutputStream out = new ByteArrayOutputStream(utf8.length + 6);
+        if (utf8.length > 0) { // proto3 leaves out an empty string
+            out.write(STRING_FIELD_1);
+            writeVarint(out, utf8.length);
+            out.writeBytes(utf8);
+        }
+        return out.toByteArray();
     }
 
-    /** The send time of a tick. */
+    /**
+     * A tick carrying the string of {@code request} (a {@code StringValue}'s bytes): field 1 the send time, field 2
+     * the string, in field order as protobuf writes them.
+     */
+    static byte[] tick(byte[] request) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(request.length + 12);
+        out.write(VARINT_FIELD_1);
+        writeVarint(out, System.nanoTime());
+        if (request.length > 0) { // the StringValue's field 1 is the tick's field 2: same length and bytes
+            out.write(STRING_FIELD_2);
+            out.write(request, 1, request.length - 1);
+        }
+        return out.toByteArray();
+    }
+
+    /** The send time of a tick (its field 1), or 0 when it has none. */
     static long sentNanos(byte[] tick) {
-        return ByteBuffer.wrap(tick).getLong();
+        if (tick.length == 0 || tick[0] != VARINT_FIELD_1) {
+            return 0;
+        }
+        long value = 0;
+        for (int i = 1, shift = 0; i < tick.length && shift < 64; i++, shift += 7) {
+            value |= (long) (tick[i] & 0x7f) << shift;
+            if ((tick[i] & 0x80) == 0) {
+                return value;
+            }
+        }
+        throw new IllegalArgumentException("a tick's send time is cut short");
+    }
+
+    private static void writeVarint(ByteArrayOutputStream out, long value) {
+        long rest = value;
+        while ((rest & ~0x7fL) != 0) {
+            out.write((int) (rest & 0x7f) | 0x80);
+            rest >>>= 7;
+        }
+        out.write((int) rest);
     }
 
     private static MethodDescriptor<byte[], byte[]> method(MethodDescriptor.MethodType type, String name) {

@@ -18,7 +18,6 @@ import io.jupiter.benchmark.driver.ClientSettings;
 import io.jupiter.benchmark.driver.ServerSettings;
 import io.jupiter.benchmark.driver.StreamListener;
 import io.jupiter.benchmark.driver.TargetClient;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -32,8 +31,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code Ticks}, sent under {@code isReady}/on-ready ({@link TickSender}) and read with the stub's default inbound
  * flow control (one message requested after each one delivered, within HTTP/2's connection and stream windows). With
  * {@code direct}, both sides run handlers and callbacks on the transport threads ({@code directExecutor()}). The
- * client opens one channel (one HTTP/2 connection) per requested connection and takes them in turn. The only
- * serializer is the raw bytes of the payload ({@link BytesMarshaller}), whatever the run asks.
+ * client opens one channel (one HTTP/2 connection) per requested connection and takes them in turn. Messages are
+ * protobuf's bytes, written and read by {@link BenchmarkMethods} ({@link BytesMarshaller}: the server echoes the
+ * request's bytes without parsing them), whatever serializer the run asks. The client ({@link #connect}) calls any
+ * gRPC server of those methods: the target {@code grpc-on-jupiter} points it at a Jupiter provider.
  */
 public final class GrpcTarget implements BenchmarkTarget {
 
@@ -77,7 +78,7 @@ public final class GrpcTarget implements BenchmarkTarget {
             channel.getState(true);
             channels.add(channel);
         }
-        return new Calls(channels, settings.payload().getBytes(StandardCharsets.UTF_8));
+        return new Calls(channels, BenchmarkMethods.stringValue(settings.payload()));
     }
 
     private static void echo(byte[] request, StreamObserver<byte[]> response) {

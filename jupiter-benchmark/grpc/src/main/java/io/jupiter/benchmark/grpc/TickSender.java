@@ -10,19 +10,19 @@ import io.grpc.stub.StreamObserver;
  */
 final class TickSender implements Runnable {
 
-    private final byte[] payload;
+    private final byte[] request;
     private final ServerCallStreamObserver<byte[]> call;
     private volatile boolean cancelled;
 
-    private TickSender(byte[] payload, ServerCallStreamObserver<byte[]> call) {
-        this.payload = payload;
+    private TickSender(byte[] request, ServerCallStreamObserver<byte[]> call) {
+        this.request = request;
         this.call = call;
     }
 
     /** The method's body: installs the handlers; gRPC calls {@link #run()} each time the stream becomes ready. */
-    static void start(byte[] payload, StreamObserver<byte[]> responses) {
+    static void start(byte[] request, StreamObserver<byte[]> responses) {
         ServerCallStreamObserver<byte[]> call = (ServerCallStreamObserver<byte[]>) responses;
-        TickSender sender = new TickSender(payload, call);
+        TickSender sender = new TickSender(request, call);
         call.setOnCancelHandler(() -> sender.cancelled = true);
         call.setOnReadyHandler(sender);
     }
@@ -30,7 +30,7 @@ final class TickSender implements Runnable {
     @Override
     public void run() {
         while (!cancelled && call.isReady()) {
-            call.onNext(BenchmarkMethods.tick(payload));
+            call.onNext(BenchmarkMethods.tick(request));
         }
     }
 }
