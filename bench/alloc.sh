@@ -12,6 +12,7 @@
 #   PORT=18141 ONLY_OURS=1 JAR=... bench/alloc.sh    # another port and output folder (two measurements side by side)
 #   SAMPLE=1 ONLY_OURS=1 JAR=... bench/alloc.sh      # also where it goes: JFR's allocation samples (with stacks) in the
 #                                                    # window, as bytes per call by class and by class + first frames
+#   SAMPLE=1 SAMPLE_RATE=300/s ...                   # fewer samples (default 2000/s): the server slowed less
 #
 # Needs python3 (to read the recording's JSON). Client and server share the machine's cores.
 set -euo pipefail
@@ -37,8 +38,8 @@ cat > "$OUT/alloc.jfc" <<'JFC'
   <event name="jdk.ThreadAllocationStatistics"><setting name="enabled">true</setting><setting name="period">500 ms</setting></event>
 JFC
 if [ "${SAMPLE:-0}" = 1 ]; then
-  cat >> "$OUT/alloc.jfc" <<'JFC'
-  <event name="jdk.ObjectAllocationSample"><setting name="enabled">true</setting><setting name="throttle">2000/s</setting><setting name="stackTrace">true</setting></event>
+  cat >> "$OUT/alloc.jfc" <<JFC
+  <event name="jdk.ObjectAllocationSample"><setting name="enabled">true</setting><setting name="throttle">${SAMPLE_RATE:-2000/s}</setting><setting name="stackTrace">true</setting></event>
 JFC
 fi
 echo '</configuration>' >> "$OUT/alloc.jfc"

@@ -59,7 +59,7 @@ final class AdmissionStage extends ProviderStage {
                 responder.refuse(request, Refusal.of(StatusTable.SERVER_BUSY.status(), "provider busy: " + overloaded));
                 return;
             }
-            request.admitted(load);
+            request.admitted();
         }
         AdaptiveConcurrencyLimit limit = concurrencyLimit;
         if (limit != null) {

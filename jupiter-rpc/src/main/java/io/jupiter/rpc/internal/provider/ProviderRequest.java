@@ -49,8 +49,8 @@ abstract class ProviderRequest implements ProviderTask, EnvelopeListener, Served
     /** The stream this request opens; {@code null}: a call. */
     final StreamOpener.Opening stream;
 
-    /** The connection's load, once admission counted this request in; {@code null} before. */
-    private ConnectionLoad load;
+    /** Whether admission counted this request in its connection's load ({@code open.load}). */
+    private boolean admitted;
     /** The permits of limits other than the connection's this request holds; {@code null}: none (the default). */
     private HeldPermits permits;
     /** 1 once the request no longer counts as in flight (answered, or dropped): from any thread, once. */
@@ -195,15 +195,14 @@ abstract class ProviderRequest implements ProviderTask, EnvelopeListener, Served
         if (ownsBody) {
             body.release();
         }
-        ConnectionLoad l = load;
-        if (l != null) {
-            l.bodyRead(bodyBytes);
+        if (admitted) {
+            open.load.bodyRead(bodyBytes);
         }
     }
 
-    /** Counts this request in {@code load} (admission did). */
-    final void admitted(ConnectionLoad load) {
-        this.load = load;
+    /** Counts this request in its connection's load (admission did). */
+    final void admitted() {
+        this.admitted = true;
     }
 
     /** Holds a permit of {@code limit} (admission took it) until the request {@link #leave}s. */
@@ -258,9 +257,8 @@ abstract class ProviderRequest implements ProviderTask, EnvelopeListener, Served
         if (!LEFT.compareAndSet(this, 0, 1)) {
             return;
         }
-        ConnectionLoad l = load;
-        if (l != null) {
-            l.ended();
+        if (admitted) {
+            open.load.ended();
         }
         HeldPermits held = permits;
         if (held != null) {

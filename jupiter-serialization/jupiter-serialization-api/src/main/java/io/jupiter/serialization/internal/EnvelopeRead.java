@@ -14,11 +14,21 @@ import java.util.Objects;
  */
 public abstract class EnvelopeRead {
 
-    private final EnvelopeListener listener;
+    /** Not final: a reader reused for one read after another is {@link #restart}ed. */
+    private EnvelopeListener listener;
     private ArgumentTypes types;
 
     protected EnvelopeRead(EnvelopeListener listener) {
         this.listener = Objects.requireNonNull(listener, "listener");
+    }
+
+    /**
+     * Starts the next read, told to {@code listener}, with nothing of the one before; {@code null} once a read is
+     * over, so that the reader holds on to nothing of it.
+     */
+    protected final void restart(EnvelopeListener listener) {
+        this.listener = listener;
+        this.types = null;
     }
 
     /**

@@ -5,6 +5,8 @@ import io.jupiter.serialization.EnvelopeException;
 import io.jupiter.serialization.EnvelopeListener;
 import io.jupiter.serialization.internal.EnvelopeRead;
 import io.jupiter.serialization.wire.MessageWrapper;
+import io.netty.util.concurrent.FastThreadLocal;
+import io.netty.util.concurrent.FastThreadLocalThread;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -30,6 +32,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * default {@code allow_null_array_element=false} (nulls are not written and the rest move up). With that property
  * set, nulls are written as markers between the elements, so positions are not counted and class names are not
  * checked before the values; the values are still checked once read.
+ *
+ * <p>A reader lives for one read ({@link #of} to {@link #done}, both in {@link ProtostuffSerializer#readRequest}):
+ * nothing keeps it past that but its thread, whose own reader is reused for the thread's next read.
  */
 final class ArgumentReader extends EnvelopeRead {
 
@@ -67,7 +72,25 @@ final class ArgumentReader extends EnvelopeRead {
     private static final ConcurrentHashMap<String, Class<?>> CLASSES = new ConcurrentHashMap<>();
     private static final int MAX_CLASSES = 4096;
 
-    private final MessageWrapper message;
+    /** The listener of a thread's own reader until its first read. */
+    private static final EnvelopeListener NO_LISTENER = (appName, service, methodName) -> null;
+    /**
+     * Each Jupiter thread's own reader, restarted for every read rather than made anew: a read on such a thread
+     * allocates none unless one read starts inside another ({@link #inUse}; a listener may read another body).
+     */
+    private static final FastThreadLocal<ArgumentReader> OWN = new FastThreadLocal<>() {
+        @Override
+        protected ArgumentReader initialValue() {
+            return new ArgumentReader();
+        }
+    };
+
+    /** Whether this is a thread's own reader ({@link #OWN}). */
+    private final boolean own;
+    /** Whether a thread's own reader is reading now ({@link #of} to {@link #done}). */
+    private boolean inUse;
+    // Not final, nor the listener: a thread's own reader is restarted for each read.
+    private MessageWrapper message;
     private int state = ENVELOPE;
     /** The root's fields 1 to 4 read so far, one bit each. */
     private int rootFieldsSeen;
@@ -80,9 +103,51 @@ final class ArgumentReader extends EnvelopeRead {
     /** The component class of an array element, checked once its dimensions are read. */
     private Class<?> arrayComponent;
 
-    ArgumentReader(MessageWrapper message, EnvelopeListener listener) {
+    private ArgumentReader(MessageWrapper message, EnvelopeListener listener) {
         super(listener);
         this.message = message;
+        this.own = false;
+    }
+
+    /** A thread's own reader, restarted with a listener before every read. */
+    private ArgumentReader() {
+        super(NO_LISTENER);
+        this.own = true;
+    }
+
+    /**
+     * A reader of one request body into {@code message}, as {@code new ArgumentReader(...)} would: this thread's own
+     * one on a Jupiter thread when it is free. Hand it back with {@link #done} once the read is over.
+     */
+    static ArgumentReader of(MessageWrapper message, EnvelopeListener listener) {
+        if (!(Thread.currentThread() instanceof FastThreadLocalThread)) {
+            return new ArgumentReader(message, listener);
+        }
+        ArgumentReader reader = OWN.get();
+        if (reader.inUse) {
+            return new ArgumentReader(message, listener); // a read inside a read
+        }
+        reader.inUse = true;
+        reader.restart(listener);
+        reader.message = message;
+        reader.state = ENVELOPE;
+        reader.rootFieldsSeen = 0;
+        reader.count = -1;
+        reader.index = -1;
+        reader.elementStarts = false;
+        reader.nameExpected = false;
+        reader.arrayComponent = null;
+        return reader;
+    }
+
+    /** The read is over: a thread's own reader lets go of the message and the listener and is free again. */
+    void done() {
+        if (own) {
+            restart(null);
+            message = null;
+            arrayComponent = null;
+            inUse = false;
+        }
     }
 
     /** The message the body is read into. */

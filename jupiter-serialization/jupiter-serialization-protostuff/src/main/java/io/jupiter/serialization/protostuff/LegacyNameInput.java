@@ -99,6 +99,10 @@ final class LegacyNameInput implements Input {
     /** The fields of a map entry (protostuff's {@code MapSchema}): the key, then the value. */
     private static final int ENTRY_KEY = 1;
     private static final int ENTRY_VALUE = 2;
+    /** The fields of {@link ServiceMetadata}, by their names in its runtime schema. */
+    private static final String SERVICE_GROUP = "group";
+    private static final String SERVICE_NAME = "serviceProviderName";
+    private static final String SERVICE_VERSION = "version";
     /** A longer attachment value is decoded every time: short ones (a deadline, a flag) repeat, ids do not. */
     private static final int REPEATED_VALUE_MAX_LENGTH = 16;
 
@@ -132,6 +136,8 @@ final class LegacyNameInput implements Input {
     private boolean inAttachments;
     /** The request's arguments being checked against their expected types; {@code null} for other reads. */
     private ArgumentReader arguments;
+    /** A thread's own input's services read lately; {@code null}: each service read is a new one. */
+    private final RecentServices recentServices;
 
     /** Reads the readable bytes of {@code buffer}, leaving its indexes where they are. */
     LegacyNameInput(ByteBuf buffer, ClassAllowList allowList, ReadLimits limits) {
@@ -150,6 +156,7 @@ final class LegacyNameInput implements Input {
         this.readLimits = limits;
         this.arguments = arguments;
         this.own = own;
+        this.recentServices = own ? new RecentServices() : null;
     }
 
     /**
@@ -294,6 +301,7 @@ final class LegacyNameInput implements Input {
     }
 
     @Override
+    @SuppressWarnings("unchecked")
     public <T> T mergeObject(T value, Schema<T> schema) throws IOException {
         boolean attachments = attachmentsStart();
         if (++depth > readLimits.maxDepth()) {
@@ -302,13 +310,18 @@ final class LegacyNameInput implements Input {
         if (arguments != null) {
             arguments.valueStarts(depth - 1);
         }
-        T message = value != null ? value : attachments ? newAttachments() : schema.newMessage();
-        if (attachments) {
-            inAttachments = true;
-        }
-        schema.mergeFrom(this, message);
-        if (attachments) {
-            inAttachments = false;
+        T message;
+        if (schema.typeClass() == ServiceMetadata.class) {
+            message = (T) readService((ServiceMetadata) value, schema);
+        } else {
+            message = value != null ? value : attachments ? newAttachments() : schema.newMessage();
+            if (attachments) {
+                inAttachments = true;
+            }
+            schema.mergeFrom(this, message);
+            if (attachments) {
+                inAttachments = false;
+            }
         }
         depth--;
         if (!schema.isInitialized(message)) {
@@ -316,6 +329,31 @@ final class LegacyNameInput implements Input {
         }
         in.checkLastTagWas(0);
         return message;
+    }
+
+    /**
+     * Reads a service's fields as its runtime schema would merge them into {@code value} ({@code null}: none read
+     * before), into a new {@link ServiceMetadata} or, on a thread's own input, the one of the same names read lately
+     * ({@link RecentServices}): never into {@code value}, which may be shared.
+     */
+    private ServiceMetadata readService(ServiceMetadata value, Schema<?> schema) throws IOException {
+        String group = value == null ? null : value.getGroup();
+        String name = value == null ? null : value.getServiceProviderName();
+        String version = value == null ? null : value.getVersion();
+        for (int field = readFieldNumber(schema); field != 0; field = readFieldNumber(schema)) {
+            String fieldName = schema.getFieldName(field);
+            if (SERVICE_GROUP.equals(fieldName)) {
+                group = readString();
+            } else if (SERVICE_NAME.equals(fieldName)) {
+                name = readString();
+            } else if (SERVICE_VERSION.equals(fieldName)) {
+                version = readString();
+            } else {
+                handleUnknownField(field, schema);
+            }
+        }
+        return recentServices == null ? new ServiceMetadata(group, name, version)
+                : recentServices.of(group, name, version);
     }
 
     void checkLastTagWas(int tag) throws IOException {

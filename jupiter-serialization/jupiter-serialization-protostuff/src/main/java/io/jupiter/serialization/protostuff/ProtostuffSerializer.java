@@ -139,8 +139,13 @@ public final class ProtostuffSerializer implements Serializer {
      */
     @Override
     public MessageWrapper readRequest(ByteBuf in, EnvelopeListener listener) {
-        ArgumentReader arguments = new ArgumentReader(new MessageWrapper(), listener);
-        return arguments.checked(read(in, MessageWrapper.class, arguments));
+        ArgumentReader arguments = ArgumentReader.of(new MessageWrapper(), Objects.requireNonNull(listener,
+                "listener"));
+        try {
+            return arguments.checked(read(in, MessageWrapper.class, arguments));
+        } finally {
+            arguments.done();
+        }
     }
 
     @Override

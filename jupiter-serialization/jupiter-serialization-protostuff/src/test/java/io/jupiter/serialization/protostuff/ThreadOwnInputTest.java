@@ -3,29 +3,147 @@ package io.jupiter.serialization.protostuff;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.jupiter.serialization.ArgumentTypes;
+import io.jupiter.serialization.EnvelopeException;
+import io.jupiter.serialization.EnvelopeListener;
 import io.jupiter.serialization.SerializationException;
 import io.jupiter.serialization.wire.MessageWrapper;
 import io.jupiter.serialization.wire.ServiceMetadata;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.util.concurrent.FastThreadLocalThread;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
-/** A Jupiter thread's reads reuse one input: each read starts from a clean state, whatever the last one left. */
+/**
+ * A Jupiter thread's reads reuse one input and one argument reader: each read starts from a clean state, whatever the
+ * last one left; a read inside a read (a listener reading another body) gets its own; the services read are shared
+ * between requests but never changed.
+ */
 class ThreadOwnInputTest {
 
     private final ProtostuffSerializer serializer = new ProtostuffSerializer();
 
     @Test
     void onAJupiterThreadEveryReadIsAsIfTheInputWereNew() throws Exception {
+        onJupiterThread(this::readsAlternatingWithFailures);
+    }
+
+    @Test
+    void onAnyOtherThreadToo() {
+        readsAlternatingWithFailures();
+    }
+
+    @Test
+    void onAJupiterThreadEveryRequestReadIsAsIfTheReaderWereNew() throws Exception {
+        onJupiterThread(this::requestReadsAlternatingWithRefusalsAndReadsInside);
+    }
+
+    @Test
+    void requestReadsOnAnyOtherThreadToo() {
+        requestReadsAlternatingWithRefusalsAndReadsInside();
+    }
+
+    @Test
+    void onAJupiterThreadRequestsNamingOneServiceShareItsMetadata() throws Exception {
+        onJupiterThread(() -> {
+            MessageWrapper first = readRequest(bytesOf(requestTo("org.example.Hello")), ANY);
+            MessageWrapper again = readRequest(bytesOf(requestTo("org.example.Hello")), ANY);
+            MessageWrapper other = readRequest(bytesOf(requestTo("org.example.Other")), ANY);
+            assertThat(again.getMetadata()).isSameAs(first.getMetadata());
+            assertThat(other.getMetadata().getServiceProviderName()).isEqualTo("org.example.Other");
+            // More services than it remembers: each read is still the service named.
+            for (int i = 0; i < 20; i++) {
+                ServiceMetadata read = readRequest(bytesOf(requestTo("org.example.S" + i)), ANY).getMetadata();
+                assertThat(read).isEqualTo(new ServiceMetadata("g", "org.example.S" + i, "1.0.0"));
+            }
+        });
+    }
+
+    @Test
+    void aServiceNamedTwiceMergesAsProtostuffDoesWithoutChangingTheSharedOne() throws Exception {
+        onJupiterThread(() -> {
+            MessageWrapper shared = readRequest(bytesOf(requestTo("org.example.Hello")), ANY);
+            // Two bodies one after the other are one message, their fields merged: the second service names a group
+            // and a name, and keeps the first one's version.
+            MessageWrapper renamed = new MessageWrapper("app", new ServiceMetadata("g2", "org.example.Other", null),
+                    "hello", null, null);
+            byte[] first = bytesOf(requestTo("org.example.Hello"));
+            byte[] second = bytesOf(renamed);
+            byte[] both = Arrays.copyOf(first, first.length + second.length);
+            System.arraycopy(second, 0, both, first.length, second.length);
+            MessageWrapper merged = read(both);
+            assertThat(merged.getMetadata()).isEqualTo(new ServiceMetadata("g2", "org.example.Other", "1.0.0"));
+            assertThat(shared.getMetadata()).isEqualTo(new ServiceMetadata("g", "org.example.Hello", "1.0.0"));
+            assertThat(readRequest(first, ANY).getMetadata()).isSameAs(shared.getMetadata());
+        });
+    }
+
+    private static final EnvelopeListener ANY = (appName, service, methodName) -> ArgumentTypes.ANY;
+
+    private static MessageWrapper requestTo(String service) {
+        return new MessageWrapper("app", new ServiceMetadata("g", service, "1.0.0"), "hello",
+                new Object[] {"x"}, Map.of("jupiter.timeout", "300"));
+    }
+
+    private void requestReadsAlternatingWithRefusalsAndReadsInside() {
+        byte[] hello = bytesOf(requestTo("org.example.Hello"));
+        byte[] other = bytesOf(requestTo("org.example.Other"));
+        byte[] twice = Arrays.copyOf(hello, hello.length * 2);
+        System.arraycopy(hello, 0, twice, hello.length, hello.length);
+        EnvelopeListener stringArgument = (appName, service, methodName) ->
+                ArgumentTypes.of(methodName, List.<Class<?>[]>of(new Class<?>[] {String.class}));
+        EnvelopeListener intArgument = (appName, service, methodName) ->
+                ArgumentTypes.of(methodName, List.<Class<?>[]>of(new Class<?>[] {int.class}));
+        for (int round = 0; round < 50; round++) {
+            MessageWrapper read = readRequest(hello, stringArgument);
+            assertThat(read.getMetadata().getServiceProviderName()).isEqualTo("org.example.Hello");
+            assertThat(read.getArgs()).containsExactly("x");
+            assertThat(read.getAttachments()).isEqualTo(Map.of("jupiter.timeout", "300"));
+            // The listener stops the read: nothing of it is left for the next one.
+            MessageWrapper stopped = readRequest(hello, (appName, service, methodName) -> null);
+            assertThat(stopped.getArgs()).isEmpty();
+            assertThatThrownBy(() -> readRequest(hello, intArgument)).isInstanceOf(RuntimeException.class);
+            assertThatThrownBy(() -> readRequest(twice, stringArgument)).isInstanceOf(EnvelopeException.class);
+            // A listener that reads another request while its own is read: each read is told its own envelope.
+            List<String> told = new ArrayList<>();
+            MessageWrapper outer = readRequest(hello, (appName, service, methodName) -> {
+                told.add(service.getServiceProviderName());
+                if (told.size() == 1) {
+                    MessageWrapper inner = readRequest(other, (a, s, m) -> {
+                        told.add(s.getServiceProviderName());
+                        return ArgumentTypes.ANY;
+                    });
+                    assertThat(inner.getArgs()).containsExactly("x");
+                }
+                return ArgumentTypes.ANY;
+            });
+            assertThat(told).containsExactly("org.example.Hello", "org.example.Other");
+            assertThat(outer.getMetadata().getServiceProviderName()).isEqualTo("org.example.Hello");
+            assertThat(outer.getArgs()).containsExactly("x");
+        }
+    }
+
+    private MessageWrapper readRequest(byte[] bytes, EnvelopeListener listener) {
+        ByteBuf buffer = Unpooled.directBuffer(bytes.length).writeBytes(bytes);
+        try {
+            return serializer.readRequest(buffer, listener);
+        } finally {
+            buffer.release();
+        }
+    }
+
+    /** Runs {@code reads} on a Jupiter thread (one with its own input and reader), failing with what it threw. */
+    private static void onJupiterThread(Runnable reads) throws InterruptedException {
         AtomicReference<Throwable> failure = new AtomicReference<>();
         Thread io = new FastThreadLocalThread(() -> {
             try {
-                readsAlternatingWithFailures();
+                reads.run();
             } catch (Throwable e) {
                 failure.set(e);
             }
@@ -34,11 +152,6 @@ class ThreadOwnInputTest {
         io.join(30_000);
         assertThat(io.isAlive()).isFalse();
         assertThat(failure.get()).isNull();
-    }
-
-    @Test
-    void onAnyOtherThreadToo() {
-        readsAlternatingWithFailures();
     }
 
     private void readsAlternatingWithFailures() {
