@@ -16,6 +16,7 @@ import io.jupiter.serialization.ClassAllowList;
 import io.jupiter.serialization.SerializerType;
 import io.jupiter.transport.Status;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -102,6 +103,8 @@ class SerializationSafetyEndToEndTest {
     void warnModeLogsOnceAndLetsItThrough() {
         Logger logger = (Logger) LoggerFactory.getLogger(ClassAllowList.class);
         ListAppender<ILoggingEvent> appender = new ListAppender<>();
+        // the logging thread appends while the test reads: a list that iterates over a snapshot
+        appender.list = new CopyOnWriteArrayList<>();
         appender.start();
         logger.addAppender(appender);
         ClassAllowList.global().mode(ClassAllowList.Mode.WARN);

@@ -114,6 +114,8 @@ class TokenAuthTest {
     void aWrongTokenFailsTheCallWithTheReasonAndNeverRunsIt() {
         Logger root = (Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME);
         ListAppender<ILoggingEvent> logged = new ListAppender<>();
+        // the logging thread appends while the test reads: a list that iterates over a snapshot
+        logged.list = new CopyOnWriteArrayList<>();
         logged.start();
         root.addAppender(logged);
         try (JupiterClient mallory = JupiterClient.builder().callerToken(WRONG_TOKEN).build()) {

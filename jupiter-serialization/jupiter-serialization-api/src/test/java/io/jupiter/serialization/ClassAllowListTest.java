@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -104,6 +105,8 @@ class ClassAllowListTest {
         // Issue #25, item 6: a class name from the wire reached the WARN line as it came.
         Logger logger = (Logger) LoggerFactory.getLogger(ClassAllowList.class);
         ListAppender<ILoggingEvent> lines = new ListAppender<>();
+        // the logging thread appends while the test reads: a list that iterates over a snapshot
+        lines.list = new CopyOnWriteArrayList<>();
         lines.start();
         logger.addAppender(lines);
         try {

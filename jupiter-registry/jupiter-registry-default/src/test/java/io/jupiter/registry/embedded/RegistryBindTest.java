@@ -6,6 +6,7 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -19,6 +20,8 @@ class RegistryBindTest {
 
     @BeforeEach
     void capture() {
+        // the logging thread appends while the test reads: a list that iterates over a snapshot
+        appender.list = new CopyOnWriteArrayList<>();
         appender.start();
         logger.addAppender(appender);
     }

@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -62,6 +63,8 @@ class KubernetesHostileSlicesTest {
 
     @BeforeEach
     void start() throws Exception {
+        // the logging thread appends while the test reads: a list that iterates over a snapshot
+        lines.list = new CopyOnWriteArrayList<>();
         lines.start();
         rootLogger().addAppender(lines);
         api = new MockApiServer();

@@ -26,6 +26,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
@@ -58,6 +59,8 @@ class KubernetesResilienceTest {
     @BeforeEach
     void start() throws Exception {
         System.setProperty(WATCH_IDLE, "3000");
+        // the logging thread appends while the test reads: a list that iterates over a snapshot
+        lines.list = new CopyOnWriteArrayList<>();
         lines.start();
         serviceLog.setLevel(Level.INFO);
         serviceLog.addAppender(lines);

@@ -15,6 +15,7 @@ import io.jupiter.testkit.Await;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.curator.framework.CuratorFramework;
@@ -124,6 +125,8 @@ class ZookeeperAclTest {
     void nodesAnotherIdentityCreatedFirstAreRefusedWithTheNodeAndTheFixNamed() throws Exception {
         Logger logger = (Logger) LoggerFactory.getLogger(ZookeeperRegistryService.class);
         ListAppender<ILoggingEvent> lines = new ListAppender<>();
+        // the logging thread appends while the test reads: a list that iterates over a snapshot
+        lines.list = new CopyOnWriteArrayList<>();
         lines.start();
         logger.addAppender(lines);
         try (CuratorFramework squatter = client("mallory:her-own-secret")) {

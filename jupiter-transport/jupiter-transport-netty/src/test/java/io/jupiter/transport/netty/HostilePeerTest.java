@@ -27,6 +27,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -224,6 +225,8 @@ class HostilePeerTest {
         private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
 
         CapturedLog() {
+            // the logging thread appends while the test reads: a list that iterates over a snapshot
+            appender.list = new CopyOnWriteArrayList<>();
             appender.start();
             logger.addAppender(appender);
             logger.setLevel(Level.INFO);
