@@ -54,7 +54,8 @@ import java.util.function.Consumer;
  * its reader asks for them. A client's {@code RST_STREAM}, or the deadline, sends the provider the cancel a Jupiter
  * consumer would. On a server with token authentication, the {@code authorization: Bearer} token of the
  * connection's first call goes to the provider first ({@link CallerTokens}). The health and reflection services
- * ({@link BuiltInService}) are answered here, message by message.
+ * ({@link BuiltInService}) are answered here, message by message. A stream whose {@code content-type} is
+ * {@code application/json} is an HTTP/JSON call ({@link Http2JsonCalls}); any other but gRPC's is answered {@code 415}.
  *
  * <p>Limits: a request message larger than the body cap resets the stream ({@code RESOURCE_EXHAUSTED}); at most
  * {@value #MAX_CONCURRENT_STREAMS} calls per connection at once (HTTP/2 setting), headers of at most
@@ -138,13 +139,19 @@ final class GrpcHandler extends ChannelDuplexHandler {
     private final Map<Integer, Call> calls = new HashMap<>();
     private final CallerTokens tokens;
     private final ConnectionRefusals refusals;
-    /** Request bytes buffered over all calls of the connection; at most the body cap, as the frame decoder's. */
+    /** The connection's HTTP/JSON calls (streams whose content type is JSON). */
+    private final Http2JsonCalls json;
+    /**
+     * Request bytes buffered over the gRPC calls of the connection; with its JSON calls', at most the body cap, as
+     * the frame decoder's.
+     */
     private long buffered;
     private boolean connectionWindowRaised;
 
     private GrpcHandler(MethodLookup lookup, RequestFrames frames, ProtobufMethods protobuf,
                         Map<String, BuiltInService> builtIns, Http2FrameCodec codec, int maxMessageSize,
-                        CallerTokens tokens, ConnectionRefusals refusals) {
+                        CallerTokens tokens, ConnectionRefusals refusals, Http2JsonCalls json) {
+        this.json = json;
         this.tokens = tokens;
         this.refusals = refusals;
         this.lookup = lookup;
@@ -160,18 +167,21 @@ final class GrpcHandler extends ChannelDuplexHandler {
      *
      * @param builtIns the services answered here (health, reflection), by gRPC service name
      * @param refusals why the provider refused this connection's calls, as it notes it
+     * @param jsonCalls the HTTP/JSON calls over HTTP/2 ({@link Http2JsonCalls})
      */
     static void install(ChannelPipeline pipeline, String beforeName, TransportConfig config, MethodLookup lookup,
                         RequestFrames frames, ProtobufMethods protobuf, Map<String, BuiltInService> builtIns,
-                        ConnectionRefusals refusals) {
+                        ConnectionRefusals refusals, JsonExchange jsonCalls) {
         Http2Settings settings = Http2Settings.defaultSettings()
                 .maxConcurrentStreams(MAX_CONCURRENT_STREAMS)
                 .maxHeaderListSize(MAX_HEADER_LIST_SIZE);
         Http2FrameCodec codec = Http2FrameCodecBuilder.forServer()
                 .initialSettings(settings).validateHeaders(true).build();
         pipeline.addBefore(beforeName, "h2-codec", codec);
+        CallerTokens tokens = new CallerTokens(config);
         pipeline.addBefore(beforeName, "grpc", new GrpcHandler(lookup, frames, protobuf, builtIns, codec,
-                config.maxBodySize(), new CallerTokens(config), refusals));
+                config.maxBodySize(), tokens, refusals, new Http2JsonCalls(jsonCalls, tokens, refusals,
+                config.maxBodySize())));
     }
 
     @Override
@@ -191,6 +201,8 @@ final class GrpcHandler extends ChannelDuplexHandler {
                 if (call != null) {
                     buffered -= call.release();
                     cancelAtProvider(ctx, call);
+                } else {
+                    json.onReset(ctx, reset.stream().id());
                 }
             }
         } finally {
@@ -201,6 +213,9 @@ final class GrpcHandler extends ChannelDuplexHandler {
     private void onHeaders(ChannelHandlerContext ctx, Http2HeadersFrame frame) {
         int id = frame.stream().id();
         Call call = calls.get(id);
+        if (call == null && json.onHeaders(ctx, frame, buffered)) {
+            return;
+        }
         if (call == null) {
             Http2Headers headers = frame.headers();
             call = new Call(frame.stream(), headers);
@@ -209,9 +224,7 @@ final class GrpcHandler extends ChannelDuplexHandler {
             if (!"POST".contentEquals(headers.method() == null ? "" : headers.method())
                     || type == null || !AsciiString.of(type).startsWith(GRPC)) {
                 calls.remove(id);
-                ctx.write(new DefaultHttp2HeadersFrame(new DefaultHttp2Headers()
-                        .status(HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE.codeAsText()), true).stream(frame.stream()));
-                ctx.flush();
+                json.unsupported(ctx, frame.stream(), headers);
                 return;
             }
             if (!routeToBuiltIn(ctx, call) || call.builtIn == null && !place(ctx, call)) {
@@ -330,6 +343,9 @@ final class GrpcHandler extends ChannelDuplexHandler {
     }
 
     private void onData(ChannelHandlerContext ctx, Http2DataFrame frame) {
+        if (json.onData(ctx, frame, buffered)) {
+            return;
+        }
         Call call = calls.get(frame.stream().id());
         int bytes = frame.initialFlowControlledBytes();
         if (call != null && call.inbound != null) {
@@ -351,7 +367,7 @@ final class GrpcHandler extends ChannelDuplexHandler {
                     8, "request message over the " + maxMessageSize + "-byte cap");
             return;
         }
-        if (buffered + incoming > maxMessageSize + 5) {
+        if (buffered + json.buffered() + incoming > maxMessageSize + 5) {
             fail(ctx, call, StatusTable.BAD_REQUEST.status(), 8, "the connection's calls buffer more than the "
                     + maxMessageSize + "-byte cap at once");
             return;
@@ -374,7 +390,7 @@ final class GrpcHandler extends ChannelDuplexHandler {
      * within the same cap on the bytes the connection's calls buffer as a unary call's.
      */
     private void onStreamData(ChannelHandlerContext ctx, Call call, Http2DataFrame frame, int bytes) {
-        if (buffered + frame.content().readableBytes() > maxMessageSize + 5) {
+        if (buffered + json.buffered() + frame.content().readableBytes() > maxMessageSize + 5) {
             onMessages(ctx, call, in -> {
                 in.received(ctx, Unpooled.EMPTY_BUFFER, bytes, false);
                 throw new ForeignCallException(StatusTable.BAD_REQUEST.status(), 8, "the connection's calls buffer"
@@ -539,6 +555,9 @@ final class GrpcHandler extends ChannelDuplexHandler {
             ctx.write(msg, promise);
             return;
         }
+        if (json.write(ctx, frame, promise)) {
+            return;
+        }
         byte code = ProtocolHeader.messageCode(frame.getByte(frame.readerIndex() + ProtocolHeader.SIGN_OFFSET));
         if (code == ProtocolHeader.STREAM_MESSAGE || code == ProtocolHeader.STREAM_END) {
             writeStreamFrame(ctx, frame, code, promise);
@@ -701,6 +720,7 @@ final class GrpcHandler extends ChannelDuplexHandler {
                     + error.getMessage());
             cancelAtProvider(ctx, call);
         } else {
+            json.onReset(ctx, error.stream().id());
             ctx.write(new DefaultHttp2ResetFrame(error.error()).stream(error.stream()));
             ctx.flush();
         }
@@ -710,6 +730,7 @@ final class GrpcHandler extends ChannelDuplexHandler {
     public void handlerRemoved(ChannelHandlerContext ctx) {
         calls.values().forEach(Call::release);
         calls.clear();
+        json.release();
         refusals.forget();
     }
 }

@@ -20,7 +20,8 @@ import java.util.stream.Stream;
  *
  * <pre>
  *  HTTP/1.1:  HttpServerCodec → HttpObjectAggregator(body cap) → HttpJsonHandler → frame dispatcher
- *  HTTP/2:    Http2FrameCodec → GrpcHandler → frame dispatcher (health and reflection: answered by GrpcHandler)
+ *  HTTP/2:    Http2FrameCodec → GrpcHandler → frame dispatcher (health and reflection: answered by GrpcHandler;
+ *             streams whose content type is application/json: Http2JsonCalls, as HTTP/1.1's JSON)
  * </pre>
  */
 final class InteropProtocol implements NettyPortProtocol {
@@ -52,12 +53,13 @@ final class InteropProtocol implements NettyPortProtocol {
     }
 
     /**
-     * Over TLS: {@code http/1.1} first, so that a client offering both (curl) speaks HTTP/1.1, whose JSON this
-     * module serves; gRPC clients offer only {@code h2}, which they require.
+     * Over TLS: {@code h2} first, so that a client offering both (curl, the JDK's {@code HttpClient}, browsers)
+     * speaks HTTP/2, whose JSON ({@link Http2JsonCalls}) and gRPC this module serve; a client offering only
+     * {@code http/1.1} gets it.
      */
     @Override
     public List<String> applicationProtocols() {
-        return List.of(ApplicationProtocolNames.HTTP_1_1, ApplicationProtocolNames.HTTP_2);
+        return List.of(ApplicationProtocolNames.HTTP_2, ApplicationProtocolNames.HTTP_1_1);
     }
 
     @Override
@@ -82,15 +84,19 @@ final class InteropProtocol implements NettyPortProtocol {
         if (prefix(firstBytes, HTTP2_PREFACE) == Detection.MATCH) {
             GrpcHandler.install(pipeline, beforeName, config, lookup,
                     new RequestFrames(catalog, "grpc"), protobuf, builtIns,
-                    new ConnectionRefusals(catalog.refusalReasons()));
+                    new ConnectionRefusals(catalog.refusalReasons()), jsonExchange(config));
             return;
         }
-        RequestFrames frames = new RequestFrames(catalog, "http");
         pipeline.addBefore(beforeName, "http-codec", new HttpServerCodec());
         pipeline.addBefore(beforeName, "http-aggregator", new HttpObjectAggregator(config.maxBodySize()));
-        pipeline.addBefore(beforeName, "http-json", new HttpJsonHandler(lookup, frames,
-                new JsonCalls(config.maxBodySize(), catalog.readLimits()), new CallerTokens(config),
+        pipeline.addBefore(beforeName, "http-json", new HttpJsonHandler(jsonExchange(config), new CallerTokens(config),
                 new ConnectionRefusals(catalog.refusalReasons())));
+    }
+
+    /** HTTP/JSON calls of one connection, over HTTP/1.1 or HTTP/2 (the same app name, limits and JSON rules). */
+    private JsonExchange jsonExchange(TransportConfig config) {
+        return new JsonExchange(lookup, new RequestFrames(catalog, "http"),
+                new JsonCalls(config.maxBodySize(), catalog.readLimits()));
     }
 
     private static Detection prefix(ByteBuf in, byte[] expected) {

@@ -1,7 +1,5 @@
 package io.jupiter.protocol.http;
 
-import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -21,10 +19,12 @@ final class ServerSentEvents {
     private ServerSentEvents() {
     }
 
-    /** Whether {@code request} asks for Server-Sent Events rather than newline-delimited JSON. */
-    static boolean asked(HttpRequest request) {
-        String accept = request.headers().get(HttpHeaderNames.ACCEPT);
-        return accept != null && accept.contains(CONTENT_TYPE);
+    /**
+     * Whether a request whose {@code Accept} header is {@code accept} (or {@code null}) asks for Server-Sent Events
+     * rather than newline-delimited JSON.
+     */
+    static boolean asked(CharSequence accept) {
+        return accept != null && accept.toString().contains(CONTENT_TYPE);
     }
 
     /** The event of one message: {@code data: <json>}, then the blank line that ends an event. */

@@ -26,11 +26,19 @@ import io.netty.handler.ssl.SslProvider;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpResponse.BodyHandlers;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.LongStream;
+import java.util.stream.Stream;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
@@ -40,9 +48,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * gRPC (ALPN {@code h2}), HTTPS with JSON and the 1.3.1 protocol on one mutual-TLS port: grpc-java's client, the
- * machine's curl and a Jupiter client, each presenting a client certificate; the certificate's name reaches the
- * server's authorizer, which allows {@code CN=client} only.
+ * gRPC (ALPN {@code h2}), HTTPS with JSON (over HTTP/2, or HTTP/1.1) and the 1.3.1 protocol on one mutual-TLS
+ * port: grpc-java's client, the machine's curl, the JDK's HttpClient and a Jupiter client, each presenting a client
+ * certificate; the certificate's name reaches the server's authorizer, which allows {@code CN=client} only.
  */
 class TlsProtocolsTest {
 
@@ -76,6 +84,7 @@ class TlsProtocolsTest {
         server.register(new GreeterImpl(), Greeter.class);
         server.register(new CalculatorImpl(), Calculator.class);
         server.register(new TickerImpl(), Ticker.class); // stream methods: each connection is announced them
+        server.register(new NumbersImpl(), Numbers.class);
         port = server.start().getPort();
     }
 
@@ -143,6 +152,13 @@ class TlsProtocolsTest {
         assertThat(refused.status()).as(refused.body()).isEqualTo(403);
         assertThat(refused.body()).contains("\"status\":\"BAD_REQUEST\"")
                 .contains("caller localhost is not authorized to call");
+
+        // curl offers h2 and http/1.1 and gets h2 (above); one offering only http/1.1 gets HTTP/1.1's JSON.
+        Curl.Reply http1 = Curl.run(List.of("curl", "-sS", "--max-time", "20", "--http1.1", "--cacert",
+                certs.caCert().toString(), "--cert", certs.clientCert().toString(), "--key",
+                certs.clientKey().toString(), "-H", "Content-Type: application/json", "--data-binary", "[2, 3]",
+                "-w", "\n%{http_code}", url));
+        assertThat(http1).isEqualTo(new Curl.Reply(200, "5", 0));
     }
 
     @Test
@@ -216,6 +232,59 @@ class TlsProtocolsTest {
                 assertThat(header[3]).as("the type of the first frame read (4: SETTINGS)").isEqualTo((byte) 4);
             }
         }
+    }
+
+    /**
+     * The JDK's {@code HttpClient} offers {@code h2} and {@code http/1.1}; the server prefers {@code h2}, so the JSON
+     * calls go over HTTP/2, with the same answers, errors, limits and caller identity as over HTTP/1.1.
+     */
+    @Test
+    void theJdksHttpClientCallsJsonOverHttp2() throws Exception {
+        HttpClient client = jdkHttpClient(certs.clientCert(), certs.clientKey());
+        HttpResponse<String> ok = client.send(jsonPost(Calculator.class, "add", "[2, 3]"), BodyHandlers.ofString());
+        assertThat(ok.version()).isEqualTo(HttpClient.Version.HTTP_2);
+        assertThat(ok.statusCode()).isEqualTo(200);
+        assertThat(ok.body()).isEqualTo("5");
+
+        HttpResponse<String> noMethod = client.send(jsonPost(Calculator.class, "subtract", "[1, 2]"),
+                BodyHandlers.ofString());
+        assertThat(noMethod.statusCode()).isEqualTo(404);
+        assertThat(noMethod.body()).contains("\"status\":\"SERVICE_NOT_FOUND\"");
+        HttpResponse<String> badJson = client.send(jsonPost(Calculator.class, "add", "[1, "),
+                BodyHandlers.ofString());
+        assertThat(badJson.statusCode()).isEqualTo(400);
+        assertThat(badJson.body()).contains("not valid JSON");
+        String big = "[\"" + "x".repeat(TransportConfig.DEFAULT_MAX_BODY_SIZE) + "\"]";
+        HttpResponse<String> tooBig = client.send(jsonPost(Calculator.class, "split", big), BodyHandlers.ofString());
+        assertThat(tooBig.statusCode()).isEqualTo(413);
+        assertThat(tooBig.body()).contains("-byte cap");
+
+        HttpResponse<Stream<String>> lines = client.send(jsonPost(Numbers.class, "upTo", "[100]"),
+                BodyHandlers.ofLines());
+        assertThat(lines.statusCode()).isEqualTo(200);
+        assertThat(lines.headers().firstValue("content-type")).hasValue("application/x-ndjson");
+        assertThat(lines.body().toList()).isEqualTo(LongStream.rangeClosed(1, 100).mapToObj(Long::toString)
+                .toList());
+
+        // CN=localhost: a certificate of the trusted CA, but not one the authorizer allows.
+        HttpResponse<String> refused = jdkHttpClient(certs.serverCert(), certs.serverKey())
+                .send(jsonPost(Calculator.class, "add", "[2, 3]"), BodyHandlers.ofString());
+        assertThat(refused.version()).isEqualTo(HttpClient.Version.HTTP_2);
+        assertThat(refused.statusCode()).isEqualTo(403);
+        assertThat(refused.body()).contains("caller localhost is not authorized to call");
+    }
+
+    private static HttpClient jdkHttpClient(Path cert, Path key) throws IOException {
+        SSLContext context = ((JdkSslContext) SslContextBuilder.forClient().sslProvider(SslProvider.JDK)
+                .trustManager(certs.caCert().toFile()).keyManager(cert.toFile(), key.toFile()).build()).context();
+        return HttpClient.newBuilder().sslContext(context).version(HttpClient.Version.HTTP_2)
+                .connectTimeout(Duration.ofSeconds(20)).build();
+    }
+
+    private static HttpRequest jsonPost(Class<?> service, String method, String body) {
+        return HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + "/" + service.getName() + "/" + method))
+                .timeout(Duration.ofSeconds(30)).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build();
     }
 
     private static Curl.Reply curl(String url, Path cert, Path key) throws Exception {
