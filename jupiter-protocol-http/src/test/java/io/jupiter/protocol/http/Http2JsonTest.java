@@ -8,21 +8,20 @@ import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
 import io.grpc.stub.ClientCalls;
 import io.jupiter.rpc.JupiterServer;
-import io.jupiter.rpc.filter.Interceptor;
-import io.jupiter.rpc.filter.Invocation;
 import io.jupiter.rpc.security.TokenAuthenticator;
+import io.jupiter.testkit.Await;
 import io.jupiter.transport.TransportConfig;
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.Http2Headers;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.AfterAll;
@@ -41,7 +40,8 @@ class Http2JsonTest {
     private static final int CAP = 256 * 1024;
     private static final String JSON = "Content-Type: application/json";
     private static final int WINDOW_UPDATE = 0x8;
-    private static final AtomicInteger intercepted = new AtomicInteger();
+    private static final CountingInterceptor intercepted = new CountingInterceptor();
+    private static final NumbersImpl numbers = new NumbersImpl();
 
     @TempDir
     static Path files;
@@ -53,15 +53,10 @@ class Http2JsonTest {
         server = JupiterServer.builder().host("127.0.0.1").port(0)
                 .transportConfig(TransportConfig.builder().maxBodySize(CAP).build())
                 .protocols(HttpProtocols.httpAndGrpc())
-                .interceptor(new Interceptor() {
-                    @Override
-                    public void beforeInvoke(Invocation invocation) {
-                        intercepted.incrementAndGet();
-                    }
-                })
+                .interceptor(intercepted)
                 .build();
         server.register(new CalculatorImpl(), Calculator.class);
-        server.register(new NumbersImpl(), Numbers.class);
+        server.register(numbers, Numbers.class);
         server.register(new GreeterImpl(), Greeter.class);
         port = server.start().getPort();
     }
@@ -97,7 +92,7 @@ class Http2JsonTest {
 
     @Test
     void aUnaryCallIsAnsweredAsOverHttp1() throws Exception {
-        int before = intercepted.get();
+        int before = intercepted.seen();
         assertThat(call(calculator("add"), "[2, 3]")).isEqualTo(new Curl.Reply(200, "5", 0));
         assertThat(call(calculator("greet"), "[{\"name\": \"Ada\", \"age\": 36}]").body())
                 .isEqualTo("\"Hello, Ada (36)\"");
@@ -105,7 +100,7 @@ class Http2JsonTest {
         assertThat(call(calculator("add"), "[2, 3]", "Content-Type: application/json; charset=utf-8").body())
                 .isEqualTo("5");
         // Through the provider chain: the server's interceptors saw every call.
-        assertThat(intercepted.get() - before).isEqualTo(4);
+        assertThat(intercepted.seen() - before).isEqualTo(4);
     }
 
     @Test
@@ -162,6 +157,28 @@ class Http2JsonTest {
         assertThat(failed.status()).isEqualTo(200);
         assertThat(failed.body().lines().toList()).hasSize(3).startsWith("1", "2");
         assertThat(failed.body()).contains("IllegalStateException: failed after 2");
+    }
+
+    /**
+     * A client whose HTTP/2 window closes (it reads none of the 4,000 lines of 16 KiB it asked for, its stream
+     * window holding four): the provider's credit comes back only as lines pass that window, so the producer is held
+     * at its credit (16), its stream buffer (32) and what the window took, not the 4,000.
+     */
+    @Test
+    void aStreamWhoseClientWindowIsClosedHoldsTheProducerBack() throws Exception {
+        long before = numbers.texts.get();
+        try (RawHttp2Client peer = new RawHttp2Client(port, 4096)) {
+            peer.headers(1, jsonHeaders("/" + Numbers.class.getName() + "/text"), false);
+            peer.frame(RawHttp2Client.DATA, RawHttp2Client.END_STREAM, 1,
+                    "[4000, 16384]".getBytes(StandardCharsets.UTF_8));
+            peer.flush();
+            Await.until("the stream started", Duration.ofSeconds(30), () -> numbers.texts.get() > before);
+            long sent = Counts.awaitStable(numbers.texts) - before;
+            System.out.println("HTTP/2 JSON stream, client window closed: lines the producer sent: " + sent);
+            assertThat(sent).as("lines the producer sent to a client whose window is closed").isBetween(1L, 100L);
+            peer.rstStream(1, 8); // CANCEL: the provider's stream ends
+            peer.flush();
+        }
     }
 
     /**

@@ -4,13 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jupiter.rpc.JupiterClient;
 import io.jupiter.rpc.JupiterServer;
-import io.jupiter.rpc.filter.Interceptor;
-import io.jupiter.rpc.filter.Invocation;
 import io.jupiter.transport.TransportConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -19,7 +16,7 @@ import org.junit.jupiter.api.Test;
 class HttpJsonTest {
 
     private static final String SERVICE = Calculator.class.getName();
-    private static final AtomicInteger intercepted = new AtomicInteger();
+    private static final CountingInterceptor intercepted = new CountingInterceptor();
 
     private static JupiterServer server;
     private static String base;
@@ -28,12 +25,7 @@ class HttpJsonTest {
     static void start() {
         server = JupiterServer.builder().host("127.0.0.1").port(0)
                 .protocols(HttpProtocols.httpAndGrpc())
-                .interceptor(new Interceptor() {
-                    @Override
-                    public void beforeInvoke(Invocation invocation) {
-                        intercepted.incrementAndGet();
-                    }
-                })
+                .interceptor(intercepted)
                 .build();
         server.register(new CalculatorImpl(), Calculator.class);
         base = "http://127.0.0.1:" + server.start().getPort() + "/" + SERVICE + "/";
@@ -46,7 +38,7 @@ class HttpJsonTest {
 
     @Test
     void callsWithAJsonArrayOfTheArguments() throws Exception {
-        int before = intercepted.get();
+        int before = intercepted.seen();
         assertThat(Curl.post(base + "add", "[2, 3]")).isEqualTo(new Curl.Reply(200, "5", 0));
         assertThat(Curl.post(base + "greet", "[{\"name\": \"Ada\", \"age\": 36}]").body())
                 .isEqualTo("\"Hello, Ada (36)\"");
@@ -54,7 +46,7 @@ class HttpJsonTest {
         assertThat(Curl.post(base + "now", null).body()).isEqualTo("\"now\"");
         assertThat(Curl.post(base + "now", "[]").body()).isEqualTo("\"now\"");
         // Through the provider chain: the server's interceptors saw every call.
-        assertThat(intercepted.get() - before).isEqualTo(5);
+        assertThat(intercepted.seen() - before).isEqualTo(5);
     }
 
     @Test
