@@ -262,6 +262,9 @@ final class Http2JsonCalls {
      * completed).
      */
     boolean write(ChannelHandlerContext ctx, ByteBuf frame, ChannelPromise promise) {
+        if (calls.isEmpty() || frame.readableBytes() < ProtocolHeader.HEADER_SIZE) {
+            return false;
+        }
         long id = frame.getLong(frame.readerIndex() + ProtocolHeader.ID_OFFSET);
         if (id <= 0 || id > Integer.MAX_VALUE || !calls.containsKey((int) id)) {
             return false;
