@@ -6,6 +6,7 @@ import io.jupiter.benchmark.driver.ServerSettings;
 import io.jupiter.benchmark.driver.StreamListener;
 import io.jupiter.benchmark.driver.TargetClient;
 import io.jupiter.example.benchmark.user.UserServiceImpl;
+import io.jupiter.protocol.http.HttpProtocols;
 import io.jupiter.rpc.JupiterClient;
 import io.jupiter.rpc.JupiterServer;
 import io.jupiter.serialization.SerializerType;
@@ -40,6 +41,12 @@ public class JupiterTarget implements BenchmarkTarget {
     /** System property: a directory with {@code ca.crt}, {@code server.crt} and {@code server.key}; set, TLS is on. */
     public static final String TLS_DIR = "jupiter.benchmark.tls.dir";
 
+    /**
+     * System property: {@code true} serves HTTP/JSON and gRPC beside the 1.3.1 protocol on the server's port
+     * ({@code protocols(HttpProtocols.httpAndGrpc())}), so that what sniffing costs the 1.3.1 path is measured.
+     */
+    public static final String PROTOCOLS = "jupiter.benchmark.protocols";
+
     @Override
     public AutoCloseable startServer(ServerSettings settings) {
         JupiterServer.Builder builder = JupiterServer.builder().host(settings.host()).port(settings.port())
@@ -47,6 +54,9 @@ public class JupiterTarget implements BenchmarkTarget {
                 .transportConfig(TransportConfig.builder().ioThreads(settings.ioThreads()).tls(serverTls()).build());
         if (settings.direct()) {
             builder.providerThreads(0);
+        }
+        if (Boolean.getBoolean(PROTOCOLS)) {
+            builder.protocols(HttpProtocols.httpAndGrpc());
         }
         JupiterServer server = builder.build();
         server.register(nonBlockingServices ? new BenchmarkServiceImpl.NonBlockingBenchmarkService()

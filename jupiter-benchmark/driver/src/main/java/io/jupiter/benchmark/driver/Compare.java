@@ -30,6 +30,8 @@ import java.util.stream.Stream;
  * JVMs only (against {@code baseline} on the same jar, it measures a setting before and after). The target
  * {@code jupiter-tls} is {@code jupiter} with TLS on both sides; it needs {@code --tls-dir D} with {@code ca.crt},
  * {@code server.crt} (valid for 127.0.0.1) and {@code server.key}, as {@code bench/tls-certs.sh D} makes them.
+ * The target {@code jupiter-protocols} is {@code jupiter} with HTTP/JSON and gRPC served on its port (the 1.3.1 path
+ * behind the protocol sniffer).
  * {@code --transport auto|nio|epoll|io_uring} runs every target on this project's transport ({@code raw},
  * {@code jupiter*}, {@code baseline*}: server and client JVMs) on that IO transport, as
  * {@code -Djupiter.io.transport}; without it they take the default ({@code auto}: native epoll where it loads).

@@ -23,6 +23,7 @@ record TargetSpec(String name, String label, String classPath, String adapter, L
     static final String JUPITER_DIRECT = "jupiter-direct";
     static final String JUPITER_NON_BLOCKING = "jupiter-nonblocking";
     static final String JUPITER_TLS = "jupiter-tls";
+    static final String JUPITER_PROTOCOLS = "jupiter-protocols";
     static final String LEGACY = "legacy";
     static final String LEGACY_POOL = "legacy-pool";
     static final String BASELINE = "baseline";
@@ -99,6 +100,9 @@ record TargetSpec(String name, String label, String classPath, String adapter, L
             case JUPITER_TLS -> new TargetSpec(name, "jupiter (TLS)",
                     required(jupiterClassPath, "--jupiter-classpath", name), jupiterAdapter,
                     List.of("-Djupiter.benchmark.tls.dir=" + required(tlsDir, "--tls-dir", name)), false, false);
+            case JUPITER_PROTOCOLS -> new TargetSpec(name, "jupiter (defaults, HTTP/JSON and gRPC on)",
+                    required(jupiterClassPath, "--jupiter-classpath", name), jupiterAdapter,
+                    List.of("-Djupiter.benchmark.protocols=true"), false, false);
             case LEGACY -> new TargetSpec(name, "1.3.1 fastest", required(legacyClassPath, "--legacy-classpath", name),
                     "io.jupiter.benchmark.legacy.LegacyTarget",
                     concat(LEGACY_OPENS, LEGACY_SETTINGS,
@@ -120,8 +124,9 @@ record TargetSpec(String name, String label, String classPath, String adapter, L
                     required(grpcOnJupiterClassPath, "--grpc-on-jupiter-classpath", name),
                     "io.jupiter.benchmark.interop.GrpcOnJupiterTarget", List.of(), true, false);
             default -> throw new IllegalArgumentException("--targets: unknown target '" + name + "' (expected: "
-                    + String.join("|", RAW, JUPITER, JUPITER_DIRECT, JUPITER_NON_BLOCKING, JUPITER_TLS, LEGACY,
-                    LEGACY_POOL, BASELINE, BASELINE_DIRECT, GRPC, GRPC_DIRECT, GRPC_ON_JUPITER)
+                    + String.join("|", RAW, JUPITER, JUPITER_DIRECT, JUPITER_NON_BLOCKING, JUPITER_TLS,
+                    JUPITER_PROTOCOLS, LEGACY, LEGACY_POOL, BASELINE, BASELINE_DIRECT, GRPC, GRPC_DIRECT,
+                    GRPC_ON_JUPITER)
                     + ")");
         };
     }
