@@ -8,7 +8,8 @@ import java.util.concurrent.Flow;
 
 /**
  * Sends ticks through the blocking sink, whose {@code send} waits for the reader's credit, until the stream ends
- * (with a buffer of the benchmark's window, {@link StreamReader#WINDOW}: the default 32 unless set);
+ * (with a buffer of the benchmark's window, {@link StreamReader#WINDOW}: unless set, the
+ * defaults' 1,024, {@code Streams.DEFAULT_PREFETCH} and {@code StreamOptions.DEFAULT_BUFFER_MESSAGES});
  * and publishes ticks to one topic, from a {@link TopicPublisher} that runs while the topic has subscribers.
  */
 @ServiceProviderImpl(version = "1.0.0")

@@ -13,7 +13,8 @@ final class StreamReader implements Flow.Subscriber<StreamTick>, AutoCloseable {
 
     /**
      * System property: the messages a stream may have in flight, the reader's window and the provider's stream
-     * buffer alike (at least 2); unset, {@code Streams.DEFAULT_PREFETCH}, which is also the default stream buffer.
+     * buffer alike (at least 2); unset, {@code Streams.DEFAULT_PREFETCH} (1,024), which is also the default stream
+     * buffer ({@code StreamOptions.DEFAULT_BUFFER_MESSAGES}).
      */
     static final String WINDOW_PROPERTY = "jupiter.benchmark.stream.window";
     static final int WINDOW = Math.max(2, Integer.getInteger(WINDOW_PROPERTY, Streams.DEFAULT_PREFETCH));

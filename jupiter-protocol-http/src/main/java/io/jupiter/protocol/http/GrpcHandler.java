@@ -68,9 +68,11 @@ final class GrpcHandler extends ChannelDuplexHandler {
     /**
      * The credit a server stream has at the provider: at most this many of its messages are on their way to the
      * client at once (between the provider and the client's HTTP/2 window); half of it is given back each time
-     * that many were written to the socket.
+     * that many were written to the socket. Counted in messages, whatever their size, so it stays small: what waits
+     * here for a client that stops reading is this many messages beyond the client's window, next to the provider's
+     * stream buffer (1 MiB).
      */
-    static final int STREAM_WINDOW = 16;
+    static final int STREAM_WINDOW = 32;
     /**
      * The connection's HTTP/2 receive window, raised to this once the connection opens a client stream: streams whose
      * methods read slowly each hold their stream's window (64 KiB) unread, and sixteen of them may do so before the

@@ -12,12 +12,15 @@ import io.jupiter.common.Requires;
  */
 public final class StreamOptions {
 
-    /** Messages a stream buffers beyond its receiver's credit by default. */
-    public static final int DEFAULT_BUFFER_MESSAGES = 32;
+    /**
+     * Messages a stream buffers beyond its receiver's credit by default: small messages fill this count, larger ones
+     * {@link #DEFAULT_BUFFER_BYTES} first (1,024 of 1 KiB).
+     */
+    public static final int DEFAULT_BUFFER_MESSAGES = 1024;
     /** Bytes (frames with their headers) a stream buffers beyond its receiver's credit by default: 1 MiB. */
     public static final long DEFAULT_BUFFER_BYTES = 1 << 20;
 
-    /** {@link SlowConsumerPolicy#WAIT}, {@value #DEFAULT_BUFFER_MESSAGES} messages, 1 MiB. */
+    /** {@link SlowConsumerPolicy#WAIT}, {@value #DEFAULT_BUFFER_MESSAGES} messages, 1 MiB, whichever fills first. */
     public static final StreamOptions DEFAULTS = builder().build();
 
     private final SlowConsumerPolicy policy;

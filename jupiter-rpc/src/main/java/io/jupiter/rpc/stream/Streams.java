@@ -43,11 +43,12 @@ public final class Streams {
     /**
      * Messages a {@link StreamIterator} asks for ahead of what it has read, by default; reading a stream, fewer when
      * its messages are large: never more than the stream's byte window ({@code jupiter.rpc.stream.window.bytes},
-     * 1 MiB) holds at their size. 32, because credit is counted in messages: a peer that earned credit with small
-     * messages may then send that many at the body cap each. A reader that trusts its provider and wants throughput
-     * asks for more ({@link #iterate(Flow.Publisher, int)}, e.g. 1,024: docs/streams.md, "Flow control").
+     * 1 MiB) holds at their size, so for all but small messages the bytes bind, not this count (1,024 messages of
+     * 1 KiB are the window). Credit is still counted in messages on the wire: a provider that earned credit with
+     * small messages and then sends large ones may put this many on the way once (docs/streams.md, "Flow control");
+     * a reader of an untrusted provider asks for fewer ({@link #iterate(Flow.Publisher, int)}).
      */
-    public static final int DEFAULT_PREFETCH = 32;
+    public static final int DEFAULT_PREFETCH = 1024;
 
     /**
      * Messages of a consumer's stream (client streaming, bidirectional) a provider takes ahead of what its method
@@ -61,7 +62,8 @@ public final class Streams {
 
     /**
      * A stream whose messages {@code producer} sends, on a thread of its own (a virtual thread where the JDK has them),
-     * with {@link StreamOptions#DEFAULTS}: {@link StreamSink#send} waits while the receiver is 32 messages behind.
+     * with {@link StreamOptions#DEFAULTS}: {@link StreamSink#send} waits while the receiver is
+     * {@value StreamOptions#DEFAULT_BUFFER_MESSAGES} messages (or 1 MiB) behind its credit.
      */
     public static <T> Flow.Publisher<T> produce(StreamProducer<T> producer) {
         return produce(StreamOptions.DEFAULTS, producer);

@@ -40,7 +40,7 @@ public final class Topic<T> implements AutoCloseable {
         return new Subscription<>(fanOut, options);
     }
 
-    /** {@link #subscriber(StreamOptions)} with {@link StreamOptions#DEFAULTS} (wait, 32 messages). */
+    /** {@link #subscriber(StreamOptions)} with {@link StreamOptions#DEFAULTS} (wait, 1,024 messages or 1 MiB). */
     public Flow.Publisher<T> subscriber() {
         return subscriber(StreamOptions.DEFAULTS);
     }

@@ -11,6 +11,9 @@ public interface BlobService {
     /** Server stream: strings of {@code size} characters until the stream ends, under {@code WAIT}, a buffer of 4. */
     Flow.Publisher<String> blobs(int size);
 
+    /** Server stream: strings of {@code size} characters until the stream ends, with the default options. */
+    Flow.Publisher<String> blobsWithDefaults(int size);
+
     /**
      * Client stream: asks for every blob at once, reads {@code read} of them, then stops reading (its subscriber
      * waits in {@code onNext} until the stream ends) and answers how many it read.

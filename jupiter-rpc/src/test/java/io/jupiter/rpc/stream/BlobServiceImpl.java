@@ -30,6 +30,16 @@ final class BlobServiceImpl implements BlobService {
     }
 
     @Override
+    public Flow.Publisher<String> blobsWithDefaults(int size) {
+        return Streams.produce(sink -> {
+            for (int i = 0; i < MOST; i++) {
+                sink.send("x".repeat(size));
+                sends.incrementAndGet();
+            }
+        });
+    }
+
+    @Override
     public CompletableFuture<Integer> readThenStall(Flow.Publisher<String> blobs, int read) {
         CompletableFuture<Integer> answer = new CompletableFuture<>();
         blobs.subscribe(new Flow.Subscriber<>() {
