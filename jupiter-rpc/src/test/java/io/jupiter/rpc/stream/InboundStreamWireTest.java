@@ -207,6 +207,49 @@ class InboundStreamWireTest {
     }
 
     @Test
+    void aConsumerThatEarnsCreditWithSmallMessagesAndSendsLargeOnesIsStoppedAtTheByteCeiling() throws Exception {
+        // A 16 KiB window: the first grant counts messages at 512 bytes (32 of them); the ceiling is 64 windows, 1 MiB.
+        JupiterServer small = JupiterServer.builder().host("127.0.0.1").port(0).streamWindowBytes(16 * 1024).build();
+        IntakeServiceImpl intake = new IntakeServiceImpl();
+        small.register(intake);
+        small.start();
+        try (Socket socket = new Socket("127.0.0.1", small.localAddress().getPort())) {
+            socket.setSoTimeout(10_000);
+            DataInputStream in = new DataInputStream(socket.getInputStream());
+            DataOutputStream out = new DataOutputStream(socket.getOutputStream());
+            assertThat(read(in).code()).isEqualTo(ProtocolHeader.HEARTBEAT);
+
+            send(out, 0x1a, 0, 9, openBody("intake", "slowCount", 5_000)); // reads one message, then sleeps 5 s
+            sendCredit(out, 9, 1);
+            out.flush();
+            Read credit = read(in);
+            assertThat(credit.code()).as(credit.hex()).isEqualTo(0x0c);
+            int granted = ByteBuffer.wrap(credit.body).getInt();
+            assertThat(granted).as("the first grant, counted at the window's 32nd part").isEqualTo(32);
+            sendLong(out, 9, 0);
+            byte[] large = new byte[64 * 1024];
+            for (int i = 1; i < granted; i++) { // within the credit, 31 x 64 KiB: about 2 MiB
+                send(out, 0x1b, 0x20, 9, large);
+            }
+            out.flush();
+            List<Read> frames = untilEnd(in, 9);
+            Read end = frames.get(frames.size() - 1);
+            assertThat(end.status()).isEqualTo(Status.BAD_REQUEST.value() & 0xff);
+            assertThat(new String(end.body, StandardCharsets.UTF_8)).contains("sent more than 64 byte windows");
+
+            // The connection stays up: the next stream is served.
+            send(out, 0x1a, 0, 10, openBody("intake", "sum"));
+            sendCredit(out, 10, 1);
+            send(out, 0x0d, 0x20, 10, new byte[0]);
+            out.flush();
+            List<Read> next = untilEnd(in, 10);
+            assertThat(next.get(next.size() - 1).status()).isEqualTo(Status.OK.value() & 0xff);
+        } finally {
+            small.close();
+        }
+    }
+
+    @Test
     void aBidirectionalStreamsConsumerSendingBeyondItsCreditGetsAClearError() throws Exception {
         try (Socket socket = connect()) {
             DataInputStream in = new DataInputStream(socket.getInputStream());

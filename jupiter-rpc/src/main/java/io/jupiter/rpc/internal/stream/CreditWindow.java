@@ -23,6 +23,14 @@ final class CreditWindow {
     /** Messages let in before any size is known: the message window of the releases before byte counting. */
     static final int FIRST_MESSAGES = 32;
 
+    /**
+     * Windows of bytes a stream may hold arrived and unread before its sender is taken to abuse credit granted at
+     * smaller sizes (credit on the wire counts messages, so a sender could otherwise put credit times the body cap on
+     * the way): 64 MiB at the default 1 MiB window, above what an honest sender whose messages grow to 64 KiB puts
+     * on the way to a reader that stopped with 1,024 messages of credit out.
+     */
+    static final int CEILING_WINDOWS = 64;
+
     private final long limit;
     private final ConnectionCreditWindow connection;
     /** Bytes of frames arrived and not yet delivered. */
@@ -82,6 +90,11 @@ final class CreditWindow {
         queuedBytes += frame;
         messageBytes = frame >= messageBytes ? frame : messageBytes - ((messageBytes - frame) >> 3);
         connection.arrived(frame, share);
+    }
+
+    /** Whether a message of {@code bodyBytes} would take the bytes held past {@link #CEILING_WINDOWS} windows. */
+    boolean beyondCeiling(int bodyBytes) {
+        return queuedBytes + frameBytes(bodyBytes) > limit * CEILING_WINDOWS;
     }
 
     /** A message of {@code bodyBytes} queued before was delivered (the connection's count is given back apart). */

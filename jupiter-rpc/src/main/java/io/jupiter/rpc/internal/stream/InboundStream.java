@@ -244,21 +244,25 @@ public final class InboundStream<T> implements Flow.Publisher<T>, Flow.Subscript
         }
         if (frame.messageCode() == ProtocolHeader.STREAM_MESSAGE) {
             boolean beyond;
+            boolean tooManyBytes;
             long credit;
+            int size = frame.body().readableBytes();
             synchronized (this) {
                 credit = granted;
                 beyond = granted == 0;
-                if (!beyond) {
-                    bytes.arrived(frame.body().readableBytes(), granted);
+                tooManyBytes = !beyond && bytes.beyondCeiling(size);
+                if (!beyond && !tooManyBytes) {
+                    bytes.arrived(size, granted);
                     granted--;
                     queued++;
                 }
             }
-            if (beyond) {
+            if (beyond || tooManyBytes) {
                 frame.release();
                 StreamException error = new StreamException(StatusTable.BAD_REQUEST.status(), "stream " + name + ": "
-                        + connection.remoteAddress() + " sent a message beyond the credit it was given (" + credit
-                        + " left)");
+                        + connection.remoteAddress() + (beyond ? " sent a message beyond the credit it was given ("
+                        + credit + " left)" : " sent more than " + CreditWindow.CEILING_WINDOWS + " byte windows "
+                        + "that its reader has not read (credit granted at smaller sizes used for large messages)"));
                 closed = true;
                 closeWindow();
                 // The owner ends the stream first: the subscriber, told next, must not get to answer before that.
