@@ -106,7 +106,7 @@ public final class JupiterServer implements AutoCloseable {
         runtime.streams().inboundWindow(builder.streamInboundWindow);
         runtime.streams().connectionBufferBytes(builder.streamConnectionBufferBytes);
         runtime.streams().windows(new StreamWindows(builder.streamWindowBytes, builder.streamConnectionWindowBytes));
-        runtime.streams().streamThreads(builder.streamThreads);
+        runtime.streams().streamThreads(builder.streamThreads, builder.streamOpenWaitMillis);
         // Without an advertised host, a wildcard bind publishes no host: the embedded registry fills in the address
         // the provider connects from (as 1.3.1 does), ZooKeeper the machine's address.
         this.shutdownQuietMillis = builder.shutdownQuietMillis;
@@ -360,6 +360,7 @@ public final class JupiterServer implements AutoCloseable {
         private int streamWindowBytes = JupiterSettings.STREAM_WINDOW_BYTES.get();
         private long streamConnectionWindowBytes = JupiterSettings.STREAM_CONNECTION_WINDOW_BYTES.get();
         private int streamThreads = JupiterSettings.STREAM_THREADS.get();
+        private long streamOpenWaitMillis = JupiterSettings.STREAM_OPEN_WAIT_MILLIS.get();
         private String registry;
         private String advertisedHost;
         private int weight = RegisterMeta.DEFAULT_WEIGHT;
@@ -608,11 +609,23 @@ public final class JupiterServer implements AutoCloseable {
         /**
          * Streams that may hold a thread of this server at once, across every connection (default 512): an open
          * while its method runs (a method reading the consumer's messages with a blocking iterator holds it as long
-         * as the stream lasts) and a sink-driven producer. An open or a producer beyond is refused with
-         * {@code SERVER_BUSY}.
+         * as the stream lasts) and a sink-driven producer. An open beyond waits its turn a while
+         * ({@link #streamOpenWaitMillis}); a producer beyond is refused with {@code SERVER_BUSY}.
          */
         public Builder streamThreads(int streams) {
             this.streamThreads = JupiterSettings.STREAM_THREADS.check(streams);
+            return this;
+        }
+
+        /**
+         * How long an open waits, in order, for one of the {@link #streamThreads} to be given back before it is
+         * refused {@code SERVER_BUSY} (default 1 s, {@code -Djupiter.rpc.stream.open.wait.millis}; 0: refused at
+         * once). At most 4,096 opens and 16 MiB of their bodies wait, across every connection; beyond, an open is
+         * refused at once. A burst of opens whose methods return quickly (a topic's subscribers coming back after a
+         * restart) is then served as threads turn over.
+         */
+        public Builder streamOpenWaitMillis(long millis) {
+            this.streamOpenWaitMillis = JupiterSettings.STREAM_OPEN_WAIT_MILLIS.check(millis);
             return this;
         }
 

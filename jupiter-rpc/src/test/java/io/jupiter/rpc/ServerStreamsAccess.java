@@ -15,4 +15,9 @@ public final class ServerStreamsAccess {
     public static int streamsHoldingAThread(JupiterServer server) {
         return server.streams().streamsHoldingAThread();
     }
+
+    /** Opens waiting for one of {@code server}'s stream threads now. */
+    public static int opensWaitingForAThread(JupiterServer server) {
+        return server.streams().opensWaitingForAThread();
+    }
 }

@@ -357,6 +357,18 @@ public final class JupiterSettings {
             .property("jupiter.rpc.stream.threads")
             .where("`JupiterServer.Builder.streamThreads`"));
 
+    /**
+     * How long a stream's open waits for a provider thread when {@link #STREAM_THREADS} are held, before it is refused.
+     */
+    public static final Setting<Long> STREAM_OPEN_WAIT_MILLIS = declare(Setting.of("streamOpenWaitMillis",
+                    ValueType.LONG, 1_000L)
+            .bound(Bound.notNegative()).accepts("0: refused at once").defaultText("1 s")
+            .doc("how long an open waits, in order, for one of the `streamThreads` to be given back before it is "
+                    + "refused `SERVER_BUSY` (at most 4,096 opens and 16 MiB of their bodies wait; beyond: refused "
+                    + "at once)")
+            .property("jupiter.rpc.stream.open.wait.millis")
+            .where("`JupiterServer.Builder.streamOpenWaitMillis`"));
+
     // ---- serialization ----
 
     /** Serializers a provider accepts. */

@@ -67,11 +67,11 @@ public final class ProviderStreams implements AutoCloseable {
         this.failedOpens = failedOpens;
         this.threads = VirtualThreads.available() ? VirtualThreads.newThreadPerTaskExecutor("jupiter-stream-")
                 : Executors.newCachedThreadPool(new NamedThreadFactory("jupiter-stream", true));
-        this.streamThreads = new StreamThreads(threads, VirtualThreads.available() ? null
-                : Executors.newSingleThreadExecutor(new NamedThreadFactory("jupiter-stream-starter", true)),
-                JupiterSettings.STREAM_THREADS.get());
         this.deadlines = new ScheduledThreadPoolExecutor(1, new NamedThreadFactory("jupiter-stream-deadline", true));
         this.deadlines.setRemoveOnCancelPolicy(true);
+        this.streamThreads = new StreamThreads(threads, VirtualThreads.available() ? null
+                : Executors.newSingleThreadExecutor(new NamedThreadFactory("jupiter-stream-starter", true)),
+                deadlines, JupiterSettings.STREAM_THREADS.get(), JupiterSettings.STREAM_OPEN_WAIT_MILLIS.get());
     }
 
     /** Writes the announcement that this provider speaks streams; call first on every connection. */
@@ -135,27 +135,25 @@ public final class ProviderStreams implements AutoCloseable {
                     + " is already open on this connection"));
             return;
         }
-        if (!streamThreads.tryHold()) {
-            // The method may hold its thread as long as the stream lasts (a blocking iterator): threads are the
-            // provider's, so the streams holding one are bounded across every connection.
-            streams.remove(id);
-            opener.refused(connection, StatusTable.SERVER_BUSY.status());
-            connection.write(StreamFrames.end(connection.alloc(), id, StatusTable.SERVER_BUSY.status(),
-                    "provider busy: "
-                    + streamThreads.limit() + " streams hold a thread"));
-            return;
-        }
+        // The method may hold its thread as long as the stream lasts (a blocking iterator): threads are the
+        // provider's, so the streams holding one are bounded across every connection; an open beyond waits a while.
         // The body is read on the stream's own thread: it may be large, and the IO thread serves everyone.
         frame.body().retain();
         byte serializerCode = frame.serializerCode();
         long receivedNanos = frame.receivedNanos();
         ByteBuf body = frame.body();
-        streamThreads.runHeld(() -> open(entry, caller, serializerCode, body, receivedNanos), () -> {
-            body.release();
-            streams.remove(id);
-            connection.write(StreamFrames.end(connection.alloc(), id, StatusTable.SHUTTING_DOWN.status(),
-                    "the provider is shutting down"));
-        });
+        streamThreads.open(() -> open(entry, caller, serializerCode, body, receivedNanos), body.readableBytes(),
+                () -> {
+                    body.release();
+                    if (!entry.endedBeforeStart()) {
+                        opener.refused(connection, StatusTable.SERVER_BUSY.status());
+                        entry.refused(StatusTable.SERVER_BUSY.status(), "provider busy: " + streamThreads.limit()
+                                + " streams hold a thread");
+                    }
+                }, () -> {
+                    body.release();
+                    entry.refused(StatusTable.SHUTTING_DOWN.status(), "the provider is shutting down");
+                });
     }
 
     private void open(Entry entry, CallerIdentity caller, byte serializerCode, ByteBuf body,
@@ -248,9 +246,18 @@ public final class ProviderStreams implements AutoCloseable {
         }
     }
 
-    /** Sets how many streams may hold a thread at once, across every connection (opens and producers). */
-    public void streamThreads(int streams) {
+    /**
+     * Sets how many streams may hold a thread at once, across every connection (opens and producers), and how long an
+     * open beyond waits for one.
+     */
+    public void streamThreads(int streams, long openWaitMillis) {
         streamThreads.limit(JupiterSettings.STREAM_THREADS.check(streams));
+        streamThreads.openWait(JupiterSettings.STREAM_OPEN_WAIT_MILLIS.check(openWaitMillis));
+    }
+
+    /** Opens waiting for a thread now. */
+    public int opensWaitingForAThread() {
+        return streamThreads.waiting();
     }
 
     /** Streams holding a thread now: opens running their method, sink-driven producers. */
