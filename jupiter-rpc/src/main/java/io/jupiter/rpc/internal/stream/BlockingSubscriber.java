@@ -15,7 +15,8 @@ import java.util.stream.StreamSupport;
  * A subscriber read with blocking calls: it asks for {@code prefetch} messages, then for more each time half was
  * read, so it holds at most {@code prefetch} messages. Reading a stream of ours, it holds no more than the stream's
  * byte window lets be on the way ({@link InboundStream#messagesWithinWindow}), so large messages are held by the
- * window's bytes, not by the prefetch's count.
+ * window's bytes, not by the prefetch's count; and it reports each message it hands out, so the messages it holds count
+ * towards that stream's byte ceiling as the ones still queued there do.
  */
 public final class BlockingSubscriber<T> implements Flow.Subscriber<T>, StreamIterator<T> {
 
@@ -23,6 +24,10 @@ public final class BlockingSubscriber<T> implements Flow.Subscriber<T>, StreamIt
     /** Asked for and not yet delivered. */
     private long outstanding;
     private final ArrayDeque<T> queue = new ArrayDeque<>();
+    /** The stream of ours read, if it is one: told of each message handed out. */
+    private InboundStream<?> stream;
+    /** The body bytes of each message in {@link #queue}, in order, when reading a stream of ours. */
+    private final ArrayDeque<Integer> sizes = new ArrayDeque<>();
     private Flow.Subscription subscription;
     private boolean done;
     private Throwable error;
@@ -39,6 +44,10 @@ public final class BlockingSubscriber<T> implements Flow.Subscriber<T>, StreamIt
             cancel = subscription != null || closed;
             if (!cancel) {
                 subscription = s;
+                if (s instanceof InboundStream<?> ours) {
+                    stream = ours;
+                    ours.holdsDelivered();
+                }
             }
         }
         if (cancel) {
@@ -63,6 +72,9 @@ public final class BlockingSubscriber<T> implements Flow.Subscriber<T>, StreamIt
         outstanding--;
         if (!closed) {
             queue.add(item);
+            if (stream != null) {
+                sizes.add(stream.deliveringBytes());
+            }
             notifyAll();
         }
     }
@@ -115,8 +127,12 @@ public final class BlockingSubscriber<T> implements Flow.Subscriber<T>, StreamIt
         T item;
         Flow.Subscription s = null;
         long more = 0;
+        int taken = -1;
         synchronized (this) {
             item = queue.poll();
+            if (stream != null) {
+                taken = sizes.poll();
+            }
             if (!done) {
                 long target = target(subscription);
                 // In batches: asks again once half the target was read.
@@ -126,6 +142,9 @@ public final class BlockingSubscriber<T> implements Flow.Subscriber<T>, StreamIt
                     s = subscription;
                 }
             }
+        }
+        if (taken >= 0) {
+            stream.taken(taken);
         }
         if (s != null) {
             s.request(more);
@@ -148,6 +167,7 @@ public final class BlockingSubscriber<T> implements Flow.Subscriber<T>, StreamIt
             }
             closed = true;
             queue.clear();
+            sizes.clear();
             notifyAll();
             s = done ? null : subscription;
         }

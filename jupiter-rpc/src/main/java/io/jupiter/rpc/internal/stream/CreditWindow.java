@@ -12,8 +12,8 @@ import io.jupiter.transport.ProtocolHeader;
  *
  * <p>The size a message is counted at rises at once to a larger message and falls slowly (an eighth of the gap a
  * message) towards smaller ones, so a stream whose sizes vary is held to its larger ones. Before its first message a
- * stream counts at the size of its connection's latest message, and before any at its limit /
- * {@link #FIRST_MESSAGES} (so its first grant is the 32 messages of the releases before byte counting). Credit granted
+ * stream counts at its limit / {@link #FIRST_MESSAGES} (so its first grant is at most the 32 messages of the releases
+ * before byte counting), or at the size of its connection's latest message if that is larger. Credit granted
  * is reserved on the connection at that size until its message arrives or the stream ends. A sender that changes sizes
  * on purpose can still put its credit times the body cap on the way, once: credit granted is not taken back. Not
  * thread-safe: its stream's lock guards it.
@@ -35,6 +35,8 @@ final class CreditWindow {
     private final ConnectionCreditWindow connection;
     /** Bytes of frames arrived and not yet delivered. */
     private long queuedBytes;
+    /** Bytes of messages delivered to a reader that holds them (the blocking iterator) and not yet taken from it. */
+    private long heldBytes;
     /** Bytes reserved on the connection for the credit on the wire. */
     private long reservedBytes;
     /** The frame size a message on its way is counted at; 0 until the first arrives. */
@@ -54,8 +56,9 @@ final class CreditWindow {
         if (messageBytes > 0) {
             return messageBytes;
         }
-        long latest = connection.latestMessageBytes();
-        return latest > 0 ? latest : Math.max(1, limit / FIRST_MESSAGES);
+        // Never below the first guess: a connection whose latest messages were small must not let a new stream,
+        // whose messages may be large, put a whole message window on the way before its first arrives.
+        return Math.max(connection.latestMessageBytes(), Math.max(1, limit / FIRST_MESSAGES));
     }
 
     /**
@@ -92,14 +95,29 @@ final class CreditWindow {
         connection.arrived(frame, share);
     }
 
-    /** Whether a message of {@code bodyBytes} would take the bytes held past {@link #CEILING_WINDOWS} windows. */
+    /**
+     * Whether a message of {@code bodyBytes} would take the bytes arrived and unread past {@link #CEILING_WINDOWS}
+     * windows: those queued here and those a holding reader was given and has not yet handed out.
+     */
     boolean beyondCeiling(int bodyBytes) {
-        return queuedBytes + frameBytes(bodyBytes) > limit * CEILING_WINDOWS;
+        return queuedBytes + heldBytes + frameBytes(bodyBytes) > limit * CEILING_WINDOWS;
     }
 
-    /** A message of {@code bodyBytes} queued before was delivered (the connection's count is given back apart). */
-    void delivered(int bodyBytes) {
-        queuedBytes -= frameBytes(bodyBytes);
+    /**
+     * A message of {@code bodyBytes} queued before was delivered (the connection's count is given back apart); to a
+     * reader that holds it until it is taken ({@link #taken}) if {@code held}.
+     */
+    void delivered(int bodyBytes, boolean held) {
+        long frame = frameBytes(bodyBytes);
+        queuedBytes -= frame;
+        if (held) {
+            heldBytes += frame;
+        }
+    }
+
+    /** A holding reader handed out a message of {@code bodyBytes} (it may do so before {@link #delivered} ran). */
+    void taken(int bodyBytes) {
+        heldBytes -= frameBytes(bodyBytes);
     }
 
     /** The stream takes nothing more: the credit still on the wire is no longer reserved. */
