@@ -24,10 +24,12 @@ import java.util.concurrent.CountDownLatch;
  * A hostile provider over a raw socket, speaking the frames of docs/streams.md: it announces streams, and answers the
  * first server stream a consumer opens with small messages within the consumer's credit until {@code small} were
  * sent, then spends the credit it still holds, and any it gets, on messages of {@code largeBytes} (at most
- * {@code large}): credit earned at a small size used for large messages. Every later stream gets three small
- * messages and a clean end. Serves one connection.
+ * {@code large}, one every 20 ms): credit earned at a small size used for large messages. Every later stream gets
+ * three small messages within its credit and a clean end. Serves one connection.
  */
 final class RawCreditAbuser implements AutoCloseable {
+
+    private static final long LARGE_PACE_MILLIS = 20;
 
     private final ServerSocket listener;
     private final int small;
@@ -93,18 +95,25 @@ final class RawCreditAbuser implements AutoCloseable {
                         } else if (largeSent < large) {
                             largeSent++;
                             message(out, id, largeBody);
+                            // Paced, so that a reader that takes what it is given keeps up: what piles up is what
+                            // the reader holds, not what waits for delivery.
+                            out.flush();
+                            Thread.sleep(LARGE_PACE_MILLIS);
                         }
                     }
                 } else if (code == ProtocolHeader.STREAM_CREDIT && honestSent.getOrDefault(id, 0) < 3) {
-                    for (int i = 0; i < 3; i++) {
+                    int sent = honestSent.getOrDefault(id, 0);
+                    for (int credit = ByteBuffer.wrap(body).getInt(); credit > 0 && sent < 3; credit--, sent++) {
                         message(out, id, smallBody);
                     }
-                    honestSent.put(id, 3);
-                    write(out, ProtocolHeader.STREAM_END, Status.OK.value(), id, new byte[0]);
+                    honestSent.put(id, sent);
+                    if (sent == 3) {
+                        write(out, ProtocolHeader.STREAM_END, Status.OK.value(), id, new byte[0]);
+                    }
                 }
                 out.flush();
             }
-        } catch (IOException e) {
+        } catch (IOException | InterruptedException e) {
             // the consumer closed the connection, or the test closed the listener: done
         }
     }
