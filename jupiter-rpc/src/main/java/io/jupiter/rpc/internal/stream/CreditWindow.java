@@ -12,15 +12,20 @@ import io.jupiter.transport.ProtocolHeader;
  *
  * <p>The size a message is counted at rises at once to a larger message and falls slowly (an eighth of the gap a
  * message) towards smaller ones, so a stream whose sizes vary is held to its larger ones. Before its first message a
- * stream counts at its limit / {@link #FIRST_MESSAGES} (so its first grant is at most the 32 messages of the releases
- * before byte counting), or at the size of its connection's latest message if that is larger. Credit granted
+ * stream counts at the size of its connection's latest message, and before any at its limit /
+ * {@link #FIRST_MESSAGES}; either way it lets in at most {@link #FIRST_MESSAGES} messages until its own first arrives
+ * (the message window of the releases before byte counting), so a connection whose latest messages were small does
+ * not give a new stream of large ones a whole message window. Credit granted
  * is reserved on the connection at that size until its message arrives or the stream ends. A sender that changes sizes
  * on purpose can still put its credit times the body cap on the way, once: credit granted is not taken back. Not
  * thread-safe: its stream's lock guards it.
  */
 final class CreditWindow {
 
-    /** Messages let in before any size is known: the message window of the releases before byte counting. */
+    /**
+     * Messages a stream lets in before its own first message tells their size: the message window of the releases
+     * before byte counting.
+     */
     static final int FIRST_MESSAGES = 32;
 
     /**
@@ -56,9 +61,8 @@ final class CreditWindow {
         if (messageBytes > 0) {
             return messageBytes;
         }
-        // Never below the first guess: a connection whose latest messages were small must not let a new stream,
-        // whose messages may be large, put a whole message window on the way before its first arrives.
-        return Math.max(connection.latestMessageBytes(), Math.max(1, limit / FIRST_MESSAGES));
+        long latest = connection.latestMessageBytes();
+        return latest > 0 ? latest : Math.max(1, limit / FIRST_MESSAGES);
     }
 
     /**
@@ -72,6 +76,9 @@ final class CreditWindow {
         long own = queued + Math.max(0, limit - queuedBytes) / size;
         long shared = queued + granted + connection.room() / size;
         long most = Math.min(own, shared);
+        if (messageBytes == 0) {
+            most = Math.min(most, FIRST_MESSAGES);
+        }
         return most == 0 && queued + granted == 0 ? 1 : most;
     }
 
