@@ -1,12 +1,8 @@
 package io.jupiter.rpc.stream;
 
 import io.jupiter.serialization.SerializerType;
-import io.jupiter.serialization.Serializers;
 import io.jupiter.transport.ProtocolHeader;
 import io.jupiter.transport.Status;
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufUtil;
-import io.netty.buffer.Unpooled;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
@@ -34,7 +30,7 @@ final class RawCreditAbuser implements AutoCloseable {
     private final ServerSocket listener;
     private final int small;
     private final int large;
-    private final byte[] smallBody = protostuff("s");
+    private final byte[] smallBody = ProtostuffBytes.of("s");
     private final byte[] largeBody;
     /** The abused stream's large messages sent; the serving thread's own. */
     private int largeSent;
@@ -46,7 +42,7 @@ final class RawCreditAbuser implements AutoCloseable {
         this.listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         this.small = small;
         this.large = large;
-        this.largeBody = protostuff("x".repeat(largeBytes));
+        this.largeBody = ProtostuffBytes.of("x".repeat(largeBytes));
         this.thread = new Thread(this::serve, "test-raw-credit-abuser");
         thread.setDaemon(true);
         thread.start();
@@ -54,16 +50,6 @@ final class RawCreditAbuser implements AutoCloseable {
 
     int port() {
         return listener.getLocalPort();
-    }
-
-    private static byte[] protostuff(Object value) {
-        ByteBuf body = Unpooled.buffer();
-        try {
-            Serializers.get(SerializerType.PROTOSTUFF).write(body, value);
-            return ByteBufUtil.getBytes(body);
-        } finally {
-            body.release();
-        }
     }
 
     private void serve() {
