@@ -122,9 +122,12 @@ final class CreditWindow {
         }
     }
 
-    /** A holding reader handed out a message of {@code bodyBytes} (it may do so before {@link #delivered} ran). */
-    void taken(int bodyBytes) {
-        heldBytes -= frameBytes(bodyBytes);
+    /**
+     * A holding reader handed out messages of {@code frames} bytes of frames in all (it may report one before
+     * {@link #delivered} ran for it).
+     */
+    void taken(long frames) {
+        heldBytes -= frames;
     }
 
     /** The stream takes nothing more: the credit still on the wire is no longer reserved. */

@@ -320,7 +320,7 @@ public final class InboundStream<T> implements Flow.Publisher<T>, Flow.Subscript
 
     /**
      * The subscriber holds the messages it is delivered until its reader takes them (the blocking iterator): they
-     * count towards the byte ceiling until it reports each with {@link #taken}, so a sender cannot fill the holder
+     * count towards the byte ceiling until it reports them with {@link #taken}, so a sender cannot fill the holder
      * with credit earned at small sizes. Called from {@code onSubscribe}.
      */
     void holdsDelivered() {
@@ -332,9 +332,9 @@ public final class InboundStream<T> implements Flow.Publisher<T>, Flow.Subscript
         return deliveringBytes;
     }
 
-    /** A holding subscriber's reader took a message of {@code bodyBytes} it was delivered. */
-    synchronized void taken(int bodyBytes) {
-        bytes.taken(bodyBytes);
+    /** A holding subscriber's reader took messages of {@code frames} bytes of frames in all that it was delivered. */
+    synchronized void taken(long frames) {
+        bytes.taken(frames);
     }
 
     /** Nothing more comes: the credit still on the wire is given back to the connection, which may let others grant. */
