@@ -563,10 +563,11 @@ public final class JupiterServer implements AutoCloseable {
 
         /**
          * Messages of a consumer's stream (client streaming, bidirectional) this server takes ahead of what its
-         * method has read (default 32, at most 65,536; fewer when its messages are large, as the stream's byte
-         * window, {@code jupiter.rpc.stream.window.bytes}, comes first): the credit it grants, so the most of one
-         * such stream it holds. A larger window lets a fast consumer run further ahead, and lets a hostile one that
-         * earned it with small messages send that many at the body cap each: raise it for trusted callers only.
+         * method has read (default 1,024, at most 65,536; fewer when its messages are larger than 1 KiB, as the
+         * stream's byte window, {@code jupiter.rpc.stream.window.bytes}, comes first): the credit it grants, so the
+         * most of one such stream it holds. A consumer that earned credit with small messages and then sends large
+         * ones has its stream ended {@code BAD_REQUEST} once it holds 64 byte windows unread; a smaller window
+         * holds such a consumer closer.
          */
         public Builder streamInboundWindow(int messages) {
             this.streamInboundWindow = JupiterSettings.STREAM_INBOUND_WINDOW.check(messages);

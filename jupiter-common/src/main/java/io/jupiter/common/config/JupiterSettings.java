@@ -299,10 +299,13 @@ public final class JupiterSettings {
 
     // ---- streams, on the provider ----
 
-    /** Messages of a consumer's stream a provider takes ahead of what its method has read. */
+    /**
+     * Messages of a consumer's stream a provider takes ahead of what its method has read: as many as the iterator's
+     * prefetch, so the byte windows bind first (a slow method holds about {@code streamWindowBytes} of a stream).
+     */
     public static final Setting<Integer> STREAM_INBOUND_WINDOW = declare(Setting.of("streamInboundWindow",
-                    ValueType.INT, 32)
-            .bound(Bound.between(1, 65_536))
+                    ValueType.INT, 1024)
+            .bound(Bound.between(1, 65_536)).defaultText("1,024")
             .doc("messages of a consumer's stream (client, bidirectional) a provider takes ahead of what its method "
                     + "read, within `streamWindowBytes`: the most it holds of one such stream")
             .property("jupiter.rpc.stream.inbound.window")

@@ -19,4 +19,10 @@ public interface BlobService {
      * waits in {@code onNext} until the stream ends) and answers how many it read.
      */
     CompletableFuture<Integer> readThenStall(Flow.Publisher<String> blobs, int read);
+
+    /**
+     * Client stream, blocking: reads {@code read} blobs with the default iterator, then stops reading (the iterator
+     * still open) until the test lets it go, and answers how many it read.
+     */
+    int iterateThenStall(Flow.Publisher<String> blobs, int read);
 }

@@ -3,6 +3,7 @@ package io.jupiter.rpc.stream;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Flow;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -18,6 +19,10 @@ final class BlobServiceImpl implements BlobService {
     final AtomicInteger reads = new AtomicInteger();
     /** Opened once the stalled reader should let go. */
     final CountDownLatch release = new CountDownLatch(1);
+    /** Blobs read by {@link #iterateThenStall}, over every call. */
+    final AtomicLong iterated = new AtomicLong();
+    /** Opened to let the next {@link #iterateThenStall} call go: a test sets a fresh one before each call. */
+    volatile CountDownLatch letGo = new CountDownLatch(1);
 
     @Override
     public Flow.Publisher<String> blobs(int size) {
@@ -70,5 +75,22 @@ final class BlobServiceImpl implements BlobService {
             }
         });
         return answer;
+    }
+
+    @Override
+    public int iterateThenStall(Flow.Publisher<String> blobs, int read) {
+        CountDownLatch stall = letGo;
+        int got = 0;
+        try (StreamIterator<String> it = Streams.iterate(blobs)) {
+            while (got < read && it.hasNext()) {
+                it.next();
+                got++;
+                iterated.incrementAndGet();
+            }
+            stall.await(60, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return got;
     }
 }

@@ -127,8 +127,8 @@ class ClientStreamTest {
         CompletableFuture<Long> count = intake.slowCount(numbers.publisher, 2);
         assertThat(count.get(30, TimeUnit.SECONDS)).isEqualTo(300);
         IntakeServiceImpl.Run run = awaitRun();
-        // Asked for Long.MAX_VALUE, the provider grants credit 32 at a time: the consumer never got further ahead
-        // than that window plus its own buffer of 4.
+        // Asked for Long.MAX_VALUE, the provider grants credit within its window (1,024 by default): the consumer
+        // never got further ahead than that window plus its own buffer of 4.
         System.out.printf("ClientStreamTest: a reader asking for everything at 2 ms a message: the sender got at"
                 + " most %d messages ahead (window %d + buffer 4)%n", run.maxAhead.get(), Streams.INBOUND_WINDOW);
         assertThat(run.maxAhead.get()).isLessThanOrEqualTo(Streams.INBOUND_WINDOW + 4).isPositive();

@@ -4,16 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jupiter.rpc.JupiterServer;
 import io.jupiter.rpc.exception.StreamException;
-import io.jupiter.serialization.SerializerType;
-import io.jupiter.serialization.Serializers;
 import io.jupiter.serialization.wire.MessageWrapper;
 import io.jupiter.serialization.wire.ServiceMetadata;
 import io.jupiter.testkit.Await;
 import io.jupiter.transport.ProtocolHeader;
 import io.jupiter.transport.Status;
-import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
-import io.netty.buffer.Unpooled;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -60,17 +56,7 @@ class InboundStreamWireTest {
     private static byte[] openBody(String service, String method, Object... args) {
         MessageWrapper message = new MessageWrapper("raw", new ServiceMetadata("test", service, "1.0.0"), method,
                 args, null);
-        return protostuff(message);
-    }
-
-    private static byte[] protostuff(Object value) {
-        ByteBuf body = Unpooled.buffer();
-        try {
-            Serializers.get(SerializerType.PROTOSTUFF).write(body, value);
-            return ByteBufUtil.getBytes(body);
-        } finally {
-            body.release();
-        }
+        return ProtostuffBytes.of(message);
     }
 
     private static void send(DataOutputStream out, int sign, int status, long id, byte[] body) throws IOException {
@@ -79,7 +65,7 @@ class InboundStreamWireTest {
     }
 
     private static void sendLong(DataOutputStream out, long id, long value) throws IOException {
-        send(out, 0x1b, 0x20, id, protostuff(value));
+        send(out, 0x1b, 0x20, id, ProtostuffBytes.of(value));
     }
 
     private static void sendCredit(DataOutputStream out, long id, int credit) throws IOException {

@@ -3,7 +3,6 @@ package io.jupiter.rpc.stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jupiter.rpc.JupiterClient;
-import io.jupiter.rpc.JupiterServer;
 import io.jupiter.testkit.Await;
 import java.time.Duration;
 import java.util.List;
@@ -37,25 +36,19 @@ class StreamByteWindowTest {
     private static final int MOST_AHEAD = 16 + 4 + 1 + 1;
 
     private static final BlobServiceImpl impl = new BlobServiceImpl();
-    private static JupiterServer server;
-    private static JupiterClient client;
+    private static LoopbackPair pair;
     private static BlobService blobs;
 
     @BeforeAll
     static void start() {
-        server = JupiterServer.builder().host("127.0.0.1").port(0).build();
-        server.register(impl);
-        server.start();
-        client = JupiterClient.builder().build();
-        blobs = client.proxy(BlobService.class).address("127.0.0.1", server.localAddress().getPort())
-                .connections(1).timeoutMillis(30_000).build();
+        pair = LoopbackPair.serving(impl);
+        blobs = pair.proxy(BlobService.class, 30_000);
     }
 
     @AfterAll
     static void stop() {
         impl.release.countDown();
-        client.close();
-        server.close();
+        pair.close();
     }
 
     @Test
@@ -92,18 +85,42 @@ class StreamByteWindowTest {
     }
 
     @Test
+    void aNewStreamOfLargeMessagesOnAConnectionThatCarriedSmallOnesStartsAtTheOldWindow() {
+        try (JupiterClient own = JupiterClient.builder().build()) {
+            BlobService mine = own.proxy(BlobService.class).address("127.0.0.1", pair.port())
+                    .connections(1).timeoutMillis(30_000).build();
+            // The connection's latest messages are small: a size that would give a new stream 1,024 credits.
+            try (StreamIterator<String> it = Streams.iterate(mine.blobs(16))) {
+                for (int i = 0; i < 100; i++) {
+                    assertThat(it.next()).hasSize(16);
+                }
+            }
+            long before = SettledCount.of(impl.sends::get, 0);
+            long sent;
+            try (StreamIterator<String> it = Streams.iterate(mine.blobs(SIZE))) {
+                assertThat(it.next()).hasSize(SIZE);
+                sent = SettledCount.of(() -> impl.sends.get() - before, 1);
+            }
+            System.out.printf("StreamByteWindowTest: a reader of 64 KiB messages that stopped at its first, on a"
+                    + " connection that carried small ones: the provider sent %d%n", sent);
+            // 32 until the stream's own first message tells the size, the sender's buffer of 4, one send waiting.
+            assertThat(sent).isPositive().isLessThanOrEqualTo(32 + 4 + 2);
+        }
+    }
+
+    @Test
     void readersThatStopTogetherHoldTheConnectionsWindow() throws Exception {
         int streams = 24;
         List<Flow.Subscription> subscriptions = new CopyOnWriteArrayList<>();
         CountDownLatch release = new CountDownLatch(1);
         try (JupiterClient own = JupiterClient.builder().build()) {
-            BlobService mine = own.proxy(BlobService.class).address("127.0.0.1", server.localAddress().getPort())
+            BlobService mine = own.proxy(BlobService.class).address("127.0.0.1", pair.port())
                     .connections(1).timeoutMillis(30_000).build();
             // The connection learns the messages' size first, as a connection in use has.
             try (StreamIterator<String> it = Streams.iterate(mine.blobs(SIZE))) {
                 assertThat(it.next()).hasSize(SIZE);
             }
-            long before = settled(impl.sends::get, 0);
+            long before = SettledCount.of(impl.sends::get, 0);
             for (int i = 0; i < streams; i++) {
                 mine.blobs(SIZE).subscribe(new Flow.Subscriber<>() {
                     @Override
@@ -130,7 +147,7 @@ class StreamByteWindowTest {
                     }
                 });
             }
-            long sent = settled(() -> impl.sends.get() - before, 1);
+            long sent = SettledCount.of(() -> impl.sends.get() - before, 1);
             System.out.printf("StreamByteWindowTest: %d readers of 64 KiB messages on one connection, each stopped"
                     + " at its first: the provider sent %d in all%n", streams, sent);
             // 8 MiB of the connection's window, the provider's 4 MiB of buffers, and per stream the message in its
@@ -144,21 +161,6 @@ class StreamByteWindowTest {
     }
 
     private static long settled(LongSupplier count) {
-        return settled(count, READ);
-    }
-
-    /**
-     * {@code count} once it reached {@code least} (awaited: a slow machine may not have sent the first yet) and held
-     * still for half a second (bounded: the loop ends).
-     */
-    private static long settled(LongSupplier count, long least) {
-        Await.until("the count reaches " + least, Duration.ofSeconds(30), () -> count.getAsLong() >= least);
-        for (int i = 0; i < 40; i++) {
-            long now = count.getAsLong();
-            if (Await.holdsFor(Duration.ofMillis(500), () -> count.getAsLong() == now)) {
-                return now;
-            }
-        }
-        return count.getAsLong();
+        return SettledCount.of(count, READ);
     }
 }

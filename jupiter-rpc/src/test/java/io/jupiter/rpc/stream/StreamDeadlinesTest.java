@@ -3,8 +3,6 @@ package io.jupiter.rpc.stream;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.jupiter.rpc.JupiterClient;
-import io.jupiter.rpc.JupiterServer;
 import io.jupiter.rpc.exception.StreamException;
 import io.jupiter.transport.Status;
 import java.time.Duration;
@@ -23,24 +21,18 @@ import org.junit.jupiter.api.Timeout;
 class StreamDeadlinesTest {
 
     private static final TickServiceImpl impl = new TickServiceImpl();
-    private static JupiterServer server;
-    private static JupiterClient client;
+    private static LoopbackPair pair;
     private static TickService ticks;
 
     @BeforeAll
     static void start() {
-        server = JupiterServer.builder().host("127.0.0.1").port(0).build();
-        server.register(impl);
-        server.start();
-        client = JupiterClient.builder().build();
-        ticks = client.proxy(TickService.class).address("127.0.0.1", server.localAddress().getPort())
-                .connections(1).timeoutMillis(10_000).build();
+        pair = LoopbackPair.serving(impl);
+        ticks = pair.proxy(TickService.class, 10_000);
     }
 
     @AfterAll
     static void stop() {
-        client.close();
-        server.close();
+        pair.close();
     }
 
     private static List<Long> readAll(StreamIterator<Long> it, List<Long> got) {

@@ -15,14 +15,24 @@ import java.util.stream.StreamSupport;
  * A subscriber read with blocking calls: it asks for {@code prefetch} messages, then for more each time half was
  * read, so it holds at most {@code prefetch} messages. Reading a stream of ours, it holds no more than the stream's
  * byte window lets be on the way ({@link InboundStream#messagesWithinWindow}), so large messages are held by the
- * window's bytes, not by the prefetch's count.
+ * window's bytes, not by the prefetch's count; and it reports the bytes it hands out (in batches), so the messages it
+ * holds count towards that stream's byte ceiling as the ones still queued there do.
  */
 public final class BlockingSubscriber<T> implements Flow.Subscriber<T>, StreamIterator<T> {
+
+    /** Frame bytes handed out that are reported to the stream at the latest. */
+    private static final long REPORT_BYTES = 64 * 1024;
 
     private final int prefetch;
     /** Asked for and not yet delivered. */
     private long outstanding;
     private final ArrayDeque<T> queue = new ArrayDeque<>();
+    /** The stream of ours read, if it is one: told of each message handed out. */
+    private InboundStream<?> stream;
+    /** The frame bytes of each message in {@link #queue}, in order, when reading a stream of ours. */
+    private final ArrayDeque<Integer> sizes = new ArrayDeque<>();
+    /** Frame bytes handed out and not yet reported to the stream: reported in batches, not a lock a message. */
+    private long untold;
     private Flow.Subscription subscription;
     private boolean done;
     private Throwable error;
@@ -39,6 +49,10 @@ public final class BlockingSubscriber<T> implements Flow.Subscriber<T>, StreamIt
             cancel = subscription != null || closed;
             if (!cancel) {
                 subscription = s;
+                if (s instanceof InboundStream<?> ours) {
+                    stream = ours;
+                    ours.holdsDelivered();
+                }
             }
         }
         if (cancel) {
@@ -63,6 +77,9 @@ public final class BlockingSubscriber<T> implements Flow.Subscriber<T>, StreamIt
         outstanding--;
         if (!closed) {
             queue.add(item);
+            if (stream != null) {
+                sizes.add((int) CreditWindow.frameBytes(stream.deliveringBytes()));
+            }
             notifyAll();
         }
     }
@@ -115,8 +132,12 @@ public final class BlockingSubscriber<T> implements Flow.Subscriber<T>, StreamIt
         T item;
         Flow.Subscription s = null;
         long more = 0;
+        long taken = 0;
         synchronized (this) {
             item = queue.poll();
+            if (stream != null) {
+                untold += sizes.poll();
+            }
             if (!done) {
                 long target = target(subscription);
                 // In batches: asks again once half the target was read.
@@ -126,6 +147,14 @@ public final class BlockingSubscriber<T> implements Flow.Subscriber<T>, StreamIt
                     s = subscription;
                 }
             }
+            // Reported with each request, else once 64 KiB: the ceiling counts at most that much more than is held.
+            if (untold > 0 && (s != null || untold >= REPORT_BYTES)) {
+                taken = untold;
+                untold = 0;
+            }
+        }
+        if (taken > 0) {
+            stream.taken(taken);
         }
         if (s != null) {
             s.request(more);
@@ -148,6 +177,7 @@ public final class BlockingSubscriber<T> implements Flow.Subscriber<T>, StreamIt
             }
             closed = true;
             queue.clear();
+            sizes.clear();
             notifyAll();
             s = done ? null : subscription;
         }

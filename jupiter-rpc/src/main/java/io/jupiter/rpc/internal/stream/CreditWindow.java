@@ -13,14 +13,19 @@ import io.jupiter.transport.ProtocolHeader;
  * <p>The size a message is counted at rises at once to a larger message and falls slowly (an eighth of the gap a
  * message) towards smaller ones, so a stream whose sizes vary is held to its larger ones. Before its first message a
  * stream counts at the size of its connection's latest message, and before any at its limit /
- * {@link #FIRST_MESSAGES} (so its first grant is the 32 messages of the releases before byte counting). Credit granted
+ * {@link #FIRST_MESSAGES}; either way it lets in at most {@link #FIRST_MESSAGES} messages until its own first arrives
+ * (the message window of the releases before byte counting), so a connection whose latest messages were small does
+ * not give a new stream of large ones a whole message window. Credit granted
  * is reserved on the connection at that size until its message arrives or the stream ends. A sender that changes sizes
  * on purpose can still put its credit times the body cap on the way, once: credit granted is not taken back. Not
  * thread-safe: its stream's lock guards it.
  */
 final class CreditWindow {
 
-    /** Messages let in before any size is known: the message window of the releases before byte counting. */
+    /**
+     * Messages a stream lets in before its own first message tells their size: the message window of the releases
+     * before byte counting.
+     */
     static final int FIRST_MESSAGES = 32;
 
     /**
@@ -35,6 +40,8 @@ final class CreditWindow {
     private final ConnectionCreditWindow connection;
     /** Bytes of frames arrived and not yet delivered. */
     private long queuedBytes;
+    /** Bytes of messages delivered to a reader that holds them (the blocking iterator) and not yet taken from it. */
+    private long heldBytes;
     /** Bytes reserved on the connection for the credit on the wire. */
     private long reservedBytes;
     /** The frame size a message on its way is counted at; 0 until the first arrives. */
@@ -69,6 +76,9 @@ final class CreditWindow {
         long own = queued + Math.max(0, limit - queuedBytes) / size;
         long shared = queued + granted + connection.room() / size;
         long most = Math.min(own, shared);
+        if (messageBytes == 0) {
+            most = Math.min(most, FIRST_MESSAGES);
+        }
         return most == 0 && queued + granted == 0 ? 1 : most;
     }
 
@@ -92,14 +102,32 @@ final class CreditWindow {
         connection.arrived(frame, share);
     }
 
-    /** Whether a message of {@code bodyBytes} would take the bytes held past {@link #CEILING_WINDOWS} windows. */
+    /**
+     * Whether a message of {@code bodyBytes} would take the bytes arrived and unread past {@link #CEILING_WINDOWS}
+     * windows: those queued here and those a holding reader was given and has not yet handed out.
+     */
     boolean beyondCeiling(int bodyBytes) {
-        return queuedBytes + frameBytes(bodyBytes) > limit * CEILING_WINDOWS;
+        return queuedBytes + heldBytes + frameBytes(bodyBytes) > limit * CEILING_WINDOWS;
     }
 
-    /** A message of {@code bodyBytes} queued before was delivered (the connection's count is given back apart). */
-    void delivered(int bodyBytes) {
-        queuedBytes -= frameBytes(bodyBytes);
+    /**
+     * A message of {@code bodyBytes} queued before was delivered (the connection's count is given back apart); to a
+     * reader that holds it until it is taken ({@link #taken}) if {@code held}.
+     */
+    void delivered(int bodyBytes, boolean held) {
+        long frame = frameBytes(bodyBytes);
+        queuedBytes -= frame;
+        if (held) {
+            heldBytes += frame;
+        }
+    }
+
+    /**
+     * A holding reader handed out messages of {@code frames} bytes of frames in all (it may report one before
+     * {@link #delivered} ran for it).
+     */
+    void taken(long frames) {
+        heldBytes -= frames;
     }
 
     /** The stream takes nothing more: the credit still on the wire is no longer reserved. */

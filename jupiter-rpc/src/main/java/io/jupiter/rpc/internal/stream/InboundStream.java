@@ -92,6 +92,10 @@ public final class InboundStream<T> implements Flow.Publisher<T>, Flow.Subscript
     private boolean terminated;
     /** The stream's metrics; {@code null}: none installed, nothing recorded. */
     private volatile StreamMetrics metrics;
+    /** Set when the subscriber holds what it is delivered until it is taken ({@link #holdsDelivered}). */
+    private volatile boolean holding;
+    /** The body bytes of the message being delivered now; read and written on the delivery task only. */
+    private int deliveringBytes;
 
     InboundStream(long id, Connection connection, Serializer serializer, Class<T> type, String name, int window,
                   ConnectionCreditWindow shared, Executor delivery, Owner owner) {
@@ -314,6 +318,25 @@ public final class InboundStream<T> implements Flow.Publisher<T>, Flow.Subscript
         return (int) Math.min(window, bytes.messages(queued, granted));
     }
 
+    /**
+     * The subscriber holds the messages it is delivered until its reader takes them (the blocking iterator): they
+     * count towards the byte ceiling until it reports them with {@link #taken}, so a sender cannot fill the holder
+     * with credit earned at small sizes. Called from {@code onSubscribe}.
+     */
+    void holdsDelivered() {
+        holding = true;
+    }
+
+    /** The body bytes of the message being delivered: for a holding subscriber, read within its {@code onNext}. */
+    int deliveringBytes() {
+        return deliveringBytes;
+    }
+
+    /** A holding subscriber's reader took messages of {@code frames} bytes of frames in all that it was delivered. */
+    synchronized void taken(long frames) {
+        bytes.taken(frames);
+    }
+
     /** Nothing more comes: the credit still on the wire is given back to the connection, which may let others grant. */
     private void closeWindow() {
         synchronized (this) {
@@ -377,12 +400,13 @@ public final class InboundStream<T> implements Flow.Publisher<T>, Flow.Subscript
                 shared.released(CreditWindow.frameBytes(size));
                 shared.wakeWaiting();
             }
+            deliveringBytes = size;
             subscriber.onNext(value);
             int credit;
             synchronized (this) {
                 demand--;
                 queued--;
-                bytes.delivered(size);
+                bytes.delivered(size, holding);
                 credit = creditDue();
             }
             sendCredit(credit);
