@@ -31,6 +31,7 @@ import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2HeadersFrame;
 import io.netty.handler.codec.http2.Http2ResetFrame;
 import io.netty.handler.codec.http2.Http2Settings;
+import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.util.AsciiString;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
@@ -180,6 +181,10 @@ final class GrpcHandler extends ChannelDuplexHandler {
         Http2FrameCodec codec = Http2FrameCodecBuilder.forServer()
                 .initialSettings(settings).validateHeaders(true).build();
         pipeline.addBefore(beforeName, "h2-codec", codec);
+        // The provider flushes each frame it writes; the codec writes out what its flow controller queued on each
+        // flush, so one flush per batch lets a stream's messages of that batch leave as one DATA frame.
+        pipeline.addBefore(beforeName, "h2-flush", new FlushConsolidationHandler(
+                FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES, true));
         CallerTokens tokens = new CallerTokens(config);
         pipeline.addBefore(beforeName, "grpc", new GrpcHandler(lookup, frames, protobuf, builtIns, codec,
                 config.maxBodySize(), tokens, refusals, new Http2JsonCalls(jsonCalls, tokens, refusals,
@@ -655,8 +660,7 @@ final class GrpcHandler extends ChannelDuplexHandler {
                             giveCredit(ctx, call, call.writtenSinceCredit);
                             call.writtenSinceCredit = 0;
                         }
-                    });
-            ctx.flush();
+                    }); // the provider's write flushes (Connection.write)
         } else {
             fail(ctx, call, StatusTable.SERVER_ERROR.status(), StatusCodes.grpc(StatusTable.SERVER_ERROR.status()),
                     "a stream message is not a protobuf message");
