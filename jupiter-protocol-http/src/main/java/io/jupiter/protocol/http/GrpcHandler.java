@@ -11,6 +11,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelDuplexHandler;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.ChannelPromise;
@@ -31,6 +32,7 @@ import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2HeadersFrame;
 import io.netty.handler.codec.http2.Http2ResetFrame;
 import io.netty.handler.codec.http2.Http2Settings;
+import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.util.AsciiString;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
@@ -66,14 +68,6 @@ final class GrpcHandler extends ChannelDuplexHandler {
     static final int MAX_CONCURRENT_STREAMS = 100;
     static final int MAX_HEADER_LIST_SIZE = 8192;
     /**
-     * The credit a server stream has at the provider: at most this many of its messages are on their way to the
-     * client at once (between the provider and the client's HTTP/2 window); half of it is given back each time
-     * that many were written to the socket. Counted in messages, whatever their size, so it stays small: what waits
-     * here for a client that stops reading is this many messages beyond the client's window, next to the provider's
-     * stream buffer (1 MiB).
-     */
-    static final int STREAM_WINDOW = 32;
-    /**
      * The connection's HTTP/2 receive window, raised to this once the connection opens a client stream: streams whose
      * methods read slowly each hold their stream's window (64 KiB) unread, and sixteen of them may do so before the
      * connection's other calls wait.
@@ -102,8 +96,8 @@ final class GrpcHandler extends ChannelDuplexHandler {
         boolean forwarded;
         /** For a server stream: the class of its messages; {@code null} for a unary call. */
         Class<?> streamMessages;
-        /** For a server stream: messages written to the client since credit was last given back. */
-        int writtenSinceCredit;
+        /** For a stream of answers: the credit the provider has for them, bounded in bytes; else {@code null}. */
+        ServerStreamCredit credit;
         /** The provider's method it calls; {@code null} for a built-in service's. */
         CallTarget target;
         /** For a client or bidirectional stream: the client's messages on their way; else {@code null}. */
@@ -138,6 +132,8 @@ final class GrpcHandler extends ChannelDuplexHandler {
     private final Map<String, BuiltInService> builtIns;
     private final Http2FrameCodec codec;
     private final int maxMessageSize;
+    /** Bytes of a server stream's messages held here, written, not yet on the socket ({@link ServerStreamCredit}). */
+    private final long streamWindowBytes;
     private final Map<Integer, Call> calls = new HashMap<>();
     private final CallerTokens tokens;
     private final ConnectionRefusals refusals;
@@ -152,7 +148,9 @@ final class GrpcHandler extends ChannelDuplexHandler {
 
     private GrpcHandler(MethodLookup lookup, RequestFrames frames, ProtobufMethods protobuf,
                         Map<String, BuiltInService> builtIns, Http2FrameCodec codec, int maxMessageSize,
-                        CallerTokens tokens, ConnectionRefusals refusals, Http2JsonCalls json) {
+                        long streamWindowBytes, CallerTokens tokens, ConnectionRefusals refusals,
+                        Http2JsonCalls json) {
+        this.streamWindowBytes = streamWindowBytes;
         this.json = json;
         this.tokens = tokens;
         this.refusals = refusals;
@@ -170,20 +168,26 @@ final class GrpcHandler extends ChannelDuplexHandler {
      * @param builtIns the services answered here (health, reflection), by gRPC service name
      * @param refusals why the provider refused this connection's calls, as it notes it
      * @param jsonCalls the HTTP/JSON calls over HTTP/2 ({@link Http2JsonCalls})
+     * @param streamWindowBytes bytes of a server stream's messages held here, written and not yet on the socket,
+     *                          beyond which the provider gets no more credit ({@link ServerStreamCredit})
      */
     static void install(ChannelPipeline pipeline, String beforeName, TransportConfig config, MethodLookup lookup,
                         RequestFrames frames, ProtobufMethods protobuf, Map<String, BuiltInService> builtIns,
-                        ConnectionRefusals refusals, JsonExchange jsonCalls) {
+                        ConnectionRefusals refusals, JsonExchange jsonCalls, long streamWindowBytes) {
         Http2Settings settings = Http2Settings.defaultSettings()
                 .maxConcurrentStreams(MAX_CONCURRENT_STREAMS)
                 .maxHeaderListSize(MAX_HEADER_LIST_SIZE);
         Http2FrameCodec codec = Http2FrameCodecBuilder.forServer()
                 .initialSettings(settings).validateHeaders(true).build();
         pipeline.addBefore(beforeName, "h2-codec", codec);
+        // The provider flushes each frame it writes; the codec writes out what its flow controller queued on each
+        // flush, so one flush per batch lets a stream's messages of that batch leave as one DATA frame.
+        pipeline.addBefore(beforeName, "h2-flush", new FlushConsolidationHandler(
+                FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES, true));
         CallerTokens tokens = new CallerTokens(config);
         pipeline.addBefore(beforeName, "grpc", new GrpcHandler(lookup, frames, protobuf, builtIns, codec,
-                config.maxBodySize(), tokens, refusals, new Http2JsonCalls(jsonCalls, tokens, refusals,
-                config.maxBodySize())));
+                config.maxBodySize(), streamWindowBytes, tokens, refusals,
+                new Http2JsonCalls(jsonCalls, tokens, refusals, config.maxBodySize())));
     }
 
     @Override
@@ -448,7 +452,12 @@ final class GrpcHandler extends ChannelDuplexHandler {
             armDeadline(ctx, call);
             call.forwarded = true;
             ctx.fireChannelRead(open);
-            giveCredit(ctx, call, ProtobufMethods.serverStreaming(method) ? STREAM_WINDOW : 1);
+            if (ProtobufMethods.serverStreaming(method)) {
+                call.credit = new ServerStreamCredit(streamWindowBytes);
+                giveCredit(ctx, call, call.credit.first());
+            } else {
+                giveCredit(ctx, call, 1); // its one answer
+            }
             return true;
         } catch (ForeignCallException e) {
             fail(ctx, call, e.status(), e.grpcCode(), e.getMessage());
@@ -486,7 +495,8 @@ final class GrpcHandler extends ChannelDuplexHandler {
         call.forwarded = true;
         ctx.fireChannelRead(request);
         if (call.streamMessages != null) {
-            giveCredit(ctx, call, STREAM_WINDOW);
+            call.credit = new ServerStreamCredit(streamWindowBytes);
+            giveCredit(ctx, call, call.credit.first());
         }
     }
 
@@ -504,9 +514,14 @@ final class GrpcHandler extends ChannelDuplexHandler {
         }
     }
 
-    /** Lets the provider send {@code messages} more of a server stream (the credit a Jupiter consumer gives). */
+    /**
+     * Lets the provider send {@code messages} more of a server stream (the credit a Jupiter consumer gives); none
+     * for 0.
+     */
     private static void giveCredit(ChannelHandlerContext ctx, Call call, int messages) {
-        ctx.fireChannelRead(RequestFrames.credit(ctx.alloc(), call.stream.id(), messages));
+        if (messages > 0) {
+            ctx.fireChannelRead(RequestFrames.credit(ctx.alloc(), call.stream.id(), messages));
+        }
     }
 
     /**
@@ -591,8 +606,7 @@ final class GrpcHandler extends ChannelDuplexHandler {
         calls.remove(call.stream.id());
         buffered -= call.release();
         ctx.write(new DefaultHttp2HeadersFrame(responseHeaders()).stream(call.stream));
-        ctx.write(new DefaultHttp2DataFrame(GrpcMessages.frame(ctx.alloc(), message.toByteArray()))
-                .stream(call.stream));
+        ctx.write(new DefaultHttp2DataFrame(GrpcMessages.frame(ctx.alloc(), message)).stream(call.stream));
         ctx.write(new DefaultHttp2HeadersFrame(new DefaultHttp2Headers().setInt(GRPC_STATUS, 0), true)
                 .stream(call.stream), promise);
         ctx.flush();
@@ -600,8 +614,8 @@ final class GrpcHandler extends ChannelDuplexHandler {
 
     /**
      * A server stream's message or end, from the provider: a message becomes a response message, written against
-     * the client's HTTP/2 window, and each {@link #STREAM_WINDOW}/2 written give the provider as much credit back;
-     * the end becomes the trailers, with its status.
+     * the client's HTTP/2 window; the provider gets credit back as the bytes written and not yet on the socket leave
+     * room for more ({@link ServerStreamCredit}). The end becomes the trailers, with its status.
      */
     private void writeStreamFrame(ChannelHandlerContext ctx, ByteBuf frame, byte code, ChannelPromise promise) {
         Call call;
@@ -647,16 +661,20 @@ final class GrpcHandler extends ChannelDuplexHandler {
             }
         } else if (value instanceof Message message) {
             sendHeadersOnce(ctx, call);
-            ctx.write(new DefaultHttp2DataFrame(GrpcMessages.frame(ctx.alloc(), message.toByteArray()))
-                            .stream(call.stream))
-                    .addListener(written -> {
-                        if (written.isSuccess() && calls.get(call.stream.id()) == call
-                                && ++call.writtenSinceCredit >= STREAM_WINDOW / 2) {
-                            giveCredit(ctx, call, call.writtenSinceCredit);
-                            call.writtenSinceCredit = 0;
-                        }
-                    });
-            ctx.flush();
+            ByteBuf out = GrpcMessages.frame(ctx.alloc(), message);
+            int bytes = out.readableBytes();
+            // Not flushed here: the provider's write flushes (Connection.write).
+            ChannelFuture written = ctx.write(new DefaultHttp2DataFrame(out).stream(call.stream));
+            ServerStreamCredit credit = call.credit;
+            if (credit != null) {
+                giveCredit(ctx, call, credit.written(bytes));
+                written.addListener(done -> {
+                    int more = credit.sent(bytes);
+                    if (calls.get(call.stream.id()) == call) {
+                        giveCredit(ctx, call, more);
+                    }
+                });
+            }
         } else {
             fail(ctx, call, StatusTable.SERVER_ERROR.status(), StatusCodes.grpc(StatusTable.SERVER_ERROR.status()),
                     "a stream message is not a protobuf message");

@@ -1,11 +1,14 @@
 package io.jupiter.protocol.http;
 
+import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.MessageLite;
 import com.google.protobuf.Parser;
 import io.jupiter.rpc.internal.StatusTable;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufInputStream;
+import java.io.IOException;
 
 /**
  * gRPC's length-prefixed messages: a flag byte (0: not compressed, the only kind taken), a 4-byte length, the
@@ -22,6 +25,26 @@ final class GrpcMessages {
     /** {@code bytes} as one uncompressed message. */
     static ByteBuf frame(ByteBufAllocator alloc, byte[] bytes) {
         return alloc.buffer(PREFIX + bytes.length).writeByte(0).writeInt(bytes.length).writeBytes(bytes);
+    }
+
+    /**
+     * {@code message} as one uncompressed message, encoded straight into the buffer.
+     *
+     * @throws IllegalStateException if the message wrote other than its serialized size
+     */
+    static ByteBuf frame(ByteBufAllocator alloc, MessageLite message) {
+        int size = message.getSerializedSize();
+        ByteBuf out = alloc.buffer(PREFIX + size).writeByte(0).writeInt(size);
+        try {
+            CodedOutputStream coded = CodedOutputStream.newInstance(out.internalNioBuffer(out.writerIndex(), size));
+            message.writeTo(coded);
+            coded.checkNoSpaceLeft();
+            return out.writerIndex(out.writerIndex() + size);
+        } catch (IOException | RuntimeException e) {
+            out.release();
+            throw new IllegalStateException("a protobuf message of " + size + " bytes could not be written: "
+                    + e.getMessage(), e);
+        }
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.jupiter.protocol.http;
 
+import io.jupiter.common.config.JupiterSettings;
 import io.jupiter.rpc.protocol.ServiceCatalog;
 import io.jupiter.transport.TransportConfig;
 import io.jupiter.transport.netty.NettyPortProtocol;
@@ -37,6 +38,8 @@ final class InteropProtocol implements NettyPortProtocol {
     private final MethodLookup lookup;
     private final ProtobufMethods protobuf = new ProtobufMethods();
     private final Map<String, BuiltInService> builtIns;
+    /** A gRPC server stream's byte window at the provider: as a Jupiter consumer's receiving stream's. */
+    private final long streamWindowBytes = JupiterSettings.STREAM_WINDOW_BYTES.get();
 
     InteropProtocol(ServiceCatalog catalog) {
         this.catalog = catalog;
@@ -84,7 +87,7 @@ final class InteropProtocol implements NettyPortProtocol {
         if (prefix(firstBytes, HTTP2_PREFACE) == Detection.MATCH) {
             GrpcHandler.install(pipeline, beforeName, config, lookup,
                     new RequestFrames(catalog, "grpc"), protobuf, builtIns,
-                    new ConnectionRefusals(catalog.refusalReasons()), jsonExchange(config));
+                    new ConnectionRefusals(catalog.refusalReasons()), jsonExchange(config), streamWindowBytes);
             return;
         }
         pipeline.addBefore(beforeName, "http-codec", new HttpServerCodec());

@@ -16,18 +16,22 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.ClientCalls;
+import io.jupiter.common.config.JupiterSettings;
 import io.jupiter.rpc.JupiterClient;
 import io.jupiter.rpc.JupiterServer;
 import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.rpc.stream.StreamIterator;
+import io.jupiter.rpc.stream.StreamOptions;
 import io.jupiter.rpc.stream.Streams;
 import io.jupiter.testkit.Await;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -49,6 +53,7 @@ class GrpcServerStreamTest {
     private static final MethodDescriptor<Int64Value, Int64Value> FAIL_AFTER = method("failAfter",
             Int64Value.parser());
     private static final MethodDescriptor<Int64Value, StringValue> FLOOD = method("flood", StringValue.parser());
+    private static final MethodDescriptor<Int64Value, StringValue> BULK = method("bulk", StringValue.parser());
 
     private static <R extends Message> MethodDescriptor<Int64Value, R> method(
             String name, Parser<R> response) {
@@ -103,15 +108,50 @@ class GrpcServerStreamTest {
     }
 
     /**
-     * A client that asks for one message and reads no more: its window fills, the server's writer holds at most
-     * {@link GrpcHandler#STREAM_WINDOW} messages more, and the provider's producer waits with its own bounded
-     * buffer; nothing near the 2,000 messages it would send. The client's cancel then ends the producer.
+     * A client that asks for one message and reads no more: its window fills, the server holds at most its stream
+     * window in bytes ({@code streamWindowBytes}) written and not on the socket, and the provider's producer waits
+     * with its own bounded buffer; nothing near the 2,000 messages it would send. The client's cancel then ends the
+     * producer.
      */
     @Test
     void aClientThatStopsReadingHoldsTheProducerBackAndItsCancelEndsIt() throws Exception {
+        long held = heldByAClientThatStopsReading(FLOOD, ticker.flooded, ticker.floodEnded);
+        assertThat(held * TickerImpl.FLOOD_MESSAGE_BYTES).as("bytes the producer sent while the client read one")
+                .isBetween(1L, heldBytesBound(TickerImpl.FLOOD_MESSAGE_BYTES));
+    }
+
+    /**
+     * The same with messages of 256 KiB: what the server holds for the client stays within its stream window in
+     * bytes, not credit times the message size (32 messages of credit, 8 MiB, before the window was counted in
+     * bytes).
+     */
+    @Test
+    void aClientThatStopsReadingLargeMessagesHoldsBytesUnderTheStreamWindow() throws Exception {
+        long held = heldByAClientThatStopsReading(BULK, ticker.bulked, ticker.bulkEnded);
+        assertThat(held * TickerImpl.BULK_MESSAGE_BYTES).as("bytes the producer sent while the client read one")
+                .isBetween(1L, heldBytesBound(TickerImpl.BULK_MESSAGE_BYTES));
+    }
+
+    /**
+     * What a client that read one message may leave on its way: its window, the server's stream window (written, not
+     * on the socket), the provider's stream buffer, and a few messages (the one the client read, one past the
+     * window, the one in send).
+     */
+    private static long heldBytesBound(int messageBytes) {
+        return CLIENT_WINDOW + JupiterSettings.STREAM_WINDOW_BYTES.get() + StreamOptions.DEFAULT_BUFFER_BYTES
+                + 4L * messageBytes;
+    }
+
+    /**
+     * Calls {@code method} for 2,000 messages, reads one and no more; returns how many the producer sent once it
+     * held still, after checking that the client's cancel then ends it.
+     */
+    private long heldByAClientThatStopsReading(MethodDescriptor<Int64Value, StringValue> method, AtomicLong sent,
+                                               CompletableFuture<?> ended)
+            throws Exception {
         AtomicInteger delivered = new AtomicInteger();
         AtomicReference<Status> closed = new AtomicReference<>();
-        ClientCall<Int64Value, StringValue> call = channel.newCall(FLOOD, CallOptions.DEFAULT);
+        ClientCall<Int64Value, StringValue> call = channel.newCall(method, CallOptions.DEFAULT);
         call.start(new ClientCall.Listener<>() {
             @Override
             public void onMessage(StringValue message) {
@@ -130,14 +170,13 @@ class GrpcServerStreamTest {
         Await.until("one message delivered", Duration.ofSeconds(30), () -> delivered.get() == 1
                 || closed.get() != null);
         assertThat(closed.get()).as("the call's end").isNull();
-        long held = Counts.awaitStable(ticker.flooded);
-        // Client window (4) + the server's writer (16) + the provider's stream buffer (32) + the one in send.
-        assertThat(held).as("messages the producer sent while the client read one").isBetween(1L, 100L);
-        assertThat(ticker.floodEnded).isNotDone();
+        long held = Counts.awaitStable(sent);
+        assertThat(ended).isNotDone();
 
         call.cancel("enough", null);
-        assertThat(ticker.floodEnded.get(30, TimeUnit.SECONDS)).as("how the producer ended")
+        assertThat(ended.get(30, TimeUnit.SECONDS)).as("how the producer ended")
                 .isEqualTo(StatusTable.STREAM_CANCELLED.status());
+        return held;
     }
 
     /**

@@ -15,4 +15,7 @@ public interface Ticker {
 
     /** {@code n} messages of 16 KiB each (ASCII text), as fast as the stream takes them. */
     Flow.Publisher<StringValue> flood(Int64Value n);
+
+    /** {@code n} messages of 256 KiB each (ASCII text), as fast as the stream takes them. */
+    Flow.Publisher<StringValue> bulk(Int64Value n);
 }

@@ -12,11 +12,17 @@ import java.util.concurrent.atomic.AtomicLong;
 final class TickerImpl implements Ticker {
 
     static final int FLOOD_MESSAGE_BYTES = 16 * 1024;
+    static final int BULK_MESSAGE_BYTES = 256 * 1024;
 
     /** Messages {@link #flood} has sent (handed to the stream). */
     final AtomicLong flooded = new AtomicLong();
     /** How {@link #flood}'s producer ended: the status its send threw, or OK when it sent everything. */
     final CompletableFuture<Status> floodEnded = new CompletableFuture<>();
+
+    /** Messages {@link #bulk} has sent (handed to the stream). */
+    final AtomicLong bulked = new AtomicLong();
+    /** How {@link #bulk}'s producer ended. */
+    final CompletableFuture<Status> bulkEnded = new CompletableFuture<>();
 
     @Override
     public Flow.Publisher<Int64Value> count(Int64Value n) {
@@ -39,16 +45,27 @@ final class TickerImpl implements Ticker {
 
     @Override
     public Flow.Publisher<StringValue> flood(Int64Value n) {
-        StringValue message = StringValue.of("x".repeat(FLOOD_MESSAGE_BYTES));
+        return counted(n.getValue(), FLOOD_MESSAGE_BYTES, flooded, floodEnded);
+    }
+
+    @Override
+    public Flow.Publisher<StringValue> bulk(Int64Value n) {
+        return counted(n.getValue(), BULK_MESSAGE_BYTES, bulked, bulkEnded);
+    }
+
+    /** {@code n} messages of {@code bytes} ASCII characters, each counted in {@code sent} once handed to the stream. */
+    private static Flow.Publisher<StringValue> counted(long n, int bytes, AtomicLong sent,
+                                                       CompletableFuture<Status> ended) {
+        StringValue message = StringValue.of("x".repeat(bytes));
         return Streams.produce(sink -> {
             try {
-                for (long i = 0; i < n.getValue(); i++) {
+                for (long i = 0; i < n; i++) {
                     sink.send(message);
-                    flooded.incrementAndGet();
+                    sent.incrementAndGet();
                 }
-                floodEnded.complete(Status.OK);
+                ended.complete(Status.OK);
             } catch (StreamException e) {
-                floodEnded.complete(e.status());
+                ended.complete(e.status());
                 throw e;
             }
         });
