@@ -207,8 +207,9 @@ public final class JupiterClient implements AutoCloseable {
 
         /**
          * Threads that read asynchronous responses and run future callbacks; default: number of processors. 0 does
-         * both on the IO threads: fewer thread hand-offs, but a slow callback then stalls every connection of
-         * that IO thread.
+         * both on the IO threads, and reads the messages of server streams and calls their subscribers there too:
+         * fewer thread hand-offs (none a stream message), but a slow callback or subscriber then stalls every
+         * connection of that IO thread, and one that blocks on a call of this client may never wake.
          */
         public Builder consumerThreads(int threads) {
             this.consumerThreads = JupiterSettings.CONSUMER_THREADS.check(threads);

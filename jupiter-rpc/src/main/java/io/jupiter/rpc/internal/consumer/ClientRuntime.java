@@ -104,6 +104,9 @@ public final class ClientRuntime implements AutoCloseable {
                 ? new WorkerPool("jupiter-consumer", consumerThreads, Math.max(1024, 2 * maxInFlight), consumerThreads,
                         TimeUnit.MICROSECONDS.toNanos(poolStallMicros), 0)
                 : null;
+        if (callbackExecutor == null && consumerThreads == 0) {
+            streams.deliverOnIoThreads();
+        }
     }
 
     /** Sets the byte windows of the providers' streams this client reads, for the connections that open next. */

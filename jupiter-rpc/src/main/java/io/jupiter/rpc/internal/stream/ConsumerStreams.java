@@ -13,6 +13,7 @@ import io.jupiter.transport.ProtocolHeader;
 import java.util.ArrayList;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -20,7 +21,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The client's streams: which connections lead to a provider that announced streams, the open streams by id, and
  * the delivery of their frames, routed here from the client's frame handler on the IO thread. Messages are read and
- * handed to subscribers on delivery threads (virtual where the JDK has them), never on the IO thread.
+ * handed to subscribers on delivery threads (virtual where the JDK has them), never on the IO thread unless the client
+ * runs its callbacks there ({@link #deliverOnIoThreads}).
  */
 public final class ConsumerStreams implements AutoCloseable {
 
@@ -50,6 +52,8 @@ public final class ConsumerStreams implements AutoCloseable {
     private final ExecutorService delivery = VirtualThreads.available()
             ? VirtualThreads.newThreadPerTaskExecutor("jupiter-stream-delivery-")
             : Executors.newCachedThreadPool(new NamedThreadFactory("jupiter-stream-delivery", true));
+    /** Runs each stream's deliveries: {@link #delivery}, or the IO thread the frames arrive on. */
+    private volatile Executor messages = delivery;
     /** The client's metrics; {@code null}: none. */
     private volatile RpcMetrics metrics;
     /** The byte windows of the providers' streams, per stream and per connection. */
@@ -156,6 +160,20 @@ public final class ConsumerStreams implements AutoCloseable {
 
     ExecutorService delivery() {
         return delivery;
+    }
+
+    /** Where the messages of the streams opened next are read and handed to their subscribers. */
+    Executor messageDelivery() {
+        return messages;
+    }
+
+    /**
+     * The client runs callbacks on its IO threads ({@code consumerThreads(0)}): the streams opened next read their
+     * messages and call their subscribers there too, without a hand-off per message. A subscriber that blocks then
+     * blocks its connection's reads.
+     */
+    public void deliverOnIoThreads() {
+        this.messages = Runnable::run;
     }
 
     /** Streams open now. */

@@ -21,8 +21,8 @@ import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
  * {@code window} messages ahead of what was delivered, and no more than its {@link CreditWindow} lets in at the
  * size its messages have had (so a stream of small messages runs a whole message window ahead, one of large
  * messages only as many as its bytes allow); {@code cancel()} into a cancel frame. Message and end frames arrive on
- * the IO thread and are queued; one delivery task at a time reads and hands them to the subscriber, in order, on a
- * delivery thread, never the IO thread. A message beyond the credit
+ * the IO thread and are queued; one delivery task at a time reads and hands them to the subscriber, in order, on its
+ * delivery executor (a delivery thread; the IO thread itself only where the user said so). A message beyond the credit
  * granted is a protocol violation its {@link Owner} handles.
  *
  * @param <T> the message type
