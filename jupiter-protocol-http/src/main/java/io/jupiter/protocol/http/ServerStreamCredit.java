@@ -10,8 +10,8 @@ package io.jupiter.protocol.http;
  * <p>The first credit, before any size is known, is {@link #FIRST_MESSAGES} messages: few, so that a stream of
  * messages near the body cap puts little on its way blind, but more than one, so that a short stream's first messages
  * go out before its method's error (which ends the stream at the provider, dropping what it buffered beyond credit).
- * The size a message a message is counted at rises at once
- * to a larger message and falls slowly (an eighth of the gap a message) towards smaller ones. Credit is given back
+ * The size a message is counted at rises at once to a larger message and falls slowly (an eighth of the gap a
+ * message) towards smaller ones. Credit is given back
  * once half of what fits is missing, so credit frames stay few. A producer whose messages suddenly grow can still put
  * its credit outstanding times the larger size on the way, once: credit granted is not taken back. Not
  * thread-safe: the connection's IO thread uses it.
