@@ -90,7 +90,8 @@ class SickProviderTest {
 
     @Test
     void aDeclaredExceptionIsAnAnswerNeitherEjectedNorRetried() throws Exception {
-        SickService sick = proxy(OutlierEjection.of(3, 20_000, 20_000, 50)).build();
+        SickService sick = proxy(OutlierEjection.of(3, 20_000, 20_000, 50))
+                .loadBalancer(LoadBalancerType.ROUND_ROBIN).build(); // a answers whatever its latency
         awaitBothServe(sick);
 
         a.failingPercent.set(100);
