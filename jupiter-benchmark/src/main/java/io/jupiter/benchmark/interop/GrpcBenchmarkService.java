@@ -1,5 +1,6 @@
 package io.jupiter.benchmark.interop;
 
+import com.google.protobuf.Int64Value;
 import com.google.protobuf.StringValue;
 import io.grpc.channelz.v1.ChannelRef;
 import io.jupiter.rpc.ServiceProvider;
@@ -9,7 +10,7 @@ import java.util.concurrent.Flow;
  * The gRPC benchmark's service as a Jupiter provider serves it: the methods gRPC-java's own server answers in the
  * target {@code grpc-direct} ({@code jupiter-benchmark/grpc}'s {@code BenchmarkMethods}), with the same messages,
  * under the same gRPC path {@code /jupiter.benchmark.Benchmark/{method}}. Its messages are generated protobuf
- * classes, so both methods are callable over gRPC.
+ * classes, so every method is callable over gRPC.
  */
 @ServiceProvider(name = "jupiter.benchmark.Benchmark")
 public interface GrpcBenchmarkService {
@@ -24,4 +25,7 @@ public interface GrpcBenchmarkService {
      * the build has no protobuf compiler to generate a message of our own.
      */
     Flow.Publisher<ChannelRef> ticks(StringValue payload);
+
+    /** A client stream of ticks, read as fast as they come; answers how many it read once the client completes. */
+    Int64Value upload(Flow.Publisher<ChannelRef> ticks);
 }

@@ -1,13 +1,16 @@
 package io.jupiter.benchmark.interop;
 
+import com.google.protobuf.Int64Value;
 import com.google.protobuf.StringValue;
 import io.grpc.channelz.v1.ChannelRef;
+import io.jupiter.rpc.stream.StreamIterator;
 import io.jupiter.rpc.stream.Streams;
 import java.util.concurrent.Flow;
 
 /**
  * Echoes, and sends ticks through the blocking sink (whose {@code send} waits for the stream's credit) until the
- * stream ends, as the Jupiter benchmark's own stream service does, with the default stream buffer.
+ * stream ends, as the Jupiter benchmark's own stream service does, with the default stream buffer; counts a client
+ * stream's ticks with the blocking iterator.
  */
 public final class GrpcBenchmarkServiceImpl implements GrpcBenchmarkService {
 
@@ -24,5 +27,17 @@ public final class GrpcBenchmarkServiceImpl implements GrpcBenchmarkService {
                 sink.send(ChannelRef.newBuilder().setChannelId(System.nanoTime()).setName(text).build());
             }
         });
+    }
+
+    @Override
+    public Int64Value upload(Flow.Publisher<ChannelRef> ticks) {
+        long read = 0;
+        try (StreamIterator<ChannelRef> it = Streams.iterate(ticks)) {
+            while (it.hasNext()) {
+                it.next();
+                read++;
+            }
+        }
+        return Int64Value.of(read);
     }
 }

@@ -39,6 +39,10 @@ class GrpcOnJupiterTargetTest {
             assertThat(streams.failures()).as(String.valueOf(streams.firstFailure())).isZero();
             assertThat(streams.count()).isPositive();
             assertThat(streams.maxMicros()).isPositive();
+
+            LoadResult uploads = StreamDriver.upload(client, 2).run(1, 1, System.out);
+            assertThat(uploads.failures()).as(String.valueOf(uploads.firstFailure())).isZero();
+            assertThat(uploads.count()).isPositive();
         }
     }
 

@@ -32,6 +32,11 @@ final class BenchmarkProxies {
         return builder(serviceInterface).build();
     }
 
+    /** A proxy whose calls block until the reply, with {@code timeoutMillis} for the method {@code method}. */
+    <S> S sync(Class<S> serviceInterface, long timeoutMillis, String method) {
+        return builder(serviceInterface).methodTimeoutMillis(method, timeoutMillis).build();
+    }
+
     /** A proxy whose calls return at once; the call's future is {@code InvokeFutureContext.future()}. */
     <S> S async(Class<S> serviceInterface) {
         return builder(serviceInterface).invokeType(InvokeType.ASYNC).build();

@@ -1,6 +1,7 @@
 package io.jupiter.example.benchmark;
 
 import io.jupiter.rpc.ServiceProvider;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Flow;
 
 /**
@@ -18,4 +19,10 @@ public interface BenchmarkStreamService {
      * {@code publishesPerSecond} times a second while anyone is subscribed (the latest subscriber's rate).
      */
     Flow.Publisher<StreamTick> topic(String payload, int publishesPerSecond);
+
+    /**
+     * A client stream: reads every tick the consumer sends, as fast as the stream's flow control lets them come,
+     * and answers how many it read once the consumer completes its side.
+     */
+    CompletableFuture<Long> upload(Flow.Publisher<StreamTick> ticks);
 }

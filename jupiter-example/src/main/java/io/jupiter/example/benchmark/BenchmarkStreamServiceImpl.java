@@ -1,16 +1,19 @@
 package io.jupiter.example.benchmark;
 
 import io.jupiter.rpc.ServiceProviderImpl;
+import io.jupiter.rpc.stream.StreamIterator;
 import io.jupiter.rpc.stream.StreamOptions;
 import io.jupiter.rpc.stream.Streams;
 import io.jupiter.rpc.stream.Topic;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Flow;
 
 /**
  * Sends ticks through the blocking sink, whose {@code send} waits for the reader's credit, until the stream ends
  * (with a buffer of the benchmark's window, {@link StreamReader#WINDOW}: unless set, the
  * defaults' 1,024, {@code Streams.DEFAULT_PREFETCH} and {@code StreamOptions.DEFAULT_BUFFER_MESSAGES});
- * and publishes ticks to one topic, from a {@link TopicPublisher} that runs while the topic has subscribers.
+ * publishes ticks to one topic, from a {@link TopicPublisher} that runs while the topic has subscribers; and counts
+ * the ticks of a client stream with the blocking iterator (the default window, {@code streamInboundWindow}).
  */
 @ServiceProviderImpl(version = "1.0.0")
 public class BenchmarkStreamServiceImpl implements BenchmarkStreamService {
@@ -32,5 +35,17 @@ public class BenchmarkStreamServiceImpl implements BenchmarkStreamService {
     public Flow.Publisher<StreamTick> topic(String payload, int publishesPerSecond) {
         publisher.ensureRunning(payload, publishesPerSecond);
         return topic.subscriber();
+    }
+
+    @Override
+    public CompletableFuture<Long> upload(Flow.Publisher<StreamTick> ticks) {
+        long read = 0;
+        try (StreamIterator<StreamTick> it = Streams.iterate(ticks)) {
+            while (it.hasNext()) {
+                it.next();
+                read++;
+            }
+        }
+        return CompletableFuture.completedFuture(read);
     }
 }

@@ -9,11 +9,14 @@ import io.jupiter.example.benchmark.user.UserServiceImpl;
 import io.jupiter.protocol.http.HttpProtocols;
 import io.jupiter.rpc.JupiterClient;
 import io.jupiter.rpc.JupiterServer;
+import io.jupiter.rpc.stream.Streams;
 import io.jupiter.serialization.SerializerType;
 import io.jupiter.transport.TlsConfig;
 import io.jupiter.transport.TransportConfig;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Flow;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * This framework as a load-driver target, through its public API and its defaults: only the address, the IO
@@ -104,10 +107,14 @@ public class JupiterTarget implements BenchmarkTarget {
     }
 
     /**
-     * The scenario's calls, closing the {@link JupiterClient} that owns their proxies when closed; server streams
-     * and topic subscriptions of {@link BenchmarkStreamService} through a proxy made on first use.
+     * The scenario's calls, closing the {@link JupiterClient} that owns their proxies when closed; server streams,
+     * topic subscriptions and client streams (uploads) of {@link BenchmarkStreamService} through a proxy made on first
+     * use.
      */
     private static final class ClosingClient implements TargetClient {
+        /** A client stream's timeout bounds the whole upload: longer than any run (an hour). */
+        private static final long UPLOAD_TIMEOUT_MILLIS = 3_600_000;
+
         private final TargetClient calls;
         private final JupiterClient client;
         private final BenchmarkProxies proxies;
@@ -145,9 +152,22 @@ public class JupiterTarget implements BenchmarkTarget {
             return reader;
         }
 
+        @Override
+        public AutoCloseable openUpload(StreamListener listener) {
+            AtomicBoolean closed = new AtomicBoolean();
+            Flow.Publisher<StreamTick> ticks = Streams.produce(sink -> {
+                while (!closed.get() && sink.isOpen()) {
+                    sink.send(new StreamTick(System.nanoTime(), payload));
+                    listener.onMessage(0);
+                }
+            });
+            streams().upload(ticks).whenComplete((read, error) -> listener.onEnd(error));
+            return () -> closed.set(true);
+        }
+
         private synchronized BenchmarkStreamService streams() {
             if (streams == null) {
-                streams = proxies.sync(BenchmarkStreamService.class);
+                streams = proxies.sync(BenchmarkStreamService.class, UPLOAD_TIMEOUT_MILLIS, "upload");
             }
             return streams;
         }

@@ -37,8 +37,8 @@ final class ComparisonReport {
     /** The three tables, each with a heading line. */
     String toMarkdown() {
         StringBuilder out = new StringBuilder();
-        out.append("Calls per second (stream cases: messages per second), mean of ").append(runs)
-                .append(" run(s) (each run in brackets):\n\n");
+        out.append("Calls per second (stream cases: messages per second; upload: messages the client streams sent), "
+                + "mean of ").append(runs).append(" run(s) (each run in brackets):\n\n");
         table(out, "case", labels(), (c, t) -> throughput(c, t));
         out.append("\nLatency in µs, p50 / p99 (mean of the runs; stream cases: from the server's send time to "
                 + "arrival):\n\n");
@@ -105,6 +105,9 @@ final class ComparisonReport {
         LoadResult[] row = row(c, t);
         if (row == null) {
             return notRun(c, t);
+        }
+        if (cases.get(c).mode().equals("upload")) {
+            return "–"; // a client stream's driver records no latency
         }
         return Math.round(mean(row, LoadResult::p50Micros)) + " / " + Math.round(mean(row, LoadResult::p99Micros));
     }

@@ -9,7 +9,7 @@ import java.util.concurrent.CountDownLatch;
  * java -cp CP io.jupiter.benchmark.driver.DriverMain server --target CLASS [--host 127.0.0.1] [--port 18099]
  *      [--io-threads 2] [--direct false]
  * java -cp CP io.jupiter.benchmark.driver.DriverMain client --target CLASS [--host 127.0.0.1] [--port 18099]
- *      [--mode sync|async|stream|fanout] [--threads 32] [--warmup 5] [--seconds 10]
+ *      [--mode sync|async|stream|fanout|upload] [--threads 32] [--warmup 5] [--seconds 10]
  *      [--payload small|16b|1k|16k|256k|1m]
  *      [--scenario hello] [--serializer protostuff] [--connections 2] [--io-threads 2] [--direct false]
  * </pre>
@@ -17,7 +17,8 @@ import java.util.concurrent.CountDownLatch;
  * client prints the {@link LoadResult} lines and exits 0, or 1 if any call failed, or 2 if the target cannot run
  * what was asked (its message on stderr). With {@code --mode stream}, {@code --threads} is the number of server
  * streams open at once and the count is the messages they received ({@link StreamDriver}); with
- * {@code --mode fanout}, the subscribers of one topic ({@link StreamDriver#fanOut}).
+ * {@code --mode fanout}, the subscribers of one topic ({@link StreamDriver#fanOut}); with {@code --mode upload}, client
+ * streams, and the count is the messages they sent ({@link StreamDriver#upload}).
  */
 public final class DriverMain {
 
@@ -73,7 +74,7 @@ public final class DriverMain {
     private static int load(String[] args) throws Exception {
         Flags flags = new Flags(args, 1, CLIENT_FLAGS);
         BenchmarkTarget target = target(flags);
-        String mode = flags.oneOf("mode", "sync", "sync", "async", "stream", "fanout");
+        String mode = flags.oneOf("mode", "sync", LoadCase.MODES.toArray(String[]::new));
         boolean async = mode.equals("async");
         int threads = flags.getInt("threads", 32, 1, LoadCase.MAX_SUBSCRIBERS);
         int warmup = flags.getInt("warmup", 5, 0, 3600);
@@ -94,6 +95,7 @@ public final class DriverMain {
             result = switch (mode) {
                 case "stream" -> new StreamDriver(client, threads).run(warmup, seconds, System.out);
                 case "fanout" -> StreamDriver.fanOut(client, threads).run(warmup, seconds, System.out);
+                case "upload" -> StreamDriver.upload(client, threads).run(warmup, seconds, System.out);
                 default -> new LoadDriver(client, async, threads, 0, null).run(warmup, seconds, System.out);
             };
         }

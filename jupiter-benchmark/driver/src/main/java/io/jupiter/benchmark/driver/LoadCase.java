@@ -8,10 +8,12 @@ import java.util.List;
  * {@code "async 32 1k"}, {@code "sync 32 1m"} (the payloads: {@link Payloads}), {@code "sync 32 getUser"}, or
  * {@code "stream <streams> <payload>"}, e.g.
  * {@code "stream 100 small"}: that many server streams at once (see {@link StreamDriver}), or
- * {@code "fanout <subscribers> <payload>"}: that many subscribers of one topic ({@link StreamDriver#fanOut}).
+ * {@code "fanout <subscribers> <payload>"}: that many subscribers of one topic ({@link StreamDriver#fanOut}), or
+ * {@code "upload <streams> <payload>"}: that many client streams at once ({@link StreamDriver#upload}).
  *
- * @param mode     {@code sync}, {@code async}, {@code stream} or {@code fanout}
- * @param threads  caller threads, or streams in {@code stream} mode, or subscribers in {@code fanout} mode
+ * @param mode     {@code sync}, {@code async}, {@code stream}, {@code fanout} or {@code upload}
+ * @param threads  caller threads, or streams in {@code stream} and {@code upload} mode, or subscribers in
+ *                 {@code fanout} mode
  * @param payload  a {@link Payloads} name for the {@code hello} scenario, else {@code small} (unused)
  * @param scenario {@code hello} or a user-service call of the rpc-benchmark
  */
@@ -20,15 +22,18 @@ public record LoadCase(String mode, int threads, String payload, String scenario
     /** The most subscribers of a fan-out case. */
     static final int MAX_SUBSCRIBERS = 20_000;
 
+    /** The modes, as {@link DriverMain}'s {@code --mode} takes them. */
+    static final List<String> MODES = List.of("sync", "async", "stream", "fanout", "upload");
+
     private static final List<String> USER_SCENARIOS = List.of("existUser", "createUser", "getUser", "listUser");
 
     /** Parses {@code "<mode> <threads> <payload|scenario>"}. */
     public static LoadCase parse(String text) {
         String[] parts = text.trim().split("\\s+");
-        if (parts.length != 3 || !List.of("sync", "async", "stream", "fanout").contains(parts[0])) {
+        if (parts.length != 3 || !MODES.contains(parts[0])) {
             throw new IllegalArgumentException("case '" + text + "' (expected: '<sync|async> <threads> "
                     + "<" + String.join("|", Payloads.NAMES) + "|" + String.join("|", USER_SCENARIOS)
-                    + ">' or '<stream|fanout> <streams> <small|1k>')");
+                    + ">' or '<stream|fanout|upload> <streams> <small|1k>')");
         }
         int threads;
         try {

@@ -60,6 +60,15 @@ public final class StreamDriver {
     }
 
     /**
+     * The client-stream load: {@code streams} client streams ({@link TargetClient#openUpload}), each sending as fast
+     * as its flow control allows; the count is the messages the streams took in the measured period (what the
+     * servers read, give or take each stream's window), with no latency recorded.
+     */
+    public static StreamDriver upload(TargetClient client, int streams) {
+        return new StreamDriver(client::openUpload, streams);
+    }
+
+    /**
      * Opens the streams, runs the warm-up and the measured period, cancels the streams and returns the result:
      * {@link LoadResult#count()} is the messages received in the measured period.
      *

@@ -3,7 +3,7 @@ package io.jupiter.benchmark.driver;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * A connected client of a {@link BenchmarkTarget}: one call, blocking or not, or one server stream. Used by many
+ * A connected client of a {@link BenchmarkTarget}: one call, blocking or not, or one stream. Used by many
  * threads at once.
  */
 public interface TargetClient extends AutoCloseable {
@@ -34,6 +34,18 @@ public interface TargetClient extends AutoCloseable {
      */
     default AutoCloseable subscribe(int publishesPerSecond, StreamListener listener) throws Exception {
         throw new UnsupportedOperationException(getClass().getSimpleName() + " has no topic (fan-out)");
+    }
+
+    /**
+     * Opens one client stream over which this client sends small messages (each made of
+     * {@link ClientSettings#payload()} and its send time) as fast as the stream's flow control allows, calling
+     * {@code listener.onMessage(0)} for each message the stream took, until the result is closed, which completes
+     * the stream (the server answers how many it read). Returns once the stream is asked for.
+     *
+     * @throws UnsupportedOperationException if the target has no client stream (the default)
+     */
+    default AutoCloseable openUpload(StreamListener listener) throws Exception {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " has no client stream (upload)");
     }
 
     /** Closes the client's connections and threads. */

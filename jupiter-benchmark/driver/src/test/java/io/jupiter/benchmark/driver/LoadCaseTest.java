@@ -42,6 +42,8 @@ class LoadCaseTest {
         assertThatThrownBy(() -> LoadCase.parse("stream 1 listUser"))
                 .hasMessageContaining("small|16b|1k|16k|256k|1m");
         assertThat(LoadCase.parse("fanout 10000 small")).hasToString("fanout 10000 small");
+        assertThat(LoadCase.parse("upload 4 small").clientFlags()).containsSequence("--mode", "upload", "--threads",
+                "4");
         assertThatThrownBy(() -> LoadCase.parse("stream 10000 small")).hasMessageContaining("1..4096");
     }
 

@@ -42,6 +42,18 @@ class StreamDriverTest {
     }
 
     @Test
+    void anUploadCountsTheMessagesItsStreamsSentAndClosesThem() throws Exception {
+        ThreadStreams client = new ThreadStreams(Integer.MAX_VALUE);
+        LoadResult result = StreamDriver.upload(client, 2).run(0, 1, System.out);
+
+        assertThat(result.failures()).isZero();
+        assertThat(result.count()).isPositive();
+        assertThat(result.maxMicros()).as("no latency for a client stream").isZero();
+        assertThat(client.uploads.get()).isEqualTo(2);
+        assertThat(client.closed.get()).isEqualTo(2);
+    }
+
+    @Test
     void aTargetWithoutStreamsSaysSo() {
         TargetClient unary = new TargetClient() {
             @Override
@@ -61,6 +73,8 @@ class StreamDriverTest {
                 .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining("has no server stream");
         assertThatThrownBy(() -> StreamDriver.fanOut(unary, 1).run(0, 1, System.out))
                 .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining("has no topic");
+        assertThatThrownBy(() -> StreamDriver.upload(unary, 1).run(0, 1, System.out))
+                .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining("has no client stream");
         assertThatThrownBy(() -> new StreamDriver(unary, 0)).hasMessageContaining("streams");
     }
 
@@ -69,6 +83,7 @@ class StreamDriverTest {
         final AtomicInteger opened = new AtomicInteger();
         final AtomicInteger closed = new AtomicInteger();
         final AtomicInteger publishesPerSecond = new AtomicInteger();
+        final AtomicInteger uploads = new AtomicInteger();
         private final int limit;
 
         ThreadStreams(int limit) {
@@ -97,6 +112,23 @@ class StreamDriverTest {
         public AutoCloseable subscribe(int rate, StreamListener listener) {
             publishesPerSecond.set(rate);
             return openStream(listener);
+        }
+
+        /** A client stream's sends are counted with no send time. */
+        @Override
+        public AutoCloseable openUpload(StreamListener listener) {
+            uploads.incrementAndGet();
+            return openStream(new StreamListener() {
+                @Override
+                public void onMessage(long sentNanos) {
+                    listener.onMessage(0);
+                }
+
+                @Override
+                public void onEnd(Throwable error) {
+                    listener.onEnd(error);
+                }
+            });
         }
 
         @Override

@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
  * service jupiter.benchmark.Benchmark {
  *   rpc hello(google.protobuf.StringValue) returns (google.protobuf.StringValue);   // echoes its argument
  *   rpc ticks(google.protobuf.StringValue) returns (stream grpc.channelz.v1.ChannelRef);
+ *   rpc upload(stream grpc.channelz.v1.ChannelRef) returns (google.protobuf.Int64Value);  // counts the ticks
  * }
  * </pre>
  * A tick is a message of the shape {@code {int64 = 1; string = 2}} (the server's {@link System#nanoTime()} at send,
@@ -26,6 +27,8 @@ final class BenchmarkMethods {
     static final MethodDescriptor<byte[], byte[]> HELLO = method(MethodDescriptor.MethodType.UNARY, "hello");
     static final MethodDescriptor<byte[], byte[]> TICKS = method(MethodDescriptor.MethodType.SERVER_STREAMING,
             "ticks");
+    static final MethodDescriptor<byte[], byte[]> UPLOAD = method(MethodDescriptor.MethodType.CLIENT_STREAMING,
+            "upload");
 
     /** Field 1, length-delimited: a {@code StringValue}'s value. */
     private static final int STRING_FIELD_1 = 0x0a;
@@ -60,6 +63,16 @@ final class BenchmarkMethods {
         if (request.length > 0) { // the StringValue's field 1 is the tick's field 2: same length and bytes
             out.write(STRING_FIELD_2);
             out.write(request, 1, request.length - 1);
+        }
+        return out.toByteArray();
+    }
+
+    /** {@code google.protobuf.Int64Value} of {@code value}, as protobuf writes it (proto3 leaves out a 0). */
+    static byte[] int64Value(long value) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(11);
+        if (value != 0) {
+            out.write(VARINT_FIELD_1);
+            writeVarint(out, value);
         }
         return out.toByteArray();
     }

@@ -25,16 +25,17 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * gRPC-java as a load-driver target, through its public API and its defaults (Netty transport, plaintext HTTP/2,
- * the default executors; gRPC's builders bind every address and pick their own event-loop threads, so the server's
- * host and both sides' IO threads are not set). {@code hello} is the unary {@code Hello}; server streams are
- * {@code Ticks}, sent under {@code isReady}/on-ready ({@link TickSender}) and read with the stub's default inbound
- * flow control (one message requested after each one delivered, within HTTP/2's connection and stream windows). With
- * {@code direct}, both sides run handlers and callbacks on the transport threads ({@code directExecutor()}). The
- * client opens one channel (one HTTP/2 connection) per requested connection and takes them in turn. Messages are
- * protobuf's bytes, written and read by {@link BenchmarkMethods} ({@link BytesMarshaller}: the server echoes the
- * request's bytes without parsing them), whatever serializer the run asks. The client ({@link #connect}) calls any
- * gRPC server of those methods: the target {@code grpc-on-jupiter} points it at a Jupiter provider.
+ * gRPC-java as a load-driver target, through its public API and its defaults (Netty transport, plaintext HTTP/2, the
+ * default executors; gRPC's builders bind every address and pick their own event-loop threads, so the server's host and
+ * both sides' IO threads are not set). {@code hello} is the unary {@code Hello}; server streams are {@code Ticks}, sent
+ * under {@code isReady}/on-ready ({@link TickSender}), as client streams are ({@code upload}, {@link TickUploader}),
+ * and read with the stub's default inbound flow control (one message requested after each one delivered, within
+ * HTTP/2's connection and stream windows). With {@code direct}, both sides run handlers and callbacks on the transport
+ * threads ({@code directExecutor()}). The client opens one channel (one HTTP/2 connection) per requested connection and
+ * takes them in turn. Messages are protobuf's bytes, written and read by {@link BenchmarkMethods}
+ * ({@link BytesMarshaller}: the server echoes the request's bytes without parsing them), whatever serializer the run
+ * asks. The client ({@link #connect}) calls any gRPC server of those methods: the target {@code grpc-on-jupiter} points
+ * it at a Jupiter provider.
  */
 public final class GrpcTarget implements BenchmarkTarget {
 
@@ -45,6 +46,7 @@ public final class GrpcTarget implements BenchmarkTarget {
         ServerServiceDefinition service = ServerServiceDefinition.builder(BenchmarkMethods.SERVICE)
                 .addMethod(BenchmarkMethods.HELLO, ServerCalls.asyncUnaryCall(GrpcTarget::echo))
                 .addMethod(BenchmarkMethods.TICKS, ServerCalls.asyncServerStreamingCall(TickSender::start))
+                .addMethod(BenchmarkMethods.UPLOAD, ServerCalls.asyncClientStreamingCall(GrpcTarget::countTicks))
                 .build();
         ServerBuilder<?> builder = Grpc.newServerBuilderForPort(settings.port(), InsecureServerCredentials.create())
                 .addService(service);
@@ -84,6 +86,28 @@ public final class GrpcTarget implements BenchmarkTarget {
     private static void echo(byte[] request, StreamObserver<byte[]> response) {
         response.onNext(request);
         response.onCompleted();
+    }
+
+    /** The server side of one {@code upload}: counts the ticks (gRPC asks for each next one as one is delivered). */
+    private static StreamObserver<byte[]> countTicks(StreamObserver<byte[]> response) {
+        return new StreamObserver<>() {
+            private long read;
+
+            @Override
+            public void onNext(byte[] tick) {
+                read++;
+            }
+
+            @Override
+            public void onError(Throwable error) {
+            }
+
+            @Override
+            public void onCompleted() {
+                response.onNext(BenchmarkMethods.int64Value(read));
+                response.onCompleted();
+            }
+        };
     }
 
     private static final class Calls implements TargetClient {
@@ -144,6 +168,14 @@ public final class GrpcTarget implements BenchmarkTarget {
                 }
             });
             return () -> call.cancel("the load is over", null);
+        }
+
+        @Override
+        public AutoCloseable openUpload(StreamListener listener) {
+            TickUploader uploader = new TickUploader(BenchmarkMethods.tick(payload), listener);
+            ClientCalls.asyncClientStreamingCall(channel().newCall(BenchmarkMethods.UPLOAD, CallOptions.DEFAULT),
+                    uploader);
+            return uploader;
         }
 
         @Override

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The gRPC-java target under the driver's loads on 127.0.0.1, in this JVM: server streams deliver ticks with their
- * send time, and the unary hello answers sync and async. No performance is asserted.
+ * send time, client streams send them, and the unary hello answers sync and async. No performance is asserted.
  */
 class GrpcTargetTest {
 
@@ -30,6 +30,10 @@ class GrpcTargetTest {
             assertThat(streams.failures()).as(String.valueOf(streams.firstFailure())).isZero();
             assertThat(streams.count()).isPositive();
             assertThat(streams.maxMicros()).isPositive();
+
+            LoadResult uploads = StreamDriver.upload(client, 2).run(1, 1, System.out);
+            assertThat(uploads.failures()).as(String.valueOf(uploads.firstFailure())).isZero();
+            assertThat(uploads.count()).isPositive();
 
             LoadResult sync = new LoadDriver(client, false, 2, 0, null).run(0, 1, System.out);
             LoadResult async = new LoadDriver(client, true, 1, 0, null).run(0, 1, System.out);
