@@ -83,7 +83,7 @@ public final class JupiterServer implements AutoCloseable {
                 ? VirtualThreads.newThreadPerTaskExecutor("jupiter-provider-virtual-")
                 : builder.executor;
         SerializerSet serializerSet = SerializerSet.of(builder.allowList, builder.readLimits);
-        this.catalog = new ServiceCatalog(builder.serializers, serializerSet);
+        this.catalog = new ServiceCatalog(builder.serializers, serializerSet, builder.streamWindowBytes);
         ServerRuntime.Security security = new ServerRuntime.Security(builder.callerIdentifier,
                 builder.tokenAuthenticator, builder.authorizer, builder.callerTokenTimeoutMillis,
                 builder.refusalLogIntervalMillis, catalog.refusalReasons());

@@ -1,6 +1,5 @@
 package io.jupiter.protocol.http;
 
-import io.jupiter.common.config.JupiterSettings;
 import io.jupiter.rpc.protocol.ServiceCatalog;
 import io.jupiter.transport.TransportConfig;
 import io.jupiter.transport.netty.NettyPortProtocol;
@@ -38,8 +37,6 @@ final class InteropProtocol implements NettyPortProtocol {
     private final MethodLookup lookup;
     private final ProtobufMethods protobuf = new ProtobufMethods();
     private final Map<String, BuiltInService> builtIns;
-    /** A gRPC server stream's byte window at the provider: as a Jupiter consumer's receiving stream's. */
-    private final long streamWindowBytes = JupiterSettings.STREAM_WINDOW_BYTES.get();
 
     InteropProtocol(ServiceCatalog catalog) {
         this.catalog = catalog;
@@ -87,7 +84,8 @@ final class InteropProtocol implements NettyPortProtocol {
         if (prefix(firstBytes, HTTP2_PREFACE) == Detection.MATCH) {
             GrpcHandler.install(pipeline, beforeName, config, lookup,
                     new RequestFrames(catalog, "grpc"), protobuf, builtIns,
-                    new ConnectionRefusals(catalog.refusalReasons()), jsonExchange(config), streamWindowBytes);
+                    new ConnectionRefusals(catalog.refusalReasons()), jsonExchange(config),
+                    catalog.streamWindowBytes());
             return;
         }
         pipeline.addBefore(beforeName, "http-codec", new HttpServerCodec());

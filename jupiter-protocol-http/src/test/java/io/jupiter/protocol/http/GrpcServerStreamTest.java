@@ -71,7 +71,11 @@ class GrpcServerStreamTest {
 
     @BeforeEach
     void start() {
-        server = JupiterServer.builder().host("127.0.0.1").port(0).protocols(HttpProtocols.httpAndGrpc()).build();
+        start(JupiterServer.builder());
+    }
+
+    private void start(JupiterServer.Builder builder) {
+        server = builder.host("127.0.0.1").port(0).protocols(HttpProtocols.httpAndGrpc()).build();
         server.register(ticker, Ticker.class);
         channel = NettyChannelBuilder.forAddress("127.0.0.1", server.start().getPort()).usePlaintext()
                 .flowControlWindow(CLIENT_WINDOW).build();
@@ -133,13 +137,31 @@ class GrpcServerStreamTest {
     }
 
     /**
+     * The server's own stream window ({@code JupiterServer.Builder.streamWindowBytes}, 64 KiB here) bounds what it
+     * holds for a gRPC client as it does for a Jupiter consumer: with the 1 MiB default instead, the producer got
+     * about 2.1 MB out against this bound's 1.2 MB.
+     */
+    @Test
+    void theServersOwnStreamWindowBoundsWhatItHolds() throws Exception {
+        int window = 64 * 1024;
+        stop();
+        start(JupiterServer.builder().streamWindowBytes(window));
+        long held = heldByAClientThatStopsReading(FLOOD, ticker.flooded, ticker.floodEnded);
+        assertThat(held * TickerImpl.FLOOD_MESSAGE_BYTES).as("bytes the producer sent while the client read one")
+                .isBetween(1L, heldBytesBound(TickerImpl.FLOOD_MESSAGE_BYTES, window));
+    }
+
+    /**
      * What a client that read one message may leave on its way: its window, the server's stream window (written, not
      * on the socket), the provider's stream buffer, and a few messages (the one the client read, one past the
      * window, the one in send).
      */
     private static long heldBytesBound(int messageBytes) {
-        return CLIENT_WINDOW + JupiterSettings.STREAM_WINDOW_BYTES.get() + StreamOptions.DEFAULT_BUFFER_BYTES
-                + 4L * messageBytes;
+        return heldBytesBound(messageBytes, JupiterSettings.STREAM_WINDOW_BYTES.get());
+    }
+
+    private static long heldBytesBound(int messageBytes, long streamWindowBytes) {
+        return CLIENT_WINDOW + streamWindowBytes + StreamOptions.DEFAULT_BUFFER_BYTES + 4L * messageBytes;
     }
 
     /**

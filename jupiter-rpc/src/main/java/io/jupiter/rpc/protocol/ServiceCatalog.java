@@ -1,6 +1,7 @@
 package io.jupiter.rpc.protocol;
 
 import io.jupiter.common.Requires;
+import io.jupiter.common.config.JupiterSettings;
 import io.jupiter.rpc.ServiceKey;
 import io.jupiter.serialization.ReadLimits;
 import io.jupiter.serialization.SerializerSet;
@@ -29,15 +30,25 @@ public final class ServiceCatalog {
     private final Set<SerializerType> serializers;
     private final SerializerSet serializerSet;
     private final RefusalReasons refusalReasons = new RefusalReasons();
+    private final int streamWindowBytes;
 
     /**
      * A catalog of a server accepting {@code serializers}, reading with {@code serializerSet} (its allow-list and
-     * limits), with no service yet.
+     * limits), with the default stream window ({@code streamWindowBytes}) and no service yet.
      */
     public ServiceCatalog(Set<SerializerType> serializers, SerializerSet serializerSet) {
+        this(serializers, serializerSet, JupiterSettings.STREAM_WINDOW_BYTES.get());
+    }
+
+    /**
+     * A catalog of a server accepting {@code serializers}, reading with {@code serializerSet}, whose streams hold
+     * {@code streamWindowBytes} each ({@code JupiterServer.Builder.streamWindowBytes}), with no service yet.
+     */
+    public ServiceCatalog(Set<SerializerType> serializers, SerializerSet serializerSet, int streamWindowBytes) {
         Requires.argument(!serializers.isEmpty(), "serializers: none (expected: at least one)");
         this.serializers = Set.copyOf(serializers);
         this.serializerSet = Requires.notNull(serializerSet, "serializerSet");
+        this.streamWindowBytes = JupiterSettings.STREAM_WINDOW_BYTES.check(streamWindowBytes);
     }
 
     /** Adds a registered service (the server does this as it registers one). */
@@ -71,6 +82,14 @@ public final class ServiceCatalog {
      */
     public SerializerSet serializerSet() {
         return serializerSet;
+    }
+
+    /**
+     * The server's byte window of one stream ({@code JupiterServer.Builder.streamWindowBytes}): a foreign protocol
+     * holds at most about this much of a server stream's messages written and not yet on its socket.
+     */
+    public int streamWindowBytes() {
+        return streamWindowBytes;
     }
 
     /**
