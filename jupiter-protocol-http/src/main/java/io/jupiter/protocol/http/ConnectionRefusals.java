@@ -3,8 +3,6 @@ package io.jupiter.protocol.http;
 import io.jupiter.rpc.protocol.RefusalReason;
 import io.jupiter.rpc.protocol.RefusalReasons;
 import io.jupiter.transport.Connection;
-import io.jupiter.transport.netty.internal.NettyConnection;
-import io.netty.channel.Channel;
 
 /**
  * Why the provider refused requests of one HTTP or gRPC connection, as it noted it
@@ -15,27 +13,26 @@ import io.netty.channel.Channel;
 final class ConnectionRefusals {
 
     private final RefusalReasons reasons;
-    /** The provider's view of the channel (the one its stages see); {@code null} until watched. */
-    private Connection connection;
+    /** The provider's view of the channel (the one its stages see). */
+    private final Connection connection;
     private RefusalReasons.Watch watch;
 
-    ConnectionRefusals(RefusalReasons reasons) {
+    ConnectionRefusals(RefusalReasons reasons, Connection connection) {
         this.reasons = reasons;
+        this.connection = connection;
     }
 
-    /** Starts watching {@code channel}'s refusals (its handler was added). */
-    void watch(Channel channel) {
+    /** Starts watching the connection's refusals (its handler was added). */
+    void watch() {
         if (watch == null) {
-            connection = NettyConnection.of(channel);
             watch = reasons.watch(connection);
         }
     }
 
     /** Stops watching (its handler was removed, as when the channel closes). */
     void forget() {
-        if (connection != null) {
+        if (watch != null) {
             reasons.forget(connection);
-            connection = null;
             watch = null;
         }
     }

@@ -192,7 +192,7 @@ final class GrpcHandler extends ChannelDuplexHandler {
 
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
-        refusals.watch(ctx.channel());
+        refusals.watch();
     }
 
     @Override

@@ -67,7 +67,7 @@ final class HttpJsonHandler extends ChannelDuplexHandler {
 
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
-        refusals.watch(ctx.channel());
+        refusals.watch();
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.jupiter.protocol.http;
 
 import io.jupiter.rpc.protocol.ServiceCatalog;
+import io.jupiter.transport.Connection;
 import io.jupiter.transport.TransportConfig;
 import io.jupiter.transport.netty.NettyPortProtocol;
 import io.netty.buffer.ByteBuf;
@@ -80,18 +81,19 @@ final class InteropProtocol implements NettyPortProtocol {
     }
 
     @Override
-    public void install(ChannelPipeline pipeline, String beforeName, TransportConfig config, ByteBuf firstBytes) {
+    public void install(ChannelPipeline pipeline, String beforeName, TransportConfig config, ByteBuf firstBytes,
+                        Connection connection) {
         if (prefix(firstBytes, HTTP2_PREFACE) == Detection.MATCH) {
             GrpcHandler.install(pipeline, beforeName, config, lookup,
                     new RequestFrames(catalog, "grpc"), protobuf, builtIns,
-                    new ConnectionRefusals(catalog.refusalReasons()), jsonExchange(config),
+                    new ConnectionRefusals(catalog.refusalReasons(), connection), jsonExchange(config),
                     catalog.streamWindowBytes());
             return;
         }
         pipeline.addBefore(beforeName, "http-codec", new HttpServerCodec());
         pipeline.addBefore(beforeName, "http-aggregator", new HttpObjectAggregator(config.maxBodySize()));
         pipeline.addBefore(beforeName, "http-json", new HttpJsonHandler(jsonExchange(config), new CallerTokens(config),
-                new ConnectionRefusals(catalog.refusalReasons())));
+                new ConnectionRefusals(catalog.refusalReasons(), connection)));
     }
 
     /** HTTP/JSON calls of one connection, over HTTP/1.1 or HTTP/2 (the same app name, limits and JSON rules). */

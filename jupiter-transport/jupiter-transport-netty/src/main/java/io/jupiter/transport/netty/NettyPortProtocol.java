@@ -1,5 +1,6 @@
 package io.jupiter.transport.netty;
 
+import io.jupiter.transport.Connection;
 import io.jupiter.transport.PortProtocol;
 import io.jupiter.transport.TransportConfig;
 import io.netty.buffer.ByteBuf;
@@ -25,8 +26,12 @@ public interface NettyPortProtocol extends PortProtocol {
      * connection configured by {@code config} (its body cap applies to this protocol's messages too). Runs on the
      * connection's IO thread, before {@code firstBytes} (those {@link #detect} matched; not to be consumed or
      * released here) are handed on to the first handler installed.
+     *
+     * @param connection the connection of {@code pipeline}'s channel as the dispatcher hands it to the
+     *                   {@link io.jupiter.transport.FrameHandler} with each frame (the one the server's stages see)
      */
-    void install(ChannelPipeline pipeline, String beforeName, TransportConfig config, ByteBuf firstBytes);
+    void install(ChannelPipeline pipeline, String beforeName, TransportConfig config, ByteBuf firstBytes,
+                 Connection connection);
 
     /**
      * The TLS application protocols (ALPN names, such as {@code "h2"}) a TLS port serving this protocol offers, in

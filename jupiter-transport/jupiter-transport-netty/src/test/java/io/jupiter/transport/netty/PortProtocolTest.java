@@ -63,7 +63,8 @@ class PortProtocolTest {
         }
 
         @Override
-        public void install(ChannelPipeline pipeline, String beforeName, TransportConfig config, ByteBuf firstBytes) {
+        public void install(ChannelPipeline pipeline, String beforeName, TransportConfig config, ByteBuf firstBytes,
+                            Connection connection) {
             pipeline.addBefore(beforeName, "lines", new LineBasedFrameDecoder(1024));
             pipeline.addBefore(beforeName, "line-frames", new ChannelDuplexHandler() {
                 @Override

@@ -56,7 +56,8 @@ final class ProtocolSniffer extends ByteToMessageDecoder {
                     }
                     // What the server wrote meanwhile goes through the protocol's handlers, after their own writes.
                     Runnable replay = hold.openFor(pipeline.context(DISPATCHER));
-                    ((NettyPortProtocol) protocol).install(pipeline, DISPATCHER, config, in);
+                    ((NettyPortProtocol) protocol).install(pipeline, DISPATCHER, config, in,
+                            NettyConnection.of(ctx.channel()));
                     replay.run();
                     pipeline.remove(this);
                     return;
