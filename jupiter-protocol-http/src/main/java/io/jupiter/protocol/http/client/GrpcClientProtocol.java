@@ -11,11 +11,14 @@ import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.rpc.protocol.ClientProtocol;
 import io.jupiter.rpc.protocol.ForeignCall;
 import io.jupiter.transport.ConnectionGroup;
+import io.jupiter.transport.TlsConfig;
+import io.jupiter.transport.TransportException;
+import io.jupiter.transport.netty.ReloadingSslContext;
+import io.jupiter.transport.netty.internal.TlsGate;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
@@ -27,7 +30,6 @@ import io.netty.handler.codec.http2.Http2GoAwayFrame;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2MultiplexHandler;
 import io.netty.handler.codec.http2.Http2Settings;
-import io.netty.util.AttributeKey;
 import io.netty.util.ReferenceCountUtil;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
@@ -35,6 +37,7 @@ import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -42,6 +45,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import javax.net.ssl.SSLException;
 
 /**
  * Calls gRPC servers (grpc-java's, or any language's) from a Jupiter proxy: give it to
@@ -61,8 +65,8 @@ import java.util.function.Function;
  * interface's name by default) and the method named by {@link Builder#methodNames} (the Java name by default).
  * The attempt's timeout goes out as {@code grpc-timeout} and is enforced here too (the stream is reset when it
  * passes); attachments go out as ASCII metadata; a gRPC status comes back in Jupiter's error model
- * ({@link GrpcStatuses}), with the server's {@code grpc-message}. Cleartext HTTP/2 with prior knowledge; one event
- * loop of its own, closed with the client.
+ * ({@link GrpcStatuses}), with the server's {@code grpc-message}. Cleartext HTTP/2 with prior knowledge, or TLS
+ * ({@link Builder#tls}) with {@code h2} chosen by ALPN; one event loop of its own, closed with the client.
  */
 public final class GrpcClientProtocol implements ClientProtocol {
 
@@ -77,13 +81,14 @@ public final class GrpcClientProtocol implements ClientProtocol {
     public static final Function<Method, String> UPPER_CAMEL = m -> Character.toUpperCase(m.getName().charAt(0))
             + m.getName().substring(1);
 
-    static final AttributeKey<GrpcConnectionGroup> GROUP = AttributeKey.valueOf("jupiter.grpc.group");
-
     private final int maxMessageBytes;
     private final int maxStreams;
     private final Function<Method, String> methodNames;
     private final EventLoopGroup loop;
     private final Bootstrap bootstrap;
+    private final Http2Settings settings;
+    /** {@code null}: cleartext. */
+    private final ReloadingSslContext tls;
     private final Map<Method, Parser<?>> responseParsers = new ConcurrentHashMap<>();
 
     private GrpcClientProtocol(Builder builder) {
@@ -93,20 +98,30 @@ public final class GrpcClientProtocol implements ClientProtocol {
         this.loop = new MultiThreadIoEventLoopGroup(builder.ioThreads,
                 new NamedThreadFactory("jupiter-grpc-client", true),
                 NioIoHandler.newFactory());
-        Http2Settings settings = Http2Settings.defaultSettings().pushEnabled(false)
+        this.settings = Http2Settings.defaultSettings().pushEnabled(false)
                 .maxHeaderListSize(builder.maxHeaderListBytes);
         this.bootstrap = new Bootstrap().group(loop).channel(NioSocketChannel.class)
                 .option(ChannelOption.TCP_NODELAY, true)
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, builder.connectTimeoutMillis)
-                .handler(new ChannelInitializer<Channel>() {
-                    @Override
-                    protected void initChannel(Channel channel) {
-                        channel.pipeline().addLast(
-                                Http2FrameCodecBuilder.forClient().initialSettings(settings).build(),
-                                new Http2MultiplexHandler(new ChannelInboundHandlerAdapter()),
-                                new ConnectionEvents());
-                    }
-                });
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, builder.connectTimeoutMillis);
+        try {
+            this.tls = builder.tls == null ? null : ReloadingSslContext.forClient(builder.tls,
+                    List.of(GrpcTlsCheck.H2));
+        } catch (RuntimeException e) {
+            loop.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+            throw e;
+        }
+    }
+
+    /** The handlers of a connection to {@code server}: TLS (when configured), then HTTP/2 and the events. */
+    private void addHandlers(Channel channel, GrpcConnectionGroup group, InetSocketAddress server) {
+        if (tls != null) {
+            tls.addTo(channel.pipeline(), server, null);
+            channel.pipeline().addLast(new GrpcTlsCheck(group));
+        }
+        channel.pipeline().addLast(
+                Http2FrameCodecBuilder.forClient().initialSettings(settings).build(),
+                new Http2MultiplexHandler(new ChannelInboundHandlerAdapter()),
+                new ConnectionEvents(group));
     }
 
     public static Builder builder() {
@@ -157,7 +172,9 @@ public final class GrpcClientProtocol implements ClientProtocol {
     @Override
     public ConnectionGroup connect(SocketAddress address, int connections) {
         Requires.argument(address instanceof InetSocketAddress, "gRPC servers are called over TCP: " + address);
-        return new GrpcConnectionGroup(address, bootstrap, Math.max(1, connections), maxStreams, maxMessageBytes);
+        InetSocketAddress server = (InetSocketAddress) address;
+        return new GrpcConnectionGroup(address, bootstrap, (channel, group) -> addHandlers(channel, group, server),
+                Math.max(1, connections), maxStreams, maxMessageBytes);
     }
 
     @Override
@@ -182,9 +199,12 @@ public final class GrpcClientProtocol implements ClientProtocol {
             }
             GrpcConnection connection = ((GrpcConnectionGroup) group).next();
             if (connection == null) {
-                throw new RequestNotSentException(where + ": no open connection", null);
+                TransportException failure = group.handshakeFailure();
+                throw new RequestNotSentException(where + ": no open connection"
+                        + (failure == null ? "" : " (" + failure.getMessage() + ")"), failure);
             }
-            Http2Headers headers = headers(path, (InetSocketAddress) group.address(), call);
+            Http2Headers headers = headers(tls == null ? "http" : "https", path, (InetSocketAddress) group.address(),
+                    call);
             connection.start(new UnaryCall(headers, message.toByteArray(), parser, maxMessageBytes,
                     call.timeoutMillis(), where, result), where);
         } catch (RpcException e) {
@@ -193,9 +213,9 @@ public final class GrpcClientProtocol implements ClientProtocol {
         return result;
     }
 
-    private static Http2Headers headers(String path, InetSocketAddress server, ForeignCall call) {
+    private static Http2Headers headers(String scheme, String path, InetSocketAddress server, ForeignCall call) {
         Http2Headers headers = new DefaultHttp2Headers()
-                .method("POST").scheme("http").path(path)
+                .method("POST").scheme(scheme).path(path)
                 .authority(server.getHostString() + ":" + server.getPort())
                 .set("content-type", "application/grpc")
                 .set("te", "trailers")
@@ -248,19 +268,34 @@ public final class GrpcClientProtocol implements ClientProtocol {
     @Override
     public void close() {
         loop.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        if (tls != null) {
+            tls.close();
+        }
     }
 
-    /** What the connection hears beside its streams: a GOAWAY replaces it; the rest is dropped. */
+    /**
+     * What the connection hears beside its streams: it is ready for calls once active (with TLS: once the handshake
+     * succeeded and h2 was chosen); a GOAWAY replaces it; the rest is dropped.
+     */
     private static final class ConnectionEvents extends ChannelInboundHandlerAdapter {
+
+        private final GrpcConnectionGroup group;
+
+        ConnectionEvents(GrpcConnectionGroup group) {
+            this.group = group;
+        }
+
+        @Override
+        public void channelActive(ChannelHandlerContext ctx) {
+            group.ready(ctx.channel());
+            ctx.fireChannelActive();
+        }
 
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
             try {
                 if (msg instanceof Http2GoAwayFrame) {
-                    GrpcConnectionGroup group = ctx.channel().attr(GROUP).get();
-                    if (group != null) {
-                        group.goingAway(ctx.channel());
-                    }
+                    group.goingAway(ctx.channel());
                 }
             } finally {
                 ReferenceCountUtil.release(msg);
@@ -269,7 +304,26 @@ public final class GrpcClientProtocol implements ClientProtocol {
 
         @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            ctx.close(); // a connection error: its calls fail as their streams close, and the group reconnects
+            // A connection error: its calls fail as their streams close (saying why), and the group reconnects.
+            String reason;
+            if (isTls(cause)) {
+                // With TLS 1.3 a server refuses a client certificate after the client's handshake ended.
+                reason = TlsGate.describe(cause);
+                group.handshakeFailed(reason, cause);
+            } else {
+                reason = "connection error: " + cause.getClass().getSimpleName();
+            }
+            ctx.channel().attr(GrpcConnection.CLOSE_REASON).setIfAbsent(reason);
+            ctx.close();
+        }
+
+        private static boolean isTls(Throwable cause) {
+            for (Throwable t = cause; t != null; t = t.getCause() == t ? null : t.getCause()) {
+                if (t instanceof SSLException) {
+                    return true;
+                }
+            }
+            return false;
         }
     }
 
@@ -282,8 +336,22 @@ public final class GrpcClientProtocol implements ClientProtocol {
         private int ioThreads = 1;
         private int connectTimeoutMillis = 3000;
         private Function<Method, String> methodNames = Method::getName;
+        private TlsConfig tls;
 
         private Builder() {
+        }
+
+        /**
+         * Calls the servers over TLS ({@code https}), offering {@code h2} by ALPN and refusing a server that does not
+         * select it; default none (cleartext HTTP/2 with prior knowledge). The configuration is the transport's own:
+         * {@link TlsConfig#trust} the CAs the servers' certificates must chain to (the JDK's by default),
+         * {@link TlsConfig#keyPair} a client certificate for servers that require one (mutual TLS), and
+         * {@link TlsConfig#verifyHostname} (on by default) that the certificate names the host of the address called.
+         * Its files are read when the protocol is built, and again for new connections when they change.
+         */
+        public Builder tls(TlsConfig config) {
+            this.tls = Requires.notNull(config, "tls");
+            return this;
         }
 
         /** The largest request or response message, in bytes; default {@value #DEFAULT_MAX_MESSAGE_BYTES}. */

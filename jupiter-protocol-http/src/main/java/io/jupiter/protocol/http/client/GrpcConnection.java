@@ -6,6 +6,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.handler.codec.http2.Http2StreamChannelBootstrap;
+import io.netty.util.AttributeKey;
 import java.net.SocketAddress;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -16,6 +17,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * accounting (its address, whether it is open); it carries gRPC calls, not 1.3.1 frames, so it writes no frame.
  */
 final class GrpcConnection implements Connection {
+
+    /** Why a connection closed on an error (a TLS alert, a protocol error), for the calls it ends. */
+    static final AttributeKey<String> CLOSE_REASON = AttributeKey.valueOf("jupiter.grpc.close.reason");
 
     private final Channel channel;
     private final int maxStreams;
@@ -52,9 +56,15 @@ final class GrpcConnection implements Connection {
         new Http2StreamChannelBootstrap(channel).handler(call).open().addListener(opened -> {
             if (!opened.isSuccess()) {
                 call.fail(new RequestNotSentException(where + ": no stream on the connection to " + remoteAddress()
-                        + ": " + opened.cause(), opened.cause()));
+                        + ": " + opened.cause() + closeReason(channel), opened.cause()));
             }
         });
+    }
+
+    /** {@code " (why)"} when {@code connection} closed on an error, else empty. */
+    static String closeReason(Channel connection) {
+        String reason = connection == null ? null : connection.attr(CLOSE_REASON).get();
+        return reason == null ? "" : " (" + reason + ")";
     }
 
     private void streamEnded() {

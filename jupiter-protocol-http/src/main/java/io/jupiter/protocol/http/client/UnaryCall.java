@@ -215,7 +215,8 @@ final class UnaryCall extends ChannelInboundHandlerAdapter {
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
         fail(new ConnectionException(StatusTable.CLIENT_ERROR.status(), where + ": the stream closed before its"
-                + " answer (the connection closed or the server reset it)"));
+                + " answer (the connection closed or the server reset it)"
+                + GrpcConnection.closeReason(ctx.channel().parent())));
         ctx.fireChannelInactive();
     }
 

@@ -17,6 +17,7 @@ import io.grpc.ServerInterceptors;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.netty.shaded.io.netty.handler.ssl.SslContext;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.ServerCalls;
 import io.grpc.stub.StreamObserver;
@@ -55,6 +56,11 @@ final class EchoServer implements AutoCloseable {
 
     /** @param slowEcho whether {@code Echo} never answers (a server stuck on that method) */
     EchoServer(String name, boolean slowEcho) throws IOException {
+        this(name, slowEcho, null);
+    }
+
+    /** @param tls the server's TLS ({@code GrpcSslContexts.forServer(...)}), or {@code null} for cleartext */
+    EchoServer(String name, boolean slowEcho, SslContext tls) throws IOException {
         this.name = name;
         this.slowEcho = slowEcho;
         ServerServiceDefinition echo = ServerServiceDefinition.builder(SERVICE)
@@ -92,8 +98,12 @@ final class EchoServer implements AutoCloseable {
                 return Contexts.interceptCall(Context.current().withValue(TENANT, value), call, headers, next);
             }
         };
-        this.server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0)).directExecutor()
-                .addService(ServerInterceptors.intercept(echo, tenant)).build();
+        NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
+                .directExecutor().addService(ServerInterceptors.intercept(echo, tenant));
+        if (tls != null) {
+            builder.sslContext(tls);
+        }
+        this.server = builder.build();
         try {
             server.start();
         } catch (IOException e) {
