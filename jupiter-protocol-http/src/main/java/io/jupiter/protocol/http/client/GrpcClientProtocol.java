@@ -25,6 +25,8 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
+import io.netty.handler.codec.http2.DefaultHttp2WindowUpdateFrame;
+import io.netty.handler.codec.http2.Http2CodecUtil;
 import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
 import io.netty.handler.codec.http2.Http2GoAwayFrame;
 import io.netty.handler.codec.http2.Http2Headers;
@@ -40,9 +42,11 @@ import java.net.SocketAddress;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import javax.net.ssl.SSLException;
@@ -90,6 +94,8 @@ public final class GrpcClientProtocol implements ClientProtocol {
     /** {@code null}: cleartext. */
     private final ReloadingSslContext tls;
     private final Map<Method, Parser<?>> responseParsers = new ConcurrentHashMap<>();
+    /** The methods that are server streams ({@code Flow.Publisher<R> m(Q)}). */
+    private final Set<Method> serverStreams = ConcurrentHashMap.newKeySet();
 
     private GrpcClientProtocol(Builder builder) {
         this.maxMessageBytes = builder.maxMessageBytes;
@@ -121,7 +127,17 @@ public final class GrpcClientProtocol implements ClientProtocol {
         channel.pipeline().addLast(
                 Http2FrameCodecBuilder.forClient().initialSettings(settings).build(),
                 new Http2MultiplexHandler(new ChannelInboundHandlerAdapter()),
-                new ConnectionEvents(group));
+                new ConnectionEvents(group, connectionWindowIncrement()));
+    }
+
+    /**
+     * What the connection's flow-control window grows by at its start: to every stream's window at once
+     * ({@code maxStreams} x the stream window), so that streams whose subscribers stopped asking (each holding at
+     * most its own window) never stall the connection's other calls.
+     */
+    private int connectionWindowIncrement() {
+        long window = (long) maxStreams * Http2CodecUtil.DEFAULT_WINDOW_SIZE;
+        return (int) Math.min(Http2CodecUtil.MAX_INITIAL_WINDOW_SIZE, window) - Http2CodecUtil.DEFAULT_WINDOW_SIZE;
     }
 
     public static Builder builder() {
@@ -134,24 +150,39 @@ public final class GrpcClientProtocol implements ClientProtocol {
             if (!Modifier.isAbstract(method.getModifiers())) {
                 continue;
             }
+            String name = serviceInterface.getSimpleName() + "." + method.getName();
+            for (Class<?> parameter : method.getParameterTypes()) {
+                if (parameter == Flow.Publisher.class) {
+                    throw new IllegalArgumentException(name + " cannot be called over gRPC: client and bidirectional"
+                            + " streams (a Flow.Publisher parameter) are not supported by GrpcClientProtocol yet;"
+                            + " unary calls and server streams are");
+                }
+            }
             Class<?> request = method.getParameterCount() == 1 ? method.getParameterTypes()[0] : null;
             Class<?> response = responseType(method);
             if (request == null || !Message.class.isAssignableFrom(request) || response == null) {
-                throw new IllegalArgumentException(serviceInterface.getSimpleName() + "." + method.getName()
-                        + " cannot be called over gRPC: expected R m(Q) or CompletableFuture<R> m(Q) with protobuf"
-                        + " messages Q and R (unary calls only)");
+                throw new IllegalArgumentException(name + " cannot be called over gRPC: expected R m(Q),"
+                        + " CompletableFuture<R> m(Q) or Flow.Publisher<R> m(Q) (a server stream) with protobuf"
+                        + " messages Q and R");
             }
             responseParsers.computeIfAbsent(method, m -> prototype(response).getParserForType());
+            if (method.getReturnType() == Flow.Publisher.class) {
+                serverStreams.add(method);
+            }
         }
     }
 
-    /** {@code R} of {@code R m(Q)} or {@code CompletableFuture<R> m(Q)} when a protobuf message; else {@code null}. */
+    /**
+     * {@code R} of {@code R m(Q)}, {@code CompletableFuture<R> m(Q)} or {@code Flow.Publisher<R> m(Q)} when a protobuf
+     * message; else {@code null}.
+     */
     private static Class<?> responseType(Method method) {
         Class<?> returned = method.getReturnType();
         if (Message.class.isAssignableFrom(returned)) {
             return returned;
         }
-        if (returned == CompletableFuture.class || returned == CompletionStage.class) {
+        if (returned == CompletableFuture.class || returned == CompletionStage.class
+                || returned == Flow.Publisher.class) {
             Type type = method.getGenericReturnType();
             if (type instanceof ParameterizedType p && p.getActualTypeArguments()[0] instanceof Class<?> c
                     && Message.class.isAssignableFrom(c)) {
@@ -205,6 +236,12 @@ public final class GrpcClientProtocol implements ClientProtocol {
             }
             Http2Headers headers = headers(tls == null ? "http" : "https", path, (InetSocketAddress) group.address(),
                     call);
+            if (serverStreams.contains(call.method())) {
+                // The attempt's answer is the stream, not started: it opens when subscribed.
+                result.complete(new ServerStream(connection, headers, message.toByteArray(), parser, maxMessageBytes,
+                        call.timeoutMillis(), where, call.callbackExecutor()));
+                return result;
+            }
             connection.start(new UnaryCall(headers, message.toByteArray(), parser, maxMessageBytes,
                     call.timeoutMillis(), where, result), where);
         } catch (RpcException e) {
@@ -281,12 +318,18 @@ public final class GrpcClientProtocol implements ClientProtocol {
 
         private final GrpcConnectionGroup group;
 
-        ConnectionEvents(GrpcConnectionGroup group) {
+        private final int windowIncrement;
+
+        ConnectionEvents(GrpcConnectionGroup group, int windowIncrement) {
             this.group = group;
+            this.windowIncrement = windowIncrement;
         }
 
         @Override
         public void channelActive(ChannelHandlerContext ctx) {
+            if (windowIncrement > 0) {
+                ctx.writeAndFlush(new DefaultHttp2WindowUpdateFrame(windowIncrement)); // the connection's window
+            }
             group.ready(ctx.channel());
             ctx.fireChannelActive();
         }

@@ -28,7 +28,9 @@ import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongFunction;
 
 /** grpc-java's own server (Netty, direct executor) serving {@code test.Echo} on 127.0.0.1, port 0. */
 final class EchoServer implements AutoCloseable {
@@ -42,6 +44,10 @@ final class EchoServer implements AutoCloseable {
     final AtomicInteger calls = new AtomicInteger();
     /** Calls the client reset before they were answered. */
     final AtomicInteger cancelled = new AtomicInteger();
+    /** Messages the server streams ({@code Count}, {@code Flood}, {@code FailAfter}) handed to grpc-java. */
+    final AtomicInteger streamed = new AtomicInteger();
+    /** Whether a stream's {@code isReady()} went false (the client's flow control held it back). */
+    final AtomicBoolean heldBack = new AtomicBoolean();
     /** Whether {@code Echo} never answers either. */
     private final boolean slowEcho;
     /** The deadline each call arrived with, in milliseconds left ({@code -1}: none). */
@@ -82,6 +88,16 @@ final class EchoServer implements AutoCloseable {
                             out.onNext(StringValue.of("b".repeat((int) bytes.getValue())));
                             out.onCompleted();
                         }))
+                .addMethod(stream("Count", Int64Value.parser()), ServerCalls.asyncServerStreamingCall(
+                        (Int64Value n, StreamObserver<Int64Value> out) ->
+                                stream(n.getValue(), i -> Int64Value.of(i + 1), null, out)))
+                .addMethod(stream("Flood", StringValue.parser()), ServerCalls.asyncServerStreamingCall(
+                        (Int64Value n, StreamObserver<StringValue> out) ->
+                                stream(n.getValue(), i -> StringValue.of("f".repeat(1024)), null, out)))
+                .addMethod(stream("FailAfter", Int64Value.parser()), ServerCalls.asyncServerStreamingCall(
+                        (Int64Value n, StreamObserver<Int64Value> out) -> stream(n.getValue(),
+                                i -> Int64Value.of(i + 1), Status.NOT_FOUND.withDescription("gone after "
+                                        + n.getValue()), out)))
                 .addMethod(method("Hang", Int64Value.parser()), ServerCalls.asyncUnaryCall(
                         (Int64Value ignored, StreamObserver<Int64Value> out) -> {
                             calls.incrementAndGet();
@@ -123,6 +139,37 @@ final class EchoServer implements AutoCloseable {
         out.onCompleted();
     }
 
+    /**
+     * Streams {@code count} messages as grpc-java's flow control allows (only while {@code isReady()}), then ends
+     * with OK or {@code end}.
+     */
+    private <T> void stream(long count, LongFunction<T> message, Status end, StreamObserver<T> out) {
+        calls.incrementAndGet();
+        ServerCallStreamObserver<T> call = (ServerCallStreamObserver<T>) out;
+        call.setOnCancelHandler(cancelled::incrementAndGet);
+        long[] next = {0};
+        Runnable send = () -> {
+            while (next[0] < count && !call.isCancelled()) {
+                if (!call.isReady()) {
+                    heldBack.set(true);
+                    return;
+                }
+                call.onNext(message.apply(next[0]++));
+                streamed.incrementAndGet();
+            }
+            if (next[0] == count && !call.isCancelled()) {
+                next[0]++;
+                if (end == null) {
+                    call.onCompleted();
+                } else {
+                    call.onError(end.asRuntimeException());
+                }
+            }
+        };
+        call.setOnReadyHandler(send);
+        send.run();
+    }
+
     private void hang(StreamObserver<?> out) {
         ((ServerCallStreamObserver<?>) out).setOnCancelHandler(cancelled::incrementAndGet);
         hanging.add(out);
@@ -148,6 +195,13 @@ final class EchoServer implements AutoCloseable {
         return MethodDescriptor.<T, T>newBuilder().setType(MethodDescriptor.MethodType.UNARY)
                 .setFullMethodName(MethodDescriptor.generateFullMethodName(SERVICE, name))
                 .setRequestMarshaller(marshaller).setResponseMarshaller(marshaller).build();
+    }
+
+    private static <T extends Message> MethodDescriptor<Int64Value, T> stream(String name, Parser<T> parser) {
+        return MethodDescriptor.<Int64Value, T>newBuilder().setType(MethodDescriptor.MethodType.SERVER_STREAMING)
+                .setFullMethodName(MethodDescriptor.generateFullMethodName(SERVICE, name))
+                .setRequestMarshaller(marshaller(Int64Value.parser())).setResponseMarshaller(marshaller(parser))
+                .build();
     }
 
     private static <T extends Message> MethodDescriptor.Marshaller<T> marshaller(Parser<T> parser) {
