@@ -54,8 +54,8 @@ import javax.net.ssl.SSLException;
 /**
  * Calls gRPC servers (grpc-java's, or any language's) from a Jupiter proxy: give it to
  * {@code ProxyBuilder.protocol(...)} with the servers' addresses, and every call of the proxy is a unary gRPC call
- * under the proxy's own load balancing, cluster strategy (fail-over, hedging), outlier ejection, client throttling,
- * interceptors and metrics.
+ * (or a server stream) under the proxy's own load balancing, cluster strategy (fail-over, hedging), outlier
+ * ejection, client throttling, interceptors and metrics.
  *
  * <pre>{@code
  * GrpcClientProtocol grpc = GrpcClientProtocol.builder().methodNames(GrpcClientProtocol.UPPER_CAMEL).build();
@@ -64,9 +64,11 @@ import javax.net.ssl.SSLException;
  * HelloReply reply = greeter.sayHello(HelloRequest.newBuilder().setName("Ada").build());
  * }</pre>
  *
- * <p>A method is {@code R m(Q)} or {@code CompletableFuture<R> m(Q)} with protobuf messages {@code Q} and {@code R};
- * it calls {@code /{service}/{method}}, the service being the proxy's service name ({@code ProxyBuilder.name}, the
- * interface's name by default) and the method named by {@link Builder#methodNames} (the Java name by default).
+ * <p>A method is {@code R m(Q)} or {@code CompletableFuture<R> m(Q)} with protobuf messages {@code Q} and {@code R},
+ * or {@code Flow.Publisher<R> m(Q)}: a server stream, opened when subscribed and read as its subscriber asks;
+ * client and bidirectional streams are refused when the proxy is built. A call goes to {@code /{service}/{method}},
+ * the service being the proxy's service name ({@code ProxyBuilder.name}, the interface's name by default) and the
+ * method named by {@link Builder#methodNames} (the Java name by default).
  * The attempt's timeout goes out as {@code grpc-timeout} and is enforced here too (the stream is reset when it
  * passes); attachments go out as ASCII metadata; a gRPC status comes back in Jupiter's error model
  * ({@link GrpcStatuses}), with the server's {@code grpc-message}. Cleartext HTTP/2 with prior knowledge, or TLS

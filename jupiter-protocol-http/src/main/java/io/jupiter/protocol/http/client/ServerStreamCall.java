@@ -114,6 +114,7 @@ final class ServerStreamCall extends GrpcCall implements Flow.Subscription {
     @Override
     public void cancel() {
         if (cancelled.compareAndSet(false, true)) {
+            ended.set(true);
             signals.clear();
             finish();
         }
