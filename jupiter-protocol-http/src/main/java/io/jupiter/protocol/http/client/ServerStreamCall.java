@@ -3,7 +3,6 @@ package io.jupiter.protocol.http.client;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Parser;
 import io.jupiter.rpc.exception.ConnectionException;
-import io.jupiter.rpc.exception.RequestNotSentException;
 import io.jupiter.rpc.exception.RpcException;
 import io.jupiter.rpc.internal.StatusTable;
 import io.netty.buffer.ByteBuf;
@@ -11,8 +10,6 @@ import io.netty.buffer.ByteBufInputStream;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.handler.codec.http2.DefaultHttp2DataFrame;
-import io.netty.handler.codec.http2.DefaultHttp2HeadersFrame;
 import io.netty.handler.codec.http2.Http2DataFrame;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2HeadersFrame;
@@ -41,8 +38,6 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class ServerStreamCall extends GrpcCall implements Flow.Subscription {
 
-    /** The flag byte (0: not compressed) and the 4-byte length before each message. */
-    private static final int PREFIX = 5;
     private static final Object COMPLETE = new Object();
 
     private final Http2Headers requestHeaders;
@@ -132,15 +127,7 @@ final class ServerStreamCall extends GrpcCall implements Flow.Subscription {
         deadline = ctx.executor().schedule(() -> fail(StatusTable.exception(StatusTable.SERVER_TIMEOUT.status(),
                 where + ": the stream did not end within " + timeoutMillis + " ms (DEADLINE_EXCEEDED)", null)),
                 timeoutMillis, TimeUnit.MILLISECONDS);
-        ctx.write(new DefaultHttp2HeadersFrame(requestHeaders, false)).addListener(sent -> {
-            if (!sent.isSuccess()) {
-                fail(new RequestNotSentException(where + ": the stream could not be opened: " + sent.cause(),
-                        sent.cause()));
-            }
-        });
-        ByteBuf message = ctx.alloc().buffer(PREFIX + requestMessage.length);
-        message.writeByte(0).writeInt(requestMessage.length).writeBytes(requestMessage);
-        ctx.writeAndFlush(new DefaultHttp2DataFrame(message, true));
+        writeRequest(ctx, requestHeaders, requestMessage, where);
         ctx.read(); // the response headers (and what came with them)
         ctx.fireChannelActive();
     }
@@ -173,15 +160,9 @@ final class ServerStreamCall extends GrpcCall implements Flow.Subscription {
         Http2Headers headers = frame.headers();
         if (!headersSeen) {
             headersSeen = true;
-            CharSequence status = headers.status();
-            if (status == null || !"200".contentEquals(status)) {
-                throw new RpcException(StatusTable.UNKNOWN.status(), where + ": HTTP status " + status
-                        + " (not a gRPC answer)");
-            }
-            CharSequence type = headers.get("content-type");
-            if (type == null || !type.toString().startsWith("application/grpc")) {
-                throw new RpcException(StatusTable.UNKNOWN.status(), where + ": content-type " + type
-                        + " (not a gRPC answer)");
+            RpcException notGrpc = notGrpc(headers, where);
+            if (notGrpc != null) {
+                throw notGrpc;
             }
             if (!frame.isEndStream()) {
                 return;

@@ -3,15 +3,12 @@ package io.jupiter.protocol.http.client;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Parser;
 import io.jupiter.rpc.exception.ConnectionException;
-import io.jupiter.rpc.exception.RequestNotSentException;
 import io.jupiter.rpc.exception.RpcException;
 import io.jupiter.rpc.internal.StatusTable;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufInputStream;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.handler.codec.http2.DefaultHttp2DataFrame;
-import io.netty.handler.codec.http2.DefaultHttp2HeadersFrame;
 import io.netty.handler.codec.http2.Http2DataFrame;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2HeadersFrame;
@@ -29,9 +26,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * timeout. Whatever ends the call closes the stream, which frees its slot on the connection.
  */
 final class UnaryCall extends GrpcCall {
-
-    /** The flag byte (0: not compressed, the only kind sent or read) and the 4-byte length before a message. */
-    private static final int PREFIX = 5;
 
     private final Http2Headers requestHeaders;
     private final byte[] requestMessage;
@@ -78,15 +72,7 @@ final class UnaryCall extends GrpcCall {
         result.whenComplete((value, error) -> ctx.channel().close());
         startNanos = System.nanoTime();
         deadline = ctx.executor().schedule(() -> fail(timedOut()), timeoutMillis, TimeUnit.MILLISECONDS);
-        ctx.write(new DefaultHttp2HeadersFrame(requestHeaders, false)).addListener(sent -> {
-            if (!sent.isSuccess()) {
-                fail(new RequestNotSentException(where + ": the stream could not be opened: " + sent.cause(),
-                        sent.cause()));
-            }
-        });
-        ByteBuf message = ctx.alloc().buffer(PREFIX + requestMessage.length);
-        message.writeByte(0).writeInt(requestMessage.length).writeBytes(requestMessage);
-        ctx.writeAndFlush(new DefaultHttp2DataFrame(message, true));
+        writeRequest(ctx, requestHeaders, requestMessage, where);
         ctx.fireChannelActive();
     }
 
@@ -112,16 +98,9 @@ final class UnaryCall extends GrpcCall {
         Http2Headers headers = frame.headers();
         if (responseHeaders == null) {
             responseHeaders = headers;
-            CharSequence status = headers.status();
-            if (status == null || !"200".contentEquals(status)) {
-                fail(new RpcException(StatusTable.UNKNOWN.status(), where + ": HTTP status " + status
-                        + " (not a gRPC answer)"));
-                return;
-            }
-            CharSequence type = headers.get("content-type");
-            if (type == null || !type.toString().startsWith("application/grpc")) {
-                fail(new RpcException(StatusTable.UNKNOWN.status(), where + ": content-type " + type
-                        + " (not a gRPC answer)"));
+            RpcException notGrpc = notGrpc(headers, where);
+            if (notGrpc != null) {
+                fail(notGrpc);
                 return;
             }
             if (!frame.isEndStream()) {
