@@ -145,6 +145,7 @@ final class EchoServer implements AutoCloseable {
      */
     private <T> void stream(long count, LongFunction<T> message, Status end, StreamObserver<T> out) {
         calls.incrementAndGet();
+        recordDeadline();
         ServerCallStreamObserver<T> call = (ServerCallStreamObserver<T>) out;
         call.setOnCancelHandler(cancelled::incrementAndGet);
         long[] next = {0};

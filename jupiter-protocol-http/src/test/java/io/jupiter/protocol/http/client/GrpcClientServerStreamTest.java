@@ -8,6 +8,7 @@ import com.google.protobuf.StringValue;
 import io.jupiter.common.NamedThreadFactory;
 import io.jupiter.rpc.JupiterClient;
 import io.jupiter.rpc.exception.RemoteServiceException;
+import io.jupiter.rpc.exception.TimeoutException;
 import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.testkit.Await;
 import java.time.Duration;
@@ -110,6 +111,25 @@ class GrpcClientServerStreamTest {
             streams.count(Int64Value.of(3)).subscribe(next);
             next.awaitEnd();
             assertThat(next.values).extracting(Int64Value::getValue).containsExactly(1L, 2L, 3L);
+        }
+    }
+
+    @Test
+    void theTimeoutGoesOutAsGrpcTimeoutAndEndsAStreamThatOutlivesIt() throws Exception {
+        try (EchoServer server = new EchoServer("s");
+             JupiterClient client = JupiterClient.builder().build()) {
+            Streams streams = client.proxy(Streams.class).name(EchoServer.SERVICE)
+                    .protocol(GrpcClientProtocol.builder().methodNames(GrpcClientProtocol.UPPER_CAMEL).build())
+                    .address(server.address()).timeoutMillis(60_000).methodTimeoutMillis("flood", 500).build();
+            Collector<StringValue> collector = new Collector<>(1, 0); // asks one, so the stream never ends
+            streams.flood(Int64Value.of(100_000)).subscribe(collector);
+            collector.awaitEnd();
+            assertThat(collector.values).hasSize(1);
+            assertThat(collector.error.get()).isInstanceOfSatisfying(TimeoutException.class, e -> assertThat(e)
+                    .hasMessageContaining("the stream did not end within 500 ms"));
+            assertThat(server.deadlinesMillis).singleElement()
+                    .satisfies(left -> assertThat(left).isBetween(0L, 500L));
+            Await.until("the server sees the stream end", WAIT, () -> server.cancelled.get() == 1);
         }
     }
 
