@@ -54,7 +54,8 @@ final class ServerStreamCall extends GrpcCall implements Flow.Subscription {
     private final AtomicBoolean ended = new AtomicBoolean();
     private final AtomicBoolean cancelled = new AtomicBoolean();
     private final AtomicBoolean slotFreed = new AtomicBoolean();
-    private Runnable freeSlot = () -> { };
+    /** Frees the stream's slot on its connection; {@code null} until the connection gave the call one. */
+    private volatile Runnable freeSlot;
     private volatile Channel channel;
 
     // Event loop only.
@@ -89,6 +90,9 @@ final class ServerStreamCall extends GrpcCall implements Flow.Subscription {
     @Override
     void onEnd(Runnable free) {
         this.freeSlot = free;
+        if (ended.get()) {
+            freeSlotOnce(); // cancelled before its stream opened (in onSubscribe, say)
+        }
     }
 
     // --- the subscription: any thread ---
@@ -301,8 +305,9 @@ final class ServerStreamCall extends GrpcCall implements Flow.Subscription {
     }
 
     private void freeSlotOnce() {
-        if (slotFreed.compareAndSet(false, true)) {
-            freeSlot.run();
+        Runnable free = freeSlot;
+        if (free != null && slotFreed.compareAndSet(false, true)) {
+            free.run();
         }
     }
 

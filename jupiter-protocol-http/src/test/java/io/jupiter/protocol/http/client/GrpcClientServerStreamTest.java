@@ -134,6 +134,30 @@ class GrpcClientServerStreamTest {
     }
 
     @Test
+    void aStreamCancelledAsItIsSubscribedGivesItsSlotBack() throws Exception {
+        try (EchoServer server = new EchoServer("s");
+             JupiterClient client = JupiterClient.builder().build()) {
+            Streams streams = client.proxy(Streams.class).name(EchoServer.SERVICE)
+                    .protocol(GrpcClientProtocol.builder().methodNames(GrpcClientProtocol.UPPER_CAMEL).maxStreams(2)
+                            .build())
+                    .address(server.address()).timeoutMillis(60_000).build();
+            for (int i = 0; i < 5; i++) { // more than the connection's 2 streams
+                streams.count(Int64Value.of(3)).subscribe(new Collector<>(1, 0) {
+                    @Override
+                    public void onSubscribe(Flow.Subscription s) {
+                        s.cancel();
+                    }
+                });
+            }
+            Collector<Int64Value> next = new Collector<>(Long.MAX_VALUE, 0);
+            streams.count(Int64Value.of(3)).subscribe(next);
+            next.awaitEnd();
+            assertThat(next.error.get()).isNull();
+            assertThat(next.values).extracting(Int64Value::getValue).containsExactly(1L, 2L, 3L);
+        }
+    }
+
+    @Test
     void aPublisherTakesOneSubscriber() throws Exception {
         try (EchoServer server = new EchoServer("s");
              JupiterClient client = JupiterClient.builder().build()) {
@@ -167,7 +191,7 @@ class GrpcClientServerStreamTest {
     }
 
     /** Asks {@code first} messages, then {@code batch} more each time a batch arrived (0: never more). */
-    private static final class Collector<T> implements Flow.Subscriber<T> {
+    private static class Collector<T> implements Flow.Subscriber<T> {
 
         private final long first;
         private final long batch;
