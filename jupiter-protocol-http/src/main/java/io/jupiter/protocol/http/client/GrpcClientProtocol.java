@@ -11,23 +11,27 @@ import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.rpc.protocol.ClientProtocol;
 import io.jupiter.rpc.protocol.ForeignCall;
 import io.jupiter.transport.ConnectionGroup;
+import io.jupiter.transport.TlsConfig;
+import io.jupiter.transport.TransportException;
+import io.jupiter.transport.netty.ReloadingSslContext;
+import io.jupiter.transport.netty.internal.TlsGate;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
+import io.netty.handler.codec.http2.DefaultHttp2WindowUpdateFrame;
+import io.netty.handler.codec.http2.Http2CodecUtil;
 import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
 import io.netty.handler.codec.http2.Http2GoAwayFrame;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2MultiplexHandler;
 import io.netty.handler.codec.http2.Http2Settings;
-import io.netty.util.AttributeKey;
 import io.netty.util.ReferenceCountUtil;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
@@ -35,19 +39,23 @@ import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import javax.net.ssl.SSLException;
 
 /**
  * Calls gRPC servers (grpc-java's, or any language's) from a Jupiter proxy: give it to
  * {@code ProxyBuilder.protocol(...)} with the servers' addresses, and every call of the proxy is a unary gRPC call
- * under the proxy's own load balancing, cluster strategy (fail-over, hedging), outlier ejection, client throttling,
- * interceptors and metrics.
+ * (or a server stream) under the proxy's own load balancing, cluster strategy (fail-over, hedging), outlier
+ * ejection, client throttling, interceptors and metrics.
  *
  * <pre>{@code
  * GrpcClientProtocol grpc = GrpcClientProtocol.builder().methodNames(GrpcClientProtocol.UPPER_CAMEL).build();
@@ -56,13 +64,15 @@ import java.util.function.Function;
  * HelloReply reply = greeter.sayHello(HelloRequest.newBuilder().setName("Ada").build());
  * }</pre>
  *
- * <p>A method is {@code R m(Q)} or {@code CompletableFuture<R> m(Q)} with protobuf messages {@code Q} and {@code R};
- * it calls {@code /{service}/{method}}, the service being the proxy's service name ({@code ProxyBuilder.name}, the
- * interface's name by default) and the method named by {@link Builder#methodNames} (the Java name by default).
+ * <p>A method is {@code R m(Q)} or {@code CompletableFuture<R> m(Q)} with protobuf messages {@code Q} and {@code R},
+ * or {@code Flow.Publisher<R> m(Q)}: a server stream, opened when subscribed and read as its subscriber asks;
+ * client and bidirectional streams are refused when the proxy is built. A call goes to {@code /{service}/{method}},
+ * the service being the proxy's service name ({@code ProxyBuilder.name}, the interface's name by default) and the
+ * method named by {@link Builder#methodNames} (the Java name by default).
  * The attempt's timeout goes out as {@code grpc-timeout} and is enforced here too (the stream is reset when it
  * passes); attachments go out as ASCII metadata; a gRPC status comes back in Jupiter's error model
- * ({@link GrpcStatuses}), with the server's {@code grpc-message}. Cleartext HTTP/2 with prior knowledge; one event
- * loop of its own, closed with the client.
+ * ({@link GrpcStatuses}), with the server's {@code grpc-message}. Cleartext HTTP/2 with prior knowledge, or TLS
+ * ({@link Builder#tls}) with {@code h2} chosen by ALPN; one event loop of its own, closed with the client.
  */
 public final class GrpcClientProtocol implements ClientProtocol {
 
@@ -77,14 +87,17 @@ public final class GrpcClientProtocol implements ClientProtocol {
     public static final Function<Method, String> UPPER_CAMEL = m -> Character.toUpperCase(m.getName().charAt(0))
             + m.getName().substring(1);
 
-    static final AttributeKey<GrpcConnectionGroup> GROUP = AttributeKey.valueOf("jupiter.grpc.group");
-
     private final int maxMessageBytes;
     private final int maxStreams;
     private final Function<Method, String> methodNames;
     private final EventLoopGroup loop;
     private final Bootstrap bootstrap;
+    private final Http2Settings settings;
+    /** {@code null}: cleartext. */
+    private final ReloadingSslContext tls;
     private final Map<Method, Parser<?>> responseParsers = new ConcurrentHashMap<>();
+    /** The methods that are server streams ({@code Flow.Publisher<R> m(Q)}). */
+    private final Set<Method> serverStreams = ConcurrentHashMap.newKeySet();
 
     private GrpcClientProtocol(Builder builder) {
         this.maxMessageBytes = builder.maxMessageBytes;
@@ -93,20 +106,40 @@ public final class GrpcClientProtocol implements ClientProtocol {
         this.loop = new MultiThreadIoEventLoopGroup(builder.ioThreads,
                 new NamedThreadFactory("jupiter-grpc-client", true),
                 NioIoHandler.newFactory());
-        Http2Settings settings = Http2Settings.defaultSettings().pushEnabled(false)
+        this.settings = Http2Settings.defaultSettings().pushEnabled(false)
                 .maxHeaderListSize(builder.maxHeaderListBytes);
         this.bootstrap = new Bootstrap().group(loop).channel(NioSocketChannel.class)
                 .option(ChannelOption.TCP_NODELAY, true)
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, builder.connectTimeoutMillis)
-                .handler(new ChannelInitializer<Channel>() {
-                    @Override
-                    protected void initChannel(Channel channel) {
-                        channel.pipeline().addLast(
-                                Http2FrameCodecBuilder.forClient().initialSettings(settings).build(),
-                                new Http2MultiplexHandler(new ChannelInboundHandlerAdapter()),
-                                new ConnectionEvents());
-                    }
-                });
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, builder.connectTimeoutMillis);
+        try {
+            this.tls = builder.tls == null ? null : ReloadingSslContext.forClient(builder.tls,
+                    List.of(GrpcTlsCheck.H2));
+        } catch (RuntimeException e) {
+            loop.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+            throw e;
+        }
+    }
+
+    /** The handlers of a connection to {@code server}: TLS (when configured), then HTTP/2 and the events. */
+    private void addHandlers(Channel channel, GrpcConnectionGroup group, InetSocketAddress server) {
+        if (tls != null) {
+            tls.addTo(channel.pipeline(), server, null);
+            channel.pipeline().addLast(new GrpcTlsCheck(group));
+        }
+        channel.pipeline().addLast(
+                Http2FrameCodecBuilder.forClient().initialSettings(settings).build(),
+                new Http2MultiplexHandler(new ChannelInboundHandlerAdapter()),
+                new ConnectionEvents(group, connectionWindowIncrement()));
+    }
+
+    /**
+     * What the connection's flow-control window grows by at its start: to every stream's window at once
+     * ({@code maxStreams} x the stream window), so that streams whose subscribers stopped asking (each holding at
+     * most its own window) never stall the connection's other calls.
+     */
+    private int connectionWindowIncrement() {
+        long window = (long) maxStreams * Http2CodecUtil.DEFAULT_WINDOW_SIZE;
+        return (int) Math.min(Http2CodecUtil.MAX_INITIAL_WINDOW_SIZE, window) - Http2CodecUtil.DEFAULT_WINDOW_SIZE;
     }
 
     public static Builder builder() {
@@ -119,24 +152,39 @@ public final class GrpcClientProtocol implements ClientProtocol {
             if (!Modifier.isAbstract(method.getModifiers())) {
                 continue;
             }
+            String name = serviceInterface.getSimpleName() + "." + method.getName();
+            for (Class<?> parameter : method.getParameterTypes()) {
+                if (parameter == Flow.Publisher.class) {
+                    throw new IllegalArgumentException(name + " cannot be called over gRPC: client and bidirectional"
+                            + " streams (a Flow.Publisher parameter) are not supported by GrpcClientProtocol yet;"
+                            + " unary calls and server streams are");
+                }
+            }
             Class<?> request = method.getParameterCount() == 1 ? method.getParameterTypes()[0] : null;
             Class<?> response = responseType(method);
             if (request == null || !Message.class.isAssignableFrom(request) || response == null) {
-                throw new IllegalArgumentException(serviceInterface.getSimpleName() + "." + method.getName()
-                        + " cannot be called over gRPC: expected R m(Q) or CompletableFuture<R> m(Q) with protobuf"
-                        + " messages Q and R (unary calls only)");
+                throw new IllegalArgumentException(name + " cannot be called over gRPC: expected R m(Q),"
+                        + " CompletableFuture<R> m(Q) or Flow.Publisher<R> m(Q) (a server stream) with protobuf"
+                        + " messages Q and R");
             }
             responseParsers.computeIfAbsent(method, m -> prototype(response).getParserForType());
+            if (method.getReturnType() == Flow.Publisher.class) {
+                serverStreams.add(method);
+            }
         }
     }
 
-    /** {@code R} of {@code R m(Q)} or {@code CompletableFuture<R> m(Q)} when a protobuf message; else {@code null}. */
+    /**
+     * {@code R} of {@code R m(Q)}, {@code CompletableFuture<R> m(Q)} or {@code Flow.Publisher<R> m(Q)} when a protobuf
+     * message; else {@code null}.
+     */
     private static Class<?> responseType(Method method) {
         Class<?> returned = method.getReturnType();
         if (Message.class.isAssignableFrom(returned)) {
             return returned;
         }
-        if (returned == CompletableFuture.class || returned == CompletionStage.class) {
+        if (returned == CompletableFuture.class || returned == CompletionStage.class
+                || returned == Flow.Publisher.class) {
             Type type = method.getGenericReturnType();
             if (type instanceof ParameterizedType p && p.getActualTypeArguments()[0] instanceof Class<?> c
                     && Message.class.isAssignableFrom(c)) {
@@ -157,7 +205,9 @@ public final class GrpcClientProtocol implements ClientProtocol {
     @Override
     public ConnectionGroup connect(SocketAddress address, int connections) {
         Requires.argument(address instanceof InetSocketAddress, "gRPC servers are called over TCP: " + address);
-        return new GrpcConnectionGroup(address, bootstrap, Math.max(1, connections), maxStreams, maxMessageBytes);
+        InetSocketAddress server = (InetSocketAddress) address;
+        return new GrpcConnectionGroup(address, bootstrap, (channel, group) -> addHandlers(channel, group, server),
+                Math.max(1, connections), maxStreams, maxMessageBytes);
     }
 
     @Override
@@ -182,9 +232,18 @@ public final class GrpcClientProtocol implements ClientProtocol {
             }
             GrpcConnection connection = ((GrpcConnectionGroup) group).next();
             if (connection == null) {
-                throw new RequestNotSentException(where + ": no open connection", null);
+                TransportException failure = group.handshakeFailure();
+                throw new RequestNotSentException(where + ": no open connection"
+                        + (failure == null ? "" : " (" + failure.getMessage() + ")"), failure);
             }
-            Http2Headers headers = headers(path, (InetSocketAddress) group.address(), call);
+            Http2Headers headers = headers(tls == null ? "http" : "https", path, (InetSocketAddress) group.address(),
+                    call);
+            if (serverStreams.contains(call.method())) {
+                // The attempt's answer is the stream, not started: it opens when subscribed.
+                result.complete(new ServerStream(connection, headers, message.toByteArray(), parser, maxMessageBytes,
+                        call.timeoutMillis(), where, call.callbackExecutor()));
+                return result;
+            }
             connection.start(new UnaryCall(headers, message.toByteArray(), parser, maxMessageBytes,
                     call.timeoutMillis(), where, result), where);
         } catch (RpcException e) {
@@ -193,9 +252,9 @@ public final class GrpcClientProtocol implements ClientProtocol {
         return result;
     }
 
-    private static Http2Headers headers(String path, InetSocketAddress server, ForeignCall call) {
+    private static Http2Headers headers(String scheme, String path, InetSocketAddress server, ForeignCall call) {
         Http2Headers headers = new DefaultHttp2Headers()
-                .method("POST").scheme("http").path(path)
+                .method("POST").scheme(scheme).path(path)
                 .authority(server.getHostString() + ":" + server.getPort())
                 .set("content-type", "application/grpc")
                 .set("te", "trailers")
@@ -248,19 +307,40 @@ public final class GrpcClientProtocol implements ClientProtocol {
     @Override
     public void close() {
         loop.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        if (tls != null) {
+            tls.close();
+        }
     }
 
-    /** What the connection hears beside its streams: a GOAWAY replaces it; the rest is dropped. */
+    /**
+     * What the connection hears beside its streams: it is ready for calls once active (with TLS: once the handshake
+     * succeeded and h2 was chosen); a GOAWAY replaces it; the rest is dropped.
+     */
     private static final class ConnectionEvents extends ChannelInboundHandlerAdapter {
+
+        private final GrpcConnectionGroup group;
+
+        private final int windowIncrement;
+
+        ConnectionEvents(GrpcConnectionGroup group, int windowIncrement) {
+            this.group = group;
+            this.windowIncrement = windowIncrement;
+        }
+
+        @Override
+        public void channelActive(ChannelHandlerContext ctx) {
+            if (windowIncrement > 0) {
+                ctx.writeAndFlush(new DefaultHttp2WindowUpdateFrame(windowIncrement)); // the connection's window
+            }
+            group.ready(ctx.channel());
+            ctx.fireChannelActive();
+        }
 
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
             try {
                 if (msg instanceof Http2GoAwayFrame) {
-                    GrpcConnectionGroup group = ctx.channel().attr(GROUP).get();
-                    if (group != null) {
-                        group.goingAway(ctx.channel());
-                    }
+                    group.goingAway(ctx.channel());
                 }
             } finally {
                 ReferenceCountUtil.release(msg);
@@ -269,7 +349,26 @@ public final class GrpcClientProtocol implements ClientProtocol {
 
         @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            ctx.close(); // a connection error: its calls fail as their streams close, and the group reconnects
+            // A connection error: its calls fail as their streams close (saying why), and the group reconnects.
+            String reason;
+            if (isTls(cause)) {
+                // With TLS 1.3 a server refuses a client certificate after the client's handshake ended.
+                reason = TlsGate.describe(cause);
+                group.handshakeFailed(reason, cause);
+            } else {
+                reason = "connection error: " + cause.getClass().getSimpleName();
+            }
+            ctx.channel().attr(GrpcConnection.CLOSE_REASON).setIfAbsent(reason);
+            ctx.close();
+        }
+
+        private static boolean isTls(Throwable cause) {
+            for (Throwable t = cause; t != null; t = t.getCause() == t ? null : t.getCause()) {
+                if (t instanceof SSLException) {
+                    return true;
+                }
+            }
+            return false;
         }
     }
 
@@ -282,8 +381,22 @@ public final class GrpcClientProtocol implements ClientProtocol {
         private int ioThreads = 1;
         private int connectTimeoutMillis = 3000;
         private Function<Method, String> methodNames = Method::getName;
+        private TlsConfig tls;
 
         private Builder() {
+        }
+
+        /**
+         * Calls the servers over TLS ({@code https}), offering {@code h2} by ALPN and refusing a server that does not
+         * select it; default none (cleartext HTTP/2 with prior knowledge). The configuration is the transport's own:
+         * {@link TlsConfig#trust} the CAs the servers' certificates must chain to (the JDK's by default),
+         * {@link TlsConfig#keyPair} a client certificate for servers that require one (mutual TLS), and
+         * {@link TlsConfig#verifyHostname} (on by default) that the certificate names the host of the address called.
+         * Its files are read when the protocol is built, and again for new connections when they change.
+         */
+        public Builder tls(TlsConfig config) {
+            this.tls = Requires.notNull(config, "tls");
+            return this;
         }
 
         /** The largest request or response message, in bytes; default {@value #DEFAULT_MAX_MESSAGE_BYTES}. */

@@ -5,17 +5,23 @@ import io.jupiter.transport.Connection;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelOption;
 import io.netty.handler.codec.http2.Http2StreamChannelBootstrap;
+import io.netty.util.AttributeKey;
 import java.net.SocketAddress;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * One HTTP/2 connection to a gRPC server: each call is a stream of its own ({@link UnaryCall}), at most
- * {@code maxStreams} at once; a call beyond that is refused here, not sent. A {@link Connection} for the consumer's
- * accounting (its address, whether it is open); it carries gRPC calls, not 1.3.1 frames, so it writes no frame.
+ * One HTTP/2 connection to a gRPC server: each call is a stream of its own ({@link UnaryCall},
+ * {@link ServerStreamCall}), at most {@code maxStreams} at once; a call beyond that is refused here, not sent. A
+ * {@link Connection} for the consumer's accounting (its address, whether it is open); it carries gRPC calls, not 1.3.1
+ * frames, so it writes no frame.
  */
 final class GrpcConnection implements Connection {
+
+    /** Why a connection closed on an error (a TLS alert, a protocol error), for the calls it ends. */
+    static final AttributeKey<String> CLOSE_REASON = AttributeKey.valueOf("jupiter.grpc.close.reason");
 
     private final Channel channel;
     private final int maxStreams;
@@ -40,21 +46,28 @@ final class GrpcConnection implements Connection {
     }
 
     /** Starts {@code call} on a new stream; a call that cannot have one fails with a not-sent error. */
-    void start(UnaryCall call, String where) {
+    void start(GrpcCall call, String where) {
         if (open.incrementAndGet() > maxStreams) {
             open.decrementAndGet();
-            call.result.completeExceptionally(new RequestNotSentException(where + ": " + maxStreams
+            call.fail(new RequestNotSentException(where + ": " + maxStreams
                     + " calls already in flight on the connection to " + remoteAddress() + " (the stream cap)", null));
             return;
         }
         // The slot is free once the call ended (its stream is then reset or closed), before its caller hears of it.
         call.onEnd(this::streamEnded);
-        new Http2StreamChannelBootstrap(channel).handler(call).open().addListener(opened -> {
+        new Http2StreamChannelBootstrap(channel).option(ChannelOption.AUTO_READ, !call.readsOnDemand())
+                .handler(call).open().addListener(opened -> {
             if (!opened.isSuccess()) {
                 call.fail(new RequestNotSentException(where + ": no stream on the connection to " + remoteAddress()
-                        + ": " + opened.cause(), opened.cause()));
+                        + ": " + opened.cause() + closeReason(channel), opened.cause()));
             }
         });
+    }
+
+    /** {@code " (why)"} when {@code connection} closed on an error, else empty. */
+    static String closeReason(Channel connection) {
+        String reason = connection == null ? null : connection.attr(CLOSE_REASON).get();
+        return reason == null ? "" : " (" + reason + ")";
     }
 
     private void streamEnded() {

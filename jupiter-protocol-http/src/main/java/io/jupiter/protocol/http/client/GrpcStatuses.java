@@ -4,6 +4,7 @@ import io.jupiter.rpc.exception.RemoteServiceException;
 import io.jupiter.rpc.exception.RpcException;
 import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.transport.Status;
+import io.netty.handler.codec.http2.Http2Headers;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 
@@ -82,6 +83,25 @@ final class GrpcStatuses {
     }
 
     /** The text of a {@code grpc-message} header: its percent-encoding undone (a malformed escape is kept). */
+    /**
+     * The outcome the trailers (or trailers-only headers) of a call say: {@code null} for OK, else the failure
+     * ({@link #exception}, or a server error when there is no valid {@code grpc-status}).
+     */
+    static RpcException outcome(Http2Headers trailers, String where) {
+        CharSequence status = trailers.get("grpc-status");
+        int code;
+        try {
+            code = status == null ? -1 : Integer.parseInt(status.toString());
+        } catch (NumberFormatException e) {
+            code = -1;
+        }
+        if (code < 0) {
+            return new RpcException(StatusTable.SERVER_ERROR.status(), where + ": the answer has no valid grpc-status ("
+                    + status + ")");
+        }
+        return code == OK ? null : exception(code, percentDecode(trailers.get("grpc-message")), where);
+    }
+
     static String percentDecode(CharSequence encoded) {
         if (encoded == null) {
             return null;

@@ -3,16 +3,12 @@ package io.jupiter.protocol.http.client;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Parser;
 import io.jupiter.rpc.exception.ConnectionException;
-import io.jupiter.rpc.exception.RequestNotSentException;
 import io.jupiter.rpc.exception.RpcException;
 import io.jupiter.rpc.internal.StatusTable;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufInputStream;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.handler.codec.http2.DefaultHttp2DataFrame;
-import io.netty.handler.codec.http2.DefaultHttp2HeadersFrame;
 import io.netty.handler.codec.http2.Http2DataFrame;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2HeadersFrame;
@@ -29,10 +25,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * stream's event loop: when it fires the stream is reset ({@code RST_STREAM CANCEL}) and the call fails with a
  * timeout. Whatever ends the call closes the stream, which frees its slot on the connection.
  */
-final class UnaryCall extends ChannelInboundHandlerAdapter {
-
-    /** The flag byte (0: not compressed, the only kind sent or read) and the 4-byte length before a message. */
-    private static final int PREFIX = 5;
+final class UnaryCall extends GrpcCall {
 
     private final Http2Headers requestHeaders;
     private final byte[] requestMessage;
@@ -44,6 +37,7 @@ final class UnaryCall extends ChannelInboundHandlerAdapter {
     private Http2Headers responseHeaders;
     private CompositeByteBuf body;
     private ScheduledFuture<?> deadline;
+    private long startNanos;
     /** Frees the call's slot on its connection, once, before the caller hears the outcome. */
     private Runnable freeSlot = () -> { };
     private final AtomicBoolean slotFreed = new AtomicBoolean();
@@ -60,6 +54,7 @@ final class UnaryCall extends ChannelInboundHandlerAdapter {
     }
 
     /** Runs {@code free} once when the call ends, before its future completes (or when the future is cancelled). */
+    @Override
     void onEnd(Runnable free) {
         this.freeSlot = free;
         result.whenComplete((value, error) -> freeSlot());
@@ -75,18 +70,9 @@ final class UnaryCall extends ChannelInboundHandlerAdapter {
     public void channelActive(ChannelHandlerContext ctx) {
         // A cancel by the caller, or any end, closes the stream (a reset if it is still open).
         result.whenComplete((value, error) -> ctx.channel().close());
-        deadline = ctx.executor().schedule(() -> fail(StatusTable.exception(StatusTable.SERVER_TIMEOUT.status(),
-                where + ": no answer within " + timeoutMillis + " ms (DEADLINE_EXCEEDED)", null)),
-                timeoutMillis, TimeUnit.MILLISECONDS);
-        ctx.write(new DefaultHttp2HeadersFrame(requestHeaders, false)).addListener(sent -> {
-            if (!sent.isSuccess()) {
-                fail(new RequestNotSentException(where + ": the stream could not be opened: " + sent.cause(),
-                        sent.cause()));
-            }
-        });
-        ByteBuf message = ctx.alloc().buffer(PREFIX + requestMessage.length);
-        message.writeByte(0).writeInt(requestMessage.length).writeBytes(requestMessage);
-        ctx.writeAndFlush(new DefaultHttp2DataFrame(message, true));
+        startNanos = System.nanoTime();
+        deadline = ctx.executor().schedule(() -> fail(timedOut()), timeoutMillis, TimeUnit.MILLISECONDS);
+        writeRequest(ctx, requestHeaders, requestMessage, where);
         ctx.fireChannelActive();
     }
 
@@ -112,16 +98,9 @@ final class UnaryCall extends ChannelInboundHandlerAdapter {
         Http2Headers headers = frame.headers();
         if (responseHeaders == null) {
             responseHeaders = headers;
-            CharSequence status = headers.status();
-            if (status == null || !"200".contentEquals(status)) {
-                fail(new RpcException(StatusTable.UNKNOWN.status(), where + ": HTTP status " + status
-                        + " (not a gRPC answer)"));
-                return;
-            }
-            CharSequence type = headers.get("content-type");
-            if (type == null || !type.toString().startsWith("application/grpc")) {
-                fail(new RpcException(StatusTable.UNKNOWN.status(), where + ": content-type " + type
-                        + " (not a gRPC answer)"));
+            RpcException notGrpc = notGrpc(headers, where);
+            if (notGrpc != null) {
+                fail(notGrpc);
                 return;
             }
             if (!frame.isEndStream()) {
@@ -158,20 +137,9 @@ final class UnaryCall extends ChannelInboundHandlerAdapter {
 
     /** The trailers (or trailers-only headers) came: the call's outcome. */
     private void end(Http2Headers trailers) {
-        CharSequence status = trailers.get("grpc-status");
-        int code;
-        try {
-            code = status == null ? -1 : Integer.parseInt(status.toString());
-        } catch (NumberFormatException e) {
-            code = -1;
-        }
-        if (code < 0) {
-            fail(new RpcException(StatusTable.SERVER_ERROR.status(), where + ": the answer has no valid grpc-status ("
-                    + status + ")"));
-            return;
-        }
-        if (code != GrpcStatuses.OK) {
-            fail(GrpcStatuses.exception(code, GrpcStatuses.percentDecode(trailers.get("grpc-message")), where));
+        RpcException failure = GrpcStatuses.outcome(trailers, where);
+        if (failure != null) {
+            fail(failure);
             return;
         }
         Object value;
@@ -212,10 +180,22 @@ final class UnaryCall extends ChannelInboundHandlerAdapter {
         ctx.close();
     }
 
+    private RpcException timedOut() {
+        return StatusTable.exception(StatusTable.SERVER_TIMEOUT.status(),
+                where + ": no answer within " + timeoutMillis + " ms (DEADLINE_EXCEEDED)", null);
+    }
+
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
+        if (System.nanoTime() - startNanos >= TimeUnit.MILLISECONDS.toNanos(timeoutMillis)) {
+            // The deadline passed: the server's reset (grpc-java resets a call past its deadline) may come first.
+            fail(timedOut());
+            ctx.fireChannelInactive();
+            return;
+        }
         fail(new ConnectionException(StatusTable.CLIENT_ERROR.status(), where + ": the stream closed before its"
-                + " answer (the connection closed or the server reset it)"));
+                + " answer (the connection closed or the server reset it)"
+                + GrpcConnection.closeReason(ctx.channel().parent())));
         ctx.fireChannelInactive();
     }
 
@@ -232,6 +212,7 @@ final class UnaryCall extends ChannelInboundHandlerAdapter {
     }
 
     /** Ends the call with {@code error}, if it has not ended; the stream is closed by the future's listener. */
+    @Override
     void fail(Throwable error) {
         stopTimer();
         releaseBody();

@@ -17,6 +17,7 @@ import io.grpc.ServerInterceptors;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.netty.shaded.io.netty.handler.ssl.SslContext;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.ServerCalls;
 import io.grpc.stub.StreamObserver;
@@ -27,7 +28,9 @@ import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongFunction;
 
 /** grpc-java's own server (Netty, direct executor) serving {@code test.Echo} on 127.0.0.1, port 0. */
 final class EchoServer implements AutoCloseable {
@@ -41,6 +44,10 @@ final class EchoServer implements AutoCloseable {
     final AtomicInteger calls = new AtomicInteger();
     /** Calls the client reset before they were answered. */
     final AtomicInteger cancelled = new AtomicInteger();
+    /** Messages the server streams ({@code Count}, {@code Flood}, {@code FailAfter}) handed to grpc-java. */
+    final AtomicInteger streamed = new AtomicInteger();
+    /** Whether a stream's {@code isReady()} went false (the client's flow control held it back). */
+    final AtomicBoolean heldBack = new AtomicBoolean();
     /** Whether {@code Echo} never answers either. */
     private final boolean slowEcho;
     /** The deadline each call arrived with, in milliseconds left ({@code -1}: none). */
@@ -55,6 +62,11 @@ final class EchoServer implements AutoCloseable {
 
     /** @param slowEcho whether {@code Echo} never answers (a server stuck on that method) */
     EchoServer(String name, boolean slowEcho) throws IOException {
+        this(name, slowEcho, null);
+    }
+
+    /** @param tls the server's TLS ({@code GrpcSslContexts.forServer(...)}), or {@code null} for cleartext */
+    EchoServer(String name, boolean slowEcho, SslContext tls) throws IOException {
         this.name = name;
         this.slowEcho = slowEcho;
         ServerServiceDefinition echo = ServerServiceDefinition.builder(SERVICE)
@@ -76,6 +88,16 @@ final class EchoServer implements AutoCloseable {
                             out.onNext(StringValue.of("b".repeat((int) bytes.getValue())));
                             out.onCompleted();
                         }))
+                .addMethod(stream("Count", Int64Value.parser()), ServerCalls.asyncServerStreamingCall(
+                        (Int64Value n, StreamObserver<Int64Value> out) ->
+                                stream(n.getValue(), i -> Int64Value.of(i + 1), null, out)))
+                .addMethod(stream("Flood", StringValue.parser()), ServerCalls.asyncServerStreamingCall(
+                        (Int64Value n, StreamObserver<StringValue> out) ->
+                                stream(n.getValue(), i -> StringValue.of("f".repeat(1024)), null, out)))
+                .addMethod(stream("FailAfter", Int64Value.parser()), ServerCalls.asyncServerStreamingCall(
+                        (Int64Value n, StreamObserver<Int64Value> out) -> stream(n.getValue(),
+                                i -> Int64Value.of(i + 1), Status.NOT_FOUND.withDescription("gone after "
+                                        + n.getValue()), out)))
                 .addMethod(method("Hang", Int64Value.parser()), ServerCalls.asyncUnaryCall(
                         (Int64Value ignored, StreamObserver<Int64Value> out) -> {
                             calls.incrementAndGet();
@@ -92,8 +114,12 @@ final class EchoServer implements AutoCloseable {
                 return Contexts.interceptCall(Context.current().withValue(TENANT, value), call, headers, next);
             }
         };
-        this.server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0)).directExecutor()
-                .addService(ServerInterceptors.intercept(echo, tenant)).build();
+        NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
+                .directExecutor().addService(ServerInterceptors.intercept(echo, tenant));
+        if (tls != null) {
+            builder.sslContext(tls);
+        }
+        this.server = builder.build();
         try {
             server.start();
         } catch (IOException e) {
@@ -111,6 +137,38 @@ final class EchoServer implements AutoCloseable {
         String tenant = TENANT.get();
         out.onNext(StringValue.of(name + ":" + text.getValue() + (tenant == null ? "" : " tenant=" + tenant)));
         out.onCompleted();
+    }
+
+    /**
+     * Streams {@code count} messages as grpc-java's flow control allows (only while {@code isReady()}), then ends
+     * with OK or {@code end}.
+     */
+    private <T> void stream(long count, LongFunction<T> message, Status end, StreamObserver<T> out) {
+        calls.incrementAndGet();
+        recordDeadline();
+        ServerCallStreamObserver<T> call = (ServerCallStreamObserver<T>) out;
+        call.setOnCancelHandler(cancelled::incrementAndGet);
+        long[] next = {0};
+        Runnable send = () -> {
+            while (next[0] < count && !call.isCancelled()) {
+                if (!call.isReady()) {
+                    heldBack.set(true);
+                    return;
+                }
+                call.onNext(message.apply(next[0]++));
+                streamed.incrementAndGet();
+            }
+            if (next[0] == count && !call.isCancelled()) {
+                next[0]++;
+                if (end == null) {
+                    call.onCompleted();
+                } else {
+                    call.onError(end.asRuntimeException());
+                }
+            }
+        };
+        call.setOnReadyHandler(send);
+        send.run();
     }
 
     private void hang(StreamObserver<?> out) {
@@ -138,6 +196,13 @@ final class EchoServer implements AutoCloseable {
         return MethodDescriptor.<T, T>newBuilder().setType(MethodDescriptor.MethodType.UNARY)
                 .setFullMethodName(MethodDescriptor.generateFullMethodName(SERVICE, name))
                 .setRequestMarshaller(marshaller).setResponseMarshaller(marshaller).build();
+    }
+
+    private static <T extends Message> MethodDescriptor<Int64Value, T> stream(String name, Parser<T> parser) {
+        return MethodDescriptor.<Int64Value, T>newBuilder().setType(MethodDescriptor.MethodType.SERVER_STREAMING)
+                .setFullMethodName(MethodDescriptor.generateFullMethodName(SERVICE, name))
+                .setRequestMarshaller(marshaller(Int64Value.parser())).setResponseMarshaller(marshaller(parser))
+                .build();
     }
 
     private static <T extends Message> MethodDescriptor.Marshaller<T> marshaller(Parser<T> parser) {

@@ -138,7 +138,7 @@ final class ForeignAttempts {
                 timeoutMillis = Math.min(timeoutMillis, Math.max(1, parseOr(deadline, timeoutMillis)));
             }
         }
-        return new ForeignCall(key, info.method, arguments, attachments, timeoutMillis);
+        return new ForeignCall(key, info.method, arguments, attachments, timeoutMillis, callbackExecutor);
     }
 
     private static long parseOr(String millis, long otherwise) {

@@ -52,7 +52,7 @@ public final class ReloadingSslContext implements AutoCloseable {
     private final TlsConfig config;
     private final boolean server;
     private final SslProvider provider;
-    /** The ALPN names a server offers, in its order of preference; empty: no ALPN. */
+    /** The ALPN names offered, in order of preference; empty: no ALPN. */
     private final List<String> applicationProtocols;
     private final List<Path> files = new ArrayList<>(3);
     private final ThrottledWarning reloadFailures = new ThrottledWarning(logger, 1, TimeUnit.MINUTES);
@@ -108,7 +108,17 @@ public final class ReloadingSslContext implements AutoCloseable {
      * @throws IllegalArgumentException if a file does not load (the message names it and why)
      */
     public static ReloadingSslContext forClient(TlsConfig config) {
-        return new ReloadingSslContext(config, false, List.of());
+        return forClient(config, List.of());
+    }
+
+    /**
+     * A client context offering {@code applicationProtocols} by ALPN. A server that chooses none of them is not
+     * refused by the handshake: the caller reads {@link SslHandler#applicationProtocol()} once it is done and decides.
+     *
+     * @throws IllegalArgumentException as {@link #forClient(TlsConfig)}
+     */
+    public static ReloadingSslContext forClient(TlsConfig config, List<String> applicationProtocols) {
+        return new ReloadingSslContext(config, false, Requires.notNull(applicationProtocols, "applicationProtocols"));
     }
 
     /** {@code "OpenSSL"} or {@code "JDK"}: the implementation in use. */
@@ -221,7 +231,7 @@ public final class ReloadingSslContext implements AutoCloseable {
             builder.endpointIdentificationAlgorithm(config.verifyHostname() ? "HTTPS" : null);
         }
         if (!applicationProtocols.isEmpty()) {
-            // NO_ADVERTISE and ACCEPT: a client without a common protocol (or without ALPN) is not refused.
+            // NO_ADVERTISE and ACCEPT: a peer without a common protocol (or without ALPN) is not refused here.
             builder.applicationProtocolConfig(new ApplicationProtocolConfig(ApplicationProtocolConfig.Protocol.ALPN,
                     ApplicationProtocolConfig.SelectorFailureBehavior.NO_ADVERTISE,
                     ApplicationProtocolConfig.SelectedListenerFailureBehavior.ACCEPT, applicationProtocols));
