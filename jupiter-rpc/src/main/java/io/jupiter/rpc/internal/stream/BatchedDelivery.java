@@ -1,26 +1,25 @@
 package io.jupiter.rpc.internal.stream;
 
 import io.netty.util.concurrent.EventExecutor;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The delivery of one connection's receiving streams on the consumer: the streams that become deliverable on the
- * connection's IO thread during one turn of its event loop (one read batch, typically) are handed to the delivery
- * threads together once the turn's reads are done, by a few tasks rather than one task each. A fan-out of one topic to
- * thousands of subscribers so costs a wake-up of a delivery thread per {@value #STREAMS_PER_TASK} streams, not per
- * stream. A delivery asked for on any other thread (a subscriber asking for a message already queued, a cancel) goes
- * to the delivery executor at once, as before.
+ * connection's IO thread join the connection's queue of ready streams, and once the reads of that turn of its event
+ * loop are done, enough delivery tasks are running to drain it: {@code max(2, ceil(ready / }{@value #STREAMS_PER_TASK}
+ * {@code ))} (one for a single stream), counting those already running. A task takes ready streams one after another,
+ * delivering all each has queued, until none is left. A fan-out of one topic to thousands of subscribers so costs a
+ * wake-up of a delivery thread per {@value #STREAMS_PER_TASK} streams, not per stream, and a connection has at most
+ * that many tasks at once. A delivery asked for on any other thread (a subscriber asking for a message already
+ * queued, a cancel) goes to the delivery executor at once, as before.
  *
- * <p>A batch of {@code n} streams gets {@code max(2, ceil(n / }{@value #STREAMS_PER_TASK}{@code ))} tasks (one for a
- * single stream) that take its streams one after another from a shared cursor, each delivering all that stream has
- * queued before taking the next. So a subscriber that blocks in {@code onNext} holds up only its own stream: the
- * batch's other tasks deliver the rest. Only when a subscriber blocks in every task of a batch at once (at least two,
- * and one in {@value #STREAMS_PER_TASK} of its streams) do the batch's remaining streams wait for one to return.
- * Streams of later batches are not held up either way. A stream is in at most one batch at a time (its
+ * <p>A subscriber that blocks in {@code onNext} holds its task: the connection's other tasks (at least one more while
+ * two streams or more are ready) deliver the other streams. Only when subscribers block in every task of the
+ * connection at once (at least two, and one per {@value #STREAMS_PER_TASK} streams ready) do its other ready streams
+ * wait until one returns or more streams become ready. A stream is in the queue at most once (its
  * {@link InboundStream} asks for a delivery only when none is under way), so its messages keep their order and reach
  * its subscriber one at a time.
  *
@@ -29,13 +28,20 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class BatchedDelivery implements Executor {
 
-    /** Streams of one batch per delivery task, beyond the two tasks every batch of two or more streams gets. */
+    /** Ready streams of a connection per delivery task, beyond the two tasks two ready streams or more get. */
     static final int STREAMS_PER_TASK = 64;
 
     private final EventExecutor ioThread;
     private final Executor threads;
-    /** The deliveries asked for on the IO thread in its current turn; touched on the IO thread only. */
-    private List<Runnable> pending = new ArrayList<>();
+    /** Deliveries asked for on the IO thread and not yet taken by a task. */
+    private final ConcurrentLinkedQueue<Runnable> ready = new ConcurrentLinkedQueue<>();
+    /** The size of {@link #ready}, near enough to size the tasks by. */
+    private final AtomicInteger readyCount = new AtomicInteger();
+    /** Tasks started and not yet done. */
+    private final AtomicInteger running = new AtomicInteger();
+    private final Runnable task = this::deliverReady;
+    /** Whether a hand-out is due at the end of the IO thread's turn; touched on the IO thread only. */
+    private boolean handOutScheduled;
 
     /**
      * @param ioThread the connection's event loop, where its frames arrive
@@ -60,36 +66,35 @@ final class BatchedDelivery implements Executor {
             threads.execute(delivery);
             return;
         }
-        pending.add(delivery);
-        if (pending.size() == 1) {
+        ready.add(delivery);
+        readyCount.incrementAndGet();
+        if (!handOutScheduled) {
+            handOutScheduled = true;
             try {
                 ioThread.execute(this::handOut); // runs once the reads of this turn are done
             } catch (RejectedExecutionException e) {
-                handOut(); // the event loop is shutting down: deliver now
+                handOut(); // the event loop is shutting down: hand out now
             }
         }
     }
 
-    /** On the IO thread, after its turn: hands the turn's deliveries to the delivery threads. */
+    /** On the IO thread, after its turn: starts the tasks the ready streams need beyond those running. */
     private void handOut() {
-        List<Runnable> batch = pending;
-        pending = new ArrayList<>();
-        int size = batch.size();
-        if (size == 0) {
-            return;
-        }
-        if (size == 1) {
-            start(batch.get(0));
-            return;
-        }
-        Batch shared = new Batch(batch);
-        int tasks = Math.max(2, (size + STREAMS_PER_TASK - 1) / STREAMS_PER_TASK);
-        for (int i = 0; i < tasks; i++) {
-            start(shared);
+        handOutScheduled = false;
+        int count = readyCount.get();
+        int wanted = count <= 1 ? count : Math.max(2, (count + STREAMS_PER_TASK - 1) / STREAMS_PER_TASK);
+        while (true) {
+            int now = running.get();
+            if (now >= wanted) {
+                return;
+            }
+            if (running.compareAndSet(now, now + 1)) {
+                start();
+            }
         }
     }
 
-    private void start(Runnable task) {
+    private void start() {
         try {
             threads.execute(task);
         } catch (RejectedExecutionException e) {
@@ -97,28 +102,26 @@ final class BatchedDelivery implements Executor {
         }
     }
 
-    /** The deliveries of one turn, taken one at a time by each of its tasks. */
-    private static final class Batch implements Runnable {
-        private final List<Runnable> deliveries;
-        private final AtomicInteger next = new AtomicInteger();
-
-        Batch(List<Runnable> deliveries) {
-            this.deliveries = deliveries;
-        }
-
-        @Override
-        public void run() {
-            int size = deliveries.size();
-            int i;
-            while ((i = next.getAndIncrement()) < size) {
+    /** One task: delivers ready streams until none is left. */
+    private void deliverReady() {
+        while (true) {
+            Runnable next;
+            while ((next = ready.poll()) != null) {
+                readyCount.decrementAndGet();
                 try {
-                    deliveries.get(i).run();
+                    next.run();
                 } catch (RuntimeException e) {
-                    // A subscriber threw: as a task of its own would have, it is reported; the batch goes on.
+                    // A subscriber threw: reported as a task of its own would have been; the others go on.
                     Thread current = Thread.currentThread();
                     current.getUncaughtExceptionHandler().uncaughtException(current, e);
                 }
             }
+            running.decrementAndGet();
+            // A stream queued after the last poll, whose hand-out counted this task as running, is taken here.
+            if (ready.isEmpty()) {
+                return;
+            }
+            running.incrementAndGet();
         }
     }
 }
