@@ -83,14 +83,10 @@ final class BatchedDelivery implements Executor {
         handOutScheduled = false;
         int count = readyCount.get();
         int wanted = count <= 1 ? count : Math.max(2, (count + STREAMS_PER_TASK - 1) / STREAMS_PER_TASK);
-        while (true) {
-            int now = running.get();
-            if (now >= wanted) {
-                return;
-            }
-            if (running.compareAndSet(now, now + 1)) {
-                start();
-            }
+        // Counted once: tasks that finish meanwhile found the queue empty, and are not replaced.
+        for (int more = wanted - running.get(); more > 0; more--) {
+            running.incrementAndGet();
+            start();
         }
     }
 
