@@ -10,16 +10,16 @@ import java.util.concurrent.atomic.AtomicInteger;
  * The delivery of one connection's receiving streams on the consumer: the streams that become deliverable on the
  * connection's IO thread join the connection's queue of ready streams, and once the reads of that turn of its event
  * loop are done, enough delivery tasks are running to drain it: {@code max(2, ceil(ready / }{@value #STREAMS_PER_TASK}
- * {@code ))} (one for a single stream), counting those already running. A task takes ready streams one after another,
- * delivering all each has queued, until none is left. A fan-out of one topic to thousands of subscribers so costs a
- * wake-up of a delivery thread per {@value #STREAMS_PER_TASK} streams, not per stream, and a connection has at most
- * that many tasks at once. A delivery asked for on any other thread (a subscriber asking for a message already
- * queued, a cancel) goes to the delivery executor at once, as before.
+ * {@code ))} (one for a single stream when none runs), counting those already running. A task takes ready streams one
+ * after another, delivering all each has queued, until none is left. A fan-out of one topic to thousands of
+ * subscribers so costs a wake-up of a delivery thread per {@value #STREAMS_PER_TASK} streams, not per stream, and a
+ * connection has at most that many tasks at once. A delivery asked for on any other thread (a subscriber asking for a
+ * message already queued, a cancel) goes to the delivery executor at once, as before.
  *
- * <p>A subscriber that blocks in {@code onNext} holds its task: the connection's other tasks (at least one more while
- * two streams or more are ready) deliver the other streams. Only when subscribers block in every task of the
- * connection at once (at least two, and one per {@value #STREAMS_PER_TASK} streams ready) do its other ready streams
- * wait until one returns or more streams become ready. A stream is in the queue at most once (its
+ * <p>A subscriber that blocks in {@code onNext} holds its task: the connection's other tasks (at least one more
+ * whenever a stream is ready while a task runs) deliver the other streams. Only when subscribers block in every task
+ * of the connection at once (at least two, and one per {@value #STREAMS_PER_TASK} streams ready) do its other ready
+ * streams wait until one returns or more streams become ready. A stream is in the queue at most once (its
  * {@link InboundStream} asks for a delivery only when none is under way), so its messages keep their order and reach
  * its subscriber one at a time.
  *
@@ -82,9 +82,13 @@ final class BatchedDelivery implements Executor {
     private void handOut() {
         handOutScheduled = false;
         int count = readyCount.get();
-        int wanted = count <= 1 ? count : Math.max(2, (count + STREAMS_PER_TASK - 1) / STREAMS_PER_TASK);
+        int now = running.get();
+        // One task for a lone ready stream; else two at least, so a task held by a blocking subscriber is not the
+        // only one.
+        int wanted = count <= 0 ? 0 : count == 1 && now == 0 ? 1
+                : Math.max(2, (count + STREAMS_PER_TASK - 1) / STREAMS_PER_TASK);
         // Counted once: tasks that finish meanwhile found the queue empty, and are not replaced.
-        for (int more = wanted - running.get(); more > 0; more--) {
+        for (int more = wanted - now; more > 0; more--) {
             running.incrementAndGet();
             start();
         }
