@@ -38,7 +38,7 @@ public final class ClientStream<T> implements InboundStream.Owner, ConsumerStrea
                          Class<T> type, String name) {
         this.streams = streams;
         this.responses = new InboundStream<>(id, connection, serializer, type, name, Integer.MAX_VALUE,
-                streams.receiveWindow(connection), streams.messageDelivery(), this);
+                streams.receiveWindow(connection), streams.messageDelivery(connection), this);
     }
 
     /**

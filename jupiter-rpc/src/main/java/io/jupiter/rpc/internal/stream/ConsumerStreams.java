@@ -21,8 +21,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * The client's streams: which connections lead to a provider that announced streams, the open streams by id, and
  * the delivery of their frames, routed here from the client's frame handler on the IO thread. Messages are read and
- * handed to subscribers on delivery threads (virtual where the JDK has them), never on the IO thread unless the client
- * runs its callbacks there ({@link #deliverOnIoThreads}).
+ * handed to subscribers on delivery threads (virtual where the JDK has them; the streams of one connection that become
+ * deliverable in one turn of its IO thread are handed over together, {@link BatchedDelivery}), never on the IO thread
+ * unless the client runs its callbacks there ({@link #deliverOnIoThreads}).
  */
 public final class ConsumerStreams implements AutoCloseable {
 
@@ -77,7 +78,8 @@ public final class ConsumerStreams implements AutoCloseable {
 
     /** A connection opened (before any of its frames arrives). */
     public void connected(Connection connection) {
-        peers.put(connection, new Peer(new ConnectionCreditWindow(windows)));
+        peers.put(connection, new Peer(new ConnectionCreditWindow(windows),
+                BatchedDelivery.of(connection.ioExecutor(), delivery)));
     }
 
     /**
@@ -162,9 +164,18 @@ public final class ConsumerStreams implements AutoCloseable {
         return delivery;
     }
 
-    /** Where the messages of the streams opened next are read and handed to their subscribers. */
-    Executor messageDelivery() {
-        return messages;
+    /**
+     * Where the messages of the streams opened next on {@code connection} are read and handed to their subscribers:
+     * the delivery threads, the streams that become deliverable in one turn of the connection's IO thread handed to
+     * them together ({@link BatchedDelivery}); or the IO thread.
+     */
+    Executor messageDelivery(Connection connection) {
+        Executor current = messages;
+        if (current != delivery) {
+            return current;
+        }
+        Peer peer = peers.get(connection);
+        return peer != null ? peer.delivery : delivery;
     }
 
     /**
@@ -204,9 +215,12 @@ public final class ConsumerStreams implements AutoCloseable {
         final CountDownLatch announcement = new CountDownLatch(1);
         /** The bytes the streams read from this connection hold, arrived and not yet read. */
         final ConnectionCreditWindow receiveWindow;
+        /** Where its streams' messages are delivered, batched per turn of its IO thread. */
+        final Executor delivery;
 
-        Peer(ConnectionCreditWindow receiveWindow) {
+        Peer(ConnectionCreditWindow receiveWindow, Executor delivery) {
             this.receiveWindow = receiveWindow;
+            this.delivery = delivery;
         }
 
         void announced() {
