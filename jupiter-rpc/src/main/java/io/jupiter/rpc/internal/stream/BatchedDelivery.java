@@ -4,7 +4,9 @@ import io.netty.util.concurrent.EventExecutor;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The delivery of one connection's receiving streams on the consumer: the streams that become deliverable on the
@@ -17,9 +19,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * message already queued, a cancel) goes to the delivery executor at once, as before.
  *
  * <p>A subscriber that blocks in {@code onNext} holds its task: the connection's other tasks (at least one more
- * whenever a stream is ready while a task runs) deliver the other streams. Only when subscribers block in every task
- * of the connection at once (at least two, and one per {@value #STREAMS_PER_TASK} streams ready) do its other ready
- * streams wait until one returns or more streams become ready. A stream is in the queue at most once (its
+ * whenever a stream is ready while a task runs) deliver the other streams. When subscribers block in every task of
+ * the connection at once, the queue stops moving: while streams are ready, the IO thread looks every
+ * {@value #STALL_MILLIS} ms and starts one more task each time no stream was taken since it last looked, so each
+ * stream is still delivered as if it had a thread of its own, a few milliseconds later (one task per blocked
+ * subscriber at most, as before the batching). A stream is in the queue at most once (its
  * {@link InboundStream} asks for a delivery only when none is under way), so its messages keep their order and reach
  * its subscriber one at a time.
  *
@@ -30,6 +34,8 @@ final class BatchedDelivery implements Executor {
 
     /** Ready streams of a connection per delivery task, beyond the two tasks two ready streams or more get. */
     static final int STREAMS_PER_TASK = 64;
+    /** How long ready streams may wait with none taken before one more task starts. */
+    static final long STALL_MILLIS = 5;
 
     private final EventExecutor ioThread;
     private final Executor threads;
@@ -39,9 +45,16 @@ final class BatchedDelivery implements Executor {
     private final AtomicInteger readyCount = new AtomicInteger();
     /** Tasks started and not yet done. */
     private final AtomicInteger running = new AtomicInteger();
+    /** Streams taken from {@link #ready} by the tasks so far: the queue's progress. */
+    private final AtomicLong taken = new AtomicLong();
     private final Runnable task = this::deliverReady;
+    private final Runnable lookForStall = this::lookForStall;
     /** Whether a hand-out is due at the end of the IO thread's turn; touched on the IO thread only. */
     private boolean handOutScheduled;
+    /** Whether a look for a stalled queue is scheduled; IO thread only. */
+    private boolean watching;
+    /** {@link #taken} when the IO thread last looked; IO thread only. */
+    private long takenWhenLooked;
 
     /**
      * @param ioThread the connection's event loop, where its frames arrive
@@ -92,6 +105,34 @@ final class BatchedDelivery implements Executor {
             running.incrementAndGet();
             start();
         }
+        if (count > 0 && !watching) {
+            watching = true;
+            takenWhenLooked = taken.get();
+            scheduleLook();
+        }
+    }
+
+    /** On the IO thread, every {@link #STALL_MILLIS} while streams are ready: one more task if none was taken. */
+    private void lookForStall() {
+        if (readyCount.get() <= 0) {
+            watching = false;
+            return;
+        }
+        long now = taken.get();
+        if (now == takenWhenLooked) {
+            running.incrementAndGet();
+            start();
+        }
+        takenWhenLooked = now;
+        scheduleLook();
+    }
+
+    private void scheduleLook() {
+        try {
+            ioThread.schedule(lookForStall, STALL_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException e) {
+            watching = false; // the event loop is shutting down; the client's close ends the streams
+        }
     }
 
     private void start() {
@@ -108,6 +149,7 @@ final class BatchedDelivery implements Executor {
             Runnable next;
             while ((next = ready.poll()) != null) {
                 readyCount.decrementAndGet();
+                taken.incrementAndGet();
                 try {
                     next.run();
                 } catch (RuntimeException e) {
