@@ -1,5 +1,6 @@
 package io.jupiter.protocol.http.client;
 
+import io.jupiter.rpc.exception.ConnectionException;
 import io.jupiter.rpc.exception.RequestNotSentException;
 import io.jupiter.rpc.exception.RpcException;
 import io.jupiter.rpc.internal.StatusTable;
@@ -38,6 +39,13 @@ abstract class GrpcCall extends ChannelInboundHandlerAdapter {
         ByteBuf message = ctx.alloc().buffer(PREFIX + request.length);
         message.writeByte(0).writeInt(request.length).writeBytes(request);
         ctx.writeAndFlush(new DefaultHttp2DataFrame(message, true));
+    }
+
+    /** The failure of a call whose stream closed before its {@code what} (its answer, its end). */
+    static ConnectionException closedBefore(ChannelHandlerContext ctx, String where, String what) {
+        return new ConnectionException(StatusTable.CLIENT_ERROR.status(), where + ": the stream closed before its "
+                + what + " (the connection closed or the server reset it)"
+                + GrpcConnection.closeReason(ctx.channel().parent()));
     }
 
     /** Why {@code headers}, the first of a response, are not a gRPC answer's; {@code null} if they are. */

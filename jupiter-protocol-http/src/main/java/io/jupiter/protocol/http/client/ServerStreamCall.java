@@ -266,9 +266,7 @@ final class ServerStreamCall extends GrpcCall implements Flow.Subscription {
             ctx.fireChannelInactive();
             return;
         }
-        fail(new ConnectionException(StatusTable.CLIENT_ERROR.status(), where + ": the stream closed before its"
-                + " end (the connection closed or the server reset it)"
-                + GrpcConnection.closeReason(ctx.channel().parent())));
+        fail(closedBefore(ctx, where, "end"));
         ctx.fireChannelInactive();
     }
 

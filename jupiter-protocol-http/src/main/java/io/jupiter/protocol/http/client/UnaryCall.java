@@ -193,9 +193,7 @@ final class UnaryCall extends GrpcCall {
             ctx.fireChannelInactive();
             return;
         }
-        fail(new ConnectionException(StatusTable.CLIENT_ERROR.status(), where + ": the stream closed before its"
-                + " answer (the connection closed or the server reset it)"
-                + GrpcConnection.closeReason(ctx.channel().parent())));
+        fail(closedBefore(ctx, where, "answer"));
         ctx.fireChannelInactive();
     }
 
