@@ -389,8 +389,8 @@ public final class GrpcClientProtocol implements ClientProtocol {
         /**
          * Calls the servers over TLS ({@code https}), offering {@code h2} by ALPN and refusing a server that does not
          * select it; default none (cleartext HTTP/2 with prior knowledge). The configuration is the transport's own:
-         * {@link TlsConfig#trust} the CAs the servers' certificates must chain to (the JDK's by default),
-         * {@link TlsConfig#keyPair} a client certificate for servers that require one (mutual TLS), and
+         * {@link TlsConfig.Builder#trust} the CAs the servers' certificates must chain to (the JDK's by default),
+         * {@link TlsConfig.Builder#keyPair} a client certificate for servers that require one (mutual TLS), and
          * {@link TlsConfig#verifyHostname} (on by default) that the certificate names the host of the address called.
          * Its files are read when the protocol is built, and again for new connections when they change.
          */
