@@ -82,7 +82,6 @@ final class GrpcStatuses {
                 grpcMessage == null ? named : named + ": " + grpcMessage, null);
     }
 
-    /** The text of a {@code grpc-message} header: its percent-encoding undone (a malformed escape is kept). */
     /**
      * The outcome the trailers (or trailers-only headers) of a call say: {@code null} for OK, else the failure
      * ({@link #exception}, or a server error when there is no valid {@code grpc-status}).
@@ -102,6 +101,7 @@ final class GrpcStatuses {
         return code == OK ? null : exception(code, percentDecode(trailers.get("grpc-message")), where);
     }
 
+    /** The text of a {@code grpc-message} header: its percent-encoding undone (a malformed escape is kept). */
     static String percentDecode(CharSequence encoded) {
         if (encoded == null) {
             return null;
