@@ -27,6 +27,7 @@ final class ClientMessages {
     private final long id;
     private final Http2FrameStream stream;
     private final Parser<?> parser;
+    private final MessageEncoding encoding;
     private final RequestFrames frames;
     private final int maxMessageSize;
     /** Bytes arrived and not yet handed on: complete messages waiting for credit, then a message arriving. */
@@ -40,8 +41,10 @@ final class ClientMessages {
     /** The method reads no more (the provider's cancel): what arrives is dropped, its window given back. */
     private boolean stopped;
 
-    ClientMessages(long id, Http2FrameStream stream, Parser<?> parser, RequestFrames frames, int maxMessageSize) {
+    ClientMessages(long id, Http2FrameStream stream, Parser<?> parser, MessageEncoding encoding, RequestFrames frames,
+                   int maxMessageSize) {
         this.id = id;
+        this.encoding = encoding;
         this.stream = stream;
         this.parser = parser;
         this.frames = frames;
@@ -56,7 +59,7 @@ final class ClientMessages {
     /**
      * A DATA frame's content (retained here) and its flow-controlled size; {@code end}: it ended the client's side.
      *
-     * @throws ForeignCallException a message over the cap, compressed, unreadable, or cut by the end
+     * @throws ForeignCallException a message over the cap (inflated or not), unreadable, or cut by the end
      */
     void received(ChannelHandlerContext ctx, ByteBuf content, int flowControlled, boolean end) {
         owed += flowControlled;
@@ -113,7 +116,8 @@ final class ClientMessages {
                 waiting = true;
                 break;
             }
-            Frame message = toFrame(ctx, GrpcMessages.parse(parser, pending.slice(start + 5, (int) length)));
+            Frame message = toFrame(ctx, GrpcMessages.parse(parser,
+                    encoding.payload(pending, start, (int) length, maxMessageSize)));
             pending.skipBytes(5 + (int) length);
             credit--;
             ctx.fireChannelRead(message);

@@ -8,6 +8,7 @@ import io.jupiter.transport.ProtocolHeader;
 import io.jupiter.transport.Status;
 import io.jupiter.transport.TransportConfig;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelDuplexHandler;
@@ -78,6 +79,8 @@ final class GrpcHandler extends ChannelDuplexHandler {
     private static final AsciiString GRPC_STATUS = AsciiString.cached("grpc-status");
     private static final AsciiString GRPC_MESSAGE = AsciiString.cached("grpc-message");
     private static final AsciiString GRPC_TIMEOUT = AsciiString.cached("grpc-timeout");
+    private static final AsciiString GRPC_ENCODING = AsciiString.cached("grpc-encoding");
+    private static final AsciiString GRPC_ACCEPT_ENCODING = AsciiString.cached("grpc-accept-encoding");
     private static final AsciiString CONTENT_TYPE = AsciiString.cached("content-type");
     private static final AsciiString AUTHORIZATION = AsciiString.cached("authorization");
 
@@ -102,6 +105,8 @@ final class GrpcHandler extends ChannelDuplexHandler {
         CallTarget target;
         /** For a client or bidirectional stream: the client's messages on their way; else {@code null}. */
         ClientMessages inbound;
+        /** How its request messages may be compressed ({@code grpc-encoding}). */
+        MessageEncoding encoding = MessageEncoding.IDENTITY;
 
         Call(Http2FrameStream stream, Http2Headers headers) {
             this.stream = stream;
@@ -233,6 +238,12 @@ final class GrpcHandler extends ChannelDuplexHandler {
                 json.unsupported(ctx, frame.stream(), headers);
                 return;
             }
+            try {
+                call.encoding = MessageEncoding.of(headers.get(GRPC_ENCODING));
+            } catch (ForeignCallException e) {
+                fail(ctx, call, e.status(), e.grpcCode(), e.getMessage());
+                return;
+            }
             if (!routeToBuiltIn(ctx, call) || call.builtIn == null && !place(ctx, call)) {
                 return;
             }
@@ -311,12 +322,7 @@ final class GrpcHandler extends ChannelDuplexHandler {
         int consumed = 0;
         while (data.readableBytes() >= 5) {
             int start = data.readerIndex();
-            long length = data.getUnsignedInt(start + 1);
-            if (data.getByte(start) != 0) {
-                fail(ctx, call, StatusTable.BAD_REQUEST.status(), StatusCodes.grpc(StatusTable.BAD_REQUEST.status()),
-                        "compressed messages are not supported");
-                return false;
-            }
+            long length = GrpcMessages.length(data, start);
             if (data.readableBytes() - 5 < length) {
                 break;
             }
@@ -325,11 +331,12 @@ final class GrpcHandler extends ChannelDuplexHandler {
                         .status()), "the client does not read the answers");
                 return false;
             }
-            byte[] request = new byte[(int) length];
-            data.skipBytes(5).readBytes(request);
-            consumed += 5 + request.length;
             byte[] response;
             try {
+                byte[] request = ByteBufUtil.getBytes(call.encoding.payload(data, start, (int) length,
+                        maxMessageSize));
+                data.skipBytes(5 + (int) length);
+                consumed += 5 + (int) length;
                 response = call.builtIn.answer(call.builtInMethod, request);
             } catch (ForeignCallException e) {
                 fail(ctx, call, e.status(), e.grpcCode(), e.getMessage());
@@ -345,7 +352,8 @@ final class GrpcHandler extends ChannelDuplexHandler {
     }
 
     private static Http2Headers responseHeaders() {
-        return new DefaultHttp2Headers().status(HttpResponseStatus.OK.codeAsText()).set(CONTENT_TYPE, GRPC);
+        return new DefaultHttp2Headers().status(HttpResponseStatus.OK.codeAsText()).set(CONTENT_TYPE, GRPC)
+                .set(GRPC_ACCEPT_ENCODING, MessageEncoding.ACCEPTED);
     }
 
     private void onData(ChannelHandlerContext ctx, Http2DataFrame frame) {
@@ -448,7 +456,8 @@ final class GrpcHandler extends ChannelDuplexHandler {
             Frame open = frames.streamOpen(ctx.alloc(), call.stream.id(), call.target, new Object[0],
                     GrpcMetadata.attachments(call.headers));
             raiseConnectionWindow(ctx);
-            call.inbound = new ClientMessages(call.stream.id(), call.stream, parser, frames, maxMessageSize);
+            call.inbound = new ClientMessages(call.stream.id(), call.stream, parser, call.encoding, frames,
+                    maxMessageSize);
             armDeadline(ctx, call);
             call.forwarded = true;
             ctx.fireChannelRead(open);
@@ -559,7 +568,7 @@ final class GrpcHandler extends ChannelDuplexHandler {
     private Frame toFrame(ChannelHandlerContext ctx, Call call) {
         CallTarget target = call.target;
         var parser = protobuf.parameterParser(target.method());
-        Object[] args = {GrpcMessages.single(parser, call.data)};
+        Object[] args = {GrpcMessages.single(parser, call.data, call.encoding, maxMessageSize)};
         Map<String, String> attachments = GrpcMetadata.attachments(call.headers);
         return call.streamMessages == null
                 ? frames.request(ctx.alloc(), call.stream.id(), target, args, attachments)

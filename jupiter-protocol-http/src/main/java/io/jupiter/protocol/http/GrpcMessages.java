@@ -11,8 +11,8 @@ import io.netty.buffer.ByteBufInputStream;
 import java.io.IOException;
 
 /**
- * gRPC's length-prefixed messages: a flag byte (0: not compressed, the only kind taken), a 4-byte length, the
- * protobuf bytes.
+ * gRPC's length-prefixed messages: a flag byte (0: not compressed; 1: compressed as the call's
+ * {@link MessageEncoding} says), a 4-byte length, the protobuf bytes. Answers go out uncompressed.
  */
 final class GrpcMessages {
 
@@ -47,24 +47,19 @@ final class GrpcMessages {
         }
     }
 
-    /**
-     * The length of the message starting at {@code at}, whose prefix must be readable there.
-     *
-     * @throws ForeignCallException INVALID_ARGUMENT for a compressed message
-     */
+    /** The length of the message starting at {@code at}, whose prefix must be readable there. */
     static long length(ByteBuf data, int at) {
-        if (data.getByte(at) != 0) {
-            throw new ForeignCallException(StatusTable.BAD_REQUEST.status(), "compressed messages are not supported");
-        }
         return data.getUnsignedInt(at + 1);
     }
 
     /**
-     * The one message {@code data} holds (a unary or server-streaming call's request).
+     * The one message {@code data} holds (a unary or server-streaming call's request), inflated if compressed.
      *
-     * @throws ForeignCallException INVALID_ARGUMENT for none, several, a compressed or an unreadable one
+     * @param cap the most bytes the message may have, inflated
+     * @throws ForeignCallException INVALID_ARGUMENT for none, several or an unreadable one; as
+     *                              {@link MessageEncoding#payload} says for a compressed one
      */
-    static Object single(Parser<?> parser, ByteBuf data) {
+    static Object single(Parser<?> parser, ByteBuf data, MessageEncoding encoding, int cap) {
         if (data == null || data.readableBytes() < PREFIX) {
             throw new ForeignCallException(StatusTable.BAD_REQUEST.status(), "no request message");
         }
@@ -73,7 +68,7 @@ final class GrpcMessages {
             throw new ForeignCallException(StatusTable.BAD_REQUEST.status(), "one request message expected (declared "
                     + length + " bytes, " + (data.readableBytes() - PREFIX) + " sent)");
         }
-        return parse(parser, data.slice(data.readerIndex() + PREFIX, (int) length));
+        return parse(parser, encoding.payload(data, data.readerIndex(), (int) length, cap));
     }
 
     /**
@@ -83,7 +78,10 @@ final class GrpcMessages {
      */
     static Object parse(Parser<?> parser, ByteBuf bytes) {
         try {
-            return parser.parseFrom(new ByteBufInputStream(bytes));
+            // Most messages arrive in one DATA frame: read in place. An InputStream costs protobuf a 4 KiB buffer a
+            // message (3 % of the server's CPU at sync 32).
+            return bytes.nioBufferCount() == 1 ? parser.parseFrom(bytes.nioBuffer())
+                    : parser.parseFrom(new ByteBufInputStream(bytes));
         } catch (InvalidProtocolBufferException e) {
             throw new ForeignCallException(StatusTable.BAD_REQUEST.status(), "request message: " + e.getMessage());
         }

@@ -32,7 +32,11 @@ final class GrpcMetadata {
             attachments.put(Deadlines.KEY, Long.toString(timeout));
         }
         for (Map.Entry<CharSequence, CharSequence> header : headers) {
-            String name = header.getKey().toString().toLowerCase(Locale.ROOT);
+            CharSequence key = header.getKey();
+            if (key.length() > 0 && key.charAt(0) == ':') {
+                continue; // a pseudo-header: no string made for it
+            }
+            String name = key.toString().toLowerCase(Locale.ROOT);
             if (name.startsWith(":") || name.startsWith("grpc-") || name.endsWith("-bin") || name.equals("te")
                     || name.equals("content-type") || name.equals("user-agent") || name.startsWith("jupiter.")
                     || name.equals("authorization")) {
