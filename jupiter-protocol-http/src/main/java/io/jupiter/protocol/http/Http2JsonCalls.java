@@ -227,8 +227,14 @@ final class Http2JsonCalls {
         ByteBuf body = call.body == null ? Unpooled.EMPTY_BUFFER : call.body;
         boolean forwarded;
         try {
-            forwarded = exchange.forward(ctx, tokens, call.headers.get(HttpHeaderNames.AUTHORIZATION), call,
-                    String.valueOf(call.headers.method()), String.valueOf(call.headers.path()), body);
+            forwarded = exchange.forward(ctx, tokens, call.headers.get(HttpHeaderNames.AUTHORIZATION),
+                    call.headers.iterator(), call, String.valueOf(call.headers.method()),
+                    String.valueOf(call.headers.path()), body, () -> {
+                        if (calls.get(call.stream.id()) == call) {
+                            respond(ctx, call);
+                            ctx.flush();
+                        }
+                    });
         } finally {
             buffered -= call.release(); // the request is read (or refused): its bytes are free
         }
@@ -248,6 +254,7 @@ final class Http2JsonCalls {
         if (call == null) {
             return false;
         }
+        call.cancelDeadline();
         buffered -= call.release();
         if (call.forwarded) {
             call.forwarded = false;
@@ -335,7 +342,10 @@ final class Http2JsonCalls {
 
     /** Frees what the calls hold (the connection is gone). */
     void release() {
-        calls.values().forEach(Call::release);
+        calls.values().forEach(call -> {
+            call.cancelDeadline();
+            call.release();
+        });
         calls.clear();
         buffered = 0;
     }

@@ -88,8 +88,9 @@ final class HttpJsonHandler extends ChannelDuplexHandler {
                 call.response = exchange.error(StatusTable.BAD_REQUEST.status(), null, "malformed HTTP request: "
                         + request.decoderResult().cause());
                 writeReady(ctx, null);
-            } else if (!exchange.forward(ctx, tokens, request.headers().get(HttpHeaderNames.AUTHORIZATION), call,
-                    request.method().name(), request.uri(), request.content())) {
+            } else if (!exchange.forward(ctx, tokens, request.headers().get(HttpHeaderNames.AUTHORIZATION),
+                    request.headers().iteratorCharSequence(), call, request.method().name(), request.uri(),
+                    request.content(), () -> writeReady(ctx, null))) {
                 writeReady(ctx, null);
             }
         } finally {
@@ -209,6 +210,7 @@ final class HttpJsonHandler extends ChannelDuplexHandler {
 
     @Override
     public void handlerRemoved(ChannelHandlerContext ctx) {
+        pending.forEach(JsonCall::cancelDeadline);
         pending.clear();
         refusals.forget();
     }

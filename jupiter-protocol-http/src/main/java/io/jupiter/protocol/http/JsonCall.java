@@ -3,6 +3,7 @@ package io.jupiter.protocol.http;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.util.concurrent.Future;
 import java.util.ArrayDeque;
+import java.util.concurrent.ScheduledFuture;
 
 /**
  * One HTTP/JSON call of a connection, over HTTP/1.1 or HTTP/2, from its request to its answer: a whole response once
@@ -27,11 +28,21 @@ class JsonCall {
     boolean ended;
     /** Whether the stream is to be cancelled at the provider (a message of it could not be written as JSON). */
     boolean cancelAtProvider;
+    /** The timer that answers the call at its deadline; {@code null} for none, or once it ran or was cancelled. */
+    ScheduledFuture<?> deadline;
     private int writtenSinceCredit;
 
     JsonCall(long id, boolean events) {
         this.id = id;
         this.events = events;
+    }
+
+    /** Stops its deadline's timer (the call was answered, or is gone). */
+    void cancelDeadline() {
+        if (deadline != null) {
+            deadline.cancel(false);
+            deadline = null;
+        }
     }
 
     /** The content type of its stream's answer. */

@@ -13,7 +13,10 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.function.LongFunction;
 
 /**
@@ -40,28 +43,47 @@ final class JsonExchange {
 
     /**
      * Hands {@code call}'s request on to the provider: its caller token first ({@link CallerTokens}), then its
-     * request frame (or its stream's open and credit). Returns {@code false} if it was refused here; its
-     * {@link JsonCall#response} then says why.
+     * request frame (or its stream's open and credit), with the deadline and attachments its headers give
+     * ({@link JsonMetadata}). Returns {@code false} if it was refused here; its {@link JsonCall#response} then says
+     * why. A call (not a stream: the provider ends a stream at its deadline) still unanswered at its deadline is
+     * answered {@code 504} ({@code SERVER_TIMEOUT}) and cancelled at the provider; {@code timedOut} then writes
+     * that answer.
      *
      * @param authorization the request's {@code authorization} header, or {@code null}
+     * @param headers the request's headers
      * @param uri the request's path and query
      * @param body the request's body (not released here)
      */
-    boolean forward(ChannelHandlerContext ctx, CallerTokens tokens, CharSequence authorization, JsonCall call,
-                    String method, String uri, ByteBuf body) {
+    boolean forward(ChannelHandlerContext ctx, CallerTokens tokens, CharSequence authorization,
+                    Iterator<Map.Entry<CharSequence, CharSequence>> headers, JsonCall call, String method, String uri,
+                    ByteBuf body, Runnable timedOut) {
         Frame frame;
+        long timeout;
         try {
             ForeignCallException refused = tokens.beforeCall(ctx, authorization);
             if (refused != null) {
                 throw refused;
             }
-            frame = toFrame(ctx, call, method, uri, body);
+            Map<String, String> attachments = JsonMetadata.attachments(headers);
+            timeout = JsonMetadata.timeoutMillis(attachments);
+            frame = toFrame(ctx, call, method, uri, body, attachments);
         } catch (ForeignCallException e) {
             call.response = error(e.status(), e.reason(), e.getMessage());
             return false;
         } catch (RuntimeException e) { // the arguments cannot be written in the server's serializer
             call.response = error(StatusTable.SERVER_ERROR.status(), null, String.valueOf(e.getMessage()));
             return false;
+        }
+        if (timeout > 0 && call.streamMessages == null) {
+            call.deadline = ctx.executor().schedule(() -> {
+                call.deadline = null;
+                if (call.response == null) {
+                    call.response = error(StatusTable.SERVER_TIMEOUT.status(), null, "deadline of " + timeout
+                            + " ms exceeded");
+                    ctx.fireChannelRead(RequestFrames.cancel(call.id, true));
+                    timedOut.run();
+                }
+            }, timeout, TimeUnit.MILLISECONDS);
         }
         ctx.fireChannelRead(frame);
         if (call.streamMessages != null) {
@@ -70,7 +92,8 @@ final class JsonExchange {
         return true;
     }
 
-    private Frame toFrame(ChannelHandlerContext ctx, JsonCall call, String method, String uri, ByteBuf content) {
+    private Frame toFrame(ChannelHandlerContext ctx, JsonCall call, String method, String uri, ByteBuf content,
+                          Map<String, String> attachments) {
         if (!"POST".equals(method)) {
             throw new ForeignCallException(StatusTable.BAD_REQUEST.status(), method + " " + uri
                     + " (expected: POST /{service}/{method} with a JSON array of the arguments)");
@@ -87,13 +110,13 @@ final class JsonExchange {
         Object[] args = json.arguments(target.method(), values);
         if (StreamShape.of(target.method()) == StreamShape.SERVER) {
             call.streamMessages = StreamShape.messageType(target.method().getGenericReturnType());
-            return frames.streamOpen(ctx.alloc(), call.id, target, args, null);
+            return frames.streamOpen(ctx.alloc(), call.id, target, args, attachments);
         }
         if (StreamShape.of(target.method()) != StreamShape.NONE) {
             throw new ForeignCallException(StatusTable.SERVICE_NOT_FOUND.status(), target.method().getName()
                     + " takes a stream: not callable over HTTP/JSON");
         }
-        return frames.request(ctx.alloc(), call.id, target, args, null);
+        return frames.request(ctx.alloc(), call.id, target, args, attachments);
     }
 
     private static String parameter(QueryStringDecoder uri, String name) {
@@ -129,9 +152,10 @@ final class JsonExchange {
         // Taken whether or not the call still waits, so that no reason outlives its answer.
         RefusalReason reason = answer == null || answer.status() == Status.OK ? null : refusals.take(answer.id());
         JsonCall call = answer == null ? null : find.apply(answer.id());
-        if (call == null) {
-            return null;
+        if (call == null || call.response != null) {
+            return null; // no call waits for it, or its deadline answered it
         }
+        call.cancelDeadline();
         call.response = answer.status() == Status.OK ? ok(answer.result())
                 : error(answer.status(), reason, answer.errorMessage());
         return call;

@@ -15,6 +15,12 @@ public interface Calculator {
 
     void boom(String why);
 
+    /** The call's attachment {@code key}, or {@code null}. */
+    String attachment(String key);
+
+    /** Sleeps {@code millis}; returns the milliseconds its deadline left when it started. */
+    long sleep(long millis);
+
     /** A parameter object, as JSON {@code {"name": ..., "age": ...}}. */
     final class Person {
         private String name;

@@ -1,5 +1,6 @@
 package io.jupiter.protocol.http;
 
+import io.jupiter.rpc.context.RpcContext;
 import java.util.Arrays;
 import java.util.List;
 
@@ -28,5 +29,21 @@ final class CalculatorImpl implements Calculator {
     @Override
     public void boom(String why) {
         throw new IllegalStateException(why);
+    }
+
+    @Override
+    public String attachment(String key) {
+        return RpcContext.attachment(key);
+    }
+
+    @Override
+    public long sleep(long millis) {
+        long left = RpcContext.remainingMillis();
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return left;
     }
 }
