@@ -28,4 +28,7 @@ public interface GrpcBenchmarkService {
 
     /** A client stream of ticks, read as fast as they come; answers how many it read once the client completes. */
     Int64Value upload(Flow.Publisher<ChannelRef> ticks);
+
+    /** A bidirectional stream: sends each tick back as it reads it, until the client completes or cancels. */
+    Flow.Publisher<ChannelRef> echo(Flow.Publisher<ChannelRef> ticks);
 }

@@ -10,7 +10,7 @@ import java.util.concurrent.Flow;
 /**
  * Echoes, and sends ticks through the blocking sink (whose {@code send} waits for the stream's credit) until the
  * stream ends, as the Jupiter benchmark's own stream service does, with the default stream buffer; counts a client
- * stream's ticks with the blocking iterator.
+ * stream's ticks with the blocking iterator, and echoes a bidirectional stream's from that iterator into the sink.
  */
 public final class GrpcBenchmarkServiceImpl implements GrpcBenchmarkService {
 
@@ -39,5 +39,16 @@ public final class GrpcBenchmarkServiceImpl implements GrpcBenchmarkService {
             }
         }
         return Int64Value.of(read);
+    }
+
+    @Override
+    public Flow.Publisher<ChannelRef> echo(Flow.Publisher<ChannelRef> ticks) {
+        return Streams.produce(sink -> {
+            try (StreamIterator<ChannelRef> it = Streams.iterate(ticks)) {
+                while (it.hasNext()) {
+                    sink.send(it.next());
+                }
+            }
+        });
     }
 }

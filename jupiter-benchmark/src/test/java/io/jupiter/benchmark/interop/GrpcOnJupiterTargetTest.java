@@ -43,6 +43,11 @@ class GrpcOnJupiterTargetTest {
             LoadResult uploads = StreamDriver.upload(client, 2).run(1, 1, System.out);
             assertThat(uploads.failures()).as(String.valueOf(uploads.firstFailure())).isZero();
             assertThat(uploads.count()).isPositive();
+
+            LoadResult echoes = StreamDriver.echo(client, 2).run(1, 1, System.out);
+            assertThat(echoes.failures()).as(String.valueOf(echoes.firstFailure())).isZero();
+            assertThat(echoes.count()).isPositive();
+            assertThat(echoes.maxMicros()).as("each echo's round trip").isPositive();
         }
     }
 

@@ -25,4 +25,10 @@ public interface BenchmarkStreamService {
      * and answers how many it read once the consumer completes its side.
      */
     CompletableFuture<Long> upload(Flow.Publisher<StreamTick> ticks);
+
+    /**
+     * A bidirectional stream: sends every tick the consumer sends back as it reads it, as the flow control of both
+     * directions allows, until the consumer completes its side or cancels.
+     */
+    Flow.Publisher<StreamTick> echo(Flow.Publisher<StreamTick> ticks);
 }

@@ -12,8 +12,9 @@ import java.util.concurrent.Flow;
  * Sends ticks through the blocking sink, whose {@code send} waits for the reader's credit, until the stream ends
  * (with a buffer of the benchmark's window, {@link StreamReader#WINDOW}: unless set, the
  * defaults' 1,024, {@code Streams.DEFAULT_PREFETCH} and {@code StreamOptions.DEFAULT_BUFFER_MESSAGES});
- * publishes ticks to one topic, from a {@link TopicPublisher} that runs while the topic has subscribers; and counts
- * the ticks of a client stream with the blocking iterator (the default window, {@code streamInboundWindow}).
+ * publishes ticks to one topic, from a {@link TopicPublisher} that runs while the topic has subscribers; counts
+ * the ticks of a client stream with the blocking iterator (the default window, {@code streamInboundWindow}); and
+ * echoes a bidirectional stream's ticks from that iterator into the blocking sink.
  */
 @ServiceProviderImpl(version = "1.0.0")
 public class BenchmarkStreamServiceImpl implements BenchmarkStreamService {
@@ -47,5 +48,16 @@ public class BenchmarkStreamServiceImpl implements BenchmarkStreamService {
             }
         }
         return CompletableFuture.completedFuture(read);
+    }
+
+    @Override
+    public Flow.Publisher<StreamTick> echo(Flow.Publisher<StreamTick> ticks) {
+        return Streams.produce(options, sink -> {
+            try (StreamIterator<StreamTick> it = Streams.iterate(ticks)) {
+                while (it.hasNext()) {
+                    sink.send(it.next());
+                }
+            }
+        });
     }
 }

@@ -165,6 +165,22 @@ public class JupiterTarget implements BenchmarkTarget {
             return () -> closed.set(true);
         }
 
+        @Override
+        public AutoCloseable openEcho(StreamListener listener) {
+            AtomicBoolean closed = new AtomicBoolean();
+            Flow.Publisher<StreamTick> ticks = Streams.produce(sink -> {
+                while (!closed.get() && sink.isOpen()) {
+                    sink.send(new StreamTick(System.nanoTime(), payload));
+                }
+            });
+            StreamReader reader = new StreamReader(listener);
+            streams().echo(ticks).subscribe(reader);
+            return () -> {
+                closed.set(true);
+                reader.close();
+            };
+        }
+
         private synchronized BenchmarkStreamService streams() {
             if (streams == null) {
                 streams = proxies.sync(BenchmarkStreamService.class, UPLOAD_TIMEOUT_MILLIS, "upload");

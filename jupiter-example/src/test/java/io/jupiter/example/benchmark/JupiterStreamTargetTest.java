@@ -13,6 +13,7 @@ import java.net.ServerSocket;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -76,10 +77,36 @@ class JupiterStreamTargetTest {
         }
     }
 
-    /** One upload's listener: {@code sent} completes after {@code wanted} messages, {@code ended} with its end. */
+    @Test
+    void echoesSendTicksBackWithTheirSendTime() throws Exception {
+        JupiterTarget target = new JupiterTarget();
+        int port = freePort();
+        try (AutoCloseable server = target.startServer(new ServerSettings("127.0.0.1", port, 2, false));
+             TargetClient client = target.connect(new ClientSettings("127.0.0.1", port, "hello", "jupiter",
+                     "protostuff", 2, 2, false))) {
+            LoadResult result = StreamDriver.echo(client, 2).run(1, 1, System.out);
+            assertThat(result.failures()).as(String.valueOf(result.firstFailure())).isZero();
+            assertThat(result.count()).isPositive();
+            assertThat(result.maxMicros()).as("each echo's round trip").isPositive();
+
+            // 1,000 echoes arrive, each with the send time the client gave its tick; closing cancels the stream.
+            UploadEnd echo = new UploadEnd(1_000);
+            long opened = System.nanoTime();
+            AutoCloseable stream = client.openEcho(echo);
+            echo.sent.get(20, TimeUnit.SECONDS);
+            stream.close();
+            assertThat(echo.firstSentNanos.get()).isGreaterThanOrEqualTo(opened);
+        }
+    }
+
+    /**
+     * One stream's listener: {@code sent} completes after {@code wanted} messages, {@code ended} with its end;
+     * {@code firstSentNanos} is the send time the first message carried.
+     */
     private static final class UploadEnd implements StreamListener {
         final CompletableFuture<Void> sent = new CompletableFuture<>();
         final CompletableFuture<Throwable> ended = new CompletableFuture<>();
+        final AtomicLong firstSentNanos = new AtomicLong(-1);
         private final AtomicInteger count = new AtomicInteger();
         private final int wanted;
 
@@ -89,6 +116,7 @@ class JupiterStreamTargetTest {
 
         @Override
         public void onMessage(long sentNanos) {
+            firstSentNanos.compareAndSet(-1, sentNanos);
             if (count.incrementAndGet() == wanted) {
                 sent.complete(null);
             }

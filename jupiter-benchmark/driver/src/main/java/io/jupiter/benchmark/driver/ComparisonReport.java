@@ -37,11 +37,12 @@ final class ComparisonReport {
     /** The three tables, each with a heading line. */
     String toMarkdown() {
         StringBuilder out = new StringBuilder();
-        out.append("Calls per second (stream cases: messages per second; upload: messages the client streams sent), "
+        out.append("Calls per second (stream cases: messages per second; upload: messages the client streams sent; "
+                + "echo: messages echoed back), "
                 + "mean of ").append(runs).append(" run(s) (each run in brackets):\n\n");
         table(out, "case", labels(), (c, t) -> throughput(c, t));
         out.append("\nLatency in µs, p50 / p99 (mean of the runs; stream cases: from the server's send time to "
-                + "arrival):\n\n");
+                + "arrival; echo: the round trip):\n\n");
         table(out, "case", labels(), (c, t) -> latency(c, t));
         List<int[]> pairs = ratioPairs();
         if (!pairs.isEmpty()) {

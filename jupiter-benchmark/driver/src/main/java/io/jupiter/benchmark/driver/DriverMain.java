@@ -9,7 +9,7 @@ import java.util.concurrent.CountDownLatch;
  * java -cp CP io.jupiter.benchmark.driver.DriverMain server --target CLASS [--host 127.0.0.1] [--port 18099]
  *      [--io-threads 2] [--direct false]
  * java -cp CP io.jupiter.benchmark.driver.DriverMain client --target CLASS [--host 127.0.0.1] [--port 18099]
- *      [--mode sync|async|stream|fanout|upload] [--threads 32] [--warmup 5] [--seconds 10]
+ *      [--mode sync|async|stream|fanout|upload|echo] [--threads 32] [--warmup 5] [--seconds 10]
  *      [--payload small|16b|1k|16k|256k|1m]
  *      [--scenario hello] [--serializer protostuff] [--connections 2] [--io-threads 2] [--direct false]
  * </pre>
@@ -18,7 +18,8 @@ import java.util.concurrent.CountDownLatch;
  * what was asked (its message on stderr). With {@code --mode stream}, {@code --threads} is the number of server
  * streams open at once and the count is the messages they received ({@link StreamDriver}); with
  * {@code --mode fanout}, the subscribers of one topic ({@link StreamDriver#fanOut}); with {@code --mode upload}, client
- * streams, and the count is the messages they sent ({@link StreamDriver#upload}).
+ * streams, and the count is the messages they sent ({@link StreamDriver#upload}); with {@code --mode echo},
+ * bidirectional streams, and the count is the messages echoed back to them ({@link StreamDriver#echo}).
  */
 public final class DriverMain {
 
@@ -96,6 +97,7 @@ public final class DriverMain {
                 case "stream" -> new StreamDriver(client, threads).run(warmup, seconds, System.out);
                 case "fanout" -> StreamDriver.fanOut(client, threads).run(warmup, seconds, System.out);
                 case "upload" -> StreamDriver.upload(client, threads).run(warmup, seconds, System.out);
+                case "echo" -> StreamDriver.echo(client, threads).run(warmup, seconds, System.out);
                 default -> new LoadDriver(client, async, threads, 0, null).run(warmup, seconds, System.out);
             };
         }

@@ -9,10 +9,12 @@ import java.util.List;
  * {@code "stream <streams> <payload>"}, e.g.
  * {@code "stream 100 small"}: that many server streams at once (see {@link StreamDriver}), or
  * {@code "fanout <subscribers> <payload>"}: that many subscribers of one topic ({@link StreamDriver#fanOut}), or
- * {@code "upload <streams> <payload>"}: that many client streams at once ({@link StreamDriver#upload}).
+ * {@code "upload <streams> <payload>"}: that many client streams at once ({@link StreamDriver#upload}), or
+ * {@code "echo <streams> <payload>"}: that many bidirectional streams echoing ({@link StreamDriver#echo}).
  *
- * @param mode     {@code sync}, {@code async}, {@code stream}, {@code fanout} or {@code upload}
- * @param threads  caller threads, or streams in {@code stream} and {@code upload} mode, or subscribers in
+ * @param mode     {@code sync}, {@code async}, {@code stream}, {@code fanout}, {@code upload} or {@code echo}
+ * @param threads  caller threads, or streams in {@code stream}, {@code upload} and {@code echo} mode, or
+ *                 subscribers in
  *                 {@code fanout} mode
  * @param payload  a {@link Payloads} name for the {@code hello} scenario, else {@code small} (unused)
  * @param scenario {@code hello} or a user-service call of the rpc-benchmark
@@ -23,7 +25,7 @@ public record LoadCase(String mode, int threads, String payload, String scenario
     static final int MAX_SUBSCRIBERS = 20_000;
 
     /** The modes, as {@link DriverMain}'s {@code --mode} takes them. */
-    static final List<String> MODES = List.of("sync", "async", "stream", "fanout", "upload");
+    static final List<String> MODES = List.of("sync", "async", "stream", "fanout", "upload", "echo");
 
     private static final List<String> USER_SCENARIOS = List.of("existUser", "createUser", "getUser", "listUser");
 
@@ -33,7 +35,7 @@ public record LoadCase(String mode, int threads, String payload, String scenario
         if (parts.length != 3 || !MODES.contains(parts[0])) {
             throw new IllegalArgumentException("case '" + text + "' (expected: '<sync|async> <threads> "
                     + "<" + String.join("|", Payloads.NAMES) + "|" + String.join("|", USER_SCENARIOS)
-                    + ">' or '<stream|fanout|upload> <streams> <small|1k>')");
+                    + ">' or '<stream|fanout|upload|echo> <streams> <small|1k>')");
         }
         int threads;
         try {

@@ -69,6 +69,15 @@ public final class StreamDriver {
     }
 
     /**
+     * The bidirectional-stream load: {@code streams} streams ({@link TargetClient#openEcho}), each sending as fast as
+     * its flow control allows while the server echoes every message back; the count is the echoes received in the
+     * measured period, the latency each one's round trip (from the client's send time to the echo's arrival).
+     */
+    public static StreamDriver echo(TargetClient client, int streams) {
+        return new StreamDriver(client::openEcho, streams);
+    }
+
+    /**
      * Opens the streams, runs the warm-up and the measured period, cancels the streams and returns the result:
      * {@link LoadResult#count()} is the messages received in the measured period.
      *

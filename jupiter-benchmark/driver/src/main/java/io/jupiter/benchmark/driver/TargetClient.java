@@ -48,6 +48,18 @@ public interface TargetClient extends AutoCloseable {
         throw new UnsupportedOperationException(getClass().getSimpleName() + " has no client stream (upload)");
     }
 
+    /**
+     * Opens one bidirectional stream over which this client sends small messages (each made of
+     * {@link ClientSettings#payload()} and its send time) as fast as the stream's flow control allows while the server
+     * sends each one back, calling {@code listener.onMessage(sentNanos)} for each echo that arrives (the send time it
+     * carries), until the result is closed, which cancels the stream. Returns once the stream is asked for.
+     *
+     * @throws UnsupportedOperationException if the target has no bidirectional stream (the default)
+     */
+    default AutoCloseable openEcho(StreamListener listener) throws Exception {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " has no bidirectional stream (echo)");
+    }
+
     /** Closes the client's connections and threads. */
     @Override
     void close();

@@ -44,6 +44,7 @@ class LoadCaseTest {
         assertThat(LoadCase.parse("fanout 10000 small")).hasToString("fanout 10000 small");
         assertThat(LoadCase.parse("upload 4 small").clientFlags()).containsSequence("--mode", "upload", "--threads",
                 "4");
+        assertThat(LoadCase.parse("echo 8 small").clientFlags()).containsSequence("--mode", "echo", "--threads", "8");
         assertThatThrownBy(() -> LoadCase.parse("stream 10000 small")).hasMessageContaining("1..4096");
     }
 

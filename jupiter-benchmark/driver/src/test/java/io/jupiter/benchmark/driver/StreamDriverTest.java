@@ -54,6 +54,18 @@ class StreamDriverTest {
     }
 
     @Test
+    void anEchoCountsTheEchoesWithTheirRoundTripAndClosesItsStreams() throws Exception {
+        ThreadStreams client = new ThreadStreams(Integer.MAX_VALUE);
+        LoadResult result = StreamDriver.echo(client, 3).run(0, 1, System.out);
+
+        assertThat(result.failures()).isZero();
+        assertThat(result.count()).isPositive();
+        assertThat(result.maxMicros()).as("a round trip is recorded for each echo").isPositive();
+        assertThat(client.echoes.get()).isEqualTo(3);
+        assertThat(client.closed.get()).isEqualTo(3);
+    }
+
+    @Test
     void aTargetWithoutStreamsSaysSo() {
         TargetClient unary = new TargetClient() {
             @Override
@@ -75,6 +87,9 @@ class StreamDriverTest {
                 .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining("has no topic");
         assertThatThrownBy(() -> StreamDriver.upload(unary, 1).run(0, 1, System.out))
                 .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining("has no client stream");
+        assertThatThrownBy(() -> StreamDriver.echo(unary, 1).run(0, 1, System.out))
+                .isInstanceOf(UnsupportedOperationException.class)
+                .hasMessageContaining("has no bidirectional stream");
         assertThatThrownBy(() -> new StreamDriver(unary, 0)).hasMessageContaining("streams");
     }
 
@@ -84,6 +99,7 @@ class StreamDriverTest {
         final AtomicInteger closed = new AtomicInteger();
         final AtomicInteger publishesPerSecond = new AtomicInteger();
         final AtomicInteger uploads = new AtomicInteger();
+        final AtomicInteger echoes = new AtomicInteger();
         private final int limit;
 
         ThreadStreams(int limit) {
@@ -122,6 +138,23 @@ class StreamDriverTest {
                 @Override
                 public void onMessage(long sentNanos) {
                     listener.onMessage(0);
+                }
+
+                @Override
+                public void onEnd(Throwable error) {
+                    listener.onEnd(error);
+                }
+            });
+        }
+
+        /** An echo arrives with the send time of its message, a moment before. */
+        @Override
+        public AutoCloseable openEcho(StreamListener listener) {
+            echoes.incrementAndGet();
+            return openStream(new StreamListener() {
+                @Override
+                public void onMessage(long sentNanos) {
+                    listener.onMessage(sentNanos - 1_000_000);
                 }
 
                 @Override

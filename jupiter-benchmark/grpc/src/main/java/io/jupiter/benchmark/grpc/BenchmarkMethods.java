@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
  *   rpc hello(google.protobuf.StringValue) returns (google.protobuf.StringValue);   // echoes its argument
  *   rpc ticks(google.protobuf.StringValue) returns (stream grpc.channelz.v1.ChannelRef);
  *   rpc upload(stream grpc.channelz.v1.ChannelRef) returns (google.protobuf.Int64Value);  // counts the ticks
+ *   rpc echo(stream grpc.channelz.v1.ChannelRef) returns (stream grpc.channelz.v1.ChannelRef);  // sends them back
  * }
  * </pre>
  * A tick is a message of the shape {@code {int64 = 1; string = 2}} (the server's {@link System#nanoTime()} at send,
@@ -29,6 +30,7 @@ final class BenchmarkMethods {
             "ticks");
     static final MethodDescriptor<byte[], byte[]> UPLOAD = method(MethodDescriptor.MethodType.CLIENT_STREAMING,
             "upload");
+    static final MethodDescriptor<byte[], byte[]> ECHO = method(MethodDescriptor.MethodType.BIDI_STREAMING, "echo");
 
     /** Field 1, length-delimited: a {@code StringValue}'s value. */
     private static final int STRING_FIELD_1 = 0x0a;

@@ -28,7 +28,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * gRPC-java as a load-driver target, through its public API and its defaults (Netty transport, plaintext HTTP/2, the
  * default executors; gRPC's builders bind every address and pick their own event-loop threads, so the server's host and
  * both sides' IO threads are not set). {@code hello} is the unary {@code Hello}; server streams are {@code Ticks}, sent
- * under {@code isReady}/on-ready ({@link TickSender}), as client streams are ({@code upload}, {@link TickUploader}),
+ * under {@code isReady}/on-ready ({@link TickSender}), as client streams are ({@code upload}, {@link ClientTicks}),
+ * bidirectional streams ({@code echo}: {@link ClientTicks} and, echoing under the same rule, {@link TickEchoer}),
  * and read with the stub's default inbound flow control (one message requested after each one delivered, within
  * HTTP/2's connection and stream windows). With {@code direct}, both sides run handlers and callbacks on the transport
  * threads ({@code directExecutor()}). The client opens one channel (one HTTP/2 connection) per requested connection and
@@ -47,6 +48,7 @@ public final class GrpcTarget implements BenchmarkTarget {
                 .addMethod(BenchmarkMethods.HELLO, ServerCalls.asyncUnaryCall(GrpcTarget::echo))
                 .addMethod(BenchmarkMethods.TICKS, ServerCalls.asyncServerStreamingCall(TickSender::start))
                 .addMethod(BenchmarkMethods.UPLOAD, ServerCalls.asyncClientStreamingCall(GrpcTarget::countTicks))
+                .addMethod(BenchmarkMethods.ECHO, ServerCalls.asyncBidiStreamingCall(TickEchoer::start))
                 .build();
         ServerBuilder<?> builder = Grpc.newServerBuilderForPort(settings.port(), InsecureServerCredentials.create())
                 .addService(service);
@@ -172,10 +174,17 @@ public final class GrpcTarget implements BenchmarkTarget {
 
         @Override
         public AutoCloseable openUpload(StreamListener listener) {
-            TickUploader uploader = new TickUploader(BenchmarkMethods.tick(payload), listener);
+            ClientTicks uploader = ClientTicks.upload(payload, listener);
             ClientCalls.asyncClientStreamingCall(channel().newCall(BenchmarkMethods.UPLOAD, CallOptions.DEFAULT),
                     uploader);
             return uploader;
+        }
+
+        @Override
+        public AutoCloseable openEcho(StreamListener listener) {
+            ClientTicks echo = ClientTicks.echo(payload, listener);
+            ClientCalls.asyncBidiStreamingCall(channel().newCall(BenchmarkMethods.ECHO, CallOptions.DEFAULT), echo);
+            return echo;
         }
 
         @Override

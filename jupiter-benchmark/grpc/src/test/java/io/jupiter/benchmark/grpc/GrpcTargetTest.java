@@ -35,6 +35,11 @@ class GrpcTargetTest {
             assertThat(uploads.failures()).as(String.valueOf(uploads.firstFailure())).isZero();
             assertThat(uploads.count()).isPositive();
 
+            LoadResult echoes = StreamDriver.echo(client, 2).run(1, 1, System.out);
+            assertThat(echoes.failures()).as(String.valueOf(echoes.firstFailure())).isZero();
+            assertThat(echoes.count()).isPositive();
+            assertThat(echoes.maxMicros()).as("each echo's round trip").isPositive();
+
             LoadResult sync = new LoadDriver(client, false, 2, 0, null).run(0, 1, System.out);
             LoadResult async = new LoadDriver(client, true, 1, 0, null).run(0, 1, System.out);
             assertThat(sync.failures()).as(String.valueOf(sync.firstFailure())).isZero();
