@@ -84,7 +84,7 @@ public final class LoadDriver {
         Throwable first = firstFailure.get();
         return new LoadResult(count, elapsed, micros(histogram.getValueAtPercentile(50)),
                 micros(histogram.getValueAtPercentile(99)), micros(histogram.getValueAtPercentile(99.9)),
-                micros(histogram.getMaxValue()), failures.get(), first == null ? null : first.toString());
+                micros(histogram.getMaxValue()), failures.get(), LoadResult.describe(first));
     }
 
     /** Sleeps through the measured period, printing a soak line per interval; returns the latencies so far. */

@@ -72,4 +72,20 @@ public record LoadResult(long count, double seconds, long p50Micros, long p99Mic
                 Long.parseLong(latency.group(3)), Long.parseLong(latency.group(4)),
                 failed == null ? 0 : Long.parseLong(failed.group(1)), failed == null ? null : failed.group(2));
     }
+
+    /**
+     * {@code failure} and its causes on one line ({@code null} for none), so that a wrapped transport error
+     * ({@code INTERNAL: http2 exception}, say) shows what it wraps.
+     */
+    static String describe(Throwable failure) {
+        if (failure == null) {
+            return null;
+        }
+        StringBuilder text = new StringBuilder(failure.toString());
+        Throwable cause = failure.getCause();
+        for (int i = 0; i < 5 && cause != null && cause != failure; i++, cause = cause.getCause()) {
+            text.append("; caused by: ").append(cause);
+        }
+        return text.toString();
+    }
 }

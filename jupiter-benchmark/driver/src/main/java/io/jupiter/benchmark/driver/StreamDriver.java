@@ -102,7 +102,7 @@ public final class StreamDriver {
             Throwable first = firstFailure.get();
             return new LoadResult(count, elapsed, micros(histogram.getValueAtPercentile(50)),
                     micros(histogram.getValueAtPercentile(99)), micros(histogram.getValueAtPercentile(99.9)),
-                    micros(histogram.getMaxValue()), failures.get(), first == null ? null : first.toString());
+                    micros(histogram.getMaxValue()), failures.get(), LoadResult.describe(first));
         } finally {
             stopped = true;
             for (AutoCloseable stream : open) {

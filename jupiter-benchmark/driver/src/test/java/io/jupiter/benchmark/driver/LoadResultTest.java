@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -25,6 +26,16 @@ class LoadResultTest {
         assertThat(read.p50Micros()).isEqualTo(87);
         assertThat(read.p99Micros()).isEqualTo(310);
         assertThat(read.failures()).isZero();
+    }
+
+    @Test
+    void aFailureIsDescribedWithWhatItWraps() {
+        Exception wrapped = new IllegalStateException("INTERNAL: http2 exception",
+                new IOException("FLOW_CONTROL_ERROR", new RuntimeException("window overflow")));
+        assertThat(LoadResult.describe(wrapped)).isEqualTo("java.lang.IllegalStateException: INTERNAL: http2 exception"
+                + "; caused by: java.io.IOException: FLOW_CONTROL_ERROR"
+                + "; caused by: java.lang.RuntimeException: window overflow");
+        assertThat(LoadResult.describe(null)).isNull();
     }
 
     @Test
