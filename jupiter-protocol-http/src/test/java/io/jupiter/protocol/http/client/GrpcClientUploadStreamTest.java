@@ -197,11 +197,13 @@ class GrpcClientUploadStreamTest {
                     .address(server.address() + ",localhost:" + port).cluster(ClusterStrategy.failOver(2))
                     .timeoutMillis(60_000).build();
             Source<Int64Value> values = Source.of(10, GrpcClientUploadStreamTest::number);
-            assertThatThrownBy(() -> uploads.refuse(values)).isInstanceOf(RpcException.class)
-                    .satisfies(e -> assertThat(e.toString() + e.getCause()).contains("grpc-status 14 UNAVAILABLE")
-                            .contains("full after 3"))
-                    .satisfies(e -> assertThat(e instanceof ServerBusyException
-                            || e.getCause() instanceof ServerBusyException).isTrue());
+            // The retry on the other address is refused, not sent, and names the first attempt's failure.
+            assertThatThrownBy(() -> uploads.refuse(values)).isInstanceOfSatisfying(RpcException.class, e -> {
+                assertThat(e.status()).isEqualTo(StatusTable.CLIENT_ERROR.status());
+                assertThat(e).hasMessageContaining("not sent: an earlier attempt of this call read its stream")
+                        .hasMessageContaining("grpc-status 14 UNAVAILABLE: full after 3")
+                        .cause().isInstanceOf(ServerBusyException.class);
+            });
             assertThat(server.calls.get()).isEqualTo(1);
         }
     }
