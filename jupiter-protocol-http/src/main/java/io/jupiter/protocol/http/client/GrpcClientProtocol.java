@@ -47,6 +47,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import javax.net.ssl.SSLException;
 
@@ -251,10 +252,6 @@ public final class GrpcClientProtocol implements ClientProtocol {
                     throw new RpcException(StatusTable.CLIENT_ERROR.status(), where + ": the stream to send is "
                             + argument + " (expected: a Flow.Publisher of protobuf messages)");
                 }
-                RpcException refused = streamsRead.refusal(call.arguments(), where);
-                if (refused != null) {
-                    throw refused;
-                }
                 requests = publisher;
             } else {
                 request = requestBytes(argument, where);
@@ -273,10 +270,10 @@ public final class GrpcClientProtocol implements ClientProtocol {
                 case CLIENT -> {
                     // The answer is read on the IO thread: the consumer hands the outcome to the caller's executor.
                     OneAnswer answer = new OneAnswer(result, where);
-                    Object[] arguments = call.arguments();
+                    AtomicBoolean read = streamsRead.claim(call.arguments(), result, where);
                     StreamingCall streaming = new StreamingCall(headers, new RequestStream(requests, maxMessageBytes,
-                            where, () -> streamsRead.reading(arguments, result)), parser, maxMessageBytes,
-                            call.timeoutMillis(), where, answer, null);
+                            where, () -> read.set(true)), parser, maxMessageBytes, call.timeoutMillis(), where,
+                            answer, null);
                     answer.onSubscribe(streaming);
                     connection.start(streaming, where);
                 }

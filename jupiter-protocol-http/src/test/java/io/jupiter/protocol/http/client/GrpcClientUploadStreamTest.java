@@ -7,6 +7,7 @@ import com.google.protobuf.Int64Value;
 import com.google.protobuf.StringValue;
 import io.jupiter.rpc.JupiterClient;
 import io.jupiter.rpc.cluster.ClusterStrategy;
+import io.jupiter.rpc.cluster.HedgingPolicy;
 import io.jupiter.rpc.exception.RemoteServiceException;
 import io.jupiter.rpc.exception.RpcException;
 import io.jupiter.rpc.exception.ServerBusyException;
@@ -62,6 +63,18 @@ class GrpcClientUploadStreamTest {
             assertThat(uploads.sum(none).getValue()).isZero();
             assertThat(server.calls.get()).isEqualTo(3);
             assertThat(server.cancelled.get()).isZero();
+        }
+    }
+
+    @Test
+    void aClientStreamOfManyWindowsIsSentAsTheServerReturnsWindow() throws Exception {
+        try (UploadServer server = new UploadServer();
+             JupiterClient client = JupiterClient.builder().build()) {
+            String kib = "k".repeat(1024);
+            Source<StringValue> texts = Source.of(4000, i -> StringValue.of(kib)); // 4 MiB: 16 server windows
+            assertThat(proxy(client, server).size(texts).getValue()).isEqualTo(4000L * 1024);
+            assertThat(server.received.get()).isEqualTo(4000);
+            assertThat(texts.requested.get()).isLessThanOrEqualTo(4000 + RequestStream.BATCH);
         }
     }
 
@@ -201,10 +214,32 @@ class GrpcClientUploadStreamTest {
             assertThatThrownBy(() -> uploads.refuse(values)).isInstanceOfSatisfying(RpcException.class, e -> {
                 assertThat(e.status()).isEqualTo(StatusTable.CLIENT_ERROR.status());
                 assertThat(e).hasMessageContaining("not sent: an earlier attempt of this call read its stream")
+                        .hasMessageContaining("(a client stream is not retried)")
                         .hasMessageContaining("grpc-status 14 UNAVAILABLE: full after 3")
                         .cause().isInstanceOf(ServerBusyException.class);
             });
             assertThat(server.calls.get()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aHedgeOfAClientStreamIsNotSentWhileTheFirstAttemptSendsIt() throws Exception {
+        try (UploadServer server = new UploadServer();
+             JupiterClient client = JupiterClient.builder().build()) {
+            String port = server.address().substring(server.address().indexOf(':') + 1);
+            Uploads uploads = client.proxy(Uploads.class).name(UploadServer.SERVICE)
+                    .protocol(GrpcClientProtocol.builder().methodNames(Uploads.NAMES).build())
+                    .address(server.address() + ",localhost:" + port).idempotent("sumAsync")
+                    .hedging(HedgingPolicy.of(50, 3)).timeoutMillis(60_000).build();
+            Source<Int64Value> values = Source.held(10, GrpcClientUploadStreamTest::number);
+            CompletableFuture<Int64Value> sum = uploads.sumAsync(values);
+            Await.until("the server read the 10", WAIT, () -> server.received.get() == 10);
+            // Past the hedging delay several times over, while the first attempt still sends: no second call.
+            assertThat(Await.holdsFor(Duration.ofMillis(300), () -> server.calls.get() == 1)).isTrue();
+            values.release();
+            assertThat(sum.get(30, TimeUnit.SECONDS).getValue()).isEqualTo(55L);
+            assertThat(server.calls.get()).isEqualTo(1);
+            assertThat(values.subscriptions.get()).isEqualTo(1);
         }
     }
 

@@ -22,12 +22,17 @@ final class Source<T> implements Flow.Publisher<T> {
     final AtomicLong sent = new AtomicLong();
     final AtomicBoolean cancelled = new AtomicBoolean();
     final CountDownLatch subscribed = new CountDownLatch(1);
+    /** Subscriptions made (a stream read twice would make two). */
+    final AtomicLong subscriptions = new AtomicLong();
+    private volatile boolean released;
+    private volatile Runnable pending = () -> { };
 
     private Source(long count, LongFunction<T> message, RuntimeException error, boolean end) {
         this.count = count;
         this.message = message;
         this.error = error;
         this.end = end;
+        this.released = true;
     }
 
     /** {@code count} messages, then the end. */
@@ -45,9 +50,23 @@ final class Source<T> implements Flow.Publisher<T> {
         return new Source<>(count, message, null, false);
     }
 
+    /** {@code count} messages, then the end once {@link #release()} was called. */
+    static <T> Source<T> held(long count, LongFunction<T> message) {
+        Source<T> source = new Source<>(count, message, null, true);
+        source.released = false;
+        return source;
+    }
+
+    /** Lets a {@link #held} source end (once its messages were asked for). */
+    void release() {
+        released = true;
+        pending.run();
+    }
+
     @Override
     public void subscribe(Flow.Subscriber<? super T> subscriber) {
-        subscriber.onSubscribe(new Flow.Subscription() {
+        subscriptions.incrementAndGet();
+        Flow.Subscription subscription = new Flow.Subscription() {
             private long demand;
             private boolean done;
 
@@ -59,7 +78,7 @@ final class Source<T> implements Flow.Publisher<T> {
                     demand--;
                     subscriber.onNext(message.apply(sent.incrementAndGet()));
                 }
-                if (!done && !cancelled.get() && sent.get() == count && end) {
+                if (!done && !cancelled.get() && sent.get() == count && end && released) {
                     done = true;
                     if (error == null) {
                         subscriber.onComplete();
@@ -73,7 +92,10 @@ final class Source<T> implements Flow.Publisher<T> {
             public void cancel() {
                 cancelled.set(true);
             }
-        });
+        };
+        // A request of 1 from the test's thread: ends a released source whose messages were all sent.
+        pending = () -> subscription.request(1);
+        subscriber.onSubscribe(subscription);
         subscribed.countDown();
     }
 }

@@ -50,6 +50,8 @@ final class UploadServer implements AutoCloseable {
                         Int64Value.parser()), ServerCalls.asyncBidiStreamingCall(this::chat))
                 .addMethod(method("Stall", MethodDescriptor.MethodType.CLIENT_STREAMING, StringValue.parser(),
                         Int64Value.parser()), ServerCalls.asyncClientStreamingCall(this::stall))
+                .addMethod(method("Size", MethodDescriptor.MethodType.CLIENT_STREAMING, StringValue.parser(),
+                        Int64Value.parser()), ServerCalls.asyncClientStreamingCall(this::size))
                 .addMethod(method("Refuse", MethodDescriptor.MethodType.CLIENT_STREAMING, Int64Value.parser(),
                         Int64Value.parser()), ServerCalls.asyncClientStreamingCall(this::refuse))
                 .addMethod(method("Echo", MethodDescriptor.MethodType.UNARY, StringValue.parser(),
@@ -118,6 +120,30 @@ final class UploadServer implements AutoCloseable {
 
             @Override
             public void onCompleted() {
+                out.onCompleted();
+            }
+        };
+    }
+
+    /** The characters of all the texts sent. */
+    private StreamObserver<StringValue> size(StreamObserver<Int64Value> out) {
+        begin(out);
+        return new StreamObserver<>() {
+            private long size;
+
+            @Override
+            public void onNext(StringValue value) {
+                received.incrementAndGet();
+                size += value.getValue().length();
+            }
+
+            @Override
+            public void onError(Throwable t) {
+            }
+
+            @Override
+            public void onCompleted() {
+                out.onNext(Int64Value.of(size));
                 out.onCompleted();
             }
         };

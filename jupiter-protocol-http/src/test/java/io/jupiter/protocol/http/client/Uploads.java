@@ -22,6 +22,9 @@ public interface Uploads {
     /** Each message answered with itself (a bidirectional stream). */
     Flow.Publisher<Int64Value> chat(Flow.Publisher<Int64Value> values);
 
+    /** The characters of all the texts sent (a client stream). */
+    Int64Value size(Flow.Publisher<StringValue> texts);
+
     /** Never reads a message. */
     CompletableFuture<Int64Value> stallAsync(Flow.Publisher<StringValue> texts);
 
