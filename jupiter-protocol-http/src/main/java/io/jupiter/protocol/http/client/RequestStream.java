@@ -10,6 +10,7 @@ import io.netty.handler.codec.http2.DefaultHttp2DataFrame;
 import java.util.concurrent.Flow;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -48,10 +49,13 @@ final class RequestStream implements Requests, Flow.Subscriber<Object> {
     private volatile GrpcCall call;
     private volatile Channel channel;
 
+    /** Messages asked of the publisher and not yet given: below 0, it gave more than asked. */
+    private final AtomicInteger asked = new AtomicInteger();
+
     // Event loop only.
-    /** Messages asked of the publisher and not yet written. */
-    private int asked;
-    /** The client's side ended (the publisher completed or failed), or the call did. */
+    /** Messages asked of the publisher and not yet written: what {@link #askMore} bounds. */
+    private int unwritten;
+    /** The client's side ended (the publisher completed), or the call did. */
     private boolean ended;
 
     RequestStream(Flow.Publisher<?> source, int maxMessageBytes, String where, Runnable subscribed) {
@@ -94,6 +98,11 @@ final class RequestStream implements Requests, Flow.Subscriber<Object> {
         if (stopped.get()) {
             return;
         }
+        if (asked.decrementAndGet() < 0) {
+            fail(new RpcException(StatusTable.CLIENT_ERROR.status(), where + ": the stream to send gave more"
+                    + " messages than it was asked for (Reactive Streams rule 1.1): the call was cancelled"));
+            return;
+        }
         if (!(item instanceof Message message)) {
             fail(new RpcException(StatusTable.CLIENT_ERROR.status(), where + ": the stream to send gave "
                     + (item == null ? "null" : item.getClass().getName()) + " (expected: a protobuf message): the"
@@ -132,7 +141,7 @@ final class RequestStream implements Requests, Flow.Subscriber<Object> {
         if (ended || stopped.get()) {
             return;
         }
-        asked--;
+        unwritten--;
         channel.writeAndFlush(GrpcCall.message(channel.alloc(), message, false)).addListener(sent -> {
             if (!sent.isSuccess()) {
                 fail(new StreamException(StatusTable.CLIENT_ERROR.status(), where + ": a message could not be"
@@ -145,11 +154,12 @@ final class RequestStream implements Requests, Flow.Subscriber<Object> {
     /** Asks the publisher for a batch when the channel can take more and half the last batch was written. */
     private void askMore() {
         Flow.Subscription s = upstream.get();
-        if (ended || stopped.get() || s == null || s == STOPPED || !channel.isWritable() || asked > BATCH / 2) {
+        if (ended || stopped.get() || s == null || s == STOPPED || !channel.isWritable() || unwritten > BATCH / 2) {
             return;
         }
-        int more = BATCH - asked;
-        asked = BATCH;
+        int more = BATCH - unwritten;
+        unwritten = BATCH;
+        asked.addAndGet(more);
         try {
             s.request(more);
         } catch (RuntimeException e) {
@@ -183,12 +193,13 @@ final class RequestStream implements Requests, Flow.Subscriber<Object> {
         }
     }
 
+    /** Stops asking the publisher, then ends the call with {@code error} (which resets the stream). */
     private void fail(RpcException error) {
+        stop();
         GrpcCall c = call;
         if (c != null) {
-            c.fail(error); // ends the call, which stops this stream
+            c.fail(error);
         }
-        stop();
     }
 
     private void onLoop(Runnable task) {

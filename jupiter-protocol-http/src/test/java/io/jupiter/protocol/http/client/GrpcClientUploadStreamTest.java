@@ -99,6 +99,40 @@ class GrpcClientUploadStreamTest {
     }
 
     @Test
+    void aPublisherThatGivesMoreThanAskedIsCancelledWithTheCall() throws Exception {
+        try (UploadServer server = new UploadServer();
+             JupiterClient client = JupiterClient.builder().build()) {
+            AtomicReference<Flow.Subscription> given = new AtomicReference<>();
+            Flow.Publisher<Int64Value> rogue = subscriber -> {
+                Flow.Subscription subscription = new Flow.Subscription() {
+                    private long next;
+
+                    @Override
+                    public void request(long n) {
+                        for (long i = 0; i < n + 100 && given.get() != null; i++) { // 100 beyond what was asked
+                            subscriber.onNext(number(++next));
+                        }
+                    }
+
+                    @Override
+                    public void cancel() {
+                        given.set(null);
+                    }
+                };
+                given.set(subscription);
+                subscriber.onSubscribe(subscription);
+            };
+            assertThatThrownBy(() -> proxy(client, server).sum(rogue)).isInstanceOfSatisfying(RpcException.class,
+                    e -> {
+                        assertThat(e.status()).isEqualTo(StatusTable.CLIENT_ERROR.status());
+                        assertThat(e).hasMessageContaining("more messages than it was asked for");
+                    });
+            Await.until("the publisher cancelled", WAIT, () -> given.get() == null);
+            Await.until("the server sees the call cancelled", WAIT, () -> server.cancelled.get() == 1);
+        }
+    }
+
+    @Test
     void aBidirectionalStreamEchoes1000MessagesInOrder() throws Exception {
         try (UploadServer server = new UploadServer();
              JupiterClient client = JupiterClient.builder().build()) {
