@@ -16,9 +16,10 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * The caller's stream of a client or bidirectional streaming call: subscribes to the caller's publisher once the
  * HTTP/2 stream is open and asks it only for what the stream can take. It asks while the stream's channel is
- * writable (its HTTP/2 window has room and the connection's buffer is below its mark), at most {@value #BATCH}
- * messages not yet written at a time, and again when the channel becomes writable; so what waits here for the
- * server's window is bounded by that window's worth plus one batch, never an unbounded queue. Each message is
+ * writable (the server's window for the stream has room, and what the channel holds unwritten is below its write
+ * buffer mark), at most {@value #BATCH} messages not yet written at a time, and again when the channel becomes
+ * writable; so what waits here for the server's window is bounded by that mark plus one batch, never an unbounded
+ * queue. Each message is
  * serialized on the publisher's thread and written on the stream's event loop, in order; the publisher's
  * completion ends the client's side (an empty DATA frame with END_STREAM); its error, or a message that is not a
  * protobuf message or is above the message cap, fails the call, which resets the stream ({@code RST_STREAM CANCEL}).
@@ -42,7 +43,7 @@ final class RequestStream implements Requests, Flow.Subscriber<Object> {
     private final Flow.Publisher<?> source;
     private final int maxMessageBytes;
     private final String where;
-    /** Told once the publisher was subscribed to: from then on the call cannot be sent again. */
+    /** Told just before the publisher is subscribed to: from then on the call cannot be sent again. */
     private final Runnable subscribed;
     private final AtomicReference<Flow.Subscription> upstream = new AtomicReference<>();
     private final AtomicBoolean stopped = new AtomicBoolean();
@@ -128,7 +129,7 @@ final class RequestStream implements Requests, Flow.Subscriber<Object> {
     @Override
     public void onComplete() {
         onLoop(() -> {
-            if (!ended) {
+            if (!ended && !stopped.get()) {
                 ended = true;
                 channel.writeAndFlush(new DefaultHttp2DataFrame(true)); // the client's side ends
             }

@@ -28,15 +28,16 @@ import java.util.concurrent.atomic.AtomicLong;
  * One streaming gRPC call (server, client or bidirectional stream) on its own HTTP/2 stream, for one subscriber of
  * the server's messages: sends the request headers, then its {@link Requests} (one message, or the caller's stream
  * as the stream's window allows: {@link RequestStream}), and reads the server's messages only as the subscriber asks
- * for them. The stream channel does not read by itself
- * ({@code AUTO_READ} off); it reads when the subscriber's demand exceeds the messages already decoded, and HTTP/2
- * returns the flow-control window only for what was read, so a subscriber that stops asking stops the server after
- * at most the stream's window (plus one read's frames) held here. The trailers' status ends the subscription
- * ({@link GrpcStatuses}) once the messages received before them were delivered; {@link #cancel()} resets the stream
- * ({@code RST_STREAM CANCEL}); the call's timeout goes out as {@code grpc-timeout} and resets the stream here too.
+ * for them. The stream channel does not read by itself ({@code AUTO_READ} off); it reads when the subscriber's
+ * demand exceeds the messages already decoded, and HTTP/2 returns the flow-control window only for what was read,
+ * so a subscriber that stops asking stops the server after at most the stream's window (plus one read's frames)
+ * held here. The trailers' status ends the subscription ({@link GrpcStatuses}) once the messages received before
+ * them were delivered; {@link #cancel()} resets the stream ({@code RST_STREAM CANCEL}); the call's timeout goes out
+ * as {@code grpc-timeout} and resets the stream here too. However the call ends, its {@link Requests} stop.
  *
  * <p>Signals reach the subscriber one at a time, in order, on the client's callback executor when it has one, else
- * on the connection's IO thread. Everything else runs on the stream's event loop.
+ * on the connection's IO thread. Everything else runs on the stream's event loop (but a client stream's messages
+ * are serialized on its publisher's thread).
  */
 final class StreamingCall extends GrpcCall implements Flow.Subscription {
 
