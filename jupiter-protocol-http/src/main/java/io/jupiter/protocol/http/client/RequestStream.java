@@ -4,9 +4,11 @@ import com.google.protobuf.Message;
 import io.jupiter.rpc.exception.RpcException;
 import io.jupiter.rpc.exception.StreamException;
 import io.jupiter.rpc.internal.StatusTable;
+import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http2.DefaultHttp2DataFrame;
+import java.util.ArrayDeque;
 import java.util.concurrent.Flow;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -17,18 +19,20 @@ import java.util.concurrent.atomic.AtomicReference;
  * The caller's stream of a client or bidirectional streaming call: subscribes to the caller's publisher once the
  * HTTP/2 stream is open and asks it only for what the stream can take. It asks while the stream's channel is
  * writable (the server's window for the stream has room, and what the channel holds unwritten is below its write
- * buffer mark), at most {@value #BATCH} messages not yet written at a time, and again when the channel becomes
- * writable; so what waits here for the server's window is bounded by that mark plus one batch, never an unbounded
- * queue. Each message is
- * serialized on the publisher's thread and written on the stream's event loop, in order; the publisher's
- * completion ends the client's side (an empty DATA frame with END_STREAM); its error, or a message that is not a
- * protobuf message or is above the message cap, fails the call, which resets the stream ({@code RST_STREAM CANCEL}).
- * The call's end, however it ends, cancels the publisher ({@link #stop}).
+ * buffer mark), a batch at a time (at most {@value #BATCH} messages and about {@value #BATCH_BYTES} bytes not yet
+ * written), and again when the channel becomes writable; so what waits here for the server's window is bounded by
+ * that mark plus one batch, never an unbounded queue. Each message is serialized on the publisher's thread; on the
+ * stream's event loop the messages given since the last write go out together, in order, in one DATA frame and one
+ * flush. The publisher's completion ends the client's side (END_STREAM on the last DATA frame); its error, or a
+ * message that is not a protobuf message or is above the message cap, fails the call, which resets the stream
+ * ({@code RST_STREAM CANCEL}). The call's end, however it ends, cancels the publisher ({@link #stop}).
  */
 final class RequestStream implements Requests, Flow.Subscriber<Object> {
 
     /** Messages asked of the publisher and not yet written, at most; more are asked once half were written. */
-    static final int BATCH = 8;
+    static final int BATCH = 32;
+    /** Bytes of messages asked at a time, at most (as the last message's size says; at least one message). */
+    static final int BATCH_BYTES = 64 * 1024;
 
     private static final Flow.Subscription STOPPED = new Flow.Subscription() {
         @Override
@@ -54,10 +58,16 @@ final class RequestStream implements Requests, Flow.Subscriber<Object> {
     private final AtomicInteger asked = new AtomicInteger();
 
     // Event loop only.
-    /** Messages asked of the publisher and not yet written: what {@link #askMore} bounds. */
+    /** Messages asked of the publisher and not yet written to the channel: what {@link #askMore} bounds. */
     private int unwritten;
+    /** Messages given and not yet written: written together, in one DATA frame, by {@link #flush}. */
+    private final ArrayDeque<byte[]> given = new ArrayDeque<>();
+    private int givenBytes;
+    /** The size of the last message given, prefix included: how many fit in a batch of {@value #BATCH_BYTES}. */
+    private int lastMessageBytes = 1;
     /** The client's side ended (the publisher completed), or the call did. */
     private boolean ended;
+    private boolean flushQueued;
 
     RequestStream(Flow.Publisher<?> source, int maxMessageBytes, String where, Runnable subscribed) {
         this.source = source;
@@ -131,7 +141,7 @@ final class RequestStream implements Requests, Flow.Subscriber<Object> {
         onLoop(() -> {
             if (!ended && !stopped.get()) {
                 ended = true;
-                channel.writeAndFlush(new DefaultHttp2DataFrame(true)); // the client's side ends
+                writeGiven(true); // the client's side ends with the messages before it
             }
         });
     }
@@ -142,24 +152,62 @@ final class RequestStream implements Requests, Flow.Subscriber<Object> {
         if (ended || stopped.get()) {
             return;
         }
-        unwritten--;
-        channel.writeAndFlush(GrpcCall.message(channel.alloc(), message, false)).addListener(sent -> {
+        given.add(message);
+        givenBytes += GrpcCall.PREFIX + message.length;
+        lastMessageBytes = GrpcCall.PREFIX + message.length;
+        if (!flushQueued) {
+            // Runs after the messages queued before it: a burst of them goes out in one DATA frame and one flush.
+            flushQueued = true;
+            onLoop(this::flush);
+        }
+    }
+
+    private void flush() {
+        flushQueued = false;
+        if (ended || stopped.get()) {
+            given.clear();
+            return;
+        }
+        writeGiven(false);
+        askMore();
+    }
+
+    /** Writes the messages given, length-prefixed, in one DATA frame ({@code end}: with END_STREAM), and flushes. */
+    private void writeGiven(boolean end) {
+        if (given.isEmpty() && !end) {
+            return;
+        }
+        unwritten -= given.size();
+        ByteBuf data = channel.alloc().buffer(givenBytes);
+        for (byte[] message : given) {
+            data.writeByte(0).writeInt(message.length).writeBytes(message);
+        }
+        given.clear();
+        givenBytes = 0;
+        channel.writeAndFlush(new DefaultHttp2DataFrame(data, end)).addListener(sent -> {
             if (!sent.isSuccess()) {
                 fail(new StreamException(StatusTable.CLIENT_ERROR.status(), where + ": a message could not be"
                         + " sent: " + sent.cause(), sent.cause()));
             }
         });
-        askMore();
     }
 
-    /** Asks the publisher for a batch when the channel can take more and half the last batch was written. */
+    /**
+     * Asks the publisher for a batch when the channel can take more, what it gave was written, and half the last
+     * batch was: a batch is at most {@value #BATCH} messages and {@value #BATCH_BYTES} bytes at the last message's
+     * size (at least one message).
+     */
     private void askMore() {
         Flow.Subscription s = upstream.get();
-        if (ended || stopped.get() || s == null || s == STOPPED || !channel.isWritable() || unwritten > BATCH / 2) {
+        if (ended || stopped.get() || s == null || s == STOPPED || !given.isEmpty() || !channel.isWritable()) {
             return;
         }
-        int more = BATCH - unwritten;
-        unwritten = BATCH;
+        int batch = Math.max(1, Math.min(BATCH, BATCH_BYTES / lastMessageBytes));
+        if (unwritten > batch / 2) {
+            return;
+        }
+        int more = batch - unwritten;
+        unwritten = batch;
         asked.addAndGet(more);
         try {
             s.request(more);
