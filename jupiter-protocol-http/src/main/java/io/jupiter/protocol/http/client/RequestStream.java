@@ -63,8 +63,11 @@ final class RequestStream implements Requests, Flow.Subscriber<Object> {
     /** Messages given and not yet written: written together, in one DATA frame, by {@link #flush}. */
     private final ArrayDeque<byte[]> given = new ArrayDeque<>();
     private int givenBytes;
-    /** The size of the last message given, prefix included: how many fit in a batch of {@value #BATCH_BYTES}. */
-    private int lastMessageBytes = 1;
+    /**
+     * The size of the last message given, prefix included: how many fit in a batch of {@value #BATCH_BYTES}. Until
+     * a message says, one is asked for.
+     */
+    private int lastMessageBytes = BATCH_BYTES;
     /** The client's side ended (the publisher completed), or the call did. */
     private boolean ended;
     private boolean flushQueued;

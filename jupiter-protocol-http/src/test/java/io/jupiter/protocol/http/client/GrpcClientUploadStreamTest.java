@@ -75,6 +75,12 @@ class GrpcClientUploadStreamTest {
             assertThat(proxy(client, server).size(texts).getValue()).isEqualTo(4000L * 1024);
             assertThat(server.received.get()).isEqualTo(4000);
             assertThat(texts.requested.get()).isLessThanOrEqualTo(4000 + RequestStream.BATCH);
+
+            // Messages above the batch's bytes are asked for one at a time.
+            String mib = "m".repeat(1024 * 1024);
+            Source<StringValue> large = Source.of(8, i -> StringValue.of(mib));
+            assertThat(proxy(client, server).size(large).getValue()).isEqualTo(8L * 1024 * 1024);
+            assertThat(large.requested.get()).isLessThanOrEqualTo(9);
         }
     }
 
