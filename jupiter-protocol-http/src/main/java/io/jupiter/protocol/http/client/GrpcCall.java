@@ -5,6 +5,7 @@ import io.jupiter.rpc.exception.RequestNotSentException;
 import io.jupiter.rpc.exception.RpcException;
 import io.jupiter.rpc.internal.StatusTable;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.http2.DefaultHttp2DataFrame;
@@ -30,15 +31,25 @@ abstract class GrpcCall extends ChannelInboundHandlerAdapter {
 
     /** Sends the request: its headers, then its one length-prefixed message, which ends the client's side. */
     final void writeRequest(ChannelHandlerContext ctx, Http2Headers headers, byte[] request, String where) {
+        writeHeaders(ctx, headers, where);
+        ctx.writeAndFlush(message(ctx.alloc(), request, true));
+    }
+
+    /** Writes (does not flush) the request headers, which open the stream; a stream that cannot open fails. */
+    final void writeHeaders(ChannelHandlerContext ctx, Http2Headers headers, String where) {
         ctx.write(new DefaultHttp2HeadersFrame(headers, false)).addListener(sent -> {
             if (!sent.isSuccess()) {
                 fail(new RequestNotSentException(where + ": the stream could not be opened: " + sent.cause(),
                         sent.cause()));
             }
         });
-        ByteBuf message = ctx.alloc().buffer(PREFIX + request.length);
-        message.writeByte(0).writeInt(request.length).writeBytes(request);
-        ctx.writeAndFlush(new DefaultHttp2DataFrame(message, true));
+    }
+
+    /** One length-prefixed message, not compressed, as a DATA frame ({@code end}: the last of the client's). */
+    static DefaultHttp2DataFrame message(ByteBufAllocator alloc, byte[] bytes, boolean end) {
+        ByteBuf message = alloc.buffer(PREFIX + bytes.length);
+        message.writeByte(0).writeInt(bytes.length).writeBytes(bytes);
+        return new DefaultHttp2DataFrame(message, end);
     }
 
     /** The failure of a call whose stream closed before its {@code what} (its answer, its end). */

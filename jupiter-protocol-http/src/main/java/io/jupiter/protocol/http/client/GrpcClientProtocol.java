@@ -42,20 +42,20 @@ import java.net.SocketAddress;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import javax.net.ssl.SSLException;
 
 /**
  * Calls gRPC servers (grpc-java's, or any language's) from a Jupiter proxy: give it to
- * {@code ProxyBuilder.protocol(...)} with the servers' addresses, and every call of the proxy is a unary gRPC call
- * (or a server stream) under the proxy's own load balancing, cluster strategy (fail-over, hedging), outlier
- * ejection, client throttling, interceptors and metrics.
+ * {@code ProxyBuilder.protocol(...)} with the servers' addresses, and every call of the proxy is a gRPC call (unary,
+ * or a server, client or bidirectional stream) under the proxy's own load balancing, cluster strategy (fail-over,
+ * hedging), outlier ejection, client throttling, interceptors and metrics.
  *
  * <pre>{@code
  * GrpcClientProtocol grpc = GrpcClientProtocol.builder().methodNames(GrpcClientProtocol.UPPER_CAMEL).build();
@@ -64,11 +64,14 @@ import javax.net.ssl.SSLException;
  * HelloReply reply = greeter.sayHello(HelloRequest.newBuilder().setName("Ada").build());
  * }</pre>
  *
- * <p>A method is {@code R m(Q)} or {@code CompletableFuture<R> m(Q)} with protobuf messages {@code Q} and {@code R},
- * or {@code Flow.Publisher<R> m(Q)}: a server stream, opened when subscribed and read as its subscriber asks;
- * client and bidirectional streams are refused when the proxy is built. A call goes to {@code /{service}/{method}},
- * the service being the proxy's service name ({@code ProxyBuilder.name}, the interface's name by default) and the
- * method named by {@link Builder#methodNames} (the Java name by default).
+ * <p>A method is {@code R m(Q)} or {@code CompletableFuture<R> m(Q)} with protobuf messages {@code Q} and {@code R};
+ * {@code Flow.Publisher<R> m(Q)}: a server stream, opened when subscribed and read as its subscriber asks;
+ * {@code R m(Flow.Publisher<Q>)} or {@code CompletableFuture<R> m(Flow.Publisher<Q>)}: a client stream, whose
+ * publisher is asked only for what the HTTP/2 stream's window can take;
+ * {@code Flow.Publisher<R> m(Flow.Publisher<Q>)}: a bidirectional stream, both. Other shapes are refused when the
+ * proxy is built. A call goes to {@code /{service}/{method}}, the service being the proxy's service name
+ * ({@code ProxyBuilder.name}, the interface's name by default) and the method named by {@link Builder#methodNames}
+ * (the Java name by default).
  * The attempt's timeout goes out as {@code grpc-timeout} and is enforced here too (the stream is reset when it
  * passes); attachments go out as ASCII metadata; a gRPC status comes back in Jupiter's error model
  * ({@link GrpcStatuses}), with the server's {@code grpc-message}. Cleartext HTTP/2 with prior knowledge, or TLS
@@ -96,8 +99,8 @@ public final class GrpcClientProtocol implements ClientProtocol {
     /** {@code null}: cleartext. */
     private final ReloadingSslContext tls;
     private final Map<Method, Parser<?>> responseParsers = new ConcurrentHashMap<>();
-    /** The methods that are server streams ({@code Flow.Publisher<R> m(Q)}). */
-    private final Set<Method> serverStreams = ConcurrentHashMap.newKeySet();
+    private final Map<Method, Shape> shapes = new ConcurrentHashMap<>();
+    private final StreamsRead streamsRead = new StreamsRead();
 
     private GrpcClientProtocol(Builder builder) {
         this.maxMessageBytes = builder.maxMessageBytes;
@@ -152,31 +155,40 @@ public final class GrpcClientProtocol implements ClientProtocol {
             if (!Modifier.isAbstract(method.getModifiers())) {
                 continue;
             }
-            String name = serviceInterface.getSimpleName() + "." + method.getName();
-            for (Class<?> parameter : method.getParameterTypes()) {
-                if (parameter == Flow.Publisher.class) {
-                    throw new IllegalArgumentException(name + " cannot be called over gRPC: client and bidirectional"
-                            + " streams (a Flow.Publisher parameter) are not supported by GrpcClientProtocol yet;"
-                            + " unary calls and server streams are");
-                }
-            }
-            Class<?> request = method.getParameterCount() == 1 ? method.getParameterTypes()[0] : null;
+            Shape shape = shape(method);
             Class<?> response = responseType(method);
-            if (request == null || !Message.class.isAssignableFrom(request) || response == null) {
-                throw new IllegalArgumentException(name + " cannot be called over gRPC: expected R m(Q),"
-                        + " CompletableFuture<R> m(Q) or Flow.Publisher<R> m(Q) (a server stream) with protobuf"
-                        + " messages Q and R");
+            if (shape == null || response == null) {
+                throw new IllegalArgumentException(serviceInterface.getSimpleName() + "." + method.getName()
+                        + " cannot be called over gRPC: expected R m(Q) or CompletableFuture<R> m(Q) (unary),"
+                        + " Flow.Publisher<R> m(Q) (a server stream), R m(Flow.Publisher<Q>) or CompletableFuture<R>"
+                        + " m(Flow.Publisher<Q>) (a client stream), Flow.Publisher<R> m(Flow.Publisher<Q>)"
+                        + " (a bidirectional stream), with protobuf messages Q and R");
             }
             responseParsers.computeIfAbsent(method, m -> prototype(response).getParserForType());
-            if (method.getReturnType() == Flow.Publisher.class) {
-                serverStreams.add(method);
-            }
+            shapes.put(method, shape);
         }
     }
 
+    /** Whether the caller sends a stream ({@code Flow.Publisher<Q>}) and reads one; {@code null}: neither shape. */
+    private static Shape shape(Method method) {
+        if (method.getParameterCount() != 1) {
+            return null;
+        }
+        boolean streamOut = method.getReturnType() == Flow.Publisher.class;
+        Class<?> parameter = method.getParameterTypes()[0];
+        if (parameter == Flow.Publisher.class) {
+            return isMessage(typeArgument(method.getGenericParameterTypes()[0]))
+                    ? (streamOut ? Shape.BIDI : Shape.CLIENT) : null;
+        }
+        if (!Message.class.isAssignableFrom(parameter)) {
+            return null;
+        }
+        return streamOut ? Shape.SERVER : Shape.UNARY;
+    }
+
     /**
-     * {@code R} of {@code R m(Q)}, {@code CompletableFuture<R> m(Q)} or {@code Flow.Publisher<R> m(Q)} when a protobuf
-     * message; else {@code null}.
+     * {@code R} of {@code R m(..)}, {@code CompletableFuture<R> m(..)} or {@code Flow.Publisher<R> m(..)} when a
+     * protobuf message; else {@code null}.
      */
     private static Class<?> responseType(Method method) {
         Class<?> returned = method.getReturnType();
@@ -185,13 +197,24 @@ public final class GrpcClientProtocol implements ClientProtocol {
         }
         if (returned == CompletableFuture.class || returned == CompletionStage.class
                 || returned == Flow.Publisher.class) {
-            Type type = method.getGenericReturnType();
-            if (type instanceof ParameterizedType p && p.getActualTypeArguments()[0] instanceof Class<?> c
-                    && Message.class.isAssignableFrom(c)) {
-                return c;
-            }
+            Class<?> r = typeArgument(method.getGenericReturnType());
+            return isMessage(r) ? r : null;
         }
         return null;
+    }
+
+    /** {@code T} of {@code X<T>} when a class; else {@code null}. */
+    private static Class<?> typeArgument(Type type) {
+        return type instanceof ParameterizedType p && p.getActualTypeArguments()[0] instanceof Class<?> c ? c : null;
+    }
+
+    private static boolean isMessage(Class<?> type) {
+        return type != null && Message.class.isAssignableFrom(type);
+    }
+
+    /** What a method of the proxy is on the wire. */
+    private enum Shape {
+        UNARY, SERVER, CLIENT, BIDI
     }
 
     private static Message prototype(Class<?> type) {
@@ -217,18 +240,21 @@ public final class GrpcClientProtocol implements ClientProtocol {
         String where = "gRPC " + path + " on " + group.address();
         try {
             Parser<?> parser = responseParsers.get(call.method());
-            if (parser == null) {
+            Shape shape = shapes.get(call.method());
+            if (parser == null || shape == null) {
                 throw new RpcException(StatusTable.CLIENT_ERROR.status(), where + ": not a gRPC method of the proxy");
             }
             Object argument = call.arguments().length == 1 ? call.arguments()[0] : null;
-            if (!(argument instanceof Message message)) {
-                throw new RpcException(StatusTable.CLIENT_ERROR.status(), where + ": the request is " + argument
-                        + " (expected: a protobuf message)");
-            }
-            int size = message.getSerializedSize();
-            if (size > maxMessageBytes) {
-                throw new PayloadTooLargeException(StatusTable.CLIENT_ERROR.status(), where + ": the request is "
-                        + size + " bytes, above the " + maxMessageBytes + "-byte message cap: not sent");
+            byte[] request = null;
+            Flow.Publisher<?> requests = null;
+            if (shape == Shape.CLIENT || shape == Shape.BIDI) {
+                if (!(argument instanceof Flow.Publisher<?> publisher)) {
+                    throw new RpcException(StatusTable.CLIENT_ERROR.status(), where + ": the stream to send is "
+                            + argument + " (expected: a Flow.Publisher of protobuf messages)");
+                }
+                requests = publisher;
+            } else {
+                request = requestBytes(argument, where);
             }
             GrpcConnection connection = ((GrpcConnectionGroup) group).next();
             if (connection == null) {
@@ -238,18 +264,46 @@ public final class GrpcClientProtocol implements ClientProtocol {
             }
             Http2Headers headers = headers(tls == null ? "http" : "https", path, (InetSocketAddress) group.address(),
                     call);
-            if (serverStreams.contains(call.method())) {
-                // The attempt's answer is the stream, not started: it opens when subscribed.
-                result.complete(new ServerStream(connection, headers, message.toByteArray(), parser, maxMessageBytes,
-                        call.timeoutMillis(), where, call.callbackExecutor()));
-                return result;
+            switch (shape) {
+                case UNARY -> connection.start(new UnaryCall(headers, request, parser, maxMessageBytes,
+                        call.timeoutMillis(), where, result), where);
+                case CLIENT -> {
+                    // The answer is read on the IO thread: the consumer hands the outcome to the caller's executor.
+                    OneAnswer answer = new OneAnswer(result, where);
+                    AtomicBoolean read = streamsRead.claim(call.arguments(), result, where);
+                    StreamingCall streaming = new StreamingCall(headers, new RequestStream(requests, maxMessageBytes,
+                            where, () -> read.set(true)), parser, maxMessageBytes, call.timeoutMillis(), where,
+                            answer, null);
+                    answer.onSubscribe(streaming);
+                    connection.start(streaming, where);
+                }
+                default -> {
+                    // The attempt's answer is the stream, not started: it opens when subscribed.
+                    byte[] one = request;
+                    Flow.Publisher<?> sent = requests;
+                    result.complete(new ResponseStream(connection, headers, sent == null ? () -> Requests.one(one)
+                            : () -> new RequestStream(sent, maxMessageBytes, where, () -> { }), parser,
+                            maxMessageBytes, call.timeoutMillis(), where, call.callbackExecutor()));
+                }
             }
-            connection.start(new UnaryCall(headers, message.toByteArray(), parser, maxMessageBytes,
-                    call.timeoutMillis(), where, result), where);
         } catch (RpcException e) {
             result.completeExceptionally(e);
         }
         return result;
+    }
+
+    /** The one request message of a unary call or a server stream, serialized, within the message cap. */
+    private byte[] requestBytes(Object argument, String where) {
+        if (!(argument instanceof Message message)) {
+            throw new RpcException(StatusTable.CLIENT_ERROR.status(), where + ": the request is " + argument
+                    + " (expected: a protobuf message)");
+        }
+        int size = message.getSerializedSize();
+        if (size > maxMessageBytes) {
+            throw new PayloadTooLargeException(StatusTable.CLIENT_ERROR.status(), where + ": the request is "
+                    + size + " bytes, above the " + maxMessageBytes + "-byte message cap: not sent");
+        }
+        return message.toByteArray();
     }
 
     private static Http2Headers headers(String scheme, String path, InetSocketAddress server, ForeignCall call) {

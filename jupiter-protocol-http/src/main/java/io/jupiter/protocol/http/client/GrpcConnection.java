@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One HTTP/2 connection to a gRPC server: each call is a stream of its own ({@link UnaryCall},
- * {@link ServerStreamCall}), at most {@code maxStreams} at once; a call beyond that is refused here, not sent. A
+ * {@link StreamingCall}), at most {@code maxStreams} at once; a call beyond that is refused here, not sent. A
  * {@link Connection} for the consumer's accounting (its address, whether it is open); it carries gRPC calls, not 1.3.1
  * frames, so it writes no frame.
  */

@@ -1,7 +1,6 @@
 package io.jupiter.protocol.http.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.protobuf.Int64Value;
 import com.google.protobuf.StringValue;
@@ -172,22 +171,6 @@ class GrpcClientServerStreamTest {
             assertThat(second.error.get()).isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("has a subscriber already");
         }
-    }
-
-    @Test
-    void clientAndBidiStreamsAreRefusedWhenTheProxyIsBuilt() {
-        try (JupiterClient client = JupiterClient.builder().build()) {
-            assertThatThrownBy(() -> client.proxy(Upload.class).name(EchoServer.SERVICE)
-                    .protocol(GrpcClientProtocol.builder().build()).address("127.0.0.1:1").build())
-                    .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("Upload.upload cannot be called over gRPC: client and bidirectional"
-                            + " streams");
-        }
-    }
-
-    /** A client stream: not supported. */
-    public interface Upload {
-        Int64Value upload(Flow.Publisher<Int64Value> values);
     }
 
     /** Asks {@code first} messages, then {@code batch} more each time a batch arrived (0: never more). */

@@ -25,23 +25,26 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * One server-streaming gRPC call on its own HTTP/2 stream, for one subscriber: sends the request, then reads the
- * server's messages only as the subscriber asks for them. The stream channel does not read by itself
- * ({@code AUTO_READ} off); it reads when the subscriber's demand exceeds the messages already decoded, and HTTP/2
- * returns the flow-control window only for what was read, so a subscriber that stops asking stops the server after
- * at most the stream's window (plus one read's frames) held here. The trailers' status ends the subscription
- * ({@link GrpcStatuses}) once the messages received before them were delivered; {@link #cancel()} resets the stream
- * ({@code RST_STREAM CANCEL}); the call's timeout goes out as {@code grpc-timeout} and resets the stream here too.
+ * One streaming gRPC call (server, client or bidirectional stream) on its own HTTP/2 stream, for one subscriber of
+ * the server's messages: sends the request headers, then its {@link Requests} (one message, or the caller's stream
+ * as the stream's window allows: {@link RequestStream}), and reads the server's messages only as the subscriber asks
+ * for them. The stream channel does not read by itself ({@code AUTO_READ} off); it reads when the subscriber's
+ * demand exceeds the messages already decoded, and HTTP/2 returns the flow-control window only for what was read,
+ * so a subscriber that stops asking stops the server after at most the stream's window (plus one read's frames)
+ * held here. The trailers' status ends the subscription ({@link GrpcStatuses}) once the messages received before
+ * them were delivered; {@link #cancel()} resets the stream ({@code RST_STREAM CANCEL}); the call's timeout goes out
+ * as {@code grpc-timeout} and resets the stream here too. However the call ends, its {@link Requests} stop.
  *
  * <p>Signals reach the subscriber one at a time, in order, on the client's callback executor when it has one, else
- * on the connection's IO thread. Everything else runs on the stream's event loop.
+ * on the connection's IO thread. Everything else runs on the stream's event loop (but a client stream's messages
+ * are serialized on its publisher's thread).
  */
-final class ServerStreamCall extends GrpcCall implements Flow.Subscription {
+final class StreamingCall extends GrpcCall implements Flow.Subscription {
 
     private static final Object COMPLETE = new Object();
 
     private final Http2Headers requestHeaders;
-    private final byte[] requestMessage;
+    private final Requests requests;
     private final Parser<?> parser;
     private final int maxMessageBytes;
     private final long timeoutMillis;
@@ -70,10 +73,10 @@ final class ServerStreamCall extends GrpcCall implements Flow.Subscription {
     private final ConcurrentLinkedQueue<Object> signals = new ConcurrentLinkedQueue<>();
     private final AtomicInteger signalling = new AtomicInteger();
 
-    ServerStreamCall(Http2Headers requestHeaders, byte[] requestMessage, Parser<?> parser, int maxMessageBytes,
-                     long timeoutMillis, String where, Flow.Subscriber<? super Object> subscriber, Executor delivery) {
+    StreamingCall(Http2Headers requestHeaders, Requests requests, Parser<?> parser, int maxMessageBytes,
+                  long timeoutMillis, String where, Flow.Subscriber<? super Object> subscriber, Executor delivery) {
         this.requestHeaders = requestHeaders;
-        this.requestMessage = requestMessage;
+        this.requests = requests;
         this.parser = parser;
         this.maxMessageBytes = maxMessageBytes;
         this.timeoutMillis = timeoutMillis;
@@ -131,9 +134,16 @@ final class ServerStreamCall extends GrpcCall implements Flow.Subscription {
         deadline = ctx.executor().schedule(() -> fail(StatusTable.exception(StatusTable.SERVER_TIMEOUT.status(),
                 where + ": the stream did not end within " + timeoutMillis + " ms (DEADLINE_EXCEEDED)", null)),
                 timeoutMillis, TimeUnit.MILLISECONDS);
-        writeRequest(ctx, requestHeaders, requestMessage, where);
+        writeHeaders(ctx, requestHeaders, where);
+        requests.start(ctx, this);
         ctx.read(); // the response headers (and what came with them)
         ctx.fireChannelActive();
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        requests.writabilityChanged();
+        ctx.fireChannelWritabilityChanged();
     }
 
     @Override
@@ -284,8 +294,11 @@ final class ServerStreamCall extends GrpcCall implements Flow.Subscription {
         }
     }
 
-    /** Stops the timer, closes the stream (a reset if still open), frees its slot; from any thread. */
+    /**
+     * Stops sending and the timer, closes the stream (a reset if still open), frees its slot; from any thread.
+     */
     private void finish() {
+        requests.stop();
         Channel ch = channel;
         if (ch == null) {
             freeSlotOnce(); // not open yet: it closes as it opens

@@ -5,16 +5,19 @@ import io.netty.handler.codec.http2.Http2Headers;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Flow;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 
 /**
- * What a server-streaming method of the proxy returns: the call, not started. Subscribing opens its stream on the
- * connection chosen for the attempt ({@link ServerStreamCall}); one subscriber, as a Jupiter stream has.
+ * What a server-streaming or bidirectional method of the proxy returns: the call, not started. Subscribing opens
+ * its stream on the connection chosen for the attempt ({@link StreamingCall}), which sends its {@link Requests};
+ * one subscriber, as a Jupiter stream has.
  */
-final class ServerStream implements Flow.Publisher<Object> {
+final class ResponseStream implements Flow.Publisher<Object> {
 
     private final GrpcConnection connection;
     private final Http2Headers headers;
-    private final byte[] message;
+    /** Made for the one subscriber: a bidirectional stream's subscribes to the caller's publisher. */
+    private final Supplier<Requests> requests;
     private final Parser<?> parser;
     private final int maxMessageBytes;
     private final long timeoutMillis;
@@ -22,11 +25,11 @@ final class ServerStream implements Flow.Publisher<Object> {
     private final Executor delivery;
     private final AtomicBoolean subscribed = new AtomicBoolean();
 
-    ServerStream(GrpcConnection connection, Http2Headers headers, byte[] message, Parser<?> parser,
-                 int maxMessageBytes, long timeoutMillis, String where, Executor delivery) {
+    ResponseStream(GrpcConnection connection, Http2Headers headers, Supplier<Requests> requests, Parser<?> parser,
+                   int maxMessageBytes, long timeoutMillis, String where, Executor delivery) {
         this.connection = connection;
         this.headers = headers;
-        this.message = message;
+        this.requests = requests;
         this.parser = parser;
         this.maxMessageBytes = maxMessageBytes;
         this.timeoutMillis = timeoutMillis;
@@ -39,10 +42,13 @@ final class ServerStream implements Flow.Publisher<Object> {
         if (subscriber == null) {
             throw new NullPointerException("subscriber (Reactive Streams rule 1.9)");
         }
-        ServerStreamCall call = new ServerStreamCall(headers, message, parser, maxMessageBytes, timeoutMillis,
-                where, subscriber, delivery);
+        boolean first = subscribed.compareAndSet(false, true);
+        // A refused subscriber's call never opens: it sends nothing.
+        Requests sent = first ? requests.get() : (ctx, call) -> { };
+        StreamingCall call = new StreamingCall(headers, sent, parser, maxMessageBytes, timeoutMillis, where,
+                subscriber, delivery);
         subscriber.onSubscribe(call);
-        if (!subscribed.compareAndSet(false, true)) {
+        if (!first) {
             call.fail(new IllegalStateException(where + ": this stream has a subscriber already (one per call)"));
             return;
         }
