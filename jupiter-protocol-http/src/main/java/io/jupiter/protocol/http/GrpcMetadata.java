@@ -10,8 +10,8 @@ import java.util.Map;
 
 /**
  * gRPC metadata in Jupiter's terms: a call's request headers as the attachments the provider sees (the
- * {@code grpc-timeout} as the deadline attachment, custom ASCII headers as they are), and the text of
- * {@code grpc-message}.
+ * {@code grpc-timeout} as the deadline attachment, custom headers as they are: binary ones, named {@code *-bin},
+ * as the base64 text they travel as), and the text of {@code grpc-message}.
  */
 final class GrpcMetadata {
 
@@ -37,7 +37,7 @@ final class GrpcMetadata {
                 continue; // a pseudo-header: no string made for it
             }
             String name = key.toString().toLowerCase(Locale.ROOT);
-            if (name.startsWith(":") || name.startsWith("grpc-") || name.endsWith("-bin") || name.equals("te")
+            if (name.startsWith(":") || name.startsWith("grpc-") || name.equals("te")
                     || name.equals("content-type") || name.equals("user-agent") || name.startsWith("jupiter.")
                     || name.equals("authorization")) {
                 continue;

@@ -15,7 +15,9 @@ final class GreeterImpl implements Greeter {
     @Override
     public StringValue sayHello(StringValue name) {
         String tenant = RpcContext.attachment("tenant");
-        return StringValue.of("Hello, " + name.getValue() + (tenant == null ? "" : " of " + tenant));
+        String trace = RpcContext.attachment("trace-bin");
+        return StringValue.of("Hello, " + name.getValue() + (tenant == null ? "" : " of " + tenant)
+                + (trace == null ? "" : " traced " + trace));
     }
 
     @Override

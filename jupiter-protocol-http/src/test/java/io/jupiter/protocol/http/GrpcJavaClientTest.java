@@ -112,6 +112,14 @@ class GrpcJavaClientTest {
                 MetadataUtils.newAttachHeadersInterceptor(headers)), SAY_HELLO, CallOptions.DEFAULT,
                 StringValue.of("Ada"));
         assertThat(reply.getValue()).isEqualTo("Hello, Ada of acme");
+
+        // Binary metadata: the attachment is the base64 text it travels as.
+        Metadata binary = new Metadata();
+        binary.put(Metadata.Key.of("trace-bin", Metadata.BINARY_BYTE_MARSHALLER), new byte[] {0, 1, 2, (byte) 0xff});
+        StringValue traced = ClientCalls.blockingUnaryCall(ClientInterceptors.intercept(channel,
+                MetadataUtils.newAttachHeadersInterceptor(binary)), SAY_HELLO, CallOptions.DEFAULT,
+                StringValue.of("Ada"));
+        assertThat(traced.getValue()).isEqualTo("Hello, Ada traced AAEC/w");
     }
 
     @Test

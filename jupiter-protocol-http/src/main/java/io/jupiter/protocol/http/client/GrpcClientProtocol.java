@@ -39,6 +39,7 @@ import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -320,10 +321,11 @@ public final class GrpcClientProtocol implements ClientProtocol {
                 if (name.startsWith("jupiter.")) {
                     continue; // the consumer's own bookkeeping, not the application's metadata
                 }
-                if (!validName(name) || !validValue(attachment.getValue())) {
+                if (!validName(name) || !(name.endsWith("-bin") ? base64(attachment.getValue())
+                        : validValue(attachment.getValue()))) {
                     throw new RpcException(StatusTable.CLIENT_ERROR.status(), "attachment " + attachment.getKey()
                             + " cannot be gRPC metadata (names: a-z 0-9 - _ . and not grpc-*; values: printable"
-                            + " ASCII): not sent");
+                            + " ASCII, or for a name ending in -bin the base64 of the bytes): not sent");
                 }
                 headers.set(name, attachment.getValue());
             }
@@ -332,7 +334,7 @@ public final class GrpcClientProtocol implements ClientProtocol {
     }
 
     private static boolean validName(String name) {
-        if (name.isEmpty() || name.startsWith("grpc-") || name.endsWith("-bin") || name.equals("te")
+        if (name.isEmpty() || name.equals("-bin") || name.startsWith("grpc-") || name.equals("te")
                 || name.equals("content-type") || name.equals("user-agent")) {
             return false;
         }
@@ -343,6 +345,19 @@ public final class GrpcClientProtocol implements ClientProtocol {
             }
         }
         return true;
+    }
+
+    /** Whether {@code value} is base64 (padded or not), as the value of binary ({@code -bin}) metadata travels. */
+    private static boolean base64(String value) {
+        if (value == null) {
+            return false;
+        }
+        try {
+            Base64.getDecoder().decode(value);
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
     }
 
     private static boolean validValue(String value) {

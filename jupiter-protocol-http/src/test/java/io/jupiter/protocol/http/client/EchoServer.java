@@ -25,6 +25,7 @@ import io.jupiter.protocol.http.ProtoMarshaller;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -39,6 +40,9 @@ final class EchoServer implements AutoCloseable {
     private static final Context.Key<String> TENANT = Context.key("tenant");
     private static final Metadata.Key<String> TENANT_HEADER = Metadata.Key.of("tenant",
             Metadata.ASCII_STRING_MARSHALLER);
+    private static final Context.Key<byte[]> TRACE = Context.key("trace");
+    private static final Metadata.Key<byte[]> TRACE_HEADER = Metadata.Key.of("trace-bin",
+            Metadata.BINARY_BYTE_MARSHALLER);
 
     final String name;
     final AtomicInteger calls = new AtomicInteger();
@@ -110,8 +114,8 @@ final class EchoServer implements AutoCloseable {
             public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call,
                                                                       Metadata headers,
                                                                       ServerCallHandler<Q, R> next) {
-                String value = headers.get(TENANT_HEADER);
-                return Contexts.interceptCall(Context.current().withValue(TENANT, value), call, headers, next);
+                return Contexts.interceptCall(Context.current().withValues(TENANT, headers.get(TENANT_HEADER),
+                        TRACE, headers.get(TRACE_HEADER)), call, headers, next);
             }
         };
         NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
@@ -135,7 +139,9 @@ final class EchoServer implements AutoCloseable {
             return;
         }
         String tenant = TENANT.get();
-        out.onNext(StringValue.of(name + ":" + text.getValue() + (tenant == null ? "" : " tenant=" + tenant)));
+        byte[] trace = TRACE.get();
+        out.onNext(StringValue.of(name + ":" + text.getValue() + (tenant == null ? "" : " tenant=" + tenant)
+                + (trace == null ? "" : " trace=" + Arrays.toString(trace))));
         out.onCompleted();
     }
 

@@ -15,11 +15,13 @@ import io.jupiter.rpc.cluster.HedgingPolicy;
 import io.jupiter.rpc.context.RpcContext;
 import io.jupiter.rpc.exception.BadRequestException;
 import io.jupiter.rpc.exception.RemoteServiceException;
+import io.jupiter.rpc.exception.RpcException;
 import io.jupiter.rpc.exception.ServiceNotFoundException;
 import io.jupiter.rpc.exception.TimeoutException;
 import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.testkit.Await;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -99,6 +101,15 @@ class GrpcClientProtocolTest {
                 assertThat(echo.echo(StringValue.of("Ada")).getValue()).isEqualTo("a:Ada tenant=acme");
             }
             assertThat(echo.echo(StringValue.of("Ada")).getValue()).isEqualTo("a:Ada");
+            // Binary metadata (a name ending in -bin): the attachment is the base64 of the bytes.
+            String bytes = Base64.getEncoder().encodeToString(new byte[] {0, 1, 2, (byte) 0xff});
+            try (RpcContext.Scope trace = RpcContext.attach("trace-bin", bytes)) {
+                assertThat(echo.echo(StringValue.of("Ada")).getValue()).isEqualTo("a:Ada trace=[0, 1, 2, -1]");
+            }
+            try (RpcContext.Scope trace = RpcContext.attach("trace-bin", "not base64!")) {
+                assertThatThrownBy(() -> echo.echo(StringValue.of("Ada"))).isInstanceOf(RpcException.class)
+                        .hasMessageContaining("the base64 of the bytes");
+            }
         }
     }
 
