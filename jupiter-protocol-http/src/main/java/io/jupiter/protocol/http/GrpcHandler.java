@@ -189,6 +189,7 @@ final class GrpcHandler extends ChannelDuplexHandler {
         // flush, so one flush per batch lets a stream's messages of that batch leave as one DATA frame.
         pipeline.addBefore(beforeName, "h2-flush", new FlushConsolidationHandler(
                 FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES, true));
+        pipeline.addBefore(beforeName, "h2-pings", new PingFloodGuard(codec.connection()));
         CallerTokens tokens = new CallerTokens(config);
         pipeline.addBefore(beforeName, "grpc", new GrpcHandler(lookup, frames, protobuf, builtIns, codec,
                 config.maxBodySize(), streamWindowBytes, tokens, refusals,

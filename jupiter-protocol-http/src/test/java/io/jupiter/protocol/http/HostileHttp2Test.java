@@ -12,6 +12,7 @@ import io.jupiter.rpc.metrics.MetricNames;
 import io.netty.handler.codec.http2.Http2Headers;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -193,6 +194,38 @@ class HostileHttp2Test {
             if (!closed) {
                 assertThat(attacker.readUntil(f -> false)).as("the connection closes").isNull();
             }
+        }
+    }
+
+    /**
+     * A PING flood from a peer that reads: the server answers a few, then (gRPC's rule: more than two PINGs within
+     * five minutes with nothing sent between) says {@code GOAWAY ENHANCE_YOUR_CALM "too_many_pings"} and closes.
+     */
+    @Test
+    void aPingFloodGetsGoAwayTooManyPings() throws IOException {
+        try (RawHttp2Client attacker = new RawHttp2Client(port, 0)) {
+            try {
+                for (int i = 0; i < 10_000; i++) {
+                    attacker.frame(RawHttp2Client.PING, 0, 0, new byte[8]);
+                }
+                attacker.flush();
+            } catch (IOException closedWhileWriting) {
+                // the server closed the connection before all of it was written: what is expected
+            }
+            int[] acks = new int[1];
+            RawHttp2Client.Frame goAway = attacker.readUntil(f -> {
+                if (f.type() == RawHttp2Client.PING) {
+                    acks[0]++;
+                }
+                return f.type() == RawHttp2Client.GOAWAY;
+            });
+            assertThat(goAway).as("a GOAWAY before the connection closed").isNotNull();
+            assertThat(goAway.errorCode()).as("ENHANCE_YOUR_CALM").isEqualTo(0xb);
+            assertThat(new String(goAway.payload(), 8, goAway.payload().length - 8, StandardCharsets.US_ASCII))
+                    .isEqualTo("too_many_pings");
+            // The codec answers each PING it reads: the accepted one, the strikes, and the one too many.
+            assertThat(acks[0]).as("PINGs answered").isEqualTo(PingFloodGuard.MAX_STRIKES + 2);
+            assertThat(attacker.readUntil(f -> false)).as("the connection closes after its GOAWAY").isNull();
         }
     }
 }

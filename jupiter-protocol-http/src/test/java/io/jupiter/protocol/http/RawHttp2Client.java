@@ -28,6 +28,7 @@ final class RawHttp2Client implements AutoCloseable {
     static final int HEADERS = 0x1;
     static final int RST_STREAM = 0x3;
     static final int SETTINGS = 0x4;
+    static final int PING = 0x6;
     static final int GOAWAY = 0x7;
     static final int CONTINUATION = 0x9;
     static final int END_STREAM = 0x1;
