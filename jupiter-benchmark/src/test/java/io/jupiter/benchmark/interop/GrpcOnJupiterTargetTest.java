@@ -30,39 +30,45 @@ class GrpcOnJupiterTargetTest {
                      "protostuff", 2, 2, direct))) {
             awaitFirstAnswer(client);
             for (boolean async : new boolean[] {false, true}) {
-                LoadResult calls = answeredLoad(client, async);
+                LoadResult calls = answered(() -> new LoadDriver(client, async, 2, 0, null).run(1, 1, System.out));
                 assertThat(calls.failures()).as("async " + async + ": " + calls.firstFailure()).isZero();
                 assertThat(calls.count()).as("async " + async).isPositive();
             }
 
-            LoadResult streams = new StreamDriver(client, 2).run(1, 1, System.out);
+            LoadResult streams = answered(() -> new StreamDriver(client, 2).run(1, 1, System.out));
             assertThat(streams.failures()).as(String.valueOf(streams.firstFailure())).isZero();
             assertThat(streams.count()).isPositive();
             assertThat(streams.maxMicros()).isPositive();
 
-            LoadResult uploads = StreamDriver.upload(client, 2).run(1, 1, System.out);
+            LoadResult uploads = answered(() -> StreamDriver.upload(client, 2).run(1, 1, System.out));
             assertThat(uploads.failures()).as(String.valueOf(uploads.firstFailure())).isZero();
             assertThat(uploads.count()).isPositive();
 
-            LoadResult echoes = StreamDriver.echo(client, 2).run(1, 1, System.out);
+            LoadResult echoes = answered(() -> StreamDriver.echo(client, 2).run(1, 1, System.out));
             assertThat(echoes.failures()).as(String.valueOf(echoes.firstFailure())).isZero();
             assertThat(echoes.count()).isPositive();
             assertThat(echoes.maxMicros()).as("each echo's round trip").isPositive();
         }
     }
 
+    /** One run of a load (a second of warm-up, a second counted). */
+    private interface Load {
+        LoadResult run() throws Exception;
+    }
+
     /**
-     * A second of load after a second of warm-up, again (at most 5 times) while it counted no answer: on a loaded
-     * 2-core machine the first async batch of a cold JVM (80 calls a thread, counted once all are answered) once
-     * took longer than a whole second. Each run's failures are kept, so a failure is never retried away.
+     * {@code load}, again (at most 5 times) while it counted nothing and nothing failed: on a loaded 2-core machine
+     * the first async batch of a cold JVM (80 calls a thread, counted once all are answered) once took longer than a
+     * whole second, and so did the first echoes of the provider's pool. A run that failed is returned, so a failure
+     * is never retried away.
      */
-    private static LoadResult answeredLoad(TargetClient client, boolean async) throws InterruptedException {
-        LoadResult calls = null;
-        for (int attempt = 0; attempt < 5 && (calls == null || calls.count() == 0 && calls.failures() == 0);
+    private static LoadResult answered(Load load) throws Exception {
+        LoadResult result = null;
+        for (int attempt = 0; attempt < 5 && (result == null || result.count() == 0 && result.failures() == 0);
              attempt++) {
-            calls = new LoadDriver(client, async, 2, 0, null).run(1, 1, System.out);
+            result = load.run();
         }
-        return calls;
+        return result;
     }
 
     /**
