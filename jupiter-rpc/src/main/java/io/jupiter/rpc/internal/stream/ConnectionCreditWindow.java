@@ -136,11 +136,6 @@ final class ConnectionCreditWindow {
         return held.get();
     }
 
-    /** Streams that hold a fair share now (for tests). */
-    int streams() {
-        return streams.get();
-    }
-
     /** Streams held back now (for tests). */
     int waiting() {
         return waiting.size();
