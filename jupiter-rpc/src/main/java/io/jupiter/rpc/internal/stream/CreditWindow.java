@@ -50,6 +50,8 @@ final class CreditWindow {
     /** Whether this stream counts in its connection's fair share: from its first grant until it is closed. */
     private boolean joined;
     private boolean closed;
+    /** Whether the latest {@link #messages} was held by the stream's share of its connection. */
+    private boolean shareBound;
 
     CreditWindow(long limit, ConnectionCreditWindow connection) {
         this.limit = limit;
@@ -84,10 +86,16 @@ final class CreditWindow {
         // What this stream holds counts at the size of its messages; the fair share is in bytes held.
         long fair = Math.max(connection.fairShare(joined ? 0 : 1) / size, queued + granted + connection.spare() / size);
         long most = Math.min(Math.min(own, shared), fair);
+        shareBound = fair < Math.min(own, shared);
         if (messageBytes == 0) {
             most = Math.min(most, FIRST_MESSAGES);
         }
         return most == 0 && queued + granted == 0 ? 1 : most;
+    }
+
+    /** Whether the latest {@link #messages} was held by the stream's share of its connection's window. */
+    boolean shareBound() {
+        return shareBound;
     }
 
     /** {@code messages} more were granted: they are reserved on the connection at the size messages have had. */
