@@ -3,6 +3,7 @@ package io.jupiter.rpc.internal.stream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -15,6 +16,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * it registered runs) when a reader takes bytes out or a stream ends; it registers first and looks once more, so a
  * release in between is not missed.
  *
+ * <p><b>Shares.</b> Half the window is shared out evenly: each stream that holds credit may hold
+ * {@link #fairShare}, half the window / the streams holding credit, and takes more only while the connection holds
+ * less than a quarter of the window ({@link #spare()}). So streams that were granted first cannot hoard the
+ * window while the others run at one message of credit (and send a credit frame for each message they read: 5,000
+ * subscribers of a fan-out did), and one busy stream among idle ones still gets a quarter of the window (2 MiB by
+ * default, more than a stream's own window).
+ *
  * <p>Lock-free: streams count under their own locks; waking runs holding none.
  */
 final class ConnectionCreditWindow {
@@ -23,6 +31,8 @@ final class ConnectionCreditWindow {
     private final long streamLimit;
     /** Frames queued and credit reserved, in bytes, across the connection's receiving streams. */
     private final AtomicLong held = new AtomicLong();
+    /** Receiving streams that were granted credit and have not ended. */
+    private final AtomicInteger streams = new AtomicInteger();
     /** The size of the latest message to arrive on the connection: a new stream's first guess. */
     private volatile long latestMessageBytes;
     /** Streams held back by this window with nothing on their way; touched only when one is. */
@@ -50,6 +60,33 @@ final class ConnectionCreditWindow {
     /** Bytes there is room for now (0 when full). */
     long room() {
         return Math.max(0, limit - held.get());
+    }
+
+    /**
+     * Bytes each stream that holds credit may hold whatever the others took: half the window, shared evenly; with
+     * {@code joining} streams about to join ({@code 1} for a stream's first grant).
+     */
+    long fairShare(int joining) {
+        return limit / 2 / Math.max(1, streams.get() + joining);
+    }
+
+    /**
+     * Bytes beyond their fair shares the streams may still take: what the connection holds below a quarter of the
+     * window (0 when none). With the fair shares' half that leaves a quarter for what changes after a grant (streams
+     * that join, sizes that grow), so the fair shares fit in the room.
+     */
+    long spare() {
+        return Math.max(0, limit / 4 - held.get());
+    }
+
+    /** A stream was granted its first credit: it counts in the fair share until it {@link #left}. */
+    void joined() {
+        streams.incrementAndGet();
+    }
+
+    /** A stream that {@link #joined} takes nothing more. */
+    void left() {
+        streams.decrementAndGet();
     }
 
     long latestMessageBytes() {

@@ -16,7 +16,8 @@ import io.jupiter.transport.ProtocolHeader;
  * {@link #FIRST_MESSAGES}; either way it lets in at most {@link #FIRST_MESSAGES} messages until its own first arrives
  * (the message window of the releases before byte counting), so a connection whose latest messages were small does
  * not give a new stream of large ones a whole message window. Credit granted
- * is reserved on the connection at that size until its message arrives or the stream ends. A sender that changes sizes
+ * is reserved on the connection at that size, and again at the new size each time a message arrives, until its
+ * message arrives or the stream ends. A sender that changes sizes
  * on purpose can still put its credit times the body cap on the way, once: credit granted is not taken back. Not
  * thread-safe: its stream's lock guards it.
  */
@@ -46,6 +47,11 @@ final class CreditWindow {
     private long reservedBytes;
     /** The frame size a message on its way is counted at; 0 until the first arrives. */
     private long messageBytes;
+    /** Whether this stream counts in its connection's fair share: from its first grant until it is closed. */
+    private boolean joined;
+    private boolean closed;
+    /** Whether the latest {@link #messages} was held by the stream's share of its connection. */
+    private boolean shareBound;
 
     CreditWindow(long limit, ConnectionCreditWindow connection) {
         this.limit = limit;
@@ -67,23 +73,37 @@ final class CreditWindow {
 
     /**
      * The messages that may be on their way or queued now, {@code queued} arrived and {@code granted} on the wire:
-     * as many as fit in the room left here and on the connection; at least 1 when nothing is, so a message larger
-     * than the window still comes, alone, and a stream whose connection's room other streams' first grants took
-     * still opens and moves, one message at a time (a stream never waits for room with nothing on its way).
+     * as many as fit in the room left here and on the connection, and within the stream's fair share of the
+     * connection unless the connection has spare room ({@link ConnectionCreditWindow}); at least 1 when nothing is,
+     * so a message larger than the window still comes, alone, and a stream whose connection's room other streams'
+     * first grants took still opens and moves, one message at a time (a stream never waits for room with nothing on
+     * its way).
      */
     long messages(long queued, long granted) {
         long size = estimate();
         long own = queued + Math.max(0, limit - queuedBytes) / size;
         long shared = queued + granted + connection.room() / size;
-        long most = Math.min(own, shared);
+        // What this stream holds counts at the size of its messages; the fair share is in bytes held.
+        long fair = Math.max(connection.fairShare(joined ? 0 : 1) / size, queued + granted + connection.spare() / size);
+        long most = Math.min(Math.min(own, shared), fair);
+        shareBound = fair < Math.min(own, shared);
         if (messageBytes == 0) {
             most = Math.min(most, FIRST_MESSAGES);
         }
         return most == 0 && queued + granted == 0 ? 1 : most;
     }
 
+    /** Whether the latest {@link #messages} was held by the stream's share of its connection's window. */
+    boolean shareBound() {
+        return shareBound;
+    }
+
     /** {@code messages} more were granted: they are reserved on the connection at the size messages have had. */
     void granted(long messages) {
+        if (!joined && !closed) {
+            joined = true;
+            connection.joined();
+        }
         long bytes = messages * estimate();
         reservedBytes += bytes;
         connection.reserve(bytes);
@@ -91,15 +111,17 @@ final class CreditWindow {
 
     /**
      * A message of {@code bodyBytes} arrived within the credit, {@code grantedBefore} (at least 1) on the wire before
-     * it: it is queued, and its share of the reservation becomes its real size.
+     * it: it is queued at its real size, and the credit still on the wire is reserved at the new size estimate.
      */
     void arrived(int bodyBytes, long grantedBefore) {
         long frame = frameBytes(bodyBytes);
-        long share = reservedBytes / grantedBefore;
-        reservedBytes -= share;
+        long before = reservedBytes;
         queuedBytes += frame;
         messageBytes = frame >= messageBytes ? frame : messageBytes - ((messageBytes - frame) >> 3);
-        connection.arrived(frame, share);
+        // The credit still on the wire is reserved again at the size messages have now had: credit granted on a
+        // guess (a fresh connection's 32 KiB) would otherwise hold its guess until each of its messages arrived.
+        reservedBytes = (grantedBefore - 1) * messageBytes;
+        connection.arrived(frame, before - reservedBytes);
     }
 
     /**
@@ -134,5 +156,10 @@ final class CreditWindow {
     void closed() {
         connection.reserve(-reservedBytes);
         reservedBytes = 0;
+        closed = true;
+        if (joined) {
+            joined = false;
+            connection.left();
+        }
     }
 }

@@ -196,12 +196,23 @@ public final class InboundStream<T> implements Flow.Publisher<T>, Flow.Subscript
         long cap = Math.min(window, bytes.messages(queued, granted));
         long due = Math.min(demand, cap) - inFlight;
         // Credit goes in batches: none while more than half the window is still on its way or queued.
-        if (due <= 0 || inFlight > cap / 2) {
+        if (due <= 0 || inFlight > askAgainAt(cap)) {
             return 0;
         }
         granted += due;
         bytes.granted(due);
         return (int) due;
+    }
+
+    /**
+     * What may still be on its way or queued when credit is granted again: half of {@code cap}; when the stream's
+     * share of its connection's window holds it, between a quarter and a half, by the stream's id. Streams that got
+     * their shares in the same burst (a topic's subscribers) and read at the same pace would otherwise all ask again
+     * in the same later burst, a credit frame each; asking at different points spreads them over bursts.
+     */
+    private long askAgainAt(long cap) {
+        long half = cap / 2;
+        return bytes.shareBound() ? half - Math.floorMod(id, half / 2 + 1) : half;
     }
 
     /** The connection has room again: grants what is due (called holding no stream's lock). */

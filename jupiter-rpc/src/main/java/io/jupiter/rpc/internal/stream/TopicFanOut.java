@@ -6,17 +6,19 @@ import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.SerializerType;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
-import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The streams of one topic and the fan-out of a message to them: the message is serialized once per serializer in
  * use into a pooled buffer, each stream gets a frame of its own 16-byte header and a retained duplicate of that
- * buffer, and the buffer is released once every stream has its reference.
+ * buffer, and the buffer is released once every stream has its reference. The streams are a concurrent set, not a
+ * copy-on-write list: 10,000 subscribers joining and leaving one at a time would copy the list 20,000 times.
  */
 public final class TopicFanOut {
 
-    private final CopyOnWriteArrayList<OutboundStream> streams = new CopyOnWriteArrayList<>();
+    private final Set<OutboundStream> streams = ConcurrentHashMap.newKeySet();
     private final AtomicLong serializations = new AtomicLong();
 
     /** Adds a stream until it ends. */
