@@ -51,11 +51,13 @@ class NodeGrpcClientTest {
                     Greeter.class.getName(), Tally.class.getName()), NODE_DIR, 60);
             assertThat(client.exitCode).as(client.output).isZero();
             List<String> lines = client.output.lines().filter(l -> l.startsWith("{")).toList();
-            assertThat(lines).hasSize(4);
+            assertThat(lines).hasSize(5);
             assertThat(lines.get(0)).isEqualTo("{\"reply\":\"Hello, Node of acme\"}");
             assertThat(lines.get(1)).startsWith("{\"code\":2,").contains("IllegalArgumentException: from node");
             assertThat(lines.get(2)).startsWith("{\"code\":4,"); // DEADLINE_EXCEEDED
             assertThat(lines.get(3)).isEqualTo("{\"reply\":6}"); // client streaming: 1 + 2 + 3
+            // From a client that compresses with gzip: "Hello, " and the 100 characters sent.
+            assertThat(lines.get(4)).isEqualTo("{\"reply\":\"107 chars, Hello, gzip\"}");
         }
     }
 
