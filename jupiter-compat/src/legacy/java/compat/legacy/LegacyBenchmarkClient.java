@@ -60,6 +60,10 @@ public final class LegacyBenchmarkClient {
             JConnection connection = client.connector().connect(address);
             client.connector().connectionManager().manage(connection);
         }
+        // The channel joins its group once active, a moment after connect returns: calls wait for it.
+        if (!client.connector().group(address).waitForAvailable(10000)) {
+            throw new IllegalStateException("no channel to " + address + " became available within 10 s");
+        }
         final BenchmarkService service = ProxyFactory.factory(BenchmarkService.class).version("1.0.0")
                 .client(client).serializerType(serializer).timeoutMillis(3000)
                 .invokeType(future ? InvokeType.ASYNC : InvokeType.AUTO).addProviderAddress(address)

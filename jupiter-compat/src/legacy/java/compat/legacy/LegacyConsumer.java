@@ -68,6 +68,11 @@ public final class LegacyConsumer {
                 JConnection connection = client.connector().connect(address);
                 client.connector().connectionManager().manage(connection);
             }
+            // connect returns once the socket is connected; the channel joins its group when it becomes active, a
+            // moment later on its event loop: a call in between throws "No channel" (seen on a loaded machine).
+            if (connections > 0 && !client.connector().group(address).waitForAvailable(10000)) {
+                throw new IllegalStateException("no channel to " + address + " became available within 10 s");
+            }
             CompatService service = ProxyFactory.factory(CompatService.class).version("1.0.0").client(client)
                     .serializerType(serializer).timeoutMillis(20000).addProviderAddress(address).newProxyInstance();
             switch (scenario) {

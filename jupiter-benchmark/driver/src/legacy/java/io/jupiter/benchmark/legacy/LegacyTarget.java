@@ -52,6 +52,10 @@ public final class LegacyTarget implements BenchmarkTarget {
             JConnection connection = client.connector().connect(address);
             client.connector().connectionManager().manage(connection);
         }
+        // The channel joins its group once active, a moment after connect returns: calls wait for it.
+        if (!client.connector().group(address).waitForAvailable(10_000)) {
+            throw new IllegalStateException("no channel to " + address + " became available within 10 s");
+        }
         SerializerType serializer = SerializerType.valueOf(settings.serializer().toUpperCase()
                 .replace("PROTOSTUFF", "PROTO_STUFF"));
         return new Calls(client, proxy(client, address, serializer, InvokeType.SYNC),
