@@ -2,6 +2,7 @@ package io.jupiter.protocol.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.google.protobuf.Int64Value;
 import com.google.protobuf.StringValue;
 import io.grpc.CallOptions;
 import io.grpc.ManagedChannel;
@@ -31,6 +32,7 @@ class HostileHttp2Test {
 
     private static final String SAY_HELLO = "/" + Greeter.class.getName() + "/sayHello";
     private static final String STALL = "/" + Tally.class.getName() + "/stall";
+    private static final String BLOB = "/" + Blobs.class.getName() + "/blob";
     private static final int REFUSED_STREAM = 0x7;
     private static final int CANCEL = 0x8;
 
@@ -44,6 +46,7 @@ class HostileHttp2Test {
         server = JupiterServer.builder().host("127.0.0.1").port(0).protocols(HttpProtocols.httpAndGrpc()).build();
         server.register(new GreeterImpl(), Greeter.class);
         server.register(tally, Tally.class);
+        server.register(new BlobsImpl(), Blobs.class);
         port = server.start().getPort();
         bystander = ManagedChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build();
         assertBystanderServed();
@@ -226,6 +229,38 @@ class HostileHttp2Test {
             // The codec answers each PING it reads: the accepted one, the strikes, and the one too many.
             assertThat(acks[0]).as("PINGs answered").isEqualTo(PingFloodGuard.MAX_STRIKES + 2);
             assertThat(attacker.readUntil(f -> false)).as("the connection closes after its GOAWAY").isNull();
+        }
+    }
+
+    /**
+     * Window abuse: a peer that never returns window (its connection window stays at 65,535 bytes) while it opens
+     * 100 unary calls, each answered with 1 MiB. The answers cannot leave; without a bound the server would hold all
+     * 100 MiB of them in the codec's flow controller for as long as the peer keeps the connection open. Once what the
+     * connection owes passes the transport's {@code maxPendingWriteBytes} (16 MiB) the connection is closed, as the
+     * binary protocol closes a peer that does not read.
+     */
+    @Test
+    void answersOwedToAPeerThatNeverReturnsWindowAreBounded() throws IOException {
+        try (RawHttp2Client attacker = new RawHttp2Client(port, 0)) {
+            byte[] request = grpcMessage(Int64Value.of(1 << 20).toByteArray());
+            try {
+                for (int i = 0, streamId = 1; i < 100; i++, streamId += 2) {
+                    attacker.headers(streamId, RawHttp2Client.grpcHeaders(BLOB), false);
+                    attacker.frame(RawHttp2Client.DATA, RawHttp2Client.END_STREAM, streamId, request);
+                }
+                attacker.flush();
+            } catch (IOException closedWhileWriting) {
+                // the server closed the connection before all of it was written: what is expected
+            }
+            long dataBytes = 0;
+            RawHttp2Client.Frame f;
+            // Until the server closes the connection; 30 s without a frame fail the test.
+            while ((f = attacker.read()) != null) {
+                if (f.type() == RawHttp2Client.DATA) {
+                    dataBytes += f.payload().length;
+                }
+            }
+            assertThat(dataBytes).as("answer bytes sent within the peer's window").isLessThanOrEqualTo(65_535);
         }
     }
 }
