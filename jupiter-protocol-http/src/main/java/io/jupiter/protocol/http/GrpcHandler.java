@@ -1,6 +1,8 @@
 package io.jupiter.protocol.http;
 
 import com.google.protobuf.Message;
+import io.jupiter.common.LogText;
+import io.jupiter.common.ThrottledWarning;
 import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.rpc.protocol.RefusalReason;
 import io.jupiter.transport.Frame;
@@ -25,6 +27,7 @@ import io.netty.handler.codec.http2.DefaultHttp2WindowUpdateFrame;
 import io.netty.handler.codec.http2.Http2CodecUtil;
 import io.netty.handler.codec.http2.Http2DataFrame;
 import io.netty.handler.codec.http2.Http2Error;
+import io.netty.handler.codec.http2.Http2Exception;
 import io.netty.handler.codec.http2.Http2FrameCodec;
 import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
 import io.netty.handler.codec.http2.Http2FrameStream;
@@ -38,11 +41,15 @@ import io.netty.util.AsciiString;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.lang.reflect.Method;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * gRPC unary calls over HTTP/2, one per connection, after Netty's {@code Http2FrameCodec}: each call's request
@@ -75,6 +82,9 @@ final class GrpcHandler extends ChannelDuplexHandler {
      */
     static final int CONNECTION_WINDOW = 1 << 20;
 
+    private static final Logger logger = LoggerFactory.getLogger(GrpcHandler.class);
+    /** A peer can break the HTTP/2 protocol at will: one line a minute per peer host. */
+    private static final ThrottledWarning protocolErrors = new ThrottledWarning(logger, 1, TimeUnit.MINUTES);
     private static final AsciiString GRPC = AsciiString.cached("application/grpc");
     private static final AsciiString GRPC_STATUS = AsciiString.cached("grpc-status");
     private static final AsciiString GRPC_MESSAGE = AsciiString.cached("grpc-message");
@@ -736,10 +746,19 @@ final class GrpcHandler extends ChannelDuplexHandler {
 
     /**
      * A stream error Netty's codec raised (a client that sent beyond its stream's HTTP/2 window, say): that call
-     * ends {@code RESOURCE_EXHAUSTED} and its stream is reset; the connection serves on.
+     * ends {@code RESOURCE_EXHAUSTED} and its stream is reset; the connection serves on. A connection error the
+     * peer caused (a window past 2^31-1, a frame out of place) is the codec's to answer: it sends a {@code GOAWAY}
+     * saying why and closes the connection; here it is one throttled line per peer, without a stack trace.
      */
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (cause instanceof Http2Exception error) {
+            SocketAddress peer = ctx.channel().remoteAddress();
+            protocolErrors.warnFor(peer instanceof InetSocketAddress inet ? inet.getAddress() : peer,
+                    "{}: closing: HTTP/2 {}: {}",
+                    ctx.channel().remoteAddress(), error.error(), LogText.of(error.getMessage()));
+            return;
+        }
         if (!(cause instanceof Http2FrameStreamException error)) {
             ctx.fireExceptionCaught(cause);
             return;

@@ -263,4 +263,25 @@ class HostileHttp2Test {
             assertThat(dataBytes).as("answer bytes sent within the peer's window").isLessThanOrEqualTo(65_535);
         }
     }
+
+    /**
+     * Window abuse: a {@code WINDOW_UPDATE} that would take the connection's window past 2^31-1 is a connection
+     * error ({@code FLOW_CONTROL_ERROR}), and one of increment 0 a protocol error: {@code GOAWAY}, then the
+     * connection closes.
+     */
+    @Test
+    void aWindowUpdatePastTheMaximumOrOfZeroClosesTheConnection() throws IOException {
+        int[][] cases = {{0x7fffffff, 0x3}, {0, 0x1}};
+        for (int[] c : cases) {
+            try (RawHttp2Client attacker = new RawHttp2Client(port, 0)) {
+                attacker.frame(RawHttp2Client.WINDOW_UPDATE, 0, 0, new byte[] {(byte) (c[0] >>> 24),
+                        (byte) (c[0] >>> 16), (byte) (c[0] >>> 8), (byte) c[0]});
+                attacker.flush();
+                RawHttp2Client.Frame goAway = attacker.readUntil(f -> f.type() == RawHttp2Client.GOAWAY);
+                assertThat(goAway).as("a GOAWAY for an increment of %d", c[0]).isNotNull();
+                assertThat(goAway.errorCode()).as("its error code").isEqualTo(c[1]);
+                assertThat(attacker.readUntil(f -> false)).as("the connection closes after its GOAWAY").isNull();
+            }
+        }
+    }
 }

@@ -30,6 +30,7 @@ final class RawHttp2Client implements AutoCloseable {
     static final int SETTINGS = 0x4;
     static final int PING = 0x6;
     static final int GOAWAY = 0x7;
+    static final int WINDOW_UPDATE = 0x8;
     static final int CONTINUATION = 0x9;
     static final int END_STREAM = 0x1;
     static final int END_HEADERS = 0x4;
