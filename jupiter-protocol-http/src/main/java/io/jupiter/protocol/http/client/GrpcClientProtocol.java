@@ -2,6 +2,7 @@ package io.jupiter.protocol.http.client;
 
 import com.google.protobuf.Message;
 import com.google.protobuf.Parser;
+import io.jupiter.common.LogText;
 import io.jupiter.common.NamedThreadFactory;
 import io.jupiter.common.Requires;
 import io.jupiter.rpc.exception.PayloadTooLargeException;
@@ -27,6 +28,7 @@ import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.DefaultHttp2WindowUpdateFrame;
 import io.netty.handler.codec.http2.Http2CodecUtil;
+import io.netty.handler.codec.http2.Http2Error;
 import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
 import io.netty.handler.codec.http2.Http2GoAwayFrame;
 import io.netty.handler.codec.http2.Http2Headers;
@@ -39,6 +41,8 @@ import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
@@ -51,6 +55,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import javax.net.ssl.SSLException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Calls gRPC servers (grpc-java's, or any language's) from a Jupiter proxy: give it to
@@ -86,10 +92,14 @@ public final class GrpcClientProtocol implements ClientProtocol {
     public static final int DEFAULT_MAX_HEADER_LIST_BYTES = 8192;
     /** Default cap of calls in flight on one connection: 100, the common server setting. */
     public static final int DEFAULT_MAX_STREAMS = 100;
+    /** The shortest keep-alive time and timeout {@link Builder#keepAlive} takes, in milliseconds. */
+    public static final long MIN_KEEP_ALIVE_MILLIS = 100;
 
     /** gRPC's usual method names: the Java name with its first letter upper-cased ({@code sayHello -> SayHello}). */
     public static final Function<Method, String> UPPER_CAMEL = m -> Character.toUpperCase(m.getName().charAt(0))
             + m.getName().substring(1);
+
+    private static final Logger logger = LoggerFactory.getLogger(GrpcClientProtocol.class);
 
     private final int maxMessageBytes;
     private final int maxStreams;
@@ -102,11 +112,15 @@ public final class GrpcClientProtocol implements ClientProtocol {
     private final Map<Method, Parser<?>> responseParsers = new ConcurrentHashMap<>();
     private final Map<Method, Shape> shapes = new ConcurrentHashMap<>();
     private final StreamsRead streamsRead = new StreamsRead();
+    /** {@code null}: no keep-alive pings (the default). */
+    private final KeepAlivePings.KeepAlive keepAlive;
 
     private GrpcClientProtocol(Builder builder) {
         this.maxMessageBytes = builder.maxMessageBytes;
         this.maxStreams = builder.maxStreams;
         this.methodNames = builder.methodNames;
+        this.keepAlive = builder.keepAliveMillis == 0 ? null : new KeepAlivePings.KeepAlive(builder.keepAliveMillis,
+                builder.keepAliveTimeoutMillis, builder.keepAliveWithoutCalls);
         this.loop = new MultiThreadIoEventLoopGroup(builder.ioThreads,
                 new NamedThreadFactory("jupiter-grpc-client", true),
                 NioIoHandler.newFactory());
@@ -124,16 +138,24 @@ public final class GrpcClientProtocol implements ClientProtocol {
         }
     }
 
+    /** The keep-alive time now (doubled by each {@code too_many_pings}); 0: no keep-alive pings. */
+    long keepAliveMillis() {
+        return keepAlive == null ? 0 : TimeUnit.NANOSECONDS.toMillis(keepAlive.timeNanos());
+    }
+
     /** The handlers of a connection to {@code server}: TLS (when configured), then HTTP/2 and the events. */
     private void addHandlers(Channel channel, GrpcConnectionGroup group, InetSocketAddress server) {
         if (tls != null) {
             tls.addTo(channel.pipeline(), server, null);
             channel.pipeline().addLast(new GrpcTlsCheck(group));
         }
+        if (keepAlive != null) {
+            channel.pipeline().addLast(new KeepAlivePings(keepAlive));
+        }
         channel.pipeline().addLast(
                 Http2FrameCodecBuilder.forClient().initialSettings(settings).build(),
                 new Http2MultiplexHandler(new ChannelInboundHandlerAdapter()),
-                new ConnectionEvents(group, connectionWindowIncrement()));
+                new ConnectionEvents(group, connectionWindowIncrement(), keepAlive));
     }
 
     /**
@@ -383,17 +405,23 @@ public final class GrpcClientProtocol implements ClientProtocol {
 
     /**
      * What the connection hears beside its streams: it is ready for calls once active (with TLS: once the handshake
-     * succeeded and h2 was chosen); a GOAWAY replaces it; the rest is dropped.
+     * succeeded and h2 was chosen); a GOAWAY replaces it (one saying {@code too_many_pings} also makes the keep-alive
+     * pings half as frequent); the rest is dropped.
      */
     private static final class ConnectionEvents extends ChannelInboundHandlerAdapter {
+
+        private static final String TOO_MANY_PINGS = "too_many_pings";
 
         private final GrpcConnectionGroup group;
 
         private final int windowIncrement;
+        /** {@code null}: no keep-alive pings. */
+        private final KeepAlivePings.KeepAlive keepAlive;
 
-        ConnectionEvents(GrpcConnectionGroup group, int windowIncrement) {
+        ConnectionEvents(GrpcConnectionGroup group, int windowIncrement, KeepAlivePings.KeepAlive keepAlive) {
             this.group = group;
             this.windowIncrement = windowIncrement;
+            this.keepAlive = keepAlive;
         }
 
         @Override
@@ -408,7 +436,20 @@ public final class GrpcClientProtocol implements ClientProtocol {
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
             try {
-                if (msg instanceof Http2GoAwayFrame) {
+                if (msg instanceof Http2GoAwayFrame goAway) {
+                    String debug = goAway.content().toString(StandardCharsets.US_ASCII);
+                    if (goAway.errorCode() != Http2Error.NO_ERROR.code()) { // the calls it ends say why
+                        Http2Error error = Http2Error.valueOf(goAway.errorCode());
+                        ctx.channel().attr(GrpcConnection.CLOSE_REASON).setIfAbsent("GOAWAY "
+                                + (error == null ? "0x" + Long.toHexString(goAway.errorCode()) : error.name())
+                                + (debug.isEmpty() ? "" : " " + LogText.of(debug)));
+                    }
+                    if (keepAlive != null && goAway.errorCode() == Http2Error.ENHANCE_YOUR_CALM.code()
+                            && TOO_MANY_PINGS.equals(debug)) {
+                        long millis = keepAlive.tooManyPings();
+                        logger.warn("{} said too_many_pings: keep-alive pings now after {} ms without a read",
+                                group.address(), millis);
+                    }
                     group.goingAway(ctx.channel());
                 }
             } finally {
@@ -451,6 +492,9 @@ public final class GrpcClientProtocol implements ClientProtocol {
         private int connectTimeoutMillis = 3000;
         private Function<Method, String> methodNames = Method::getName;
         private TlsConfig tls;
+        private long keepAliveMillis;
+        private long keepAliveTimeoutMillis;
+        private boolean keepAliveWithoutCalls;
 
         private Builder() {
         }
@@ -505,6 +549,44 @@ public final class GrpcClientProtocol implements ClientProtocol {
         public Builder methodNames(Function<Method, String> names) {
             this.methodNames = Requires.notNull(names, "methodNames");
             return this;
+        }
+
+        /**
+         * Keep-alive pings, as gRPC's clients send them ({@code keepAliveTime}, {@code keepAliveTimeout}): once
+         * nothing was read from a server for {@code time}, the connection sends a {@code PING}; if nothing is read
+         * within {@code timeout} after it, the connection is closed, its calls fail at once saying why (rather than at
+         * their deadlines: a server that died or a link that drops packets) and a new connection is opened. Default
+         * off. Each at least {@value #MIN_KEEP_ALIVE_MILLIS} ms. A connection with no call open is pinged only with
+         * {@link #keepAliveWithoutCalls}.
+         *
+         * <p>Servers limit pings: by gRPC's rule (grpc-java's server and Jupiter's own port), a ping less than 5
+         * minutes after the previous one, with no headers or data sent by the server between, is a strike, and the
+         * third strike closes the connection with {@code GOAWAY ENHANCE_YOUR_CALM "too_many_pings"}, failing the calls
+         * open on it. Below 5 minutes, use it only against servers configured to permit it (grpc-java:
+         * {@code permitKeepAliveTime}). On {@code too_many_pings} this client doubles the time for its later
+         * connections, as gRPC's clients do.
+         */
+        public Builder keepAlive(Duration time, Duration timeout) {
+            this.keepAliveMillis = keepAliveMillis(time, "time");
+            this.keepAliveTimeoutMillis = keepAliveMillis(timeout, "timeout");
+            return this;
+        }
+
+        /**
+         * Whether {@link #keepAlive} pings a connection with no call open too (finding a dead connection before a
+         * call is sent on it); default {@code false}. Servers allow such pings at most every 2 hours by gRPC's rule.
+         */
+        public Builder keepAliveWithoutCalls(boolean withoutCalls) {
+            this.keepAliveWithoutCalls = withoutCalls;
+            return this;
+        }
+
+        private static long keepAliveMillis(Duration value, String name) {
+            Requires.notNull(value, name);
+            Requires.argument(value.compareTo(Duration.ofMillis(MIN_KEEP_ALIVE_MILLIS)) >= 0
+                    && value.compareTo(Duration.ofDays(365)) <= 0, "keepAlive " + name + ": " + value
+                    + " (expected: " + MIN_KEEP_ALIVE_MILLIS + " ms to 365 days)");
+            return value.toMillis();
         }
 
         public GrpcClientProtocol build() {
