@@ -69,7 +69,8 @@ class FanOutCreditShareTest {
         JupiterServer server = JupiterServer.builder().host("127.0.0.1").port(0).build();
         server.register(impl);
         server.start();
-        try (CreditFrameCountingRelay relay = new CreditFrameCountingRelay(server.localAddress().getPort());
+        CreditFrameCounter credit = new CreditFrameCounter();
+        try (TcpRelay relay = new TcpRelay(server.localAddress().getPort(), credit::tap);
              JupiterClient client = clientBuilder.build()) {
             TickService ticks = client.proxy(TickService.class).address("127.0.0.1", relay.port())
                     .connections(1).timeoutMillis(10_000).build();
@@ -83,13 +84,13 @@ class FanOutCreditShareTest {
 
             long[] frames = new long[bursts];
             for (int burst = 0; burst < bursts; burst++) {
-                long before = relay.creditFrames();
+                long before = credit.creditFrames();
                 assertThat(impl.quotes.publish("q" + burst)).isEqualTo(SUBSCRIBERS);
                 int expected = burst + 1;
                 Await.until("every reader has burst " + burst, WAIT,
                         () -> readers.stream().allMatch(r -> r.items.size() == expected));
                 // A reader sends its credit after it read the message: count them once they stop coming.
-                frames[burst] = SettledCount.of(relay::creditFrames, before) - before;
+                frames[burst] = SettledCount.of(credit::creditFrames, before) - before;
             }
             System.out.printf("FanOutCreditShareTest: credit frames per burst to %d subscribers of one connection: %s"
                     + "%n", SUBSCRIBERS, Arrays.toString(frames));
