@@ -11,7 +11,9 @@ import java.util.List;
 /**
  * Finds what a path {@code /{service}/{method}} calls: the service by its {@link ServiceKey#name()} (the interface's
  * name unless registered under another), the group and version when several are registered under that name, and
- * the public method of that name (by parameter count when overloaded). A request it cannot place is refused here,
+ * the public method of that name (by parameter count when overloaded); a name with an upper-case first letter that
+ * names no method finds the method named with it lower-cased, as a {@code .proto}'s {@code rpc SayHello} is the
+ * Java {@code sayHello}. A request it cannot place is refused here,
  * with the status the provider would send; nothing is read of its body.
  */
 final class MethodLookup {
@@ -46,10 +48,15 @@ final class MethodLookup {
                     .toString()).toList() + ")");
         }
         ServiceCatalog.Entry entry = named.get(0);
+        String name = method;
+        if (!hasMethod(entry, name) && !name.isEmpty() && Character.isUpperCase(name.charAt(0))) {
+            // A .proto's usual rpc name (SayHello) for the Java method (sayHello).
+            name = Character.toLowerCase(name.charAt(0)) + name.substring(1);
+        }
         Method found = null;
         int candidates = 0;
         for (Method m : entry.serviceInterface().getMethods()) {
-            if (!m.getName().equals(method) || Modifier.isStatic(m.getModifiers())) {
+            if (!m.getName().equals(name) || Modifier.isStatic(m.getModifiers())) {
                 continue;
             }
             candidates++;
@@ -68,5 +75,14 @@ final class MethodLookup {
                     : "method " + method + " of " + service + " takes no " + argCount + " arguments");
         }
         return new CallTarget(entry.key(), found);
+    }
+
+    private static boolean hasMethod(ServiceCatalog.Entry entry, String name) {
+        for (Method m : entry.serviceInterface().getMethods()) {
+            if (m.getName().equals(name) && !Modifier.isStatic(m.getModifiers())) {
+                return true;
+            }
+        }
+        return false;
     }
 }
