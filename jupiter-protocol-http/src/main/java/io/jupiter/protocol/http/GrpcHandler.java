@@ -1,6 +1,7 @@
 package io.jupiter.protocol.http;
 
 import com.google.protobuf.Message;
+import io.jupiter.rpc.internal.DecodedRequest;
 import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.rpc.protocol.RefusalReason;
 import io.jupiter.transport.Frame;
@@ -41,6 +42,7 @@ import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
@@ -150,6 +152,10 @@ final class GrpcHandler extends ChannelDuplexHandler {
      */
     private long buffered;
     private boolean connectionWindowRaised;
+    /** This handler's context, for the provider's answers to unary calls ({@link #answerDecoded}). */
+    private ChannelHandlerContext ctx;
+    /** Where the provider's answers to this connection's unary calls (sent already read) go. */
+    private final DecodedRequest.Answers answers = this::answerDecoded;
 
     private GrpcHandler(MethodLookup lookup, RequestFrames frames, ProtobufMethods protobuf,
                         Map<String, BuiltInService> builtIns, Http2FrameCodec codec, int maxMessageSize,
@@ -198,6 +204,7 @@ final class GrpcHandler extends ChannelDuplexHandler {
 
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
+        this.ctx = ctx;
         refusals.watch();
     }
 
@@ -572,7 +579,7 @@ final class GrpcHandler extends ChannelDuplexHandler {
         Object[] args = {GrpcMessages.single(parser, call.data, call.encoding, maxMessageSize)};
         Map<String, String> attachments = GrpcMetadata.attachments(call.headers);
         return call.streamMessages == null
-                ? frames.request(ctx.alloc(), call.stream.id(), target, args, attachments)
+                ? frames.decoded(call.stream.id(), target, args, attachments, call.bytes, answers)
                 : frames.streamOpen(ctx.alloc(), call.stream.id(), target, args, attachments);
     }
 
@@ -594,7 +601,35 @@ final class GrpcHandler extends ChannelDuplexHandler {
             clientMessagesFlow(ctx, frame, code, promise);
             return;
         }
-        Answer answer = Answer.take(frame, frames.serializer());
+        answered(ctx, Answer.take(frame, frames.serializer()), promise);
+    }
+
+    /**
+     * The provider's answer to a unary call it got already read ({@link DecodedRequest}), from any thread: written
+     * on the connection's IO thread as a response frame's would be; then the connection closes if the provider says
+     * so (as its {@code writeAndClose} of a response frame would). Dropped once the connection's IO thread is gone.
+     */
+    private void answerDecoded(long id, Status status, Object result, boolean close) {
+        ChannelHandlerContext context = ctx;
+        Runnable write = () -> {
+            answered(context, new Answer(id, status, result), context.voidPromise());
+            if (close) {
+                context.channel().close();
+            }
+        };
+        if (context.executor().inEventLoop()) {
+            write.run();
+        } else {
+            try {
+                context.executor().execute(write);
+            } catch (RejectedExecutionException e) {
+                // the event loop stopped: the connection is closed, nobody waits for the answer (it holds no buffer)
+            }
+        }
+    }
+
+    /** Writes the provider's answer to its call as the response message and trailers; {@code null}: no call's. */
+    private void answered(ChannelHandlerContext ctx, Answer answer, ChannelPromise promise) {
         // Taken whether or not the call still waits, so that no reason outlives its answer.
         RefusalReason reason = answer == null || answer.status() == Status.OK ? null : refusals.take(answer.id());
         Call call = answer == null || answer.id() > Integer.MAX_VALUE ? null : calls.get((int) answer.id());
@@ -610,6 +645,14 @@ final class GrpcHandler extends ChannelDuplexHandler {
         }
         if (!(answer.result() instanceof Message message)) {
             fail(ctx, call, StatusTable.SERVER_ERROR.status(), 13, "the result is not a protobuf message");
+            promise.trySuccess();
+            return;
+        }
+        int size = message.getSerializedSize();
+        if (size > maxMessageSize) { // the body cap the provider applied to a response frame's body
+            Answer tooLarge = new Answer(answer.id(), StatusTable.SERVER_ERROR.status(), new IllegalStateException(
+                    "the result is " + size + " bytes, above the " + maxMessageSize + "-byte body cap"));
+            fail(ctx, call, tooLarge.status(), StatusCodes.grpc(tooLarge.status()), tooLarge.errorMessage());
             promise.trySuccess();
             return;
         }
