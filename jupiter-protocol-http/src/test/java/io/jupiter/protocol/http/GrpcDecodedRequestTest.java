@@ -27,9 +27,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A unary gRPC call reaches the provider already read and is answered without a response frame: a message that
- * protostuff cannot write (a map field) is answered, on a server whose read limits (depth 1) no written request
- * would pass, through the interceptors. The provider's lookup and authorization still run for it: an unauthorized
- * caller, a service pinned to another serializer and an unknown method get what they got.
+ * protostuff cannot write (a map field) is answered, on a server whose read limits (depth 1) no request or answer
+ * written in protostuff would pass (the calls failed {@code INTERNAL} when they were), through the interceptors. The
+ * provider's lookup and authorization still run for it: an unauthorized caller, a service pinned to another
+ * serializer and an unknown method get what they got before (checked against the code that wrote the frames).
  */
 class GrpcDecodedRequestTest {
 
@@ -37,6 +38,9 @@ class GrpcDecodedRequestTest {
 
     private static JupiterServer server;
     private static ManagedChannel channel;
+    /** A server whose authorizer refuses {@code reverse} to everyone. */
+    private static JupiterServer guarded;
+    private static ManagedChannel guardedChannel;
     /** A server whose {@link Greeter} accepts only Hessian (the calls count as protostuff's). */
     private static JupiterServer pinned;
     private static ManagedChannel pinnedChannel;
@@ -45,7 +49,6 @@ class GrpcDecodedRequestTest {
     static void start() {
         server = JupiterServer.builder().host("127.0.0.1").port(0).protocols(HttpProtocols.httpAndGrpc())
                 .readLimits(ReadLimits.of(1, 1))
-                .authorizer((caller, service, method) -> !method.equals("reverse"))
                 .interceptor(new Interceptor() {
                     @Override
                     public void beforeInvoke(Invocation invocation) {
@@ -55,6 +58,11 @@ class GrpcDecodedRequestTest {
                 .build();
         server.register(new GreeterImpl(), Greeter.class);
         channel = ManagedChannelBuilder.forAddress("127.0.0.1", server.start().getPort()).usePlaintext().build();
+        guarded = JupiterServer.builder().host("127.0.0.1").port(0).protocols(HttpProtocols.httpAndGrpc())
+                .authorizer((caller, service, method) -> !method.equals("reverse")).build();
+        guarded.register(new GreeterImpl(), Greeter.class);
+        guardedChannel = ManagedChannelBuilder.forAddress("127.0.0.1", guarded.start().getPort()).usePlaintext()
+                .build();
         pinned = JupiterServer.builder().host("127.0.0.1").port(0).protocols(HttpProtocols.httpAndGrpc()).build();
         pinned.register(new GreeterImpl(), Greeter.class);
         pinned.pinSerializers(ServiceKey.of(Greeter.class, ServiceKey.DEFAULT_VERSION), SerializerType.HESSIAN);
@@ -66,8 +74,10 @@ class GrpcDecodedRequestTest {
     static void stop() throws InterruptedException {
         channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
         pinnedChannel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
+        guardedChannel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
         server.close();
         pinned.close();
+        guarded.close();
     }
 
     @Test
@@ -94,7 +104,7 @@ class GrpcDecodedRequestTest {
 
     @Test
     void theProvidersLookupAndAuthorizationStillRefuse() {
-        assertThatThrownBy(() -> ClientCalls.blockingUnaryCall(channel, GrpcMethods.unary("reverse",
+        assertThatThrownBy(() -> ClientCalls.blockingUnaryCall(guardedChannel, GrpcMethods.unary("reverse",
                 ListValue.parser(), ListValue.parser()), CallOptions.DEFAULT,
                 ListValue.getDefaultInstance()))
                 .isInstanceOfSatisfying(StatusRuntimeException.class, e -> {
@@ -102,7 +112,7 @@ class GrpcDecodedRequestTest {
                     assertThat(e.getStatus().getDescription()).contains("is not authorized to call")
                             .contains(Greeter.class.getName() + "-1.0.0.reverse");
                 });
-        assertThatThrownBy(() -> ClientCalls.blockingUnaryCall(channel, GrpcMethods.unary("noSuchMethod",
+        assertThatThrownBy(() -> ClientCalls.blockingUnaryCall(guardedChannel, GrpcMethods.unary("noSuchMethod",
                 StringValue.parser(), StringValue.parser()), CallOptions.DEFAULT, StringValue.of("x")))
                 .isInstanceOfSatisfying(StatusRuntimeException.class, e ->
                         assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNIMPLEMENTED));
