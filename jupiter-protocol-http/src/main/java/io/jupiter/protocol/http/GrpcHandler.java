@@ -48,9 +48,10 @@ import java.util.function.Consumer;
 
 /**
  * gRPC unary calls over HTTP/2, one per connection, after Netty's {@code Http2FrameCodec}: each call's request
- * message becomes a request frame (invoke id: the HTTP/2 stream id) fired to the frame dispatcher, so the provider
- * chain serves it as a 1.3.1 request of this connection; the response frame the connection writes back becomes the
- * response message and trailers. {@code grpc-timeout} travels as the deadline attachment, and answers
+ * message, parsed, becomes a request frame that carries it already read ({@link DecodedRequest}; invoke id: the
+ * HTTP/2 stream id) fired to the frame dispatcher, so the provider chain serves it as a 1.3.1 request of this
+ * connection without reading a body; the answer it hands back ({@link #answerDecoded}) becomes the response message
+ * and trailers. {@code grpc-timeout} travels as the deadline attachment, and answers
  * {@code DEADLINE_EXCEEDED} here when it passes first; custom ASCII metadata travels as attachments.
  *
  * <p>A server-streaming method opens a Jupiter stream instead (the open, then credit as messages reach the socket),
