@@ -7,12 +7,12 @@ import io.jupiter.transport.Status;
 import io.netty.buffer.Unpooled;
 
 /**
- * A request frame a protocol of the server's own process (gRPC, HTTP/JSON) hands the provider already read: the
- * {@link MessageWrapper} it decoded instead of a body to read, and where the answer goes instead of a response frame
- * to read back. It never leaves the process, so the wire (1.3.1) never sees it. The provider serves it as any
- * request of the serializer it names (the serializer's acceptance, the service lookup and authorization, admission,
- * interceptors, deadlines, executors, metrics, cancels), but reads nothing and writes nothing: the {@link Answers}
- * gets the outcome.
+ * A request frame a protocol of the server's own process (today: gRPC's unary calls) hands the provider already
+ * read: the {@link MessageWrapper} it decoded instead of a body to read, and where the answer goes instead of a
+ * response frame to read back. It never leaves the process, so the wire (1.3.1) never sees it. The provider serves
+ * it as any request of the serializer it names (the serializer's acceptance, the service lookup and authorization,
+ * admission, interceptors, deadlines, executors, metrics, cancels), but reads nothing and writes nothing: the
+ * {@link Answers} gets the outcome.
  */
 public final class DecodedRequest extends Frame {
 

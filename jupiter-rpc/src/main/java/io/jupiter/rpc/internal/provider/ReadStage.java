@@ -101,9 +101,10 @@ final class ReadStage extends ProviderStage {
      * A call a protocol of this process read already ({@link io.jupiter.rpc.internal.DecodedRequest}): what
      * {@link Serializer#readRequest} does once the body is read, the same lookup and authorization
      * ({@link ProviderRequest#envelopeRead}) and the same check of the arguments against the method's declared
-     * parameter types. The serializer's class allow-list has nothing to add: the arguments were not read from bytes
-     * that name classes, but parsed by the protocol for the declared parameter types of the very method it names
-     * (protobuf messages, JSON bound to those types), and what the lookup authorizes is checked again below.
+     * parameter types. The serializer's class allow-list and read limits have nothing to add: the arguments were not
+     * read from bytes that name classes, but parsed by the protocol for the declared parameter type of the very
+     * method it names (a gRPC unary call's protobuf message, bounded by the protocol's message size cap), and what
+     * the lookup authorized is what runs (checked below as for a serializer's message).
      */
     private static MessageWrapper readDecoded(ProviderRequest request) {
         MessageWrapper message = request.decoded;
