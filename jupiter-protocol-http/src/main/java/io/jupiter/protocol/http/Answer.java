@@ -8,8 +8,9 @@ import io.jupiter.transport.Status;
 import io.netty.buffer.ByteBuf;
 
 /**
- * A response frame the provider wrote, read back: the request's id, the status and the result (the return value,
- * or the throwable when the status is not OK).
+ * The provider's answer to a call: the request's id, the status and the result (the return value, or the throwable
+ * when the status is not OK). Read back from the response frame the provider wrote ({@link #take}), or as the
+ * provider handed it over for a call it got already read ({@link io.jupiter.rpc.internal.DecodedRequest}).
  */
 record Answer(long id, Status status, Object result) {
 

@@ -3,6 +3,7 @@ package io.jupiter.protocol.http;
 import com.google.protobuf.Message;
 import io.jupiter.common.LogText;
 import io.jupiter.common.ThrottledWarning;
+import io.jupiter.rpc.internal.DecodedRequest;
 import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.rpc.protocol.RefusalReason;
 import io.jupiter.transport.Frame;
@@ -46,6 +47,7 @@ import java.net.SocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -53,9 +55,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * gRPC unary calls over HTTP/2, one per connection, after Netty's {@code Http2FrameCodec}: each call's request
- * message becomes a request frame (invoke id: the HTTP/2 stream id) fired to the frame dispatcher, so the provider
- * chain serves it as a 1.3.1 request of this connection; the response frame the connection writes back becomes the
- * response message and trailers. {@code grpc-timeout} travels as the deadline attachment, and answers
+ * message, parsed, becomes a request frame that carries it already read ({@link DecodedRequest}; invoke id: the
+ * HTTP/2 stream id) fired to the frame dispatcher, so the provider chain serves it as a 1.3.1 request of this
+ * connection without reading a body; the answer it hands back ({@link #answerDecoded}) becomes the response message
+ * and trailers. {@code grpc-timeout} travels as the deadline attachment, and answers
  * {@code DEADLINE_EXCEEDED} here when it passes first; custom ASCII metadata travels as attachments.
  *
  * <p>A server-streaming method opens a Jupiter stream instead (the open, then credit as messages reach the socket),
@@ -160,6 +163,10 @@ final class GrpcHandler extends ChannelDuplexHandler {
      */
     private long buffered;
     private boolean connectionWindowRaised;
+    /** This handler's context, for the provider's answers to unary calls ({@link #answerDecoded}). */
+    private ChannelHandlerContext ctx;
+    /** Where the provider's answers to this connection's unary calls (sent already read) go. */
+    private final DecodedRequest.Answers answers = this::answerDecoded;
 
     private GrpcHandler(MethodLookup lookup, RequestFrames frames, ProtobufMethods protobuf,
                         Map<String, BuiltInService> builtIns, Http2FrameCodec codec, int maxMessageSize,
@@ -208,6 +215,7 @@ final class GrpcHandler extends ChannelDuplexHandler {
 
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
+        this.ctx = ctx;
         refusals.watch();
     }
 
@@ -582,7 +590,7 @@ final class GrpcHandler extends ChannelDuplexHandler {
         Object[] args = {GrpcMessages.single(parser, call.data, call.encoding, maxMessageSize)};
         Map<String, String> attachments = GrpcMetadata.attachments(call.headers);
         return call.streamMessages == null
-                ? frames.request(ctx.alloc(), call.stream.id(), target, args, attachments)
+                ? frames.decoded(call.stream.id(), target, args, attachments, call.bytes, answers)
                 : frames.streamOpen(ctx.alloc(), call.stream.id(), target, args, attachments);
     }
 
@@ -604,7 +612,35 @@ final class GrpcHandler extends ChannelDuplexHandler {
             clientMessagesFlow(ctx, frame, code, promise);
             return;
         }
-        Answer answer = Answer.take(frame, frames.serializer());
+        answered(ctx, Answer.take(frame, frames.serializer()), promise);
+    }
+
+    /**
+     * The provider's answer to a unary call it got already read ({@link DecodedRequest}), from any thread: written
+     * on the connection's IO thread as a response frame's would be; then the connection closes if the provider says
+     * so (as its {@code writeAndClose} of a response frame would). Dropped once the connection's IO thread is gone.
+     */
+    private void answerDecoded(long id, Status status, Object result, boolean close) {
+        ChannelHandlerContext context = ctx;
+        Runnable write = () -> {
+            answered(context, new Answer(id, status, result), context.voidPromise());
+            if (close) {
+                context.channel().close();
+            }
+        };
+        if (context.executor().inEventLoop()) {
+            write.run();
+        } else {
+            try {
+                context.executor().execute(write);
+            } catch (RejectedExecutionException e) {
+                // the event loop stopped: the connection is closed, nobody waits for the answer (it holds no buffer)
+            }
+        }
+    }
+
+    /** Writes the provider's answer to its call as the response message and trailers; {@code null}: no call's. */
+    private void answered(ChannelHandlerContext ctx, Answer answer, ChannelPromise promise) {
         // Taken whether or not the call still waits, so that no reason outlives its answer.
         RefusalReason reason = answer == null || answer.status() == Status.OK ? null : refusals.take(answer.id());
         Call call = answer == null || answer.id() > Integer.MAX_VALUE ? null : calls.get((int) answer.id());
@@ -620,6 +656,14 @@ final class GrpcHandler extends ChannelDuplexHandler {
         }
         if (!(answer.result() instanceof Message message)) {
             fail(ctx, call, StatusTable.SERVER_ERROR.status(), 13, "the result is not a protobuf message");
+            promise.trySuccess();
+            return;
+        }
+        int size = message.getSerializedSize();
+        if (size > maxMessageSize) { // the body cap the provider applied to a response frame's body
+            Answer tooLarge = new Answer(answer.id(), StatusTable.SERVER_ERROR.status(), new IllegalStateException(
+                    "the result is " + size + " bytes, above the " + maxMessageSize + "-byte body cap"));
+            fail(ctx, call, tooLarge.status(), StatusCodes.grpc(tooLarge.status()), tooLarge.errorMessage());
             promise.trySuccess();
             return;
         }

@@ -1,6 +1,7 @@
 package io.jupiter.protocol.http;
 
 import io.jupiter.rpc.ServiceKey;
+import io.jupiter.rpc.internal.DecodedRequest;
 import io.jupiter.rpc.protocol.ServiceCatalog;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.SerializerType;
@@ -17,7 +18,9 @@ import java.util.Set;
 
 /**
  * Writes a foreign call as the request frame a 1.3.1 consumer would send: a {@link MessageWrapper} in one of the
- * serializers the server accepts (protostuff when it does), so that the provider reads it as any other request.
+ * serializers the server accepts (protostuff when it does), so that the provider reads it as any other request. A
+ * unary call goes as a {@link DecodedRequest} instead ({@link #decoded}): the same message, not written, in the
+ * same serializer's name (for the provider's checks), answered without a response frame.
  */
 final class RequestFrames {
 
@@ -44,6 +47,17 @@ final class RequestFrames {
      */
     Frame request(ByteBufAllocator alloc, long id, CallTarget target, Object[] args, Map<String, String> attachments) {
         return frame(ProtocolHeader.REQUEST, alloc, id, target, args, attachments);
+    }
+
+    /**
+     * The same call as {@link #request}, handed to the provider already read ({@link DecodedRequest}): it reads no
+     * body and writes no response frame, but gives the answer to {@code answers}. Never leaves the process.
+     *
+     * @param bytes the size of the request as it arrived
+     */
+    Frame decoded(long id, CallTarget target, Object[] args, Map<String, String> attachments, int bytes,
+                  DecodedRequest.Answers answers) {
+        return new DecodedRequest(serializer.type().code(), id, message(target, args, attachments), bytes, answers);
     }
 
     /** The open of a stream (as a Jupiter consumer sends it) calling {@code target} with {@code args}. */
@@ -84,10 +98,14 @@ final class RequestFrames {
 
     private Frame frame(byte messageCode, ByteBufAllocator alloc, long id, CallTarget target, Object[] args,
                         Map<String, String> attachments) {
+        return new Frame(messageCode, serializer.type().code(), (byte) 0, id, body(alloc, message(target, args,
+                attachments)), System.nanoTime());
+    }
+
+    private MessageWrapper message(CallTarget target, Object[] args, Map<String, String> attachments) {
         ServiceKey key = target.key();
-        MessageWrapper message = new MessageWrapper(appName, new ServiceMetadata(key.group(), key.name(),
-                key.version()), target.method().getName(), args, attachments);
-        return new Frame(messageCode, serializer.type().code(), (byte) 0, id, body(alloc, message), System.nanoTime());
+        return new MessageWrapper(appName, new ServiceMetadata(key.group(), key.name(), key.version()),
+                target.method().getName(), args, attachments);
     }
 
     /** {@code value} written in the serializer; nothing is held when it cannot be written. */

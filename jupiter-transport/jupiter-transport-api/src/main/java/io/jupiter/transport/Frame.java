@@ -5,8 +5,12 @@ import io.netty.buffer.ByteBuf;
 /**
  * One decoded frame: the header fields and the body bytes. The body is a retained slice of the receive buffer;
  * whoever takes the frame must {@link #release()} it exactly once, after reading the body.
+ *
+ * <p>Not final: a protocol that runs in the server's process may hand the provider a request it decoded already, as
+ * a subclass that carries the decoded value (its body empty). Such frames never leave the process: the wire knows
+ * only the header and body.
  */
-public final class Frame {
+public class Frame {
 
     private final byte messageCode;
     private final byte serializerCode;

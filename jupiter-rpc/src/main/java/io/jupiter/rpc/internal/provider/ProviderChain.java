@@ -158,9 +158,10 @@ final class ProviderChain implements StreamOpener {
             frame.release();
             return;
         }
-        metrics.request(frame.body().readableBytes());
         received.increment();
-        serve(head, new ChainedRequest(connection, open, frame));
+        ChainedRequest request = new ChainedRequest(connection, open, frame);
+        metrics.request(request.bodyBytes);
+        serve(head, request);
     }
 
     /** A stream's open, on the thread its stream holds: down the same chain, answered to {@code opening}. */

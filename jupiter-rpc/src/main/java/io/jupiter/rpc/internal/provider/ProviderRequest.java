@@ -3,6 +3,7 @@ package io.jupiter.rpc.internal.provider;
 import io.jupiter.rpc.flow.FlowLimiter;
 import io.jupiter.rpc.internal.AdaptiveConcurrencyLimit;
 import io.jupiter.rpc.internal.AdaptiveDispatch;
+import io.jupiter.rpc.internal.DecodedRequest;
 import io.jupiter.rpc.internal.filter.Deadlines;
 import io.jupiter.rpc.internal.filter.DefaultInvocation;
 import io.jupiter.rpc.internal.filter.ServedRequest;
@@ -48,6 +49,13 @@ abstract class ProviderRequest implements ProviderTask, EnvelopeListener, Served
     final int bodyBytes;
     /** The stream this request opens; {@code null}: a call. */
     final StreamOpener.Opening stream;
+    /**
+     * A call handed over already read by a protocol of this process ({@link DecodedRequest}): its message, read by
+     * the read stage instead of the body (empty); {@code null}: a body to read.
+     */
+    final MessageWrapper decoded;
+    /** Where the answer to a {@link #decoded} call goes instead of a response frame; {@code null} otherwise. */
+    final DecodedRequest.Answers answers;
 
     /** Whether admission counted this request in its connection's load ({@code open.load}). */
     private boolean admitted;
@@ -103,8 +111,16 @@ abstract class ProviderRequest implements ProviderTask, EnvelopeListener, Served
         this.id = frame.id();
         this.serializerCode = frame.serializerCode();
         this.receivedNanos = frame.receivedNanos();
-        this.bodyBytes = body.readableBytes();
         this.stream = null;
+        if (frame instanceof DecodedRequest read) {
+            this.decoded = read.message();
+            this.answers = read.answers();
+            this.bodyBytes = read.bytes();
+        } else {
+            this.decoded = null;
+            this.answers = null;
+            this.bodyBytes = body.readableBytes();
+        }
     }
 
     /** A stream's open; its body stays the stream's (released by it). */
@@ -120,6 +136,8 @@ abstract class ProviderRequest implements ProviderTask, EnvelopeListener, Served
         this.receivedNanos = receivedNanos;
         this.bodyBytes = body.readableBytes();
         this.stream = stream;
+        this.decoded = null;
+        this.answers = null;
     }
 
     /** Whether this request opens a stream (else it is a call). */

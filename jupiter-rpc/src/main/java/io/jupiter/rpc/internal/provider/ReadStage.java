@@ -3,6 +3,7 @@ package io.jupiter.rpc.internal.provider;
 import io.jupiter.common.LogText;
 import io.jupiter.rpc.internal.RefusalLog;
 import io.jupiter.rpc.internal.StatusTable;
+import io.jupiter.serialization.ArgumentTypes;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.Serializers;
 import io.jupiter.serialization.wire.MessageWrapper;
@@ -15,7 +16,8 @@ import io.jupiter.serialization.wire.ServiceMetadata;
  * service lookup runs before any argument is read ({@link Serializer#readRequest}; Java serialization and Kryo put
  * the arguments first, so with them it runs after). A lookup's refusal is answered here once the body is released.
  * A body that names its service or method again once looked up is refused ({@code BAD_REQUEST}, connection kept):
- * what was authorized is what runs. Always releases a call's frame.
+ * what was authorized is what runs. A call a protocol of this process read already ({@link #readDecoded}) goes
+ * through the same lookup, without a body to read. Always releases a call's frame.
  */
 final class ReadStage extends ProviderStage {
 
@@ -52,7 +54,7 @@ final class ReadStage extends ProviderStage {
                 return false;
             }
             request.serializer = serializer;
-            message = serializer.readRequest(request.body, request);
+            message = request.decoded != null ? readDecoded(request) : serializer.readRequest(request.body, request);
         } catch (RuntimeException | OutOfMemoryError | StackOverflowError e) {
             boolean close = ProviderFailures.breaksConnection(e);
             // A stream's open never closes its connection (Responder.refuse): the line says so only for a call.
@@ -93,6 +95,25 @@ final class ReadStage extends ProviderStage {
         }
         request.message = message;
         return true;
+    }
+
+    /**
+     * A call a protocol of this process read already ({@link io.jupiter.rpc.internal.DecodedRequest}): what
+     * {@link Serializer#readRequest} does once the body is read, the same lookup and authorization
+     * ({@link ProviderRequest#envelopeRead}) and the same check of the arguments against the method's declared
+     * parameter types. The serializer's class allow-list and read limits have nothing to add: the arguments were not
+     * read from bytes that name classes, but parsed by the protocol for the declared parameter type of the very
+     * method it names (a gRPC unary call's protobuf message, bounded by the protocol's message size cap), and what
+     * the lookup authorized is what runs (checked below as for a serializer's message).
+     */
+    private static MessageWrapper readDecoded(ProviderRequest request) {
+        MessageWrapper message = request.decoded;
+        ArgumentTypes types = request.envelopeRead(message.getAppName(), message.getMetadata(),
+                message.getMethodName());
+        if (types != null) {
+            types.checkValues(message.getArgs());
+        }
+        return message;
     }
 
     private void refuseSerializer(ProviderRequest request) {

@@ -113,6 +113,10 @@ final class Responder {
         if (result instanceof Throwable error && !sendStackTraces) {
             Throwables.clearStackTraces(error);
         }
+        if (request.answers != null) {
+            answerDecoded(request, status, result, close);
+            return;
+        }
         MethodEntry method = request.method;
         ByteBuf frame = Frames.newFrame(connection.alloc(), method != null ? method.lastResponseBodySize : 64);
         Status sent = status;
@@ -155,5 +159,16 @@ final class Responder {
             // No listener: a response write fails only when the connection closes, which the transport reports.
             connection.write(frame);
         }
+    }
+
+    /**
+     * The answer to a call a protocol of this process read already ({@link io.jupiter.rpc.internal.DecodedRequest}):
+     * handed to it as the value it would have read back from a response frame (the same portable value), not
+     * written. The protocol writes it in its own format, and checks its own size limit there; the metrics count no
+     * response body bytes for it.
+     */
+    private void answerDecoded(ProviderRequest request, Status status, Object result, boolean close) {
+        metrics.response(status.value(), 0, request.receivedNanos);
+        request.answers.answer(request.id, status, PortableValues.portable(result), close);
     }
 }
