@@ -153,6 +153,8 @@ final class GrpcHandler extends ChannelDuplexHandler {
     /** Bytes of a server stream's messages held here, written, not yet on the socket ({@link ServerStreamCredit}). */
     private final long streamWindowBytes;
     private final Map<Integer, Call> calls = new HashMap<>();
+    /** Unary answers written and waiting for the client's window, at most the transport's maxPendingWriteBytes. */
+    private final OwedAnswers owedAnswers;
     private final CallerTokens tokens;
     private final ConnectionRefusals refusals;
     /** The connection's HTTP/JSON calls (streams whose content type is JSON). */
@@ -171,8 +173,9 @@ final class GrpcHandler extends ChannelDuplexHandler {
     private GrpcHandler(MethodLookup lookup, RequestFrames frames, ProtobufMethods protobuf,
                         Map<String, BuiltInService> builtIns, Http2FrameCodec codec, int maxMessageSize,
                         long streamWindowBytes, CallerTokens tokens, ConnectionRefusals refusals,
-                        Http2JsonCalls json) {
+                        Http2JsonCalls json, OwedAnswers owedAnswers) {
         this.streamWindowBytes = streamWindowBytes;
+        this.owedAnswers = owedAnswers;
         this.json = json;
         this.tokens = tokens;
         this.refusals = refusals;
@@ -210,7 +213,8 @@ final class GrpcHandler extends ChannelDuplexHandler {
         CallerTokens tokens = new CallerTokens(config);
         pipeline.addBefore(beforeName, "grpc", new GrpcHandler(lookup, frames, protobuf, builtIns, codec,
                 config.maxBodySize(), streamWindowBytes, tokens, refusals,
-                new Http2JsonCalls(jsonCalls, tokens, refusals, config.maxBodySize())));
+                new Http2JsonCalls(jsonCalls, tokens, refusals, config.maxBodySize()),
+                new OwedAnswers(config.maxPendingWriteBytes())));
     }
 
     @Override
@@ -669,8 +673,13 @@ final class GrpcHandler extends ChannelDuplexHandler {
         }
         calls.remove(call.stream.id());
         buffered -= call.release();
+        if (!owedAnswers.take(ctx, size)) {
+            promise.trySuccess(); // the connection closes: its peer does not read what it asked for
+            return;
+        }
         ctx.write(new DefaultHttp2HeadersFrame(responseHeaders()).stream(call.stream));
-        ctx.write(new DefaultHttp2DataFrame(GrpcMessages.frame(ctx.alloc(), message)).stream(call.stream));
+        owedAnswers.settle(ctx.write(new DefaultHttp2DataFrame(GrpcMessages.frame(ctx.alloc(), message))
+                .stream(call.stream)), size);
         ctx.write(new DefaultHttp2HeadersFrame(new DefaultHttp2Headers().setInt(GRPC_STATUS, 0), true)
                 .stream(call.stream), promise);
         ctx.flush();
