@@ -16,10 +16,16 @@ import io.protostuff.runtime.RuntimeEnv;
 import java.io.File;
 import java.lang.reflect.Array;
 import java.lang.reflect.Field;
+import java.lang.reflect.InvocationTargetException;
 import java.net.URI;
 import java.net.URL;
 import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.sql.Timestamp;
+import java.text.ParseException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -33,6 +39,7 @@ import java.time.YearMonth;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
@@ -50,12 +57,14 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TimeZone;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The serializer as it starts by default writes exactly the bytes protostuff writes in its {@code sun.misc.Unsafe}
@@ -127,44 +136,109 @@ class UnsafeModeIdentityTest {
         Object[] array;
     }
 
+    /**
+     * Here (no package opened to protostuff: its {@code Unsafe} mode on both sides unless the build opens them), and
+     * the same in a child JVM that opens {@link ProtostuffStart#OPENED}, where the default start is reflective.
+     */
     @Test
     void defaultStartWritesTheUnsafeModesBytesAndReadsThemBack() throws Exception {
+        Outcome outcome = compare();
+        assertThat(outcome.differences).as("bodies whose bytes differ from protostuff's Unsafe mode").isEmpty();
+        assertThat(outcome.readBack).as("bodies read back otherwise than the Unsafe mode reads them").isEmpty();
+        assertThat(outcome.compared).isEqualTo(corpus().size() * 2);
+        // What protostuff's Unsafe mode (1.3.1's) itself does not read back as written: it leaves out the JDK's
+        // transient fields (ZoneOffset's id, URL's handler, Calendar's and Date's time, BitSet's wordsInUse).
+        assertThat(outcome.lossy).as("results the Unsafe mode does not read back as written").containsExactly(
+                LOSSY.toArray(String[]::new));
+    }
+
+    @Test
+    void reflectiveStartWithThePackagesOpenedWritesTheUnsafeModesBytes(@TempDir Path dir) throws Exception {
+        List<String> command = new ArrayList<>(List.of(
+                Paths.get(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m"));
+        for (String opened : ProtostuffStart.OPENED) {
+            command.add("--add-opens=" + opened + "=ALL-UNNAMED");
+        }
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), UnsafeModeIdentityTest.class.getName()));
+        Path output = dir.resolve("output.txt");
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile())
+                .start();
+        boolean exited = process.waitFor(120, TimeUnit.SECONDS);
+        if (!exited) {
+            process.destroyForcibly();
+            process.waitFor(10, TimeUnit.SECONDS);
+        }
+        String printed = Files.readString(output);
+        assertThat(exited).as("the child exited in time:%n%s", printed).isTrue();
+        assertThat(process.exitValue()).as("exit status:%n%s", printed).isZero();
+        assertThat(printed).contains("reflective start, " + corpus().size() * 2 + " bodies as the Unsafe mode's");
+    }
+
+    /** The child JVM of {@link #reflectiveStartWithThePackagesOpenedWritesTheUnsafeModesBytes}. */
+    public static void main(String[] args) throws Exception {
+        Outcome outcome = compare();
+        boolean same = outcome.differences.isEmpty() && outcome.readBack.isEmpty()
+                && new ArrayList<>(outcome.lossy).equals(LOSSY);
+        System.out.println("differences " + outcome.differences + ", read back otherwise " + outcome.readBack
+                + ", lossy " + outcome.lossy);
+        if (!outcome.oursReflective || !same) {
+            System.out.println("FAILED (reflective start: " + outcome.oursReflective + ")");
+            System.exit(1);
+        }
+        System.out.println("reflective start, " + outcome.compared + " bodies as the Unsafe mode's");
+    }
+
+    /** The results that protostuff's Unsafe mode does not read back as written (see the first test). */
+    private static final List<String> LOSSY = List.of("result ZonedDateTime", "result OffsetDateTime",
+            "result ZoneOffset", "result URL", "result Calendar", "result Timestamp", "result BitSet", "result list",
+            "result map", "result array");
+
+    /** What {@link #compare()} found. */
+    private static final class Outcome {
+        final List<String> differences = new ArrayList<>();
+        final List<String> readBack = new ArrayList<>();
+        final Set<String> lossy = new LinkedHashSet<>();
+        int compared;
+        boolean oursReflective;
+    }
+
+    /** Writes the corpus with both copies of protostuff and reads back what ours wrote. */
+    private static Outcome compare() throws Exception {
         Serializer unsafe = serializerInOwnLoader(true);
         Serializer ours = serializerInOwnLoader(false);
-        List<String> differences = new ArrayList<>();
-        Set<String> lossy = new LinkedHashSet<>();
-        int compared = 0;
+        Outcome outcome = new Outcome();
+        outcome.oursReflective = !Class.forName(RuntimeEnv.class.getName(), false, ours.getClass().getClassLoader())
+                .getField("USE_SUN_MISC_UNSAFE").getBoolean(null);
         for (Map.Entry<String, Object> entry : corpus().entrySet()) {
             Object body = entry.getValue();
             // Twice: the first throwable of a class and the later ones have different forms.
             for (String pass : List.of("first", "later")) {
                 String what = entry.getKey() + " (" + pass + ")";
                 byte[] expected = Samples.encode(unsafe, body);
-                byte[] actual = Samples.encode(ours, body);
-                compared++;
+                byte[] actual;
+                try {
+                    actual = Samples.encode(ours, body);
+                } catch (RuntimeException e) {
+                    outcome.differences.add(what + ": " + e);
+                    continue;
+                }
+                outcome.compared++;
                 if (!Arrays.equals(expected, actual)) {
-                    differences.add(what);
+                    outcome.differences.add(what);
                     continue;
                 }
                 // As protostuff's Unsafe mode reads it: some forms lose a throwable's cause (docs/protocol.md).
                 String read = describe(read(ours, actual, body.getClass()));
-                assertThat(read).as("%s read back", what)
-                        .isEqualTo(describe(read(unsafe, expected, body.getClass())));
+                if (!read.equals(describe(read(unsafe, expected, body.getClass())))) {
+                    outcome.readBack.add(what + ": " + read);
+                }
                 if (body instanceof ResultWrapper result && !(result.getResult() instanceof Throwable)
-                        && !entry.getKey().contains("holder")) {
-                    if (!read.equals(describe(body))) {
-                        lossy.add(entry.getKey());
-                    }
+                        && !entry.getKey().contains("holder") && !read.equals(describe(body))) {
+                    outcome.lossy.add(entry.getKey());
                 }
             }
         }
-        assertThat(differences).as("bodies whose bytes differ from protostuff's Unsafe mode").isEmpty();
-        assertThat(compared).isEqualTo(corpus().size() * 2);
-        // What protostuff's Unsafe mode (1.3.1's) itself does not read back as written: it leaves out the JDK's
-        // transient fields (ZoneOffset's id, URL's handler, Calendar's and Date's time, BitSet's wordsInUse).
-        assertThat(lossy).as("results the Unsafe mode does not read back as written").containsExactly(
-                "result ZonedDateTime", "result OffsetDateTime", "result ZoneOffset", "result URL",
-                "result Calendar", "result Timestamp", "result BitSet", "result list", "result map", "result array");
+        return outcome;
     }
 
     /** A {@link ProtostuffSerializer} of a fresh copy of protostuff, started in its Unsafe mode if {@code unsafe}. */
@@ -268,6 +342,10 @@ class UnsafeModeIdentityTest {
         coded.getCause().setStackTrace(new StackTraceElement[0]);
         coded.addSuppressed(bare);
         values.put("user exception with cause and suppressed", coded);
+        values.put("InvocationTargetException", new InvocationTargetException(bare, "invoked"));
+        values.put("DateTimeParseException", new DateTimeParseException("unparsed", "2026-13", 5));
+        values.put("NoSuchFileException", new NoSuchFileException("/tmp/a", "/tmp/b", "gone"));
+        values.put("ParseException", new ParseException("at 3", 3));
         values.put("stack trace element", new StackTraceElement("loader", "module", "1.0", "a.B", "m", "B.java", 7));
         LocalDateTime dateTime = LocalDateTime.of(2026, 12, 7, 8, 45, 1, 5000);
         values.put("LocalDate", dateTime.toLocalDate());
