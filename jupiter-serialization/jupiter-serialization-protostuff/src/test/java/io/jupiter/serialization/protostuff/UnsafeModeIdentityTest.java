@@ -74,8 +74,9 @@ import org.junit.jupiter.api.io.TempDir;
  * depends on whether protostuff's id strategy knows its class; the first one of a class goes under field 52, later
  * ones under 127), and one of them is started with {@code protostuff.runtime.use_sun_misc_unsafe=true}. What is read
  * back must be what the Unsafe mode reads back (under field 52 a throwable loses its cause, under 127 one without a
- * cause gets a copy of itself), and a result that holds no throwable must come back as written. This is the check
- * any change of how protostuff reaches those fields must pass.
+ * cause gets a copy of itself); the results that the Unsafe mode itself does not read back as written (it leaves out
+ * the JDK's transient fields) are listed. In this JVM (no package opened) the default start is the Unsafe mode; a
+ * child JVM that opens {@link ProtostuffStart#OPENED} must start reflectively and pass the same check.
  */
 class UnsafeModeIdentityTest {
 
