@@ -6,6 +6,7 @@ import io.jupiter.serialization.SerializerType;
 import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.lang.reflect.Field;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,24 +29,26 @@ import org.junit.jupiter.api.io.TempDir;
  * From JDK 24 on the JVM prints four {@code WARNING:} lines at the first call of one of {@code sun.misc.Unsafe}'s
  * memory methods. A child JVM starts a server and a client and makes its first calls with the serializers
  * ({@link FirstCallsProgram}: values, a user class, an enum, {@code BigDecimal}, {@code BigInteger}, a declared and
- * an undeclared exception with their stack traces); Hessian's, Kryo's and Java serialization's start and calls
- * must print nothing at all. Protostuff's runtime schemas still use {@code Unsafe} (docs/cli.md, "Java versions").
+ * an undeclared exception with their stack traces, {@code java.time} arguments); every serializer's start and calls
+ * must print nothing at all (docs/cli.md, "Java versions").
  *
  * <p>The child runs on the JDK named by {@code jupiter.test.jdk25}, else on the running JDK if it is 24 or later,
  * else on {@code /usr/lib/jvm/temurin-25-jdk-amd64} if present, else on the running JDK (on JDK 17 it must be quiet
  * too; the check of where {@code Unsafe} is used is then skipped). The program runs from a jar whose manifest
  * declares {@code Enable-Native-Access: ALL-UNNAMED}, as the CLI jar's does (for Netty's epoll library;
- * docs/cli.md), and names the test class path. No JVM option is given in the quiet run.
+ * docs/cli.md), and {@code Add-Opens} for the JDK packages whose fields protostuff writes (protostuff's
+ * {@code ProtostuffStart} then starts it in its reflective mode, with the same bytes), and names the test class path.
+ * No JVM option is given in the quiet run.
  */
 class Jdk25StartWarningsTest {
 
     private static final String DEFAULT_JDK25 = "/usr/lib/jvm/temurin-25-jdk-amd64";
 
     /** The serializers that must start and make their first calls without a word. */
-    private static final List<SerializerType> QUIET = List.of(SerializerType.HESSIAN, SerializerType.KRYO,
-            SerializerType.JAVA);
+    private static final List<SerializerType> QUIET = List.of(SerializerType.PROTOSTUFF, SerializerType.HESSIAN,
+            SerializerType.KRYO, SerializerType.JAVA);
 
-    /** The start and first calls of Hessian, Kryo and Java serialization print nothing but the program's lines. */
+    /** The start and first calls of every serializer print nothing but the program's lines. */
     @Test
     void startAndFirstCallsPrintNothing(@TempDir Path dir) throws Exception {
         List<String> args = QUIET.stream().map(Enum::name).toList();
@@ -58,29 +61,34 @@ class Jdk25StartWarningsTest {
 
     /**
      * With {@code --sun-misc-unsafe-memory-access=debug} (used here only to observe) the JVM reports every use of
-     * {@code Unsafe}'s memory methods with its stack, not just the first. None may come at the server's start or in
-     * the calls of any serializer but protostuff, and protostuff's come from protostuff's own classes.
+     * {@code Unsafe}'s memory methods with its stack, not just the first: there is none, at the server's start or in
+     * any serializer's calls. With {@code -Dprotostuff.runtime.use_sun_misc_unsafe=true} protostuff keeps its
+     * {@code Unsafe} mode, and its uses are reported (which shows that this mode reports them).
      */
     @Test
-    void onlyProtostuffsRuntimeSchemasStillUseUnsafe(@TempDir Path dir) throws Exception {
+    void noUnsafeMemoryMethodIsUsedUnlessProtostuffIsToldTo(@TempDir Path dir) throws Exception {
         Assumptions.assumeTrue(featureVersion(childJdk()) >= 24,
                 "SKIPPED: " + childJdk() + " is older than JDK 24 (set -Djupiter.test.jdk25=<jdk home>)");
-        List<String> lines = run(dir, List.of("--sun-misc-unsafe-memory-access=debug"), List.of());
+        assertThat(unsafeUses(run(dir, List.of("--sun-misc-unsafe-memory-access=debug"), List.of()))).as(
+                "Unsafe memory methods used").isEmpty();
+        List<String> told = unsafeUses(run(dir, List.of("--sun-misc-unsafe-memory-access=debug",
+                "-Dprotostuff.runtime.use_sun_misc_unsafe=true"), List.of()));
+        assertThat(told).as("Unsafe's uses with protostuff told to use it").isNotEmpty()
+                .allMatch(line -> line.startsWith("start PROTOSTUFF: ") && line.contains(" called by io.protostuff."));
+    }
+
+    /** The {@code Unsafe} uses reported in {@code lines}, each after the section (serializer) it is in. */
+    private static List<String> unsafeUses(List<String> lines) {
         String section = "";
-        List<String> outside = new ArrayList<>();
-        List<String> protostuffs = new ArrayList<>();
+        List<String> uses = new ArrayList<>();
         for (String line : lines) {
             if (line.startsWith("start ") || line.equals("done")) {
                 section = line;
             } else if (line.startsWith("WARNING: sun.misc.Unsafe::")) {
-                (section.equals("start PROTOSTUFF") ? protostuffs : outside).add(section + ": " + line);
+                uses.add(section + ": " + line);
             }
         }
-        assertThat(outside).as("Unsafe memory methods used outside protostuff's calls").isEmpty();
-        assertThat(protostuffs).as("Unsafe's uses in protostuff's calls").allMatch(
-                line -> line.contains(" called by io.protostuff."));
-        assertThat(protostuffs).as("Unsafe's uses are reported in this mode (protostuff's, while it has them)")
-                .isNotEmpty();
+        return uses;
     }
 
     /** The JDK the child runs on (see the class comment). */
@@ -128,6 +136,19 @@ class Jdk25StartWarningsTest {
         return lines;
     }
 
+    /** The packages protostuff's serializer needs open to start reflectively (its {@code ProtostuffStart.OPENED}). */
+    @SuppressWarnings("unchecked")
+    private static List<String> protostuffsPackages() {
+        try {
+            Field opened = Class.forName("io.jupiter.serialization.protostuff.ProtostuffStart")
+                    .getDeclaredField("OPENED");
+            opened.setAccessible(true);
+            return (List<String>) opened.get(null);
+        } catch (ReflectiveOperationException e) {
+            throw new AssertionError(e);
+        }
+    }
+
     /** An empty jar whose manifest runs {@link FirstCallsProgram} on this test's class path. */
     private static Path launcher(Path jar) throws IOException {
         Manifest manifest = new Manifest();
@@ -135,6 +156,7 @@ class Jdk25StartWarningsTest {
         main.put(Attributes.Name.MANIFEST_VERSION, "1.0");
         main.put(Attributes.Name.MAIN_CLASS, FirstCallsProgram.class.getName());
         main.put(new Attributes.Name("Enable-Native-Access"), "ALL-UNNAMED");
+        main.put(new Attributes.Name("Add-Opens"), String.join(" ", protostuffsPackages()));
         main.put(Attributes.Name.CLASS_PATH, Stream.of(System.getProperty("java.class.path").split(File.pathSeparator))
                 .map(entry -> Paths.get(entry).toUri().toString()).collect(Collectors.joining(" ")));
         try (OutputStream out = Files.newOutputStream(jar);

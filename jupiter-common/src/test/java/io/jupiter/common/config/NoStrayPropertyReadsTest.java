@@ -32,6 +32,8 @@ class NoStrayPropertyReadsTest {
                     "copies settings to protostuff's own properties unless those are set"),
             Map.entry("HessianStart.java",
                     "sets Hessian's own com.caucho.hessian.unsafe to false unless the user set it"),
+            Map.entry("ProtostuffStart.java",
+                    "sets protostuff's own use_sun_misc_unsafe to false unless the user set it"),
             Map.entry("KryoStart.java",
                     "sets Kryo's own kryo.unsafe to false unless the user set it"),
             Map.entry("LegacyNameInput.java",

@@ -39,6 +39,9 @@ import java.util.Objects;
  * Setting the property to {@code true} keeps nulls in place but changes the wire format; both peers must agree.
  * If protostuff was loaded before this class, the properties have no effect.
  *
+ * <p>Protostuff then starts without {@code sun.misc.Unsafe} (no warning on JDK 24 and later) where that gives the
+ * same bytes: when the JVM opens the JDK packages whose private fields it writes (the {@code ProtostuffStart} class).
+ *
  * <p>Values in {@code Object}-typed slots (arguments, results) carry their class name, so user POJOs, enums and
  * exceptions must exist under the same name on both sides. The one exception: 1.3.1's own exception classes
  * ({@code org.jupiter.rpc.exception.*}, sent with 0x40/0x44/0x51) are read as our classes of the same simple name in
@@ -55,6 +58,7 @@ public final class ProtostuffSerializer implements Serializer {
         copyProperty(JupiterSettings.PROTOSTUFF_SUN_REFLECTION_FACTORY,
                 "protostuff.runtime.always_use_sun_reflection_factory");
         copyProperty(JupiterSettings.PROTOSTUFF_NULL_ARRAY_ELEMENTS, "protostuff.runtime.allow_null_array_element");
+        ProtostuffStart.ensure();
     }
 
     private static void copyProperty(Setting<Boolean> setting, String protostuffKey) {
