@@ -140,6 +140,10 @@ class Jdk25StartWarningsTest {
     @SuppressWarnings("unchecked")
     private static List<String> protostuffsPackages() {
         try {
+            // The serializer first: its initialisation sets protostuff's properties, then starts protostuff (through
+            // ProtostuffStart); touching ProtostuffStart first would start protostuff without them, for every later
+            // test of this JVM.
+            Class.forName("io.jupiter.serialization.protostuff.ProtostuffSerializer");
             Field opened = Class.forName("io.jupiter.serialization.protostuff.ProtostuffStart")
                     .getDeclaredField("OPENED");
             opened.setAccessible(true);
