@@ -35,6 +35,17 @@ public final class VectorBodies {
         }
     }
 
+    /** Encodes a response body of {@code result} with {@code writeResult} (no wrapper) and returns the bytes. */
+    public static byte[] encodeResult(Serializer serializer, Object result) {
+        ByteBuf buf = PooledByteBufAllocator.DEFAULT.heapBuffer(64);
+        try {
+            serializer.writeResult(buf, result);
+            return ByteBufUtil.getBytes(buf);
+        } finally {
+            buf.release();
+        }
+    }
+
     /** The response status byte, e.g. {@code 0x20}. */
     public static int status(WireVector vector) {
         return Integer.decode(vector.header().get("status").asText());

@@ -78,6 +78,8 @@ public abstract class VectorSuite {
         Expected.assertResponse(decoded, vector.decoded());
         if (vector.expect().equals(reproducible())) {
             assertThat(VectorBodies.encode(serializer(), decoded)).isEqualTo(vector.body());
+            // What a provider answers with: the result alone, without the wrapper.
+            assertThat(VectorBodies.encodeResult(serializer(), decoded.getResult())).isEqualTo(vector.body());
         } else {
             checkNotReproducible(vector, decoded);
         }

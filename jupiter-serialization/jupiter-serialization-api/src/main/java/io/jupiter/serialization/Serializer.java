@@ -1,6 +1,7 @@
 package io.jupiter.serialization;
 
 import io.jupiter.serialization.wire.MessageWrapper;
+import io.jupiter.serialization.wire.ResultWrapper;
 import io.netty.buffer.ByteBuf;
 
 /**
@@ -27,6 +28,16 @@ public interface Serializer {
      * @throws SerializationException if the value cannot be written
      */
     void write(ByteBuf out, Object value);
+
+    /**
+     * Appends a response body, the encoding of {@code new ResultWrapper(result)}, to {@code out}: the same bytes as
+     * {@link #write} of that wrapper. A serializer may write them without making the wrapper (protostuff does).
+     *
+     * @throws SerializationException if the result cannot be written
+     */
+    default void writeResult(ByteBuf out, Object result) {
+        write(out, new ResultWrapper(result));
+    }
 
     /**
      * Reads one value of type {@code type} from all readable bytes of {@code in}.

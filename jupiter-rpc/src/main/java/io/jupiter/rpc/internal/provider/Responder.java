@@ -8,7 +8,6 @@ import io.jupiter.rpc.internal.stream.StreamOpener;
 import io.jupiter.rpc.metrics.RpcMetrics;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.Serializers;
-import io.jupiter.serialization.wire.ResultWrapper;
 import io.jupiter.transport.Connection;
 import io.jupiter.transport.Frames;
 import io.jupiter.transport.ProtocolHeader;
@@ -124,7 +123,7 @@ final class Responder {
             String what = status == Status.OK ? "result" : "error";
             String failure = null;
             try {
-                serializer.write(frame, new ResultWrapper(PortableValues.portable(result)));
+                serializer.writeResult(frame, PortableValues.portable(result));
                 int bodySize = frame.readableBytes() - ProtocolHeader.HEADER_SIZE;
                 if (method != null && status == Status.OK) {
                     method.lastResponseBodySize = Math.min(bodySize, MAX_SIZE_HINT);
@@ -143,7 +142,7 @@ final class Responder {
                 sent = ProviderFailures.statusOf(error, ProviderFailures.Where.RESPONSE, method);
                 error.setStackTrace(new StackTraceElement[0]);
                 try {
-                    serializer.write(frame, new ResultWrapper(error));
+                    serializer.writeResult(frame, error);
                 } catch (RuntimeException again) {
                     frame.writerIndex(ProtocolHeader.HEADER_SIZE);
                 }

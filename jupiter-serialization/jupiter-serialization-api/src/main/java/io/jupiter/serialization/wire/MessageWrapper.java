@@ -52,6 +52,11 @@ public final class MessageWrapper implements Serializable {
         return args == null ? EMPTY_ARGS : args;
     }
 
+    /** Sets the arguments (for serializers that read the array themselves). */
+    public void setArgs(Object[] args) {
+        this.args = args;
+    }
+
     /** The attachments, or {@code null} when none were sent. */
     public Map<String, String> getAttachments() {
         return attachments;

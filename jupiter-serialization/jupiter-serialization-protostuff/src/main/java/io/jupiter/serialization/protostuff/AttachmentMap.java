@@ -5,6 +5,7 @@ import java.util.AbstractMap;
 import java.util.AbstractSet;
 import java.util.Arrays;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Objects;
@@ -16,10 +17,15 @@ import java.util.Set;
  * one, its deadline), where a {@code HashMap} would cost a table and a node per entry besides itself, and an array
  * from the first entry on 24 bytes more. Lookups compare every key, which for a few is as fast as hashing. A full
  * {@link Map}: it can be changed, and equals any map of the same entries.
+ *
+ * <p>Past {@value #LINEAR_MAX} entries it keeps them in a {@code LinkedHashMap} instead (the same order): comparing
+ * every key on every put would make a body of many entries, which a peer may send, cost their number squared.
  */
 final class AttachmentMap extends AbstractMap<String, String> implements Serializable {
 
-    private static final long serialVersionUID = 2L;
+    private static final long serialVersionUID = 3L;
+    /** The most entries kept in the fields and the array; more are kept in {@link #large}. */
+    static final int LINEAR_MAX = 8;
 
     /** Entry 0. */
     private String firstKey;
@@ -27,28 +33,47 @@ final class AttachmentMap extends AbstractMap<String, String> implements Seriali
     /** Entries 1, 2, ...: key, value, key, value, ...; the first {@code 2 * (size - 1)} slots are used. */
     private String[] more;
     private int size;
+    /** All the entries once there are more than {@link #LINEAR_MAX} (the fields above are then unused). */
+    private LinkedHashMap<String, String> large;
 
     @Override
     public int size() {
-        return size;
+        return large != null ? large.size() : size;
     }
 
     @Override
     public boolean containsKey(Object key) {
-        return indexOf(key) >= 0;
+        return large != null ? large.containsKey(key) : indexOf(key) >= 0;
     }
 
     @Override
     public String get(Object key) {
+        if (large != null) {
+            return large.get(key);
+        }
         int i = indexOf(key);
         return i < 0 ? null : valueAt(i);
     }
 
     @Override
     public String put(String key, String value) {
+        if (large != null) {
+            return large.put(key, value);
+        }
         int i = indexOf(key);
         if (i >= 0) {
             return setValueAt(i, value);
+        }
+        if (size == LINEAR_MAX) {
+            large = new LinkedHashMap<>(4 * LINEAR_MAX);
+            for (int j = 0; j < size; j++) {
+                large.put(keyAt(j), valueAt(j));
+            }
+            firstKey = null;
+            firstValue = null;
+            more = null;
+            size = 0;
+            return large.put(key, value);
         }
         if (size > 0) {
             int slot = 2 * (size - 1);
@@ -65,6 +90,9 @@ final class AttachmentMap extends AbstractMap<String, String> implements Seriali
 
     @Override
     public String remove(Object key) {
+        if (large != null) {
+            return large.remove(key);
+        }
         int i = indexOf(key);
         if (i < 0) {
             return null;
@@ -76,6 +104,7 @@ final class AttachmentMap extends AbstractMap<String, String> implements Seriali
 
     @Override
     public void clear() {
+        large = null;
         firstKey = null;
         firstValue = null;
         if (more != null) {
@@ -86,7 +115,7 @@ final class AttachmentMap extends AbstractMap<String, String> implements Seriali
 
     @Override
     public Set<Entry<String, String>> entrySet() {
-        return new Entries();
+        return large != null ? large.entrySet() : new Entries();
     }
 
     /** The entry of {@code key}, or -1. */

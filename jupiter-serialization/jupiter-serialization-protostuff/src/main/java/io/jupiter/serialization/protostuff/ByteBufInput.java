@@ -142,6 +142,23 @@ final class ByteBufInput implements Input {
         position += length;
     }
 
+    /**
+     * Whether the next bytes are {@code bytes}, read as they are (nothing is consumed); {@code false} in the middle
+     * of a packed field, where the next read is not of the bytes.
+     */
+    boolean nextBytesAre(byte[] bytes) {
+        if (readingPacked() || limit - position < bytes.length) {
+            return false;
+        }
+        for (int i = 0; i < bytes.length; i++) {
+            byte b = array != null ? array[arrayBase + position + i] : buffer.getByte(position + i);
+            if (b != bytes[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Fails unless the last tag read was {@code value} (0: the message ended where it should). */
     void checkLastTagWas(int value) throws ProtobufException {
         if (lastTag != value) {

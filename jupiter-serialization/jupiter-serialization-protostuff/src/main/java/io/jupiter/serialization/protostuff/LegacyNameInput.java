@@ -13,13 +13,19 @@ import io.netty.util.concurrent.FastThreadLocal;
 import io.netty.util.concurrent.FastThreadLocalThread;
 import io.protostuff.ByteString;
 import io.protostuff.Input;
+import io.protostuff.MapSchema;
 import io.protostuff.Output;
+import io.protostuff.ProtostuffException;
 import io.protostuff.Schema;
 import io.protostuff.UninitializedMessageException;
+import io.protostuff.WireFormat;
+import io.protostuff.runtime.ArraySchema;
 import io.protostuff.runtime.RuntimeSchema;
 import java.io.IOException;
+import java.lang.reflect.Array;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 
 /**
  * Protostuff input that checks every class name read from the wire against the {@link ClassAllowList}, and reads
@@ -48,6 +54,13 @@ import java.nio.charset.StandardCharsets;
  *
  * <p>A request read envelope first tells its {@link ArgumentReader} of every field, value, class name and array
  * header read, so that the arguments' classes are checked against the called method before protostuff creates them.
+ *
+ * <p>Two values of the request are read here rather than by protostuff's schemas, which make a wrapper object for
+ * each: its attachments (a map of strings, read into an {@link AttachmentMap} as protostuff's map schema reads
+ * entries) and its arguments when they are an {@code Object[]} (the elements put into the array as protostuff's
+ * array schema puts them, {@link ArgumentArray}). Both make the same reads, in the same order, as protostuff's
+ * schemas, so every check above applies to them, and read every body as protostuff does (its odd entries included:
+ * a null key, a value before its key).
  */
 final class LegacyNameInput implements Input {
 
@@ -96,9 +109,22 @@ final class LegacyNameInput implements Input {
     private static final boolean CESU8_COMPAT = Boolean.getBoolean("io.protostuff.cesu8_compat");
     /** The request's attachments: a field of {@link MessageWrapper}, a map of string keys and values. */
     private static final String ATTACHMENTS = "attachments";
+    /** A map's one field, its entries (protostuff's {@code MapSchema}). */
+    private static final int MAP_ENTRY = 1;
     /** The fields of a map entry (protostuff's {@code MapSchema}): the key, then the value. */
     private static final int ENTRY_KEY = 1;
     private static final int ENTRY_VALUE = 2;
+    /** The request's arguments: a field of {@link MessageWrapper}, an {@code Object[]}. */
+    private static final String ARGS = "args";
+    /**
+     * How protostuff starts an {@code Object[]} in a polymorphic slot: field 15 (the array wrapper's component class
+     * name, length-delimited) and the name {@code java.lang.Object} (16 bytes), which its default id strategy
+     * resolves to {@code Object} alone.
+     */
+    private static final byte[] OBJECT_ARRAY_START = objectArrayStart();
+    /** The fields of an array's elements in a polymorphic slot (protostuff's collection schema): a value, nulls. */
+    private static final int ELEMENT_VALUE = 1;
+    private static final int ELEMENT_NULLS = 2;
     /** The fields of {@link ServiceMetadata}, by their names in its runtime schema. */
     private static final String SERVICE_GROUP = "group";
     private static final String SERVICE_NAME = "serviceProviderName";
@@ -138,6 +164,8 @@ final class LegacyNameInput implements Input {
     private ArgumentReader arguments;
     /** A thread's own input's services read lately; {@code null}: each service read is a new one. */
     private final RecentServices recentServices;
+    /** Where the request's arguments are read into; made at the first, kept by a thread's own input. */
+    private ArgumentArray argumentArray;
 
     /** Reads the readable bytes of {@code buffer}, leaving its indexes where they are. */
     LegacyNameInput(ByteBuf buffer, ClassAllowList allowList, ReadLimits limits) {
@@ -192,8 +220,20 @@ final class LegacyNameInput implements Input {
             in.clear();
             arguments = null;
             lastSchema = null;
+            if (argumentArray != null) {
+                argumentArray.release();
+            }
             inUse = false;
         }
+    }
+
+    private static byte[] objectArrayStart() {
+        byte[] name = Object.class.getName().getBytes(StandardCharsets.US_ASCII);
+        byte[] start = new byte[2 + name.length];
+        start[0] = (byte) WireFormat.makeTag(ID_ARRAY, WireFormat.WIRETYPE_LENGTH_DELIMITED);
+        start[1] = (byte) name.length;
+        System.arraycopy(name, 0, start, 2, name.length);
+        return start;
     }
 
     private static Class<?> arraySchemaClass() {
@@ -244,10 +284,10 @@ final class LegacyNameInput implements Input {
         return (T) new AttachmentMap();
     }
 
-    /** Whether the nested value about to be merged is the request's attachments (a field of the root). */
-    private boolean attachmentsStart() {
+    /** The name of the request's field whose nested value is about to be merged; {@code null} below the root. */
+    private String requestFieldStarts() {
         return depth == 0 && lastSchema != null && lastSchema.typeClass() == MessageWrapper.class
-                && ATTACHMENTS.equals(lastSchema.getFieldName(lastField));
+                ? lastSchema.getFieldName(lastField) : null;
     }
 
     /**
@@ -303,7 +343,10 @@ final class LegacyNameInput implements Input {
     @Override
     @SuppressWarnings("unchecked")
     public <T> T mergeObject(T value, Schema<T> schema) throws IOException {
-        boolean attachments = attachmentsStart();
+        String requestField = requestFieldStarts();
+        boolean attachments = ATTACHMENTS.equals(requestField);
+        boolean objectArgs = ARGS.equals(requestField) && value instanceof MessageWrapper
+                && schema instanceof ArraySchema && ArgumentArray.DEFAULT_IDS && in.nextBytesAre(OBJECT_ARRAY_START);
         if (++depth > readLimits.maxDepth()) {
             throw new ReadLimitException(readLimits.tooDeep());
         }
@@ -313,6 +356,14 @@ final class LegacyNameInput implements Input {
         T message;
         if (schema.typeClass() == ServiceMetadata.class) {
             message = (T) readService((ServiceMetadata) value, schema);
+        } else if (objectArgs) {
+            message = value;
+            ((MessageWrapper) value).setArgs(readObjectArray(schema));
+        } else if (attachments && schema instanceof MapSchema) {
+            message = value != null ? value : newAttachments();
+            inAttachments = true;
+            readEntries((Map<String, String>) message, schema);
+            inAttachments = false;
         } else {
             message = value != null ? value : attachments ? newAttachments() : schema.newMessage();
             if (attachments) {
@@ -329,6 +380,121 @@ final class LegacyNameInput implements Input {
         }
         in.checkLastTagWas(0);
         return message;
+    }
+
+    /**
+     * Reads the request's attachments into {@code map} as protostuff's {@code MapSchema} of string keys and values
+     * does, without the {@code MapWrapper} it makes for every map: entries (field 1) until the map's end, anything
+     * else refused.
+     */
+    private void readEntries(Map<String, String> map, Schema<?> schema) throws IOException {
+        for (int field = readFieldNumber(schema); field != 0; field = readFieldNumber(schema)) {
+            if (field != MAP_ENTRY) {
+                throw incorrectMap();
+            }
+            readEntry(map, schema);
+        }
+    }
+
+    /**
+     * Reads one entry, a nested message, as {@link #mergeObject} and protostuff's entry schema would: its depth
+     * counted, then the key (field 1) and the value (field 2), each at most once, in either order. As protostuff
+     * does: a key and then a value are put as they come; a key alone is put with a null value; a value alone is put
+     * under the null key, and an empty entry puts null under it; a value and then a key put nothing (protostuff keeps
+     * the value aside for a null key, and the key that comes after it finds nothing to put).
+     */
+    private void readEntry(Map<String, String> map, Schema<?> schema) throws IOException {
+        if (++depth > readLimits.maxDepth()) {
+            throw new ReadLimitException(readLimits.tooDeep());
+        }
+        if (arguments != null) {
+            arguments.valueStarts(depth - 1);
+        }
+        String key = null;
+        String valueAside = null;
+        boolean valueRead = false;
+        for (int field = readFieldNumber(schema); field != 0; field = readFieldNumber(schema)) {
+            if (field == ENTRY_KEY && key == null) {
+                key = readString();
+            } else if (field == ENTRY_VALUE && !valueRead) {
+                valueRead = true;
+                String value = readString();
+                if (key != null) {
+                    map.put(key, value);
+                } else {
+                    valueAside = value;
+                }
+            } else {
+                throw incorrectMap();
+            }
+        }
+        if (key == null) {
+            map.put(null, valueAside);
+        } else if (!valueRead) {
+            map.put(key, null);
+        }
+        depth--;
+        in.checkLastTagWas(0);
+    }
+
+    /**
+     * Reads the request's arguments, an {@code Object[]} (as {@link #OBJECT_ARRAY_START} said), as protostuff's
+     * array schema of the {@code args} field does, with the same reads in the same order, but into an
+     * {@link ArgumentArray} rather than the {@code ArrayWrapper} it makes: the component class name (checked as any
+     * class name), the length and the dimensions (both checked as any array's), then the elements (field 1, each
+     * merged with protostuff's schema of an {@code Object} slot) and runs of nulls (field 2) until the array's end.
+     */
+    private Object[] readObjectArray(Schema<?> schema) throws IOException {
+        readFieldNumber(schema); // ID_ARRAY, as the bytes said
+        readString(); // java.lang.Object
+        if (readFieldNumber(schema) != WRAPPER_LENGTH) {
+            throw corrupt();
+        }
+        int length = readUInt32();
+        if (readFieldNumber(schema) != WRAPPER_DIMENSIONS) {
+            throw corrupt();
+        }
+        int dimensions = readUInt32();
+        Object[] array;
+        if (dimensions == 1) {
+            array = new Object[length];
+        } else {
+            int[] lengths = new int[dimensions];
+            lengths[0] = length;
+            array = (Object[]) Array.newInstance(Object.class, lengths);
+        }
+        ArgumentArray elements = argumentArray;
+        if (elements == null) {
+            elements = new ArgumentArray();
+            if (own) {
+                argumentArray = elements;
+            }
+        }
+        elements.start(array);
+        try {
+            for (int field = readFieldNumber(schema); field != 0; field = readFieldNumber(schema)) {
+                if (field == ELEMENT_VALUE) {
+                    mergeObject(elements, ArgumentArray.ELEMENT);
+                } else if (field == ELEMENT_NULLS) {
+                    for (int nulls = readUInt32(), i = 0; i < nulls; i++) {
+                        elements.add(null);
+                    }
+                } else {
+                    throw corrupt();
+                }
+            }
+        } finally {
+            elements.release();
+        }
+        return array;
+    }
+
+    private static ProtostuffException corrupt() {
+        return new ProtostuffException("Corrupt input.");
+    }
+
+    private static ProtostuffException incorrectMap() {
+        return new ProtostuffException("The map was incorrectly serialized.");
     }
 
     /**

@@ -113,19 +113,39 @@ public final class ProtostuffSerializer implements Serializer {
         if (value == null) {
             throw new SerializationException("protostuff: cannot write null (expected: an object)");
         }
-        // A response is written without its schema's field iterator (ResultWriter).
-        Schema<Object> schema = ResultWriter.writes(value) ? null : (Schema<Object>) schemaOf(value.getClass());
+        if (ResultWriter.writes(value)) {
+            // A response is written without its schema's field iterator (ResultWriter).
+            writeResult(out, ((ResultWrapper) value).getResult());
+            return;
+        }
+        Schema<Object> schema = (Schema<Object>) schemaOf(value.getClass());
         int start = out.writerIndex();
         ByteBufOutput output = ByteBufOutput.of(out);
         try {
-            if (schema == null) {
-                ResultWriter.write(output, (ResultWrapper) value);
-            } else {
-                schema.writeTo(output, value);
-            }
+            schema.writeTo(output, value);
         } catch (Exception | StackOverflowError e) {
             out.writerIndex(start);
             throw new SerializationException("protostuff: cannot write " + value.getClass().getName() + ": " + e, e);
+        } finally {
+            output.done();
+        }
+    }
+
+    /** The bytes of {@code new ResultWrapper(result)}, written without making the wrapper. */
+    @Override
+    public void writeResult(ByteBuf out, Object result) {
+        if (!ResultWriter.ONE_FIELD) {
+            write(out, new ResultWrapper(result));
+            return;
+        }
+        int start = out.writerIndex();
+        ByteBufOutput output = ByteBufOutput.of(out);
+        try {
+            ResultWriter.write(output, result);
+        } catch (Exception | StackOverflowError e) {
+            out.writerIndex(start);
+            throw new SerializationException("protostuff: cannot write " + ResultWrapper.class.getName() + ": " + e,
+                    e);
         } finally {
             output.done();
         }

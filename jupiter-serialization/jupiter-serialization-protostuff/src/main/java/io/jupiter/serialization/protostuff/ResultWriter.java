@@ -13,6 +13,7 @@ import java.io.IOException;
  * {@code result} (number 1, an {@code Object} slot), as a group with the value's kind and class, nothing when
  * {@code null}. The runtime schema's {@code writeTo} walks its fields with an iterator made for every message;
  * this writes the one field with the polymorphic schema of an {@code Object} slot instead, byte for byte the same.
+ * A provider's answer is written from its result alone ({@code Serializer.writeResult}), without the wrapper.
  */
 final class ResultWriter {
 
@@ -27,7 +28,7 @@ final class ResultWriter {
     };
 
     /** Whether the runtime schema of {@code ResultWrapper} is its one field {@code result} under number 1. */
-    private static final boolean ONE_FIELD = oneField();
+    static final boolean ONE_FIELD = oneField();
 
     private ResultWriter() {
     }
@@ -43,8 +44,8 @@ final class ResultWriter {
         return ONE_FIELD && value.getClass() == ResultWrapper.class;
     }
 
-    static void write(Output output, ResultWrapper wrapper) throws IOException {
-        Object result = wrapper.getResult();
+    /** Writes {@code new ResultWrapper(result)} as its schema would, without the wrapper; needs {@link #ONE_FIELD}. */
+    static void write(Output output, Object result) throws IOException {
         if (result != null) {
             output.writeObject(RESULT, result, OBJECT_SLOT, false);
         }

@@ -4,11 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.HashMap;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
-/** The attachments' map behaves as a {@code HashMap} of the same entries would, order aside. */
+/**
+ * The attachments' map behaves as a {@code HashMap} of the same entries would, order aside, in its fields and array
+ * (a few entries) as in the {@code LinkedHashMap} it keeps many in.
+ */
 class AttachmentMapTest {
 
     @Test
@@ -46,6 +50,27 @@ class AttachmentMapTest {
         map.put("nothing", null);
         assertThat(map.containsKey("nothing")).isTrue();
         assertThat(map.get("nothing")).isNull();
+    }
+
+    @Test
+    void manyEntriesKeepTheirOrderOnceKeptHashed() {
+        AttachmentMap map = new AttachmentMap();
+        Map<String, String> expected = new LinkedHashMap<>();
+        for (int i = 0; i < 1_000; i++) {
+            assertThat(map.put("k" + i, "v" + i)).isNull();
+            expected.put("k" + i, "v" + i);
+            assertThat(map).containsExactlyEntriesOf(expected);
+        }
+        assertThat(map.put("k3", "w")).isEqualTo("v3");
+        assertThat(map.get("k3")).isEqualTo("w");
+        assertThat(map.remove("k999")).isEqualTo("v999");
+        assertThat(map.put(null, "n")).isNull();
+        assertThat(map.get(null)).isEqualTo("n");
+        assertThat(map).hasSize(1_000);
+        map.clear();
+        assertThat(map).isEmpty();
+        map.put("a", "b");
+        assertThat(map).containsExactlyEntriesOf(Map.of("a", "b"));
     }
 
     private static void removeByIterator(AttachmentMap map, Map<String, String> expected, String key) {

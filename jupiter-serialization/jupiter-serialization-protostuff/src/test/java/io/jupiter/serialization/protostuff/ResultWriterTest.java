@@ -16,7 +16,10 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
-/** A response is written without its schema's field iterator, byte for byte as its schema writes it. */
+/**
+ * A response is written without its schema's field iterator, byte for byte as its schema writes it, and so is a
+ * result written without its wrapper ({@code writeResult}, what a provider answers with).
+ */
 class ResultWriterTest {
 
     private final ProtostuffSerializer serializer = new ProtostuffSerializer(Samples.allowList());
@@ -53,6 +56,21 @@ class ResultWriterTest {
             ResultWrapper wrapper = new ResultWrapper(result);
             bySchema(wrapper); // once before: protostuff names a throwable's class differently the first time
             assertThat(Samples.encode(serializer, wrapper)).as("%s", result).isEqualTo(bySchema(wrapper));
+            assertThat(withoutWrapper(result)).as("%s without its wrapper", result).isEqualTo(bySchema(wrapper));
+        }
+    }
+
+    /** What {@code writeResult} appends after a few bytes already in the buffer (a frame's header). */
+    private byte[] withoutWrapper(Object result) {
+        ByteBuf buffer = Unpooled.buffer();
+        try {
+            buffer.writeBytes(new byte[] {1, 2, 3});
+            serializer.writeResult(buffer, result);
+            assertThat(buffer.readByte()).isEqualTo((byte) 1);
+            buffer.skipBytes(2);
+            return ByteBufUtil.getBytes(buffer);
+        } finally {
+            buffer.release();
         }
     }
 
