@@ -68,6 +68,11 @@ final class StreamingCall extends GrpcCall implements Flow.Subscription {
     /** The end the server sent ({@link #COMPLETE} or a failure), delivered once the messages before it are. */
     private Object end;
     private ScheduledFuture<?> deadline;
+    /**
+     * When the call was made, just after its {@code grpc-timeout} was written: the server's deadline is no earlier than
+     * this plus the timeout, in this JVM's time.
+     */
+    private final long madeNanos = System.nanoTime();
 
     // The subscriber's signals, one at a time.
     private final ConcurrentLinkedQueue<Object> signals = new ConcurrentLinkedQueue<>();
@@ -131,9 +136,7 @@ final class StreamingCall extends GrpcCall implements Flow.Subscription {
             ctx.close();
             return;
         }
-        deadline = ctx.executor().schedule(() -> fail(StatusTable.exception(StatusTable.SERVER_TIMEOUT.status(),
-                where + ": the stream did not end within " + timeoutMillis + " ms (DEADLINE_EXCEEDED)", null)),
-                timeoutMillis, TimeUnit.MILLISECONDS);
+        deadline = ctx.executor().schedule(() -> fail(timedOut()), timeoutMillis, TimeUnit.MILLISECONDS);
         writeHeaders(ctx, requestHeaders, where);
         requests.start(ctx, this);
         ctx.read(); // the response headers (and what came with them)
@@ -276,8 +279,19 @@ final class StreamingCall extends GrpcCall implements Flow.Subscription {
             ctx.fireChannelInactive();
             return;
         }
-        fail(closedBefore(ctx, where, "end"));
+        if (System.nanoTime() - madeNanos >= TimeUnit.MILLISECONDS.toNanos(timeoutMillis)) {
+            // The deadline passed: the server's reset (grpc-java resets a call past its deadline) may come before
+            // this side's timer, which started once the stream opened.
+            fail(timedOut());
+        } else {
+            fail(closedBefore(ctx, where, "end"));
+        }
         ctx.fireChannelInactive();
+    }
+
+    private RpcException timedOut() {
+        return StatusTable.exception(StatusTable.SERVER_TIMEOUT.status(),
+                where + ": the stream did not end within " + timeoutMillis + " ms (DEADLINE_EXCEEDED)", null);
     }
 
     @Override

@@ -37,7 +37,11 @@ final class UnaryCall extends GrpcCall {
     private Http2Headers responseHeaders;
     private CompositeByteBuf body;
     private ScheduledFuture<?> deadline;
-    private long startNanos;
+    /**
+     * When the call was made, just after its {@code grpc-timeout} was written: the server's deadline is no earlier than
+     * this plus the timeout, in this JVM's time.
+     */
+    private final long madeNanos = System.nanoTime();
     /** Frees the call's slot on its connection, once, before the caller hears the outcome. */
     private Runnable freeSlot = () -> { };
     private final AtomicBoolean slotFreed = new AtomicBoolean();
@@ -70,7 +74,6 @@ final class UnaryCall extends GrpcCall {
     public void channelActive(ChannelHandlerContext ctx) {
         // A cancel by the caller, or any end, closes the stream (a reset if it is still open).
         result.whenComplete((value, error) -> ctx.channel().close());
-        startNanos = System.nanoTime();
         deadline = ctx.executor().schedule(() -> fail(timedOut()), timeoutMillis, TimeUnit.MILLISECONDS);
         writeRequest(ctx, requestHeaders, requestMessage, where);
         ctx.fireChannelActive();
@@ -187,8 +190,9 @@ final class UnaryCall extends GrpcCall {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-        if (System.nanoTime() - startNanos >= TimeUnit.MILLISECONDS.toNanos(timeoutMillis)) {
-            // The deadline passed: the server's reset (grpc-java resets a call past its deadline) may come first.
+        if (System.nanoTime() - madeNanos >= TimeUnit.MILLISECONDS.toNanos(timeoutMillis)) {
+            // The deadline passed: the server's reset (grpc-java resets a call past its deadline) may come before
+            // this side's timer, which started once the stream opened.
             fail(timedOut());
             ctx.fireChannelInactive();
             return;
