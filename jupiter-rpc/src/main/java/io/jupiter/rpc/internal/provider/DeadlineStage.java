@@ -40,7 +40,7 @@ final class DeadlineStage extends ProviderStage {
             DefaultInvocation invocation = request.invocation();
             metrics.deadlineExpired();
             log.debug("dropping request {} from {} ({}): its deadline passed {} ms ago, before it could run",
-                    request.id(), request.connection.remoteAddress(), invocation, -invocation.remainingMillis());
+                    request.id(), request.connection().remoteAddress(), invocation, -invocation.remainingMillis());
             return;
         }
         if (cancelled) {

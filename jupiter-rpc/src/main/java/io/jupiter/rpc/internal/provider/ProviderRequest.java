@@ -49,8 +49,10 @@ abstract class ProviderRequest implements ProviderTask, EnvelopeListener, Served
     private static final AtomicIntegerFieldUpdater<ProviderRequest> LEFT =
             AtomicIntegerFieldUpdater.newUpdater(ProviderRequest.class, "left");
 
-    final Connection connection;
-    /** What the server keeps of the connection; {@code null} if it was not (or no longer) open, and for streams. */
+    /**
+     * What the server keeps of the connection, the connection included; {@code null} if it was not (or no longer)
+     * open, and for streams (their connection is then in {@link #uncommon}).
+     */
     final OpenConnection open;
     /**
      * The request frame (a call's), or one made for a stream's open: its header fields and body, kept rather than
@@ -58,7 +60,10 @@ abstract class ProviderRequest implements ProviderTask, EnvelopeListener, Served
      * process.
      */
     private final Frame frame;
-    /** What only a stream's open or a refused request carries; {@code null} for a call until it is refused. */
+    /**
+     * What only a stream's open, a call on a connection not (or no longer) open, or a refused request carries;
+     * {@code null} for a call on an open connection until it is refused.
+     */
     private Uncommon uncommon;
     /** The body's readable bytes when the request was made (a {@link DecodedRequest}'s: what the protocol read). */
     final int bodyBytes;
@@ -84,8 +89,6 @@ abstract class ProviderRequest implements ProviderTask, EnvelopeListener, Served
     MessageWrapper message;
     /** Set by the service lookup once it let the request through: the service. */
     ServiceEntry service;
-    /** Set by the service lookup with {@link #service}: the service as the serializer named it. */
-    ServiceMetadata authorizedMetadata;
     /** Set by the service lookup with {@link #service}: the method name it authorized. */
     String authorizedMethod;
     /** Set by the service lookup with {@link #service}: where a call's method runs ({@code null} for streams). */
@@ -102,8 +105,10 @@ abstract class ProviderRequest implements ProviderTask, EnvelopeListener, Served
 
     /** A call: the request frame of a connection. */
     ProviderRequest(Connection connection, OpenConnection open, Frame frame) {
-        this.connection = connection;
         this.open = open;
+        if (open == null) {
+            this.uncommon = new Uncommon(connection, null, null);
+        }
         this.frame = frame;
         this.flags = OWNS_BODY;
         this.bodyBytes = frame instanceof DecodedRequest read ? read.bytes() : frame.body().readableBytes();
@@ -112,11 +117,16 @@ abstract class ProviderRequest implements ProviderTask, EnvelopeListener, Served
     /** A stream's open; its body stays the stream's (released by it). */
     ProviderRequest(Connection connection, long streamId, CallerIdentity caller, byte serializerCode, ByteBuf body,
                     long receivedNanos, StreamOpener.Opening stream) {
-        this.connection = connection;
         this.open = null;
         this.frame = new Frame(ProtocolHeader.STREAM_OPEN, serializerCode, (byte) 0, streamId, body, receivedNanos);
         this.bodyBytes = body.readableBytes();
-        this.uncommon = new Uncommon(stream, caller);
+        this.uncommon = new Uncommon(connection, stream, caller);
+    }
+
+    /** The connection the request came on. */
+    final Connection connection() {
+        OpenConnection o = open;
+        return o != null ? o.connection : uncommon.connection;
     }
 
     /** The body to read: the request frame's, or the stream open's. */
@@ -173,7 +183,7 @@ abstract class ProviderRequest implements ProviderTask, EnvelopeListener, Served
     final void refused(Refusal refusal) {
         Uncommon u = uncommon;
         if (u == null) {
-            u = new Uncommon(null, null);
+            u = new Uncommon(null, null, null);
             uncommon = u;
         }
         u.refusal = refusal;
@@ -235,7 +245,7 @@ abstract class ProviderRequest implements ProviderTask, EnvelopeListener, Served
                 args = NO_ARGS;
             }
             made = DefaultInvocation.provider(service.key(), message.getMethodName(), args, message.getAppName(),
-                    connection.remoteAddress(), caller(), message.getAttachments(), receivedNanos(), bodyBytes, id());
+                    connection().remoteAddress(), caller(), message.getAttachments(), receivedNanos(), bodyBytes, id());
             if (opensStream()) {
                 made.stream(true);
             }
@@ -260,7 +270,7 @@ abstract class ProviderRequest implements ProviderTask, EnvelopeListener, Served
 
     /** The peer's IP address (for warnings throttled per peer), or {@code null}. */
     final Object peer() {
-        return TransportAddresses.ipOf(connection.remoteAddress());
+        return TransportAddresses.ipOf(connection().remoteAddress());
     }
 
     @Override
@@ -361,17 +371,21 @@ abstract class ProviderRequest implements ProviderTask, EnvelopeListener, Served
 
     /**
      * What only some requests carry, made for them alone so that a plain call's request has none of these fields: a
-     * stream's open (its stream and caller), a request the service lookup refused (the refusal).
+     * stream's open (its connection, stream and caller), a call on a connection not (or no longer) open (its
+     * connection), a request the service lookup refused (the refusal).
      */
     private static final class Uncommon {
 
+        /** The connection, when the request has no {@link #open} connection to find it in; else {@code null}. */
+        final Connection connection;
         /** The stream this request opens; {@code null}: a call. */
         final StreamOpener.Opening stream;
         /** The caller of a stream's open. */
         final CallerIdentity caller;
         Refusal refusal;
 
-        Uncommon(StreamOpener.Opening stream, CallerIdentity caller) {
+        Uncommon(Connection connection, StreamOpener.Opening stream, CallerIdentity caller) {
+            this.connection = connection;
             this.stream = stream;
             this.caller = caller;
         }

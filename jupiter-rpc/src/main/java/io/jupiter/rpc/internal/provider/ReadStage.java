@@ -8,7 +8,6 @@ import io.jupiter.serialization.ArgumentTypes;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.Serializers;
 import io.jupiter.serialization.wire.MessageWrapper;
-import io.jupiter.serialization.wire.ServiceMetadata;
 
 /**
  * The read stage, for calls and stream opens alike: the serializer must be one this server accepts and the body
@@ -61,9 +60,9 @@ final class ReadStage extends ProviderStage {
         } catch (RuntimeException | OutOfMemoryError | StackOverflowError e) {
             boolean close = ProviderFailures.breaksConnection(e);
             // A stream's open never closes its connection (Responder.refuse): the line says so only for a call.
-            badRequests.refused(request.connection, RefusalLog.Cause.UNREADABLE, "{}{}: cannot read {} {}: {}",
+            badRequests.refused(request.connection(), RefusalLog.Cause.UNREADABLE, "{}{}: cannot read {} {}: {}",
                     close && !request.opensStream() ? "closing " : "",
-                    request.connection.remoteAddress(), request.what(), request.id(), LogText.of(e.getMessage()));
+                    request.connection().remoteAddress(), request.what(), request.id(), LogText.of(e.getMessage()));
             responder.refuse(request, new Refusal(ProviderFailures.statusOf(e, ProviderFailures.Where.READ, null),
                     "the provider cannot read the " + request.what() + ": " + e.getMessage(), null, close));
             return false;
@@ -80,16 +79,13 @@ final class ReadStage extends ProviderStage {
                     + " names no service"));
             return false;
         }
-        // The serializers hand the lookup the very objects they put in the message: a second look-up of the service
-        // only when the message holds another one.
-        ServiceMetadata read = message.getMetadata();
         if (!request.authorizedMethod.equals(message.getMethodName())
-                || read != request.authorizedMetadata && services.find(read) != request.service) {
+                || services.find(message.getMetadata()) != request.service) {
             // What was looked up and authorized must be what runs: a serializer that let a later field rename the
             // service or method is refused here, whichever serializer it is.
-            badRequests.refused(request.connection, RefusalLog.Cause.ENVELOPE_CHANGED,
+            badRequests.refused(request.connection(), RefusalLog.Cause.ENVELOPE_CHANGED,
                     "{}: {} {} refused: its envelope changed after it was"
-                    + " authorized ({}.{})", request.connection.remoteAddress(), request.what(), request.id(),
+                    + " authorized ({}.{})", request.connection().remoteAddress(), request.what(), request.id(),
                     request.service.key(), LogText.of(request.authorizedMethod));
             responder.refuse(request, Refusal.of(StatusTable.BAD_REQUEST.status(), "the " + request.what()
                     + " names another"
@@ -125,9 +121,9 @@ final class ReadStage extends ProviderStage {
                 ? "the provider has no serializer with code " + request.serializerCode()
                 : "the provider does not accept the " + known.type().id() + " serializer"
                         + " (enable it with JupiterServer.Builder.serializers)";
-        badRequests.refused(request.connection, RefusalLog.Cause.SERIALIZER_REFUSED,
+        badRequests.refused(request.connection(), RefusalLog.Cause.SERIALIZER_REFUSED,
                 "{}{}: {} {} refused: {}", request.opensStream() ? "" : "closing ",
-                request.connection.remoteAddress(), request.what(), request.id(), why);
+                request.connection().remoteAddress(), request.what(), request.id(), why);
         responder.refuse(request, Refusal.closing(StatusTable.BAD_REQUEST.status(), why));
     }
 }

@@ -106,7 +106,7 @@ final class Responder {
      * @param close whether to close the connection after the response is written
      */
     private void write(ProviderRequest request, Status status, Object result, boolean close) {
-        Connection connection = request.connection;
+        Connection connection = request.connection();
         Serializer serializer = request.serializer != null ? request.serializer
                 : Serializers.find(request.serializerCode());
         if (result instanceof Throwable error && !sendStackTraces) {

@@ -70,11 +70,11 @@ final class ServiceLookup {
             return null;
         }
         if (authorizer != null && !authorizer.permits(request.caller(), service.key(), methodName)) {
-            refusals.refused(request.connection, request.opensStream() ? RefusalLog.Cause.STREAM_NOT_AUTHORIZED
+            refusals.refused(request.connection(), request.opensStream() ? RefusalLog.Cause.STREAM_NOT_AUTHORIZED
                     : RefusalLog.Cause.CALL_NOT_AUTHORIZED, "{}: {} refused: caller {} may not call {}.{}",
-                    request.connection.remoteAddress(), request.opensStream() ? "stream" : "request " + request.id(),
+                    request.connection().remoteAddress(), request.opensStream() ? "stream" : "request " + request.id(),
                     LogText.of(request.caller().toString()), service.key(), LogText.of(methodName));
-            reasons.refused(request.connection, request.id(), RefusalReason.NOT_AUTHORIZED);
+            reasons.refused(request.connection(), request.id(), RefusalReason.NOT_AUTHORIZED);
             request.refused(Refusal.of(StatusTable.BAD_REQUEST.status(), "caller " + request.caller()
                     + " is not authorized to call " + service.key() + "." + methodName));
             return null;
@@ -88,7 +88,6 @@ final class ServiceLookup {
             return null;
         }
         request.service = service;
-        request.authorizedMetadata = metadata;
         request.authorizedMethod = methodName;
         request.dispatch = request.opensStream() ? null : service.dispatch(methodName);
         return types;
