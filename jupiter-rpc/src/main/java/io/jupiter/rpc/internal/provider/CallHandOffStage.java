@@ -21,17 +21,17 @@ final class CallHandOffStage extends ProviderStage {
 
     @Override
     void serve(ProviderRequest request) {
-        if (request.opensStream() || request.onServiceExecutor) {
+        if (request.opensStream() || request.onServiceExecutor()) {
             next.serve(request);
             return;
         }
         boolean runsOnIoThread = request.dispatch.runsOnIoThread();
         ProviderExecutor own = request.service.executor();
-        if (request.readOnIoThread) {
+        if (request.readOnIoThread()) {
             if (runsOnIoThread) {
                 next.serve(request);
             } else {
-                request.readOnIoThread = false;
+                request.readOnIoThread(false);
                 handOver(request, own != null ? own : pool, own != null);
             }
         } else if (own != null && !runsOnIoThread) {
@@ -42,7 +42,7 @@ final class CallHandOffStage extends ProviderStage {
     }
 
     private void handOver(ProviderRequest request, ProviderExecutor executor, boolean serviceExecutor) {
-        request.onServiceExecutor = serviceExecutor;
+        request.onServiceExecutor(serviceExecutor);
         handOver.to(executor, request);
     }
 }

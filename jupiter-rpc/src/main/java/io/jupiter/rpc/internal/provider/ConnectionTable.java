@@ -63,7 +63,7 @@ final class ConnectionTable {
         if (tokenGate != null) {
             tokenGate.opened(connection);
         }
-        connections.put(connection, new OpenConnection(
+        connections.put(connection, new OpenConnection(connection,
                 new ConnectionLoad(maxInFlightPerConnection, maxQueuedBytesPerConnection), caller));
         if (draining.isOn()) {
             // A consumer reconnecting to a server that is shutting down (it has not heard of the unpublish yet):

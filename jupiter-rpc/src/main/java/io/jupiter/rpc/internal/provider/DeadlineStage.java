@@ -40,7 +40,7 @@ final class DeadlineStage extends ProviderStage {
             DefaultInvocation invocation = request.invocation();
             metrics.deadlineExpired();
             log.debug("dropping request {} from {} ({}): its deadline passed {} ms ago, before it could run",
-                    request.id, request.connection.remoteAddress(), invocation, -invocation.remainingMillis());
+                    request.id(), request.connection().remoteAddress(), invocation, -invocation.remainingMillis());
             return;
         }
         if (cancelled) {
@@ -55,16 +55,16 @@ final class DeadlineStage extends ProviderStage {
         if (sent == null) {
             return;
         }
-        long deadlineNanos = Deadlines.fromAttachment(sent.get(Deadlines.KEY), request.receivedNanos);
+        long deadlineNanos = Deadlines.fromAttachment(sent.get(Deadlines.KEY), request.receivedNanos());
         if (deadlineNanos != 0) {
-            request.stream.deadline(deadlineNanos);
+            request.stream().deadline(deadlineNanos);
         }
         long producerFirst = SilenceDeadline.millis(sent, SilenceDeadline.FIRST_MESSAGE_KEY);
         long producerIdle = SilenceDeadline.millis(sent, SilenceDeadline.IDLE_KEY);
         long consumerFirst = SilenceDeadline.millis(sent, SilenceDeadline.CONSUMER_FIRST_MESSAGE_KEY);
         long consumerIdle = SilenceDeadline.millis(sent, SilenceDeadline.CONSUMER_IDLE_KEY);
         if ((producerFirst | producerIdle | consumerFirst | consumerIdle) != 0) {
-            request.stream.silenceDeadlines(request.receivedNanos, producerFirst, producerIdle, consumerFirst,
+            request.stream().silenceDeadlines(request.receivedNanos(), producerFirst, producerIdle, consumerFirst,
                     consumerIdle);
         }
     }

@@ -32,7 +32,7 @@ final class DispatchTimerStage extends ProviderStage {
             // either way the time of the answer. Not answered yet: the time until now.
             long answering = timing.answeringNanos;
             long took = (answering != 0L ? answering : System.nanoTime()) - started;
-            dispatch.ran(took, waitsBefore, request.readOnIoThread);
+            dispatch.ran(took, waitsBefore, request.readOnIoThread());
         }
     }
 }

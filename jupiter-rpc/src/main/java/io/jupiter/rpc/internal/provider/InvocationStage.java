@@ -20,7 +20,7 @@ final class InvocationStage extends ProviderStage {
         if (chain != null || request.opensStream()) {
             request.call = new ProviderCall(chain, request.invocation());
         } else if (request.message.getAttachments() != null) {
-            request.servesAttachments = true;
+            request.servesAttachments(true);
         }
         next.serve(request);
     }

@@ -27,7 +27,7 @@ abstract class MethodStage extends ProviderStage {
     final void serve(ProviderRequest request) {
         ProviderCall call = request.call;
         ServedRequest outer = call != null ? call.enter()
-                : request.servesAttachments ? ContextHolder.enter(request) : null;
+                : request.servesAttachments() ? ContextHolder.enter(request) : null;
         long started = startedNanos(request);
         Object result;
         Status status = Status.OK;
@@ -42,7 +42,7 @@ abstract class MethodStage extends ProviderStage {
         long done = started != 0L || request.timing != null ? System.nanoTime() : 0L;
         if (call != null) {
             call.exit(outer);
-        } else if (request.servesAttachments) {
+        } else if (request.servesAttachments()) {
             ContextHolder.exit(outer);
         }
         invoked(request, status, result, started, done);

@@ -39,7 +39,7 @@ final class ReadHandOffStage extends ProviderStage {
         if (pool == null || request.handOvers > 0 || request.opensStream()) {
             next.serve(request); // no pool; or on the pool already
         } else if (readOnIoThreads && readsOnIoThread(request)) {
-            request.readOnIoThread = true;
+            request.readOnIoThread(true);
             next.serve(request);
         } else {
             handOver.to(pool, request);
@@ -56,7 +56,7 @@ final class ReadHandOffStage extends ProviderStage {
         if (request.bodyBytes > AdaptiveDispatch.MAX_BODY_READ_ON_IO_THREAD) {
             return false;
         }
-        Serializer serializer = accepted.get(request.serializerCode);
+        Serializer serializer = accepted.get(request.serializerCode());
         return serializer != null && serializer.readsEnvelopeFirst();
     }
 }

@@ -1,13 +1,13 @@
 package io.jupiter.rpc.internal.provider;
 
 import io.jupiter.common.LogText;
+import io.jupiter.rpc.internal.DecodedRequest;
 import io.jupiter.rpc.internal.RefusalLog;
 import io.jupiter.rpc.internal.StatusTable;
 import io.jupiter.serialization.ArgumentTypes;
 import io.jupiter.serialization.Serializer;
 import io.jupiter.serialization.Serializers;
 import io.jupiter.serialization.wire.MessageWrapper;
-import io.jupiter.serialization.wire.ServiceMetadata;
 
 /**
  * The read stage, for calls and stream opens alike: the serializer must be one this server accepts and the body
@@ -48,27 +48,30 @@ final class ReadStage extends ProviderStage {
     private boolean read(ProviderRequest request) {
         MessageWrapper message;
         try {
-            Serializer serializer = accepted.get(request.serializerCode);
+            Serializer serializer = accepted.get(request.serializerCode());
             if (serializer == null) {
                 refuseSerializer(request);
                 return false;
             }
             request.serializer = serializer;
-            message = request.decoded != null ? readDecoded(request) : serializer.readRequest(request.body, request);
+            DecodedRequest decoded = request.decoded();
+            message = decoded != null ? readDecoded(request, decoded.message())
+                    : serializer.readRequest(request.body(), request);
         } catch (RuntimeException | OutOfMemoryError | StackOverflowError e) {
             boolean close = ProviderFailures.breaksConnection(e);
             // A stream's open never closes its connection (Responder.refuse): the line says so only for a call.
-            badRequests.refused(request.connection, RefusalLog.Cause.UNREADABLE, "{}{}: cannot read {} {}: {}",
+            badRequests.refused(request.connection(), RefusalLog.Cause.UNREADABLE, "{}{}: cannot read {} {}: {}",
                     close && !request.opensStream() ? "closing " : "",
-                    request.connection.remoteAddress(), request.what(), request.id, LogText.of(e.getMessage()));
+                    request.connection().remoteAddress(), request.what(), request.id(), LogText.of(e.getMessage()));
             responder.refuse(request, new Refusal(ProviderFailures.statusOf(e, ProviderFailures.Where.READ, null),
                     "the provider cannot read the " + request.what() + ": " + e.getMessage(), null, close));
             return false;
         } finally {
             request.bodyDone();
         }
-        if (request.refusal != null) {
-            responder.refuse(request, request.refusal);
+        Refusal refusal = request.refusal();
+        if (refusal != null) {
+            responder.refuse(request, refusal);
             return false;
         }
         if (message == null || request.service == null) {
@@ -76,16 +79,13 @@ final class ReadStage extends ProviderStage {
                     + " names no service"));
             return false;
         }
-        // The serializers hand the lookup the very objects they put in the message: a second look-up of the service
-        // only when the message holds another one.
-        ServiceMetadata read = message.getMetadata();
         if (!request.authorizedMethod.equals(message.getMethodName())
-                || read != request.authorizedMetadata && services.find(read) != request.service) {
+                || services.find(message.getMetadata()) != request.service) {
             // What was looked up and authorized must be what runs: a serializer that let a later field rename the
             // service or method is refused here, whichever serializer it is.
-            badRequests.refused(request.connection, RefusalLog.Cause.ENVELOPE_CHANGED,
+            badRequests.refused(request.connection(), RefusalLog.Cause.ENVELOPE_CHANGED,
                     "{}: {} {} refused: its envelope changed after it was"
-                    + " authorized ({}.{})", request.connection.remoteAddress(), request.what(), request.id,
+                    + " authorized ({}.{})", request.connection().remoteAddress(), request.what(), request.id(),
                     request.service.key(), LogText.of(request.authorizedMethod));
             responder.refuse(request, Refusal.of(StatusTable.BAD_REQUEST.status(), "the " + request.what()
                     + " names another"
@@ -106,8 +106,7 @@ final class ReadStage extends ProviderStage {
      * method it names (a gRPC unary call's protobuf message, bounded by the protocol's message size cap), and what
      * the lookup authorized is what runs (checked below as for a serializer's message).
      */
-    private static MessageWrapper readDecoded(ProviderRequest request) {
-        MessageWrapper message = request.decoded;
+    private static MessageWrapper readDecoded(ProviderRequest request, MessageWrapper message) {
         ArgumentTypes types = request.envelopeRead(message.getAppName(), message.getMetadata(),
                 message.getMethodName());
         if (types != null) {
@@ -117,14 +116,14 @@ final class ReadStage extends ProviderStage {
     }
 
     private void refuseSerializer(ProviderRequest request) {
-        Serializer known = Serializers.find(request.serializerCode);
+        Serializer known = Serializers.find(request.serializerCode());
         String why = known == null
-                ? "the provider has no serializer with code " + request.serializerCode
+                ? "the provider has no serializer with code " + request.serializerCode()
                 : "the provider does not accept the " + known.type().id() + " serializer"
                         + " (enable it with JupiterServer.Builder.serializers)";
-        badRequests.refused(request.connection, RefusalLog.Cause.SERIALIZER_REFUSED,
+        badRequests.refused(request.connection(), RefusalLog.Cause.SERIALIZER_REFUSED,
                 "{}{}: {} {} refused: {}", request.opensStream() ? "" : "closing ",
-                request.connection.remoteAddress(), request.what(), request.id, why);
+                request.connection().remoteAddress(), request.what(), request.id(), why);
         responder.refuse(request, Refusal.closing(StatusTable.BAD_REQUEST.status(), why));
     }
 }

@@ -53,7 +53,7 @@ final class Responder {
         ProviderCall call = request.call;
         if (request.opensStream()) {
             if (status == Status.OK) {
-                request.stream.opened(new StreamOpener.Opened((Flow.Publisher<?>) result, request.serializer,
+                request.stream().opened(new StreamOpener.Opened((Flow.Publisher<?>) result, request.serializer,
                         request.service.key() + "." + request.authorizedMethod, endListener(call)));
                 return;
             }
@@ -61,7 +61,7 @@ final class Responder {
                 call.end(status, null, (Throwable) result);
             }
             metrics.streamRefused(status);
-            request.stream.refused(status, String.valueOf(result));
+            request.stream().refused(status, String.valueOf(result));
             return;
         }
         write(request, status, result, false);
@@ -83,7 +83,7 @@ final class Responder {
         request.leave();
         if (request.opensStream()) {
             metrics.streamRefused(refusal.status());
-            request.stream.refused(refusal.status(), String.valueOf(refusal.reason()));
+            request.stream().refused(refusal.status(), String.valueOf(refusal.reason()));
             return;
         }
         write(request, refusal.status(), refusal.body(), refusal.close());
@@ -106,13 +106,13 @@ final class Responder {
      * @param close whether to close the connection after the response is written
      */
     private void write(ProviderRequest request, Status status, Object result, boolean close) {
-        Connection connection = request.connection;
+        Connection connection = request.connection();
         Serializer serializer = request.serializer != null ? request.serializer
-                : Serializers.find(request.serializerCode);
+                : Serializers.find(request.serializerCode());
         if (result instanceof Throwable error && !sendStackTraces) {
             Throwables.clearStackTraces(error);
         }
-        if (request.answers != null) {
+        if (request.decoded() != null) {
             answerDecoded(request, status, result, close);
             return;
         }
@@ -148,10 +148,10 @@ final class Responder {
                 }
             }
         }
-        Frames.fillHeader(frame, ProtocolHeader.toSign(request.serializerCode, ProtocolHeader.RESPONSE), sent.value(),
-                request.id);
+        Frames.fillHeader(frame, ProtocolHeader.toSign(request.serializerCode(), ProtocolHeader.RESPONSE), sent.value(),
+                request.id());
         metrics.response(sent.value(), frame.readableBytes() - ProtocolHeader.HEADER_SIZE,
-                request.receivedNanos);
+                request.receivedNanos());
         if (close) {
             connection.writeAndClose(frame);
         } else {
@@ -167,7 +167,7 @@ final class Responder {
      * response body bytes for it.
      */
     private void answerDecoded(ProviderRequest request, Status status, Object result, boolean close) {
-        metrics.response(status.value(), 0, request.receivedNanos);
-        request.answers.answer(request.id, status, PortableValues.portable(result), close);
+        metrics.response(status.value(), 0, request.receivedNanos());
+        request.decoded().answers().answer(request.id(), status, PortableValues.portable(result), close);
     }
 }

@@ -42,53 +42,52 @@ final class ServiceLookup {
     /** What the arguments may be, once the request may go on; {@code null} once its refusal is left on it. */
     ArgumentTypes envelopeRead(ProviderRequest request, ServiceMetadata metadata, String methodName) {
         if (metadata == null) {
-            request.refusal = Refusal.closing(StatusTable.BAD_REQUEST.status(), "the " + request.what()
-                    + " names no service");
+            request.refused(Refusal.closing(StatusTable.BAD_REQUEST.status(), "the " + request.what()
+                    + " names no service"));
             return null;
         }
         ServiceEntry service = services.find(metadata);
         if (service == null) {
-            request.refusal = Refusal.of(StatusTable.SERVICE_NOT_FOUND.status(), "service not found: "
-                    + metadata.directory());
+            request.refused(Refusal.of(StatusTable.SERVICE_NOT_FOUND.status(), "service not found: "
+                    + metadata.directory()));
             return null;
         }
-        if (!service.acceptsSerializer(request.serializerCode)) {
-            SerializerType used = SerializerType.fromCode(request.serializerCode);
-            request.refusal = Refusal.of(StatusTable.BAD_REQUEST.status(), "service " + service.key() + " accepts only "
+        if (!service.acceptsSerializer(request.serializerCode())) {
+            SerializerType used = SerializerType.fromCode(request.serializerCode());
+            request.refused(Refusal.of(StatusTable.BAD_REQUEST.status(), "service " + service.key() + " accepts only "
                     + service.pinnedSerializers() + " serializers, not " + (used == null ? "code "
-                    + request.serializerCode : used.id()));
+                    + request.serializerCode() : used.id())));
             return null;
         }
         ArgumentTypes types = request.opensStream() ? service.openArgumentTypes(methodName)
                 : service.argumentTypes(methodName);
         if (types == null) {
-            request.refusal = request.opensStream()
+            request.refused(request.opensStream()
                     ? Refusal.of(StatusTable.BAD_REQUEST.status(), service.key() + "." + methodName
                             + " is not a stream method")
                     : Refusal.carrying(StatusTable.SERVICE_UNEXPECTED_ERROR.status(), new NoSuchMethodException(
-                            service.serviceInterface().getName() + "." + methodName));
+                            service.serviceInterface().getName() + "." + methodName)));
             return null;
         }
-        if (authorizer != null && !authorizer.permits(request.caller, service.key(), methodName)) {
-            refusals.refused(request.connection, request.opensStream() ? RefusalLog.Cause.STREAM_NOT_AUTHORIZED
+        if (authorizer != null && !authorizer.permits(request.caller(), service.key(), methodName)) {
+            refusals.refused(request.connection(), request.opensStream() ? RefusalLog.Cause.STREAM_NOT_AUTHORIZED
                     : RefusalLog.Cause.CALL_NOT_AUTHORIZED, "{}: {} refused: caller {} may not call {}.{}",
-                    request.connection.remoteAddress(), request.opensStream() ? "stream" : "request " + request.id,
-                    LogText.of(request.caller.toString()), service.key(), LogText.of(methodName));
-            reasons.refused(request.connection, request.id, RefusalReason.NOT_AUTHORIZED);
-            request.refusal = Refusal.of(StatusTable.BAD_REQUEST.status(), "caller " + request.caller
-                    + " is not authorized to call " + service.key() + "." + methodName);
+                    request.connection().remoteAddress(), request.opensStream() ? "stream" : "request " + request.id(),
+                    LogText.of(request.caller().toString()), service.key(), LogText.of(methodName));
+            reasons.refused(request.connection(), request.id(), RefusalReason.NOT_AUTHORIZED);
+            request.refused(Refusal.of(StatusTable.BAD_REQUEST.status(), "caller " + request.caller()
+                    + " is not authorized to call " + service.key() + "." + methodName));
             return null;
         }
         AdaptiveConcurrencyLimit limit = request.opensStream() ? null : service.concurrencyLimit(methodName);
         if (limit != null && !request.methodPermit(limit)) {
-            request.refusal = Refusal.of(StatusTable.SERVER_BUSY.status(), "provider busy: " + limit.inFlight()
+            request.refused(Refusal.of(StatusTable.SERVER_BUSY.status(), "provider busy: " + limit.inFlight()
                     + " calls of "
                     + service.serviceInterface().getSimpleName() + "." + methodName
-                    + " in flight, at its adaptive concurrency limit of " + limit.limit());
+                    + " in flight, at its adaptive concurrency limit of " + limit.limit()));
             return null;
         }
         request.service = service;
-        request.authorizedMetadata = metadata;
         request.authorizedMethod = methodName;
         request.dispatch = request.opensStream() ? null : service.dispatch(methodName);
         return types;

@@ -23,14 +23,14 @@ final class StreamInvokeStage extends MethodStage {
         String methodName = request.authorizedMethod;
         StreamMetrics streamMetrics = metrics.streamOpened(service.key(), methodName);
         if (streamMetrics != null) {
-            request.stream.metrics(streamMetrics); // before the method runs: it may read the consumer's messages
+            request.stream().metrics(streamMetrics); // before the method runs: it may read the consumer's messages
         }
         Object[] args = request.call.invocation.args();
         Object[] all = withInboundSlot(service.methods(methodName), args);
         MethodEntry method = service.resolve(methodName, all);
         request.method = method;
         if (method.inboundParameter >= 0 && all.length > args.length) {
-            all[method.inboundParameter] = request.stream.publisher(request.serializer, method.inboundType);
+            all[method.inboundParameter] = request.stream().publisher(request.serializer, method.inboundType);
         }
         Object result = method.invoke(all);
         return method.answersOnce ? SingleReply.of(result) : result; // client streaming: one answer, then the end

@@ -1,9 +1,10 @@
 package io.jupiter.serialization.protostuff;
 
 import java.io.Serializable;
-import java.util.AbstractMap;
+import java.util.AbstractCollection;
 import java.util.AbstractSet;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -20,8 +21,12 @@ import java.util.Set;
  *
  * <p>Past {@value #LINEAR_MAX} entries it keeps them in a {@code LinkedHashMap} instead (the same order): comparing
  * every key on every put would make a body of many entries, which a peer may send, cost their number squared.
+ *
+ * <p>Not an {@code AbstractMap}: that would add its two fields (the cached key and value views), 8 bytes to every
+ * request's map. What it would give is here instead, as {@code AbstractMap} does it: views over {@link #entrySet}
+ * made when asked for, {@link #equals}, {@link #hashCode} and {@link #toString} by the {@link Map} contract.
  */
-final class AttachmentMap extends AbstractMap<String, String> implements Serializable {
+final class AttachmentMap implements Map<String, String>, Serializable {
 
     private static final long serialVersionUID = 3L;
     /** The most entries kept in the fields and the array; more are kept in {@link #large}. */
@@ -39,6 +44,11 @@ final class AttachmentMap extends AbstractMap<String, String> implements Seriali
     @Override
     public int size() {
         return large != null ? large.size() : size;
+    }
+
+    @Override
+    public boolean isEmpty() {
+        return size() == 0;
     }
 
     @Override
@@ -116,6 +126,154 @@ final class AttachmentMap extends AbstractMap<String, String> implements Seriali
     @Override
     public Set<Entry<String, String>> entrySet() {
         return large != null ? large.entrySet() : new Entries();
+    }
+
+    @Override
+    public boolean containsValue(Object value) {
+        for (Entry<String, String> e : entrySet()) {
+            if (Objects.equals(e.getValue(), value)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public void putAll(Map<? extends String, ? extends String> entries) {
+        for (Entry<? extends String, ? extends String> e : entries.entrySet()) {
+            put(e.getKey(), e.getValue());
+        }
+    }
+
+    /** The keys, a view: removing one removes its entry. */
+    @Override
+    public Set<String> keySet() {
+        return new AbstractSet<>() {
+            @Override
+            public Iterator<String> iterator() {
+                Iterator<Entry<String, String>> entries = entrySet().iterator();
+                return new Iterator<>() {
+                    @Override
+                    public boolean hasNext() {
+                        return entries.hasNext();
+                    }
+
+                    @Override
+                    public String next() {
+                        return entries.next().getKey();
+                    }
+
+                    @Override
+                    public void remove() {
+                        entries.remove();
+                    }
+                };
+            }
+
+            @Override
+            public int size() {
+                return AttachmentMap.this.size();
+            }
+
+            @Override
+            public boolean contains(Object key) {
+                return containsKey(key);
+            }
+
+            @Override
+            public void clear() {
+                AttachmentMap.this.clear();
+            }
+        };
+    }
+
+    /** The values, a view: removing one removes its entry. */
+    @Override
+    public Collection<String> values() {
+        return new AbstractCollection<>() {
+            @Override
+            public Iterator<String> iterator() {
+                Iterator<Entry<String, String>> entries = entrySet().iterator();
+                return new Iterator<>() {
+                    @Override
+                    public boolean hasNext() {
+                        return entries.hasNext();
+                    }
+
+                    @Override
+                    public String next() {
+                        return entries.next().getValue();
+                    }
+
+                    @Override
+                    public void remove() {
+                        entries.remove();
+                    }
+                };
+            }
+
+            @Override
+            public int size() {
+                return AttachmentMap.this.size();
+            }
+
+            @Override
+            public boolean contains(Object value) {
+                return containsValue(value);
+            }
+
+            @Override
+            public void clear() {
+                AttachmentMap.this.clear();
+            }
+        };
+    }
+
+    /** Whether {@code o} is a map of the same entries ({@link Map#equals}). */
+    @Override
+    public boolean equals(Object o) {
+        if (o == this) {
+            return true;
+        }
+        if (!(o instanceof Map<?, ?> other) || other.size() != size()) {
+            return false;
+        }
+        try {
+            for (Entry<String, String> e : entrySet()) {
+                String key = e.getKey();
+                String value = e.getValue();
+                if (value == null ? other.get(key) != null || !other.containsKey(key)
+                        : !value.equals(other.get(key))) {
+                    return false;
+                }
+            }
+        } catch (ClassCastException | NullPointerException unusedKey) {
+            return false; // the other map takes no such key
+        }
+        return true;
+    }
+
+    /** The sum of the entries' hash codes ({@link Map#hashCode}). */
+    @Override
+    public int hashCode() {
+        int hash = 0;
+        for (Entry<String, String> e : entrySet()) {
+            hash += e.hashCode();
+        }
+        return hash;
+    }
+
+    /** {@code {key=value, key=value}}, in order. */
+    @Override
+    public String toString() {
+        StringBuilder text = new StringBuilder("{");
+        for (Entry<String, String> e : entrySet()) {
+            if (text.length() > 1) {
+                text.append(", ");
+            }
+            text.append(e.getKey()).append('=').append(e.getValue());
+        }
+        return text.append('}').toString();
     }
 
     /** The entry of {@code key}, or -1. */

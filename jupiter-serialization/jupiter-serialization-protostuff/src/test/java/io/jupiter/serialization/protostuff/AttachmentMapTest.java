@@ -7,6 +7,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Random;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -71,6 +72,55 @@ class AttachmentMapTest {
         assertThat(map).isEmpty();
         map.put("a", "b");
         assertThat(map).containsExactlyEntriesOf(Map.of("a", "b"));
+    }
+
+    @Test
+    void viewsAndComparisonsAreThoseOfAMap() {
+        for (int n : new int[] {0, 1, 3, AttachmentMap.LINEAR_MAX + 2}) {
+            AttachmentMap map = new AttachmentMap();
+            Map<String, String> expected = new LinkedHashMap<>();
+            for (int i = 0; i < n; i++) {
+                map.put("k" + i, "v" + i);
+                expected.put("k" + i, "v" + i);
+            }
+            assertThat(map.isEmpty()).isEqualTo(n == 0);
+            assertThat(map.keySet()).containsExactlyElementsOf(expected.keySet());
+            assertThat(map.values()).containsExactlyElementsOf(expected.values());
+            assertThat(map.toString()).isEqualTo(expected.toString());
+            assertThat(map.containsValue("v0")).isEqualTo(n > 0);
+            assertThat(map.containsValue("k0")).isFalse();
+
+            map.put(null, null);
+            expected.put(null, null);
+            assertThat(map.equals(expected)).isTrue();
+            assertThat(expected.equals(map)).isTrue();
+            assertThat(map.hashCode()).isEqualTo(expected.hashCode());
+            assertThat(map.toString()).isEqualTo(expected.toString());
+            assertThat(map.containsValue(null)).isTrue();
+            Map<String, String> sameSizeNoNullKeys = new TreeMap<>();
+            for (int i = 0; i <= n; i++) {
+                sameSizeNoNullKeys.put("x" + i, null);
+            }
+            assertThat(map.equals(sameSizeNoNullKeys)).isFalse(); // its get(null) throws: not equal
+            Map<String, String> otherValue = new LinkedHashMap<>(expected);
+            otherValue.put(null, "v");
+            assertThat(map.equals(otherValue)).isFalse();
+
+            if (n > 1) {
+                assertThat(map.keySet().remove("k0")).isTrue();
+                assertThat(map.values().remove("v1")).isTrue();
+                expected.remove("k0");
+                expected.remove("k1");
+                assertThat(map).isEqualTo(expected);
+                assertThat(map.keySet()).containsExactlyElementsOf(expected.keySet());
+            }
+            map.values().clear();
+            assertThat(map.isEmpty()).isTrue();
+            map.putAll(expected);
+            assertThat(map.equals(expected)).isTrue();
+            map.keySet().clear();
+            assertThat(map.size()).isZero();
+        }
     }
 
     private static void removeByIterator(AttachmentMap map, Map<String, String> expected, String key) {

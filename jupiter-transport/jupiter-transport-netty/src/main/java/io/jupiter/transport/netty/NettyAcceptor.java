@@ -38,7 +38,7 @@ import org.slf4j.LoggerFactory;
  *
  * <pre>
  *  socket ──► SslHandler, TlsGate                    only with {@link TransportConfig#tls()}
- *         ──► FlushConsolidationHandler(256, true)  one syscall per read batch of flushes
+ *         ──► FlushConsolidation(256)               one syscall per read batch of flushes
  *         ──► IdleStateHandler(readerIdle)          absent when readerIdleMillis is 0
  *         ──► ReaderIdleCloser                      closes a connection silent for readerIdle
  *         ──► FrameDecoder                          header checks before the body is buffered

@@ -31,7 +31,7 @@ import org.slf4j.LoggerFactory;
  * <p>Each connection's pipeline:
  *
  * <pre>
- *  socket ──► [SslHandler ──► TlsGate, with TLS] ──► FlushConsolidationHandler ──► WriterIdleHeartbeat
+ *  socket ──► [SslHandler ──► TlsGate, with TLS] ──► FlushConsolidation ──► WriterIdleHeartbeat
  *         ──► FrameDecoder ──► FrameDispatcher ──► group slot (reconnect)
  * </pre>
  *

@@ -10,7 +10,6 @@ import io.netty.channel.ChannelHandler.Sharable;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.local.LocalChannel;
-import io.netty.handler.flush.FlushConsolidationHandler;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 
@@ -23,7 +22,7 @@ import java.net.SocketAddress;
  *    │  TlsGate (per channel)                  only with TLS: channelActive after the handshake
  *    │  FrameCoalescer (per channel)           outbound: the frames between two flushes share one buffer
  *    │                                         (not on in-process channels, nor without write batching)
- *    │  FlushConsolidationHandler(256, true)   outbound: the flushes of one read batch become one syscall
+ *    │  FlushConsolidation(256)                outbound: the flushes of one read batch become one syscall
  *    │  WriterIdleHeartbeat                    writes a heartbeat when nothing was written for writerIdle
  *    │                                         (left out when writerIdleMillis is 0); pings count as writes
  *    │  ConnectionKeepalive (per channel)      one probe ping on activation; pings a peer that answers them,
@@ -84,8 +83,7 @@ public final class ClientChannelInitializer extends ChannelInitializer<Channel> 
             if (!(channel instanceof LocalChannel)) {
                 pipeline.addLast("coalesce", new FrameCoalescer());
             }
-            pipeline.addLast("flush", new FlushConsolidationHandler(
-                    ServerChannelInitializer.EXPLICIT_FLUSH_AFTER_FLUSHES, true));
+            pipeline.addLast("flush", new FlushConsolidation(ServerChannelInitializer.EXPLICIT_FLUSH_AFTER_FLUSHES));
         }
         if (config.writerIdleMillis() > 0) {
             pipeline.addLast("heartbeat", new WriterIdleHeartbeat(config.writerIdleMillis()));

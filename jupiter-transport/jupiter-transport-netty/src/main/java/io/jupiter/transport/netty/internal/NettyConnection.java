@@ -27,7 +27,7 @@ import javax.net.ssl.SSLPeerUnverifiedException;
  * ({@link #of(Channel)}).
  *
  * <p>Writes are cheap from any thread and their flushes are batched. On the channel's event loop the frame is
- * written at once and a flush requested; the {@code FlushConsolidationHandler} at the head of the pipeline turns the
+ * written at once and a flush requested; the {@link FlushConsolidation} at the head of the pipeline turns the
  * flushes of one read batch (or of one run of the loop) into a single system call. From any other thread the frame
  * goes to the channel's {@link OutboundQueue}. Either way {@link OverloadGuard} closes a connection whose peer does
  * not read. A frame that cannot be written is released.

@@ -12,7 +12,6 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.local.LocalChannel;
-import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.handler.timeout.IdleStateHandler;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
@@ -28,7 +27,7 @@ import org.slf4j.LoggerFactory;
  *    │  TlsGate (per channel)                  only with TLS: channelActive after the handshake; failures closed
  *    │  FrameCoalescer (per channel)           outbound: the frames between two flushes share one buffer
  *    │                                         (not on in-process channels, nor without write batching)
- *    │  FlushConsolidationHandler(256, true)   outbound: the flushes of one read batch become one syscall
+ *    │  FlushConsolidation(256)                outbound: the flushes of one read batch become one syscall
  *    │  IdleStateHandler(readerIdle, 0, 0)     (left out when readerIdleMillis is 0)
  *    │  ReaderIdleCloser (shared)              closes a connection that sent nothing for readerIdle
  *    │  ProtocolSniffer (per channel)          only with other protocols (TransportConfig#protocols): the
@@ -50,7 +49,7 @@ import org.slf4j.LoggerFactory;
 @Sharable
 public final class ServerChannelInitializer extends ChannelInitializer<Channel> {
 
-    /** Flushes after which {@link FlushConsolidationHandler} flushes even in the middle of a read batch. */
+    /** Flushes after which {@link FlushConsolidation} flushes even in the middle of a read batch. */
     static final int EXPLICIT_FLUSH_AFTER_FLUSHES = 256;
 
     private static final Logger logger = LoggerFactory.getLogger(ServerChannelInitializer.class);
@@ -96,7 +95,7 @@ public final class ServerChannelInitializer extends ChannelInitializer<Channel> 
             if (!(channel instanceof LocalChannel)) {
                 pipeline.addLast("coalesce", new FrameCoalescer());
             }
-            pipeline.addLast("flush", new FlushConsolidationHandler(EXPLICIT_FLUSH_AFTER_FLUSHES, true));
+            pipeline.addLast("flush", new FlushConsolidation(EXPLICIT_FLUSH_AFTER_FLUSHES));
         }
         if (config.readerIdleMillis() > 0) {
             pipeline.addLast("idle", new IdleStateHandler(config.readerIdleMillis(), 0, 0, TimeUnit.MILLISECONDS));
