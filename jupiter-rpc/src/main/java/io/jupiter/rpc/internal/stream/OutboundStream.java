@@ -70,7 +70,7 @@ public final class OutboundStream {
     /** A stream with a writer of its own and no cap but its buffer's (the consumer's side). */
     OutboundStream(long id, Connection connection, Serializer serializer, StreamOptions options) {
         this(id, connection, serializer, options,
-                new StreamWriter(connection, new ConnectionStreamBudget(Long.MAX_VALUE)));
+                StreamWriter.ofOneStream(connection, new ConnectionStreamBudget(Long.MAX_VALUE)));
     }
 
     /** @param writer its connection's writer, with the cap on the bytes the connection's streams hold together */
