@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The streams of one topic and the fan-out of a message to them: the message is serialized once per serializer in
  * use into a pooled buffer, each stream gets a frame of its own 16-byte header and the body (copied when small, else
- * a retained duplicate of that buffer: {@link StreamFrames#sharedMessage}), and the buffer is released once every
+ * a retained duplicate of that buffer: {@link OutboundStream#offerShared}), and the buffer is released once every
  * stream has its frame. The streams are a concurrent set, not a
  * copy-on-write list: 10,000 subscribers joining and leaving one at a time would copy the list 20,000 times.
  * {@code publish} goes through an array copied from the set, again only when the set changed since the last
@@ -93,9 +93,8 @@ public final class TopicFanOut {
                             + body.readableBytes() + " bytes is above the body cap");
                     continue;
                 }
-                ByteBuf frame = StreamFrames.sharedMessage(stream.connection().alloc(), code, stream.id(), body);
                 try {
-                    if (stream.offer(frame)) {
+                    if (stream.offerShared(code, body)) {
                         taken++;
                     }
                 } catch (StreamException e) {
