@@ -86,6 +86,36 @@ class TopicFanOutTest {
         Await.until("the topic is empty", WAIT, () -> impl.quotes.subscriberCount() == 0);
     }
 
+    /**
+     * Small messages go out copied into the connection's next write (no frame of their own), mid-sized ones as frames
+     * copied by the writer, large ones (a frame above 1 KiB) queued as they are between them: every subscriber still
+     * gets every message whole and in order.
+     */
+    @Test
+    void messagesOfEverySizeReachEverySubscriberWholeAndInOrder() throws Exception {
+        int subscribers = 200;
+        int messages = 60;
+        List<Recorder<String>> readers = new ArrayList<>();
+        for (int i = 0; i < subscribers; i++) {
+            Recorder<String> reader = new Recorder<>(Long.MAX_VALUE);
+            ticks.quotes("WAIT", 16).subscribe(reader);
+            readers.add(reader);
+        }
+        Await.until("every stream joined the topic", WAIT, () -> impl.quotes.subscriberCount() == subscribers);
+
+        List<String> expected = IntStream.range(0, messages)
+                .mapToObj(m -> "q" + m + "-" + "x".repeat(m % 3 == 0 ? 0 : m % 3 == 1 ? 300 : 3000)).toList();
+        for (String message : expected) {
+            assertThat(impl.quotes.publish(message)).isEqualTo(subscribers);
+        }
+        Await.until("every reader has every message", WAIT,
+                () -> readers.stream().allMatch(r -> r.items.size() == messages));
+        for (Recorder<String> reader : readers) {
+            assertThat(reader.items).containsExactlyElementsOf(expected);
+            assertThat(reader.error).isNull();
+        }
+    }
+
     @Test
     void aWaitingSubscriberHoldsThePublisherBackUntilItReadsOrLeaves() throws Exception {
         Recorder<String> fast = new Recorder<>(Long.MAX_VALUE);

@@ -172,6 +172,36 @@ public final class OutboundStream {
     }
 
     /**
+     * {@link #offer Offers} a message frame of this stream whose body is a copy of {@code body} (shared with other
+     * streams and left as it is), or a retained duplicate of it when it is large ({@link StreamFrames#sharedMessage}).
+     * When the message goes out at once (credit, nothing buffered, room in the connection's budget) and is small, no
+     * frame is made: the writer copies the header and the body into what it writes next.
+     *
+     * @throws StreamException if the stream ended
+     */
+    boolean offerShared(byte serializerCode, ByteBuf body) throws InterruptedException {
+        int size = ProtocolHeader.HEADER_SIZE + body.readableBytes();
+        if (body.readableBytes() <= StreamFrames.COPY_BODY_BYTES) {
+            lock.lock();
+            try {
+                if (endStatus == null && !completing && credit > 0 && buffer.isEmpty() && budget.trySend(size)) {
+                    SilenceDeadline watch = silence;
+                    if (watch != null) {
+                        watch.touched();
+                    }
+                    credit--;
+                    countSent(size);
+                    writer.writeMessage(serializerCode, id, body);
+                    return true;
+                }
+            } finally {
+                lock.unlock();
+            }
+        }
+        return offer(StreamFrames.sharedMessage(connection.alloc(), serializerCode, id, body));
+    }
+
+    /**
      * Sends a complete message frame (taking ownership): at once against credit, else into the buffer, else as the
      * policy says. Returns {@code false} if it (or, for drop-oldest, nothing) was dropped.
      *
@@ -407,9 +437,13 @@ public final class OutboundStream {
     }
 
     private void countSent(ByteBuf frame) {
+        countSent(frame.readableBytes());
+    }
+
+    private void countSent(int frameBytes) {
         StreamMetrics recorder = metrics;
         if (recorder != null) {
-            recorder.sent(frame.readableBytes() - ProtocolHeader.HEADER_SIZE);
+            recorder.sent(frameBytes - ProtocolHeader.HEADER_SIZE);
         }
     }
 

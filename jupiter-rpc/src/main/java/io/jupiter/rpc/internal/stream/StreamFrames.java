@@ -21,6 +21,8 @@ public final class StreamFrames {
 
     /** Longest reason text carried by an end or cancel frame, in bytes; longer ones are cut. */
     static final int MAX_REASON_BYTES = 1024;
+    /** Shared bodies up to this size are copied into each stream's frame rather than shared. */
+    static final int COPY_BODY_BYTES = 256;
 
     private StreamFrames() {
     }
@@ -42,16 +44,24 @@ public final class StreamFrames {
     }
 
     /**
-     * A message frame whose body is a retained duplicate of {@code sharedBody}, shared with every other frame made
-     * from it: one serialization for many streams.
+     * A message frame with {@code sharedBody} as its body, for one of many streams: a body of at most
+     * {@value #COPY_BODY_BYTES} bytes is copied behind the header into one buffer (one small allocation, where a
+     * composite of a header and a duplicate costs three objects and a pooled header, and is no smaller); a larger one
+     * is a retained duplicate of {@code sharedBody} behind a header of its own, shared with every other frame made
+     * from it: one serialization for many streams, nothing copied.
      */
     static ByteBuf sharedMessage(ByteBufAllocator alloc, byte serializerCode, long id, ByteBuf sharedBody) {
-        ByteBuf header = alloc.ioBuffer(ProtocolHeader.HEADER_SIZE);
+        int bodySize = sharedBody.readableBytes();
+        boolean copy = bodySize <= COPY_BODY_BYTES;
+        ByteBuf header = alloc.ioBuffer(ProtocolHeader.HEADER_SIZE + (copy ? bodySize : 0));
         header.writeShort(ProtocolHeader.MAGIC);
         header.writeByte(ProtocolHeader.toSign(serializerCode, ProtocolHeader.STREAM_MESSAGE));
         header.writeByte(Status.OK.value());
         header.writeLong(id);
-        header.writeInt(sharedBody.readableBytes());
+        header.writeInt(bodySize);
+        if (copy) {
+            return header.writeBytes(sharedBody, sharedBody.readerIndex(), bodySize);
+        }
         CompositeByteBuf frame = alloc.compositeBuffer(2);
         return frame.addComponents(true, header, sharedBody.retainedDuplicate());
     }
