@@ -14,6 +14,7 @@ import io.jupiter.rpc.security.AuthorizationRules;
 import io.jupiter.rpc.security.CallerIdentity;
 import io.jupiter.rpc.security.TokenAuthenticator;
 import io.jupiter.testkit.Await;
+import io.jupiter.testkit.FaultProxy;
 import io.jupiter.transport.ProtocolHeader;
 import io.jupiter.transport.Status;
 import io.netty.buffer.ByteBuf;
@@ -313,6 +314,27 @@ class ServerStreamTest {
                 assertThat(e.getMessage()).contains("does not speak streams").contains("not sent");
             });
             assertThat(plain.connectionCount()).as("the connection stays up").isEqualTo(1);
+        }
+    }
+
+    /**
+     * A provider's first bytes can come late (a JVM short of CPU, a port that waits for other protocols' clients to
+     * speak first): a proxy in the path delays every byte from the provider by 1.5 s, so its announcement arrives
+     * after the one second the consumer used to wait, and the stream still opens.
+     */
+    @Test
+    void anAnnouncementLateByOneAndAHalfSecondsStillOpensTheStream() throws Exception {
+        try (FaultProxy proxy = FaultProxy.start(server.localAddress().getPort())
+                .delay(FaultProxy.Direction.TARGET_TO_CLIENT, Duration.ofMillis(1500));
+             JupiterClient own = JupiterClient.builder().build()) {
+            TickService late = own.proxy(TickService.class).address("127.0.0.1", proxy.port())
+                    .connections(1).timeoutMillis(20_000).build();
+            Recorder<Long> recorder = new Recorder<>(3);
+            late.count(3).subscribe(recorder);
+            assertThat(recorder.awaitEnd(20)).isTrue();
+            assertThat(recorder.error).as("the stream's error").isNull();
+            assertThat(recorder.items).containsExactly(0L, 1L, 2L);
+            assertThat(recorder.completed).isTrue();
         }
     }
 

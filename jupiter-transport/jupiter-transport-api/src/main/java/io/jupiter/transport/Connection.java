@@ -64,4 +64,13 @@ public interface Connection {
         return List.of();
     }
 
+    /**
+     * Whether one write may carry several whole frames back to back: a byte stream whose reader splits frames by
+     * their headers (TCP, a Unix domain socket, in process). {@code false} where each write must be one frame: a
+     * connection another protocol took over (gRPC, HTTP), which makes each frame a message of its own.
+     */
+    default boolean takesFrameRuns() {
+        return false;
+    }
+
 }

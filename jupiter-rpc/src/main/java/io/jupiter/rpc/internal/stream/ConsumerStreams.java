@@ -29,10 +29,13 @@ public final class ConsumerStreams implements AutoCloseable {
 
     /**
      * How long after a connection opened its provider's announcement may still be on its way. A provider that serves
-     * streams announces it with the first bytes it writes, so within one round trip; after this, a connection that
-     * brought none leads to a provider without streams (Jupiter 1.3.1, or one that serves no stream method).
+     * streams announces it with the first bytes it writes, so within one round trip on a healthy link; the first
+     * bytes may come later from a provider that holds them for a client of another protocol to speak first (half a
+     * second with HTTP or gRPC on its port), or from a JVM short of CPU (10,000 stream opens on a busy 2-core machine
+     * all failed at one second). After this, a connection that brought none leads to a provider without streams
+     * (Jupiter 1.3.1, or one that serves no stream method), and a stream opened on it at once is refused.
      */
-    public static final long ANNOUNCEMENT_GRACE_MILLIS = 1000;
+    public static final long ANNOUNCEMENT_GRACE_MILLIS = 3000;
 
     /** One open stream of the client, as the routing of frames sees it. */
     interface Routed {

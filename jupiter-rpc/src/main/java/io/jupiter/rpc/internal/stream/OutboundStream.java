@@ -174,14 +174,15 @@ public final class OutboundStream {
     /**
      * {@link #offer Offers} a message frame of this stream whose body is a copy of {@code body} (shared with other
      * streams and left as it is), or a retained duplicate of it when it is large ({@link StreamFrames#sharedMessage}).
-     * When the message goes out at once (credit, nothing buffered, room in the connection's budget) and is small, no
-     * frame is made: the writer copies the header and the body into what it writes next.
+     * When the message goes out at once (credit, nothing buffered, room in the connection's budget), is small and the
+     * connection takes runs of frames, no frame is made: the writer copies the header and the body into what it
+     * writes next.
      *
      * @throws StreamException if the stream ended
      */
     boolean offerShared(byte serializerCode, ByteBuf body) throws InterruptedException {
         int size = ProtocolHeader.HEADER_SIZE + body.readableBytes();
-        if (body.readableBytes() <= StreamFrames.COPY_BODY_BYTES) {
+        if (body.readableBytes() <= StreamFrames.COPY_BODY_BYTES && writer.takesFrameRuns()) {
             lock.lock();
             try {
                 if (endStatus == null && !completing && credit > 0 && buffer.isEmpty() && budget.trySend(size)) {

@@ -24,7 +24,8 @@ import java.util.concurrent.RejectedExecutionException;
  * dozen bytes at once, and each frame handed over one by one costs a queue slot both threads touch, a pass through
  * the pipeline and an entry in the channel's outbound buffer. A topic's message goes into that buffer without a frame
  * of its own at all ({@link #writeMessage}). Larger frames are queued as they are, after what was copied before
- * them. The bytes on the wire are the same.
+ * them. The bytes on the wire are the same. A connection that takes one frame a write (one another protocol took
+ * over, {@link Connection#takesFrameRuns}) gets every frame as it is.
  */
 final class StreamWriter {
 
@@ -63,7 +64,7 @@ final class StreamWriter {
         int size = frame.readableBytes();
         boolean schedule;
         synchronized (this) {
-            if (size > COALESCE_FRAME_BYTES) {
+            if (size > COALESCE_FRAME_BYTES || !connection.takesFrameRuns()) {
                 closeFilling();
                 queued.add(frame);
             } else {
@@ -83,7 +84,7 @@ final class StreamWriter {
     /**
      * Queues a message frame of stream {@code id} whose body is a copy of {@code body} (left as it is), of at most
      * {@link #COALESCE_FRAME_BYTES} bytes with its header, whose bytes the caller reserved in the budget: the frame a
-     * {@link StreamFrames#sharedMessage} would be, without making it.
+     * {@link StreamFrames#sharedMessage} would be, without making it; only where {@link #takesFrameRuns}.
      */
     void writeMessage(byte serializerCode, long id, ByteBuf body) {
         int bodySize = body.readableBytes();
@@ -102,6 +103,11 @@ final class StreamWriter {
         if (schedule) {
             schedule();
         }
+    }
+
+    /** Whether {@link #writeMessage} may be used: the connection takes runs of frames in one write. */
+    boolean takesFrameRuns() {
+        return connection.takesFrameRuns();
     }
 
     /** The buffer being filled, with room for {@code size} more bytes. Holding this. */

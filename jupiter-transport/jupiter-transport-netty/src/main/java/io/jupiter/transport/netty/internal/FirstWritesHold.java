@@ -26,7 +26,7 @@ final class FirstWritesHold extends ChannelDuplexHandler {
     /**
      * How long writes are held for a peer that sends nothing. Other protocols' clients speak at once, but a client
      * in a cold JVM can take a few hundred milliseconds to write its first bytes (grpc-java's first connection took
-     * more than 100 ms on a busy 2-core machine); a Jupiter consumer waits up to one second for the announcement
+     * more than 100 ms on a busy 2-core machine); a Jupiter consumer waits up to three seconds for the announcement
      * ({@code ConsumerStreams.ANNOUNCEMENT_GRACE_MILLIS}), so this stays well below that.
      */
     static final long HOLD_MILLIS = 500;

@@ -54,6 +54,8 @@ public final class NettyConnection implements Connection {
     private boolean disconnected;
     /** 1 once a close of this connection was reported (a connection closed logs once, whoever closes it). */
     private volatile int closeReported;
+    /** Whether another protocol took the connection over ({@link #takenOver}): one frame a write from then on. */
+    private volatile boolean takenOver;
     /** The channel's addresses as the API shows them; computed on first use (racy but idempotent). */
     private SocketAddress remoteAddress;
     private SocketAddress localAddress;
@@ -207,6 +209,16 @@ public final class NettyConnection implements Connection {
         } catch (SSLPeerUnverifiedException e) {
             return List.of(); // no handshake yet, or the peer presented no certificate
         }
+    }
+
+    @Override
+    public boolean takesFrameRuns() {
+        return !takenOver;
+    }
+
+    /** Another protocol took the connection over (its handlers turn each frame written into a message of theirs). */
+    void takenOver() {
+        takenOver = true;
     }
 
     /** Event loop only: returns {@code true} the first time it is called, so that disconnection is told once. */

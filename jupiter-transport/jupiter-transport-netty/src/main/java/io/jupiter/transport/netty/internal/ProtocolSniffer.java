@@ -56,8 +56,9 @@ final class ProtocolSniffer extends ByteToMessageDecoder {
                     }
                     // What the server wrote meanwhile goes through the protocol's handlers, after their own writes.
                     Runnable replay = hold.openFor(pipeline.context(DISPATCHER));
-                    ((NettyPortProtocol) protocol).install(pipeline, DISPATCHER, config, in,
-                            NettyConnection.of(ctx.channel()));
+                    NettyConnection connection = NettyConnection.of(ctx.channel());
+                    connection.takenOver();
+                    ((NettyPortProtocol) protocol).install(pipeline, DISPATCHER, config, in, connection);
                     replay.run();
                     pipeline.remove(this);
                     return;
