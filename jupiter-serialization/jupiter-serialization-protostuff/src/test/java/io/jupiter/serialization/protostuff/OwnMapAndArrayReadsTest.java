@@ -14,14 +14,12 @@ import io.jupiter.serialization.wire.ServiceMetadata;
 import io.jupiter.testkit.suites.serialization.Samples;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.netty.util.concurrent.FastThreadLocalThread;
 import io.protostuff.ProtostuffIOUtil;
 import io.protostuff.Schema;
 import io.protostuff.runtime.RuntimeSchema;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -100,7 +98,7 @@ class OwnMapAndArrayReadsTest {
     void attachmentsReadAsProtostuffReadsThem(String what, String attachments) throws Exception {
         byte[] body = HEX.parseHex(HEX.formatHex(request(new Object[] {"x"})) + attachments);
         assertReadAsProtostuffReadsIt(body);
-        onJupiterThread(() -> {
+        JupiterThread.run(() -> {
             assertReadAsProtostuffReadsIt(body);
             assertReadAsProtostuffReadsIt(body); // the thread's own input again
         });
@@ -111,7 +109,7 @@ class OwnMapAndArrayReadsTest {
     void argumentsReadAsProtostuffReadsThem(String what, Object[] args) throws Exception {
         byte[] body = HEX.parseHex(HEX.formatHex(request(args)) + map(entry(KEY, VALUE)));
         assertReadAsProtostuffReadsIt(body);
-        onJupiterThread(() -> {
+        JupiterThread.run(() -> {
             assertReadAsProtostuffReadsIt(body);
             assertReadAsProtostuffReadsIt(body);
         });
@@ -128,7 +126,7 @@ class OwnMapAndArrayReadsTest {
         // protostuff merges the second into the message; a request names its arguments once (EnvelopeException)
         byte[] twice = HEX.parseHex(two + two.substring(two.indexOf(args)));
         assertReadAsProtostuffReadsIt(twice, false);
-        onJupiterThread(() -> assertReadAsProtostuffReadsIt(twice, false));
+        JupiterThread.run(() -> assertReadAsProtostuffReadsIt(twice, false));
         String[] bodies = {
             two.replace(header + a + b, OBJECT_ARRAY + "18031001" + a + "1001" + b), // a run of one null between
             two.replace(header + a + b, OBJECT_ARRAY + "18041001" + a + "1002" + b), // of two
@@ -142,7 +140,7 @@ class OwnMapAndArrayReadsTest {
         for (String hex : bodies) {
             byte[] body = HEX.parseHex(hex);
             assertReadAsProtostuffReadsIt(body);
-            onJupiterThread(() -> {
+            JupiterThread.run(() -> {
                 assertReadAsProtostuffReadsIt(body);
                 assertReadAsProtostuffReadsIt(body);
             });
@@ -181,7 +179,7 @@ class OwnMapAndArrayReadsTest {
 
     @Test
     void aJupiterThreadsInputHoldsNoArgumentsAfterARead() throws Exception {
-        onJupiterThread(() -> {
+        JupiterThread.run(() -> {
             MessageWrapper read = read(request(new Object[] {"kept?"}));
             LegacyNameInput own = LegacyNameInput.of(Unpooled.EMPTY_BUFFER, Samples.allowList(),
                     ReadLimits.defaults(), null);
@@ -284,19 +282,4 @@ class OwnMapAndArrayReadsTest {
         }
     }
 
-    /** Runs {@code reads} on a Jupiter thread (one with its own input and reader), failing with what it threw. */
-    private static void onJupiterThread(Runnable reads) throws InterruptedException {
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        Thread io = new FastThreadLocalThread(() -> {
-            try {
-                reads.run();
-            } catch (Throwable e) {
-                failure.set(e);
-            }
-        });
-        io.start();
-        io.join(30_000);
-        assertThat(io.isAlive()).isFalse();
-        assertThat(failure.get()).isNull();
-    }
 }

@@ -6,11 +6,9 @@ import io.jupiter.serialization.wire.MessageWrapper;
 import io.jupiter.serialization.wire.ServiceMetadata;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.netty.util.concurrent.FastThreadLocalThread;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 class RepeatedStringsTest {
@@ -69,24 +67,15 @@ class RepeatedStringsTest {
         // Jupiter's threads copy the bytes into a scratch array kept between reads: what a longer string left in it
         // must not reach the next one's hash or comparison.
         RepeatedStrings strings = new RepeatedStrings();
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        Thread io = new FastThreadLocalThread(() -> {
-            try {
-                String longer = "x".repeat(RepeatedStrings.MAX_LENGTH);
-                for (int length = RepeatedStrings.MAX_LENGTH; length >= 1; length--) {
-                    String value = longer.substring(0, length - 1) + "y";
-                    assertThat(read(strings, longer)).isEqualTo(longer);
-                    assertThat(read(strings, value)).isEqualTo(value);
-                    assertThat(read(strings, value)).isSameAs(read(strings, value));
-                }
-            } catch (Throwable e) {
-                failure.set(e);
+        JupiterThread.run(() -> {
+            String longer = "x".repeat(RepeatedStrings.MAX_LENGTH);
+            for (int length = RepeatedStrings.MAX_LENGTH; length >= 1; length--) {
+                String value = longer.substring(0, length - 1) + "y";
+                assertThat(read(strings, longer)).isEqualTo(longer);
+                assertThat(read(strings, value)).isEqualTo(value);
+                assertThat(read(strings, value)).isSameAs(read(strings, value));
             }
         });
-        io.start();
-        io.join(30_000);
-        assertThat(io.isAlive()).isFalse();
-        assertThat(failure.get()).isNull();
     }
 
     private static String read(RepeatedStrings strings, String value) {

@@ -8,12 +8,10 @@ import io.jupiter.testkit.suites.serialization.Samples;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
-import io.netty.util.concurrent.FastThreadLocalThread;
 import io.protostuff.Schema;
 import io.protostuff.runtime.RuntimeSchema;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -31,19 +29,10 @@ class ResultWriterTest {
 
     @Test
     void onAJupiterThreadWithItsOwnOutputToo() throws Exception {
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        Thread io = new FastThreadLocalThread(() -> {
-            try {
-                assertSameBytesForEveryKind();
-                assertSameBytesForEveryKind(); // the thread's own output, reused
-            } catch (Throwable e) {
-                failure.set(e);
-            }
+        JupiterThread.run(() -> {
+            assertSameBytesForEveryKind();
+            assertSameBytesForEveryKind(); // the thread's own output, reused
         });
-        io.start();
-        io.join(30_000);
-        assertThat(io.isAlive()).isFalse();
-        assertThat(failure.get()).isNull();
     }
 
     private void assertSameBytesForEveryKind() {

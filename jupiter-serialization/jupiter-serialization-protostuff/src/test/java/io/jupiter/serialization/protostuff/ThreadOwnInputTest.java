@@ -11,13 +11,11 @@ import io.jupiter.serialization.wire.MessageWrapper;
 import io.jupiter.serialization.wire.ServiceMetadata;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.netty.util.concurrent.FastThreadLocalThread;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -31,7 +29,7 @@ class ThreadOwnInputTest {
 
     @Test
     void onAJupiterThreadEveryReadIsAsIfTheInputWereNew() throws Exception {
-        onJupiterThread(this::readsAlternatingWithFailures);
+        JupiterThread.run(this::readsAlternatingWithFailures);
     }
 
     @Test
@@ -41,7 +39,7 @@ class ThreadOwnInputTest {
 
     @Test
     void onAJupiterThreadEveryRequestReadIsAsIfTheReaderWereNew() throws Exception {
-        onJupiterThread(this::requestReadsAlternatingWithRefusalsAndReadsInside);
+        JupiterThread.run(this::requestReadsAlternatingWithRefusalsAndReadsInside);
     }
 
     @Test
@@ -51,7 +49,7 @@ class ThreadOwnInputTest {
 
     @Test
     void onAJupiterThreadRequestsNamingOneServiceShareItsMetadata() throws Exception {
-        onJupiterThread(() -> {
+        JupiterThread.run(() -> {
             MessageWrapper first = readRequest(bytesOf(requestTo("org.example.Hello")), ANY);
             MessageWrapper again = readRequest(bytesOf(requestTo("org.example.Hello")), ANY);
             MessageWrapper other = readRequest(bytesOf(requestTo("org.example.Other")), ANY);
@@ -67,7 +65,7 @@ class ThreadOwnInputTest {
 
     @Test
     void aServiceNamedTwiceMergesAsProtostuffDoesWithoutChangingTheSharedOne() throws Exception {
-        onJupiterThread(() -> {
+        JupiterThread.run(() -> {
             MessageWrapper shared = readRequest(bytesOf(requestTo("org.example.Hello")), ANY);
             // Two bodies one after the other are one message, their fields merged: the second service names a group
             // and a name, and keeps the first one's version.
@@ -138,21 +136,6 @@ class ThreadOwnInputTest {
         }
     }
 
-    /** Runs {@code reads} on a Jupiter thread (one with its own input and reader), failing with what it threw. */
-    private static void onJupiterThread(Runnable reads) throws InterruptedException {
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        Thread io = new FastThreadLocalThread(() -> {
-            try {
-                reads.run();
-            } catch (Throwable e) {
-                failure.set(e);
-            }
-        });
-        io.start();
-        io.join(30_000);
-        assertThat(io.isAlive()).isFalse();
-        assertThat(failure.get()).isNull();
-    }
 
     private void readsAlternatingWithFailures() {
         MessageWrapper request = new MessageWrapper("app", new ServiceMetadata("g", "org.example.Hello", "1.0.0"),
